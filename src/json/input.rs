@@ -1,0 +1,375 @@
+//! Reading a `rate` document: JSON shape first (serde, with the path of any mismatch), then
+//! every value checked and turned into the domain model. Nothing half-read is ever returned.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::NaiveDate;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::InputError;
+use crate::model::{
+    AddedTime, Event, FideEntry, Game, GameResult, NationalEntry, PlayerIdx, PlayerInfo, Rating,
+    Sex, TimeControl,
+};
+
+#[derive(Deserialize)]
+pub(super) struct DocumentIn {
+    pub rules: String,
+    #[serde(default)]
+    pub as_of: Option<String>,
+    #[serde(default)]
+    pub players: Vec<PlayerIn>,
+    #[serde(default)]
+    pub events: Vec<EventIn>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct PlayerIn {
+    pub id: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub federation: Option<String>,
+    #[serde(default)]
+    pub born: Option<String>,
+    #[serde(default)]
+    pub sex: Option<String>,
+    #[serde(default)]
+    pub fide: Vec<FideIn>,
+    #[serde(default)]
+    pub national: Vec<NationalIn>,
+    #[serde(default)]
+    pub titles: Vec<TitleIn>,
+    /// The rulebook's lists (`selo`, `pelo`, …) and anything else.
+    #[serde(flatten)]
+    pub rest: Map<String, Value>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct FideIn {
+    pub list_date: String,
+    #[serde(default)]
+    pub standard: Option<i64>,
+    #[serde(default)]
+    pub rapid: Option<i64>,
+    #[serde(default)]
+    pub blitz: Option<i64>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct NationalIn {
+    #[serde(default)]
+    pub federation: Option<String>,
+    #[serde(default)]
+    pub standard: Option<i64>,
+    #[serde(default)]
+    pub rapid: Option<i64>,
+    #[serde(default)]
+    pub comparable: bool,
+}
+
+#[derive(Deserialize)]
+pub(super) struct TitleIn {
+    pub title: String,
+    #[serde(default)]
+    pub date: Option<String>,
+    #[serde(default)]
+    pub event: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct EventIn {
+    pub id: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    pub start: String,
+    pub end: String,
+    #[serde(default)]
+    pub time_control: Option<TimeControlIn>,
+    #[serde(default)]
+    pub abroad: bool,
+    #[serde(default)]
+    pub official_representation: bool,
+    #[serde(default)]
+    pub age_limit: Option<i64>,
+    #[serde(default)]
+    pub pairing: Option<String>,
+    #[serde(default)]
+    pub games: Vec<GameIn>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct TimeControlIn {
+    pub base_minutes: f64,
+    #[serde(default)]
+    pub increment_seconds: f64,
+    #[serde(default)]
+    pub periods: Vec<PeriodIn>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct PeriodIn {
+    pub after_move: i64,
+    pub minutes: f64,
+}
+
+#[derive(Deserialize)]
+pub(super) struct GameIn {
+    pub round: i64,
+    pub white: String,
+    #[serde(default)]
+    pub black: Option<String>,
+    pub result: String,
+    #[serde(default)]
+    pub date: Option<String>,
+}
+
+/// Parses a JSON document, naming the path and position of the first mismatch.
+pub(super) fn parse_document(text: &str) -> Result<DocumentIn, InputError> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let item = if path == "." || path.is_empty() {
+            "input".to_string()
+        } else {
+            path
+        };
+        InputError::new(item, inner.to_string())
+    })
+}
+
+/// A calendar date written `YYYY-MM-DD`; 2025-02-30 is refused.
+pub(super) fn date(item: &str, text: &str) -> Result<NaiveDate, InputError> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .filter(|_| text.len() == 10)
+        .ok_or_else(|| InputError::new(item, format!("'{text}' is not a valid date (YYYY-MM-DD)")))
+}
+
+fn optional_date(item: &str, text: &Option<String>) -> Result<Option<NaiveDate>, InputError> {
+    text.as_deref().map(|t| date(item, t)).transpose()
+}
+
+/// A published rating: a whole number from 0 to 4000.
+pub(super) fn rating(item: &str, value: i64) -> Result<Rating, InputError> {
+    if (0..=4000).contains(&value) {
+        Ok(value as Rating)
+    } else {
+        Err(InputError::new(
+            item,
+            format!("rating {value} is outside 0–4000"),
+        ))
+    }
+}
+
+fn optional_rating(item: &str, value: Option<i64>) -> Result<Option<Rating>, InputError> {
+    value.map(|v| rating(item, v)).transpose()
+}
+
+/// Minutes as whole seconds; negative or non-finite minutes are refused.
+fn seconds(item: &str, minutes: f64, per: f64) -> Result<u32, InputError> {
+    if !minutes.is_finite() || minutes < 0.0 || minutes * per > f64::from(u32::MAX) {
+        return Err(InputError::new(
+            item,
+            format!("{minutes} is not a valid non-negative time"),
+        ));
+    }
+    Ok((minutes * per).round() as u32)
+}
+
+pub(super) fn player_info(p: &PlayerIn, item: &str) -> Result<PlayerInfo, InputError> {
+    let fide = p
+        .fide
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let item = format!("{item}.fide[{k}]");
+            Ok(FideEntry {
+                list_date: date(&format!("{item}.list_date"), &f.list_date)?,
+                standard: optional_rating(&format!("{item}.standard"), f.standard)?,
+                rapid: optional_rating(&format!("{item}.rapid"), f.rapid)?,
+                blitz: optional_rating(&format!("{item}.blitz"), f.blitz)?,
+            })
+        })
+        .collect::<Result<Vec<_>, InputError>>()?;
+    let national = p
+        .national
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let item = format!("{item}.national[{k}]");
+            Ok(NationalEntry {
+                federation: n.federation.clone().unwrap_or_default(),
+                standard: optional_rating(&format!("{item}.standard"), n.standard)?,
+                rapid: optional_rating(&format!("{item}.rapid"), n.rapid)?,
+                comparable: n.comparable,
+            })
+        })
+        .collect::<Result<Vec<_>, InputError>>()?;
+    let sex = match p.sex.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None => None,
+        Some("f" | "w" | "n") => Some(Sex::Female),
+        Some("m") => Some(Sex::Male),
+        Some(other) => {
+            return Err(InputError::new(
+                format!("{item}.sex"),
+                format!("'{other}' is not f or m"),
+            ));
+        }
+    };
+    Ok(PlayerInfo {
+        id: p.id.clone(),
+        name: p.name.clone().unwrap_or_default(),
+        federation: p.federation.clone().filter(|f| !f.trim().is_empty()),
+        born: optional_date(&format!("{item}.born"), &p.born)?,
+        sex,
+        fide,
+        national,
+    })
+}
+
+/// Checks and converts the events: dates, time controls, known players, results, and at most
+/// one game per player per round.
+pub(super) fn events(
+    events_in: &[EventIn],
+    ids: &BTreeMap<&str, PlayerIdx>,
+) -> Result<Vec<Event>, InputError> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::with_capacity(events_in.len());
+    for e in events_in {
+        let item = format!("event '{}'", e.id);
+        if !seen.insert(e.id.as_str()) {
+            return Err(InputError::new(item, "the event id appears twice"));
+        }
+        let start = date(&format!("{item} start"), &e.start)?;
+        let end = date(&format!("{item} end"), &e.end)?;
+        if start > end {
+            return Err(InputError::new(
+                item,
+                format!("starts {start} after it ends {end}"),
+            ));
+        }
+        let time_control = e
+            .time_control
+            .as_ref()
+            .map(|tc| {
+                let added = tc
+                    .periods
+                    .iter()
+                    .map(|p| {
+                        if p.after_move < 1 {
+                            return Err(InputError::new(
+                                format!("{item} time_control"),
+                                format!("after_move {} must be a move number", p.after_move),
+                            ));
+                        }
+                        Ok(AddedTime {
+                            after_move: p.after_move.min(i64::from(u32::MAX)) as u32,
+                            seconds: seconds(
+                                &format!("{item} time_control period"),
+                                p.minutes,
+                                60.0,
+                            )?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, InputError>>()?;
+                Ok(TimeControl {
+                    base_seconds: seconds(&format!("{item} base_minutes"), tc.base_minutes, 60.0)?,
+                    increment_seconds: seconds(
+                        &format!("{item} increment_seconds"),
+                        tc.increment_seconds,
+                        1.0,
+                    )?,
+                    added,
+                })
+            })
+            .transpose()?;
+        let age_limit = match e.age_limit {
+            None => None,
+            Some(a) if (1..=150).contains(&a) => Some(a as u32),
+            Some(a) => {
+                return Err(InputError::new(
+                    format!("{item} age_limit"),
+                    format!("{a} is not an age"),
+                ));
+            }
+        };
+        let mut busy: BTreeSet<(u32, PlayerIdx)> = BTreeSet::new();
+        let mut games = Vec::with_capacity(e.games.len());
+        for g in &e.games {
+            let gitem = format!(
+                "{item}, round {}, {} vs {}",
+                g.round,
+                g.white,
+                g.black.as_deref().unwrap_or("bye")
+            );
+            let round = u32::try_from(g.round)
+                .ok()
+                .filter(|&r| r >= 1)
+                .ok_or_else(|| {
+                    InputError::new(&gitem, format!("round {} is not a round number", g.round))
+                })?;
+            let player = |id: &str| {
+                ids.get(id)
+                    .copied()
+                    .ok_or_else(|| InputError::new(&gitem, format!("unknown player '{id}'")))
+            };
+            let white = player(&g.white)?;
+            let black = g.black.as_deref().map(player).transpose()?;
+            if black == Some(white) {
+                return Err(InputError::new(
+                    &gitem,
+                    format!("player '{}' plays against himself", g.white),
+                ));
+            }
+            for (p, id) in [
+                (Some(white), &g.white),
+                (black, g.black.as_ref().unwrap_or(&g.white)),
+            ] {
+                if let Some(p) = p
+                    && !busy.insert((round, p))
+                {
+                    return Err(InputError::new(
+                        &gitem,
+                        format!("player '{id}' has two games in round {round}"),
+                    ));
+                }
+            }
+            let result = GameResult::parse(&g.result).ok_or_else(|| {
+                InputError::new(&gitem, format!("bad result code '{}'", g.result))
+            })?;
+            // A bye is never a played game, whatever its code.
+            let result = if black.is_none() {
+                GameResult {
+                    played: false,
+                    ..result
+                }
+            } else {
+                result
+            };
+            let date = optional_date(&format!("{gitem} date"), &g.date)?;
+            games.push(Game {
+                round,
+                white,
+                black,
+                result,
+                date,
+            });
+        }
+        out.push(Event {
+            id: e.id.clone(),
+            name: e.name.clone().unwrap_or_default(),
+            start,
+            end,
+            time_control,
+            abroad: e.abroad,
+            official_representation: e.official_representation,
+            age_limit,
+            pairing: e.pairing.clone().unwrap_or_default(),
+            games,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,185 @@
+//! The Finnish rulebook's part of the JSON format: selo and pelo states (with the running
+//! aggregates of new players), titles, and selection numbers.
+
+use serde_json::{Map, Value, json};
+
+use super::{Document, InputError, JsonRules};
+use crate::model::PlayerIdx;
+use crate::rules::ssl::selection::selection;
+use crate::rules::ssl::{History, SELO, Ssl, SslState, Title};
+
+fn whole(item: &str, field: &str, v: &Value) -> Result<i64, InputError> {
+    v.as_i64()
+        .or_else(|| {
+            v.as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
+                .map(|f| f as i64)
+        })
+        .ok_or_else(|| {
+            InputError::new(
+                format!("{item}.{field}"),
+                format!("{v} is not a whole number"),
+            )
+        })
+}
+
+fn count(item: &str, field: &str, v: &Value) -> Result<u32, InputError> {
+    let n = whole(item, field, v)?;
+    u32::try_from(n)
+        .map_err(|_| InputError::new(format!("{item}.{field}"), format!("{n} is not a count")))
+}
+
+impl JsonRules for Ssl {
+    fn state_from_json(
+        &self,
+        list: usize,
+        value: &Value,
+        item: &str,
+    ) -> Result<Option<SslState>, InputError> {
+        let obj = match value {
+            Value::Null => return Ok(None),
+            Value::Object(obj) => obj,
+            other => {
+                return Err(InputError::new(
+                    item,
+                    format!("expected an object, found {other}"),
+                ));
+            }
+        };
+        let field = |name: &str| obj.get(name).filter(|v| !v.is_null());
+        let rating = field("rating")
+            .map(|v| whole(item, "rating", v).and_then(|r| super::input::rating(item, r)))
+            .transpose()?;
+        let games = field("games")
+            .map(|v| count(item, "games", v))
+            .transpose()?
+            .unwrap_or(0);
+        let normal_games = field("normal_games")
+            .map(|v| count(item, "normal_games", v))
+            .transpose()?;
+        if normal_games.is_some_and(|n| n > games) {
+            return Err(InputError::new(item, "normal_games exceeds games"));
+        }
+        let history = match (field("opponents_sum"), field("score")) {
+            (None, None) => None,
+            (Some(sum), Some(score)) if list == SELO => {
+                let opponents_sum = whole(item, "opponents_sum", sum)?;
+                let halves = score
+                    .as_f64()
+                    .map(|s| s * 2.0)
+                    .filter(|h| h.fract() == 0.0 && *h >= 0.0);
+                let Some(halves) = halves else {
+                    return Err(InputError::new(
+                        format!("{item}.score"),
+                        format!("{score} is not a score in half points"),
+                    ));
+                };
+                if halves > 2.0 * f64::from(games) || opponents_sum < 0 {
+                    return Err(InputError::new(
+                        item,
+                        format!(
+                            "score {score} or opponents_sum {opponents_sum} does not fit {games} games"
+                        ),
+                    ));
+                }
+                Some(History {
+                    opponents_sum,
+                    score: halves as u32,
+                })
+            }
+            (Some(_), Some(_)) => {
+                return Err(InputError::new(
+                    item,
+                    "opponents_sum and score belong to selo only",
+                ));
+            }
+            _ => {
+                return Err(InputError::new(
+                    item,
+                    "opponents_sum and score must be given together",
+                ));
+            }
+        };
+        if games > 0 && rating.is_none() && history.is_none() {
+            return Err(InputError::new(
+                item,
+                format!("{games} earlier games need a rating"),
+            ));
+        }
+        let elo_corrected = obj
+            .get("elo_corrected")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let mut state = SslState {
+            rating,
+            games,
+            normal_games: normal_games.unwrap_or(games),
+            history,
+            elo_corrected,
+        };
+        if list == SELO && state.selo_established() {
+            state.history = None;
+        }
+        Ok(Some(state))
+    }
+
+    fn state_to_json(&self, list: usize, state: &SslState) -> Value {
+        let mut obj = Map::new();
+        obj.insert("rating".into(), json!(state.rating));
+        obj.insert("games".into(), json!(state.games));
+        if list == SELO {
+            obj.insert("normal_games".into(), json!(state.normal_games));
+            if !state.selo_established() && state.games > 0 {
+                let h = state.new_player_history();
+                obj.insert("opponents_sum".into(), json!(h.opponents_sum));
+                obj.insert("score".into(), json!(f64::from(h.score) / 2.0));
+            }
+            if state.elo_corrected {
+                obj.insert("elo_corrected".into(), json!(true));
+            }
+        }
+        Value::Object(obj)
+    }
+
+    fn award_from_json(&self, code: &str) -> Option<Title> {
+        Title::parse(code)
+    }
+
+    fn award_code(&self, award: &Title) -> &'static str {
+        award.code()
+    }
+
+    fn player_extras(
+        &self,
+        doc: &Document<'_, Self>,
+        player: PlayerIdx,
+        out: &mut Map<String, Value>,
+    ) {
+        let Some(as_of) = doc.as_of else { return };
+        let history = doc.run.history(player, SELO);
+        let initial = doc.initial[player][SELO].as_ref();
+        let s = selection(as_of, &doc.players[player], initial, &history, doc.events);
+        let valintaluku = s.valintaluku_doubled.map(|d| {
+            if d % 2 == 0 {
+                json!(d / 2)
+            } else {
+                json!(d as f64 / 2.0)
+            }
+        });
+        let mut obj = Map::new();
+        obj.insert("huippuselo".into(), json!(s.huippuselo));
+        obj.insert("huippuelo".into(), json!(s.huippuelo));
+        obj.insert("huippusuoritusluku".into(), json!(s.huippusuoritusluku));
+        obj.insert("valintaluku".into(), valintaluku.unwrap_or(Value::Null));
+        if doc.players[player].sex == Some(crate::model::Sex::Female) {
+            obj.insert("womens_valintaluku".into(), json!(s.womens_valintaluku));
+        }
+        if let Some(((e1, r1), (e2, r2))) = s.best_run {
+            obj.insert(
+                "best_run".into(),
+                json!({"from": {"event": doc.events[e1].id, "round": r1}, "to": {"event": doc.events[e2].id, "round": r2}}),
+            );
+        }
+        out.insert("selection".into(), Value::Object(obj));
+    }
+}

@@ -1,0 +1,104 @@
+//! The ledger: the order in which rating units are processed and the players' states between
+//! them. A rulebook says which unit each event belongs to and rates one unit; the ledger runs
+//! the units in order and keeps every state, result and award.
+//!
+//! It knows nothing of storage or the terminal.
+
+use std::collections::BTreeMap;
+
+use crate::model::{Event, PlayerIdx, PlayerInfo};
+use crate::rules::{Award, EventPart, ListId, PlayerRating, Rulebook, Unit, UnitKey};
+
+/// Everything a run of the ledger produced.
+pub struct LedgerRun<R: Rulebook> {
+    /// The list of each event (`None`: not rated).
+    pub lists: Vec<Option<ListId>>,
+    /// Event indices in ledger order.
+    pub order: Vec<usize>,
+    /// Every published rating, in processing order.
+    pub ratings: Vec<PlayerRating>,
+    /// Per event, indices into `ratings`.
+    pub by_event: Vec<Vec<usize>>,
+    /// Per player and list, the final state.
+    pub states: Vec<Vec<Option<R::State>>>,
+    /// Per player, awards held on input and reached since, in order.
+    pub awards: Vec<Vec<Award<R::Award>>>,
+}
+
+impl<R: Rulebook> LedgerRun<R> {
+    /// A player's ratings on one list, in ledger order.
+    pub fn history(&self, player: PlayerIdx, list: ListId) -> Vec<&PlayerRating> {
+        self.ratings
+            .iter()
+            .filter(|r| r.player == player && self.lists[r.event] == Some(list))
+            .collect()
+    }
+}
+
+/// The ledger order of events: end date, start date, id.
+pub fn event_order(events: &[Event]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..events.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&events[a], &events[b]);
+        (a.end, a.start, &a.id).cmp(&(b.end, b.start, &b.id))
+    });
+    order
+}
+
+/// Rates every event from scratch: `initial[player][list]` are the states before the first
+/// unit, `held[player]` the awards already held.
+pub fn rate_all<R: Rulebook>(
+    rulebook: &R,
+    players: &[PlayerInfo],
+    initial: Vec<Vec<Option<R::State>>>,
+    held: Vec<Vec<Award<R::Award>>>,
+    events: &[Event],
+) -> LedgerRun<R> {
+    let lists: Vec<Option<ListId>> = events.iter().map(|e| rulebook.list_of(e)).collect();
+    let mut units: BTreeMap<(UnitKey, ListId), Vec<EventPart>> = BTreeMap::new();
+    for (i, event) in events.iter().enumerate() {
+        if let Some(list) = lists[i] {
+            for (key, part) in rulebook.units_of(i, event, list) {
+                units.entry((key, list)).or_default().push(part);
+            }
+        }
+    }
+
+    let mut states = initial;
+    let mut awards = held;
+    let mut ratings = Vec::new();
+    let mut by_event = vec![Vec::new(); events.len()];
+    for ((_, list), parts) in &units {
+        let outcome = {
+            let state_of = |p: PlayerIdx| states[p][*list].as_ref();
+            let awards_of = |p: PlayerIdx| awards[p].as_slice();
+            let unit = Unit::<R> {
+                list: *list,
+                parts,
+                events,
+                players,
+                state: &state_of,
+                awards: &awards_of,
+            };
+            rulebook.rate(&unit)
+        };
+        for (p, state) in outcome.states {
+            states[p][*list] = Some(state);
+        }
+        for award in outcome.awards {
+            awards[award.player].push(award);
+        }
+        for rating in outcome.ratings {
+            by_event[rating.event].push(ratings.len());
+            ratings.push(rating);
+        }
+    }
+    LedgerRun {
+        lists,
+        order: event_order(events),
+        ratings,
+        by_event,
+        states,
+        awards,
+    }
+}

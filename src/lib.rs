@@ -1,0 +1,8 @@
+//! ratedesk: a rating officer's workstation. The library holds everything; `main.rs` only
+//! parses the command line and calls [`cli::run`].
+
+pub mod cli;
+pub mod json;
+pub mod ledger;
+pub mod model;
+pub mod rules;

@@ -1,0 +1,251 @@
+//! The federation's domain: players, events, games and results as every layer sees them.
+//!
+//! Plain data with no rating arithmetic (that is `rules/`) and no storage or terminal concerns.
+//! Players are referred to by their index in the ledger's player table (`PlayerIdx`), so the
+//! rating engine never compares strings in its inner loops.
+
+use chrono::NaiveDate;
+
+/// Index of a player in the table the ledger was given.
+pub type PlayerIdx = usize;
+
+/// A rating on any list: a whole number once published.
+pub type Rating = i32;
+
+/// The federation code of Finland; a player without a federation is Finnish.
+pub const FINLAND: &str = "FIN";
+
+/// What a game result gives each side, in half points, and whether the game was played.
+///
+/// A result gives each side 0, ½ or 1 with a total of at most 1. Only played games are rated
+/// (SSL 2.9); forfeits, double forfeits and byes are stored and shown, never rated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameResult {
+    pub white_halves: u8,
+    pub black_halves: u8,
+    pub played: bool,
+}
+
+impl GameResult {
+    pub const WHITE_WINS: Self = Self::played(2, 0);
+    pub const BLACK_WINS: Self = Self::played(0, 2);
+    pub const DRAW: Self = Self::played(1, 1);
+
+    pub const fn played(white_halves: u8, black_halves: u8) -> Self {
+        Self {
+            white_halves,
+            black_halves,
+            played: true,
+        }
+    }
+
+    pub const fn unplayed(white_halves: u8, black_halves: u8) -> Self {
+        Self {
+            white_halves,
+            black_halves,
+            played: false,
+        }
+    }
+
+    /// Parses the codes of the `rate` contract and of the round-entry screen:
+    /// `1-0`, `0-1`, `1/2-1/2` (`½-½`), `0-0`, `1/2-0`, `0-1/2` for played games and
+    /// `+-`, `-+`, `--` for games decided without play.
+    pub fn parse(code: &str) -> Option<Self> {
+        let code = code.trim();
+        match code {
+            "+-" => return Some(Self::unplayed(2, 0)),
+            "-+" => return Some(Self::unplayed(0, 2)),
+            "--" => return Some(Self::unplayed(0, 0)),
+            _ => {}
+        }
+        let (white, black) = code.split_once('-')?;
+        let side = |s: &str| match s {
+            "1" => Some(2u8),
+            "0" => Some(0),
+            "1/2" | "½" => Some(1),
+            _ => None,
+        };
+        let (w, b) = (side(white)?, side(black)?);
+        (w + b <= 2).then_some(Self::played(w, b))
+    }
+
+    /// The contract's code for this result (the inverse of [`GameResult::parse`]).
+    pub fn code(self) -> String {
+        if !self.played {
+            let side = |h: u8| if h > 0 { '+' } else { '-' };
+            return format!("{}{}", side(self.white_halves), side(self.black_halves));
+        }
+        let side = |h: u8| match h {
+            2 => "1",
+            1 => "1/2",
+            _ => "0",
+        };
+        format!("{}-{}", side(self.white_halves), side(self.black_halves))
+    }
+}
+
+/// Time added after a given move (e.g. 30 minutes after move 40).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddedTime {
+    pub after_move: u32,
+    pub seconds: u32,
+}
+
+/// A time control: base time, increment per move and time added after given moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base_seconds: u32,
+    pub increment_seconds: u32,
+    pub added: Vec<AddedTime>,
+}
+
+impl TimeControl {
+    /// Seconds a player has for his first 60 moves: the base, 60 increments and every period
+    /// added after a move before the 60th (SSL 2.8; the same reckoning in ISL and TSF).
+    pub fn seconds_for_60_moves(&self) -> u64 {
+        let added: u64 = self
+            .added
+            .iter()
+            .filter(|a| a.after_move < 60)
+            .map(|a| u64::from(a.seconds))
+            .sum();
+        u64::from(self.base_seconds) + 60 * u64::from(self.increment_seconds) + added
+    }
+}
+
+/// One game of an event. `black` is `None` for a bye.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub round: u32,
+    pub white: PlayerIdx,
+    pub black: Option<PlayerIdx>,
+    pub result: GameResult,
+    /// The day the game was actually played, when it differs from the schedule (SSL 2.12).
+    pub date: Option<NaiveDate>,
+}
+
+impl Game {
+    /// A game that is rated: both players present and both made a move (SSL 2.9).
+    pub fn is_rated_game(&self) -> bool {
+        self.black.is_some() && self.result.played
+    }
+}
+
+/// An event: a tournament, or one league game when it is its own rating event (SSL 2.11).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub id: String,
+    pub name: String,
+    pub start: NaiveDate,
+    pub end: NaiveDate,
+    /// `None`: a standard game of at least 90 minutes.
+    pub time_control: Option<TimeControl>,
+    pub abroad: bool,
+    /// A Finn without a selo plays this event abroad on an SSL assignment (SSL 2.2).
+    pub official_representation: bool,
+    /// The highest age the players may reach in the event's year (SSL 3.6).
+    pub age_limit: Option<u32>,
+    pub pairing: String,
+    pub games: Vec<Game>,
+}
+
+/// A FIDE rating list entry for one player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FideEntry {
+    pub list_date: NaiveDate,
+    pub standard: Option<Rating>,
+    pub rapid: Option<Rating>,
+    pub blitz: Option<Rating>,
+}
+
+/// A foreign national rating (SSL 3.9).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NationalEntry {
+    pub federation: String,
+    pub standard: Option<Rating>,
+    pub rapid: Option<Rating>,
+    /// The federation's rating system is accepted as comparable to ours.
+    pub comparable: bool,
+}
+
+/// The sex recorded for a player (selection lists for women, SSL 5.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sex {
+    Female,
+    Male,
+}
+
+/// What the rating engine needs to know of a player besides his rating state.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct PlayerInfo {
+    pub id: String,
+    pub name: String,
+    pub federation: Option<String>,
+    pub born: Option<NaiveDate>,
+    pub sex: Option<Sex>,
+    /// FIDE rating list entries, oldest first.
+    pub fide: Vec<FideEntry>,
+    pub national: Vec<NationalEntry>,
+}
+
+impl PlayerInfo {
+    /// A player represents Finland unless another federation is recorded.
+    pub fn is_finnish(&self) -> bool {
+        self.federation
+            .as_deref()
+            .is_none_or(|f| f.eq_ignore_ascii_case(FINLAND))
+    }
+
+    /// The newest FIDE list entry published on or before `date`.
+    pub fn fide_on(&self, date: NaiveDate) -> Option<&FideEntry> {
+        self.fide
+            .iter()
+            .filter(|e| e.list_date <= date)
+            .max_by_key(|e| e.list_date)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_codes_round_trip() {
+        for code in [
+            "1-0", "0-1", "1/2-1/2", "0-0", "1/2-0", "0-1/2", "+-", "-+", "--",
+        ] {
+            let r = GameResult::parse(code).expect(code);
+            assert_eq!(r.code(), code);
+        }
+        assert_eq!(GameResult::parse("½-½"), Some(GameResult::DRAW));
+        assert_eq!(GameResult::parse("½-0"), Some(GameResult::played(1, 0)));
+    }
+
+    #[test]
+    fn bad_result_codes_are_refused() {
+        for code in [
+            "1-1", "2-0", "1/2-1", "", "draw", "1:0", "-", "+", "0.5-0.5",
+        ] {
+            assert_eq!(GameResult::parse(code), None, "{code}");
+        }
+    }
+
+    #[test]
+    fn minutes_for_60_moves_count_periods_before_the_60th_move() {
+        let tc = TimeControl {
+            base_seconds: 90 * 60,
+            increment_seconds: 30,
+            added: vec![
+                AddedTime {
+                    after_move: 40,
+                    seconds: 30 * 60,
+                },
+                AddedTime {
+                    after_move: 60,
+                    seconds: 15 * 60,
+                },
+            ],
+        };
+        assert_eq!(tc.seconds_for_60_moves(), (90 + 30 + 30) * 60);
+    }
+}

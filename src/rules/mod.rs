@@ -1,0 +1,154 @@
+//! Rating rulebooks: the pure arithmetic of one federation's rules.
+//!
+//! A rulebook is given one *rating unit* — the games that are rated together (one event for
+//! Finland; a quarter or a month of events for Iceland and Turkey) — and the participants'
+//! states before it, and returns their states after it with every published figure. It knows
+//! nothing of processing order across units (that is `ledger/`), storage or the terminal, and it
+//! takes every date it needs as a parameter.
+//!
+//! The player state is the rulebook's own type: a Finnish player has a selo and a pelo with
+//! running aggregates for new players, an Icelandic one a single rating with game counts and a
+//! K history, a Turkish one an archive of performances. Lists are named by the rulebook.
+
+pub mod arith;
+pub mod expectation;
+pub mod performance;
+pub mod ssl;
+
+use chrono::NaiveDate;
+
+use crate::model::{Event, PlayerIdx, PlayerInfo, Rating};
+
+/// Index of a rating list in [`Rulebook::lists`].
+pub type ListId = usize;
+
+/// A score in half points (`3` = 1½).
+pub type Halves = u32;
+
+/// Where a unit stands in processing order; units are rated in ascending key order, and events
+/// with equal keys on the same list are rated together as one unit.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UnitKey {
+    pub date: NaiveDate,
+    pub second: NaiveDate,
+    pub tag: String,
+}
+
+/// The part of an event that falls into one rating unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventPart {
+    pub event: usize,
+    /// Indices into the event's `games`.
+    pub games: Vec<usize>,
+}
+
+/// A performance rating (SSL 7.6): finite, or unbounded when the score is 0 or 100 %.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Performance {
+    Finite(f64),
+    MinusInfinity,
+    PlusInfinity,
+}
+
+/// One rated game as seen by one of its players.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameLine {
+    pub event: usize,
+    pub round: u32,
+    pub opponent: PlayerIdx,
+    pub halves: u8,
+    /// The opponent's rating as this player's own calculation used it.
+    pub opponent_rating: Rating,
+    /// Expected score in hundredths, from the player's rating before the unit.
+    pub expected: Option<i64>,
+    /// The player's running rating after this game (rounded).
+    pub rating_after: Rating,
+    /// Seconds available for the first 60 moves.
+    pub seconds_for_60: u64,
+}
+
+/// Everything published for one player in one event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRating {
+    pub player: PlayerIdx,
+    pub event: usize,
+    pub old: Option<Rating>,
+    pub new: Rating,
+    pub established: bool,
+    pub games: u32,
+    pub score: Halves,
+    /// Sum of expectations in hundredths, `None` where the rules give none.
+    pub expected: Option<i64>,
+    pub performance: Performance,
+    /// The factors the rulebook applied, for reports (e.g. `Kr 35`, `Kt 0.5`).
+    pub factors: Vec<(&'static str, String)>,
+    pub lines: Vec<GameLine>,
+}
+
+impl PlayerRating {
+    pub fn after_game(&self) -> impl Iterator<Item = Rating> + '_ {
+        self.lines.iter().map(|l| l.rating_after)
+    }
+}
+
+/// A title (or other permanent award): reached in a unit, or held before the ledger began.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Award<A> {
+    pub player: PlayerIdx,
+    pub award: A,
+    pub date: Option<NaiveDate>,
+    /// The id of the event that earned it, where known.
+    pub event: Option<String>,
+}
+
+/// What a rulebook sees of one unit.
+pub struct Unit<'a, R: Rulebook + ?Sized> {
+    pub list: ListId,
+    pub parts: &'a [EventPart],
+    pub events: &'a [Event],
+    pub players: &'a [PlayerInfo],
+    /// The participants' states on `list` before the unit (`None`: no state on that list).
+    pub state: &'a dyn Fn(PlayerIdx) -> Option<&'a R::State>,
+    /// The awards a participant already holds.
+    pub awards: &'a dyn Fn(PlayerIdx) -> &'a [Award<R::Award>],
+}
+
+/// What a rulebook returns for one unit.
+pub struct UnitOutcome<S, A> {
+    pub ratings: Vec<PlayerRating>,
+    pub states: Vec<(PlayerIdx, S)>,
+    pub awards: Vec<Award<A>>,
+}
+
+impl<S, A> Default for UnitOutcome<S, A> {
+    fn default() -> Self {
+        Self {
+            ratings: Vec::new(),
+            states: Vec::new(),
+            awards: Vec::new(),
+        }
+    }
+}
+
+/// One federation's rating rules.
+pub trait Rulebook {
+    /// A player's state on one list between units.
+    type State: Clone + std::fmt::Debug + PartialEq;
+    /// A title or other permanent award.
+    type Award: Clone + std::fmt::Debug + PartialEq;
+
+    /// The rulebook's code (`ssl`, `isl`, `tsf`).
+    fn code(&self) -> &'static str;
+
+    /// The names of its lists, indexed by [`ListId`].
+    fn lists(&self) -> &'static [&'static str];
+
+    /// The list an event is rated on, or `None` when it is not rated.
+    fn list_of(&self, event: &Event) -> Option<ListId>;
+
+    /// How an event's games fall into rating units on its list.
+    fn units_of(&self, event_idx: usize, event: &Event, list: ListId) -> Vec<(UnitKey, EventPart)>;
+
+    /// Rates one unit.
+    fn rate(&self, unit: &Unit<'_, Self>) -> UnitOutcome<Self::State, Self::Award>;
+}

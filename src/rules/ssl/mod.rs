@@ -1,0 +1,339 @@
+//! The Finnish rulebook (Suomen Shakkiliitto, Selosäännöstö 26.4.2023): which games are rated
+//! on which list (section 2), selo (3, 7.2, 7.3), pelo (4, 7.4, 7.5), selection numbers (5)
+//! and titles (6).
+//!
+//! Ratings are computed event by event (2.11): every event is its own rating unit.
+
+mod pelo;
+pub mod selection;
+mod selo;
+pub mod titles;
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+
+use super::{EventPart, Halves, ListId, Rulebook, Unit, UnitKey, UnitOutcome};
+use crate::model::{Event, Game, PlayerIdx, Rating};
+
+pub use titles::Title;
+
+/// The selo list (standard play).
+pub const SELO: ListId = 0;
+/// The pelo list (quick play).
+pub const PELO: ListId = 1;
+
+/// Seconds for 60 moves of a game without a recorded time control: a standard game.
+const STANDARD_SECONDS: u64 = 90 * 60;
+
+/// The Finnish rulebook.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ssl;
+
+/// What a new player's 7.3 needs of his earlier games (3.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct History {
+    /// Σ Ri over all earlier games on the list.
+    pub opponents_sum: i64,
+    /// Points of those games, in halves.
+    pub score: Halves,
+}
+
+/// A player's state on one Finnish list.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct SslState {
+    pub rating: Option<Rating>,
+    /// Rated games on this list so far.
+    pub games: u32,
+    /// Of those, games with normal thinking time (≥ 90 minutes), for titles (6.2).
+    pub normal_games: u32,
+    /// Running aggregates while the player is new on selo (3.3); `None` once established.
+    pub history: Option<History>,
+    /// Rule 3.7 made his Elo his established selo.
+    pub elo_corrected: bool,
+}
+
+impl SslState {
+    /// Rule 3.1: established on selo with at least 11 earlier games (or by a 3.7 correction).
+    pub fn selo_established(&self) -> bool {
+        self.rating.is_some() && (self.games >= 11 || self.elo_corrected)
+    }
+
+    /// Rule 4.1: established on pelo with at least one earlier pelo game.
+    pub fn pelo_established(&self) -> bool {
+        self.rating.is_some() && self.games >= 1
+    }
+
+    /// Rule 3.3: the aggregates of a new player's earlier games; unknown individual results
+    /// count as draws against opponents rated Ro.
+    pub fn new_player_history(&self) -> History {
+        self.history.unwrap_or_else(|| History {
+            opponents_sum: i64::from(self.rating.unwrap_or(0)) * i64::from(self.games),
+            score: self.games,
+        })
+    }
+}
+
+/// Rule 2.8: seconds for the first 60 moves of the event's games.
+pub fn seconds_for_60(event: &Event) -> u64 {
+    event
+        .time_control
+        .as_ref()
+        .map_or(STANDARD_SECONDS, |tc| tc.seconds_for_60_moves())
+}
+
+/// Rule 2.8 with 2.5: more than 10 minutes for 60 moves → selo; more than 3 and at most 10 →
+/// pelo, but never for an event abroad; 3 minutes or less → not rated.
+pub fn list_for(seconds_for_60: u64, abroad: bool) -> Option<ListId> {
+    if seconds_for_60 > 10 * 60 {
+        Some(SELO)
+    } else if seconds_for_60 > 3 * 60 && !abroad {
+        Some(PELO)
+    } else {
+        None
+    }
+}
+
+/// Rule 7.7: Kr = min(45, max(20, 5 ⌈(2450 − Ro) / 100⌉)).
+pub fn kr(ro: Rating) -> i64 {
+    let ceil = (2450 - i64::from(ro)).div_euclid(100)
+        + i64::from((2450 - i64::from(ro)).rem_euclid(100) != 0);
+    (5 * ceil).clamp(20, 45)
+}
+
+/// Rule 7.8: Kt in tenths by whole minutes for 60 moves and the player's Ro:
+/// ≥ 90 → 1, 60–89 → 0.5, ≤ 59 → 0.3 (Ro ≤ 2299) or 0.1 (Ro ≥ 2300).
+pub fn kt_tenths(seconds_for_60: u64, ro: Rating) -> i64 {
+    match seconds_for_60 / 60 {
+        90.. => 10,
+        60..=89 => 5,
+        _ if ro >= 2300 => 1,
+        _ => 3,
+    }
+}
+
+/// Rule 7.8: the game is played with normal thinking time (category "normaali", Kt = 1),
+/// which 5.5 and 6.2 count.
+pub fn is_normal_time(seconds_for_60: u64) -> bool {
+    seconds_for_60 / 60 >= 90
+}
+
+/// Rule 3.6: the rating a new opponent without one counts with — 1325 in events for players
+/// turning at most 10 in the event's year, 1425 for at most 14, 1525 otherwise.
+pub fn default_rating(age_limit: Option<u32>) -> Rating {
+    match age_limit {
+        Some(0..=10) => 1325,
+        Some(11..=14) => 1425,
+        _ => 1525,
+    }
+}
+
+/// The event's played games in round order (2.9: only games where both moved are rated).
+fn rated_games<'e>(event: &'e Event, part: &EventPart) -> Vec<&'e Game> {
+    let mut games: Vec<&Game> = part
+        .games
+        .iter()
+        .map(|&g| &event.games[g])
+        .filter(|g| g.is_rated_game())
+        .collect();
+    games.sort_by_key(|g| g.round);
+    games
+}
+
+/// One rated game from one side.
+#[derive(Clone, Copy, Debug)]
+struct Encounter {
+    opponent: PlayerIdx,
+    halves: u8,
+    round: u32,
+}
+
+/// Every participant's rated games in the event, in round order.
+fn games_of(games: &[&Game]) -> BTreeMap<PlayerIdx, Vec<Encounter>> {
+    let mut by_player = BTreeMap::<PlayerIdx, Vec<Encounter>>::new();
+    for g in games {
+        let Some(black) = g.black else { continue };
+        let round = g.round;
+        by_player.entry(g.white).or_default().push(Encounter {
+            opponent: black,
+            halves: g.result.white_halves,
+            round,
+        });
+        by_player.entry(black).or_default().push(Encounter {
+            opponent: g.white,
+            halves: g.result.black_halves,
+            round,
+        });
+    }
+    by_player
+}
+
+impl Rulebook for Ssl {
+    type State = SslState;
+    type Award = Title;
+
+    fn code(&self) -> &'static str {
+        "ssl"
+    }
+
+    fn lists(&self) -> &'static [&'static str] {
+        &["selo", "pelo"]
+    }
+
+    fn list_of(&self, event: &Event) -> Option<ListId> {
+        list_for(seconds_for_60(event), event.abroad)
+    }
+
+    /// Rule 2.11: every event is its own rating unit, rated in order of end date, start date
+    /// and id.
+    fn units_of(
+        &self,
+        event_idx: usize,
+        event: &Event,
+        _list: ListId,
+    ) -> Vec<(UnitKey, EventPart)> {
+        let key = UnitKey {
+            date: event.end,
+            second: event.start,
+            tag: event.id.clone(),
+        };
+        vec![(
+            key,
+            EventPart {
+                event: event_idx,
+                games: (0..event.games.len()).collect(),
+            },
+        )]
+    }
+
+    fn rate(&self, unit: &Unit<'_, Self>) -> UnitOutcome<SslState, Title> {
+        match unit.list {
+            SELO => selo::rate(unit),
+            _ => pelo::rate(unit),
+        }
+    }
+}
+
+/// The date a title reached in an event carries: the event's end (5.8).
+fn award_date(event: &Event) -> NaiveDate {
+    event.end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_7_7_kr_band_edges() {
+        for (ro, expected) in [
+            (3000, 20),
+            (2050, 20),
+            (2049, 25),
+            (1950, 25),
+            (1949, 30),
+            (1850, 30),
+            (1849, 35),
+            (1750, 35),
+            (1749, 40),
+            (1650, 40),
+            (1649, 45),
+            (1000, 45),
+            (0, 45),
+        ] {
+            assert_eq!(kr(ro), expected, "Kr at Ro {ro}");
+        }
+    }
+
+    #[test]
+    fn rule_7_8_kt_by_whole_minutes_and_ro() {
+        let m = |min: u64| min * 60;
+        assert_eq!(kt_tenths(m(90), 1500), 10);
+        assert_eq!(kt_tenths(m(89), 1500), 5);
+        assert_eq!(
+            kt_tenths(m(89) + 59, 1500),
+            5,
+            "89 min 59 s is 89 whole minutes"
+        );
+        assert_eq!(kt_tenths(m(60), 1500), 5);
+        assert_eq!(
+            kt_tenths(m(59) + 30, 1500),
+            3,
+            "59.5 minutes is 59 whole minutes"
+        );
+        assert_eq!(kt_tenths(m(59), 2299), 3);
+        assert_eq!(kt_tenths(m(59), 2300), 1);
+        assert_eq!(kt_tenths(m(11), 2300), 1);
+        assert_eq!(kt_tenths(m(60), 2300), 5);
+        assert_eq!(kt_tenths(m(90), 2700), 10);
+    }
+
+    #[test]
+    fn rule_2_8_list_by_exact_minutes() {
+        let m = |min: u64| min * 60;
+        assert_eq!(list_for(m(3), false), None);
+        assert_eq!(
+            list_for(m(3) + 1, false),
+            Some(PELO),
+            "3 min 1 s is more than 3 minutes"
+        );
+        assert_eq!(list_for(m(4), false), Some(PELO));
+        assert_eq!(list_for(m(10), false), Some(PELO));
+        assert_eq!(
+            list_for(m(10) + 30, false),
+            Some(SELO),
+            "10.5 minutes is more than 10"
+        );
+        assert_eq!(list_for(m(11), false), Some(SELO));
+        assert_eq!(list_for(m(90), false), Some(SELO));
+    }
+
+    #[test]
+    fn rule_2_5_quick_play_abroad_is_not_rated() {
+        assert_eq!(list_for(5 * 60, true), None);
+        assert_eq!(list_for(15 * 60, true), Some(SELO));
+    }
+
+    #[test]
+    fn rule_3_6_default_ratings_by_age_limit() {
+        assert_eq!(default_rating(Some(10)), 1325);
+        assert_eq!(default_rating(Some(8)), 1325);
+        assert_eq!(default_rating(Some(11)), 1425);
+        assert_eq!(default_rating(Some(14)), 1425);
+        assert_eq!(default_rating(Some(15)), 1525);
+        assert_eq!(default_rating(None), 1525);
+    }
+
+    #[test]
+    fn rule_3_1_and_4_1_established_thresholds() {
+        let s = |games| SslState {
+            rating: Some(1700),
+            games,
+            ..SslState::default()
+        };
+        assert!(!s(10).selo_established());
+        assert!(s(11).selo_established());
+        assert!(!s(0).pelo_established());
+        assert!(s(1).pelo_established());
+        let corrected = SslState {
+            elo_corrected: true,
+            ..s(0)
+        };
+        assert!(corrected.selo_established());
+    }
+
+    #[test]
+    fn rule_3_3_unknown_history_counts_as_draws_against_ro() {
+        let s = SslState {
+            rating: Some(1610),
+            games: 6,
+            ..SslState::default()
+        };
+        assert_eq!(
+            s.new_player_history(),
+            History {
+                opponents_sum: 9660,
+                score: 6
+            }
+        );
+    }
+}

@@ -1,0 +1,168 @@
+//! Pelo, the Finnish quick-play rating (section 4): established players by 7.4, new players by
+//! a temporary rating (7.5, 4.3, 4.4) and then 7.4.
+
+use std::collections::BTreeMap;
+
+use super::{Ssl, SslState, Title, default_rating, games_of, rated_games, seconds_for_60};
+use crate::model::{PlayerIdx, Rating};
+use crate::rules::arith::{round_half_up, round_half_up_f64};
+use crate::rules::expectation::p_table;
+use crate::rules::performance::performance;
+use crate::rules::{GameLine, Halves, PlayerRating, Unit, UnitOutcome};
+
+/// Rule 7.5 with 4.3: the temporary rating `(1/N) Σ Ri + 800 (W/N − 1/2)` over the games against
+/// pelo-rated opponents, rounded (3.5). Exact: ×N the numerator is `Σ Ri + 400 w − 400 N` with
+/// w in half points. `None` without such games.
+pub fn temporary_rating(games_vs_rated: &[(Rating, u8)]) -> Option<Rating> {
+    if games_vs_rated.is_empty() {
+        return None;
+    }
+    let n = games_vs_rated.len() as i128;
+    let sum: i128 = games_vs_rated.iter().map(|&(r, _)| i128::from(r)).sum();
+    let w: i128 = games_vs_rated.iter().map(|&(_, h)| i128::from(h)).sum();
+    Some(round_half_up(sum + 400 * w - 400 * n, n) as Rating)
+}
+
+/// Rule 7.4: `Ro + 200 sgn(W − E) (1 − e^(−|W − E| / 10))` after each game, with p uncapped,
+/// rounded (3.5). `W − E` is exact (hundredths); only e^x is a float.
+pub fn pelo_after_each(ro: Rating, games: &[(Rating, u8)]) -> Vec<Rating> {
+    let mut diff_hundredths: i64 = 0;
+    games
+        .iter()
+        .map(|&(ri, h)| {
+            diff_hundredths +=
+                50 * i64::from(h) - i64::from(p_table(i64::from(ro) - i64::from(ri)));
+            let change = 200.0 * (1.0 - (-(diff_hundredths.abs() as f64) / 1000.0).exp());
+            let signed = if diff_hundredths < 0 { -change } else { change };
+            round_half_up_f64(f64::from(ro) + signed) as Rating
+        })
+        .collect()
+}
+
+pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
+    let mut out = UnitOutcome::default();
+    let Some(part) = unit.parts.first() else {
+        return out;
+    };
+    let event = &unit.events[part.event];
+    let seconds = seconds_for_60(event);
+    let by_player = games_of(&rated_games(event, part));
+    let default = default_rating(event.age_limit);
+    let states: BTreeMap<PlayerIdx, SslState> = by_player
+        .keys()
+        .map(|&p| (p, (unit.state)(p).cloned().unwrap_or_default()))
+        .collect();
+    let established = |p: PlayerIdx| states[&p].pelo_established();
+
+    // Rules 4.3 and 4.4: temporary ratings first; with no pelo-rated opponent (in particular in
+    // an event of new players only) the 3.6 default.
+    let start: BTreeMap<PlayerIdx, Rating> = by_player
+        .iter()
+        .map(|(&p, games)| {
+            let rating = if established(p) {
+                states[&p].rating.unwrap_or(default)
+            } else {
+                let vs_rated: Vec<(Rating, u8)> = games
+                    .iter()
+                    .filter(|e| established(e.opponent))
+                    .map(|e| (states[&e.opponent].rating.unwrap_or(default), e.halves))
+                    .collect();
+                temporary_rating(&vs_rated).unwrap_or(default)
+            };
+            (p, rating)
+        })
+        .collect();
+
+    for (&p, games) in &by_player {
+        let ro = start[&p];
+        let opponents: Vec<(Rating, u8)> = games
+            .iter()
+            .map(|e| (start[&e.opponent], e.halves))
+            .collect();
+        let after = pelo_after_each(ro, &opponents);
+        let lines: Vec<GameLine> = games
+            .iter()
+            .zip(&after)
+            .map(|(e, &rating_after)| {
+                let ri = start[&e.opponent];
+                GameLine {
+                    event: part.event,
+                    round: e.round,
+                    opponent: e.opponent,
+                    halves: e.halves,
+                    opponent_rating: ri,
+                    expected: Some(i64::from(p_table(i64::from(ro) - i64::from(ri)))),
+                    rating_after,
+                    seconds_for_60: seconds,
+                }
+            })
+            .collect();
+        let score: Halves = games.iter().map(|e| Halves::from(e.halves)).sum();
+        let ratings: Vec<Rating> = opponents.iter().map(|&(r, _)| r).collect();
+        let was_established = established(p);
+        let new = after.last().copied().unwrap_or(ro);
+        out.ratings.push(PlayerRating {
+            player: p,
+            event: part.event,
+            old: was_established.then_some(ro),
+            new,
+            established: was_established,
+            games: games.len() as u32,
+            score,
+            expected: Some(lines.iter().filter_map(|l| l.expected).sum()),
+            performance: performance(&ratings, score),
+            factors: if was_established {
+                vec![]
+            } else {
+                vec![("Rt", ro.to_string())]
+            },
+            lines,
+        });
+        let before = &states[&p];
+        out.states.push((
+            p,
+            SslState {
+                rating: Some(new),
+                games: before.games + games.len() as u32,
+                normal_games: before.normal_games,
+                history: None,
+                elo_corrected: before.elo_corrected,
+            },
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_7_5_temporary_rating() {
+        // Drew 1800, beat 1600: 1700 + 800 (0.75 - 0.5) = 1900.
+        assert_eq!(temporary_rating(&[(1800, 1), (1600, 2)]), Some(1900));
+        assert_eq!(temporary_rating(&[(1600, 0), (1800, 0)]), Some(1300));
+        assert_eq!(temporary_rating(&[]), None);
+        // Exact half: (1601 + 1600)/2 + 0 = 1600.5 -> 1601.
+        assert_eq!(temporary_rating(&[(1601, 1), (1600, 1)]), Some(1601));
+    }
+
+    #[test]
+    fn rule_7_4_change_is_below_200_and_symmetric() {
+        assert_eq!(pelo_after_each(1800, &[(1800, 2)]), vec![1810]);
+        assert_eq!(pelo_after_each(1800, &[(1800, 0)]), vec![1790]);
+        assert_eq!(
+            pelo_after_each(1800, &[(1800, 1)]),
+            vec![1800],
+            "sgn(0) = 0"
+        );
+        let many = vec![(1000, 2); 400];
+        assert!(pelo_after_each(2000, &many).iter().all(|&r| r < 2200));
+    }
+
+    #[test]
+    fn rule_7_4_no_cap_on_p() {
+        // D 400 -> 92 (selo would cap it too, but D 500 -> 96 is uncapped here).
+        assert_eq!(pelo_after_each(2000, &[(1500, 2)]), vec![2001]); // W-E 0.04 -> +0.798
+    }
+}
