@@ -1,0 +1,105 @@
+//! `ratedesk rate` at the size of a large open (200 players, 9 rounds) and the selection search
+//! of section 5.5 for a player with 300 games in the period.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
+
+/// A deterministic xorshift generator, so every run rates the same event.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A Swiss of `players` players over `rounds` rounds, paired by score groups.
+fn swiss(players: usize, rounds: u32, as_of: Option<&str>) -> String {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let ratings: Vec<i64> = (0..players)
+        .map(|_| 1200 + rng.below(1300) as i64)
+        .collect();
+    let people: Vec<Value> = (0..players)
+        .map(|i| {
+            let games = rng.below(200);
+            if i % 10 == 9 {
+                json!({"id": format!("p{i}")})
+            } else {
+                json!({"id": format!("p{i}"), "selo": {"rating": ratings[i], "games": games}})
+            }
+        })
+        .collect();
+    let mut score = vec![0u32; players];
+    let mut games = Vec::new();
+    for round in 1..=rounds {
+        let mut order: Vec<usize> = (0..players).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(score[i]), std::cmp::Reverse(ratings[i])));
+        for pair in order.chunks(2) {
+            let [w, b] = pair else { continue };
+            let d = ratings[*w] - ratings[*b];
+            let x = rng.below(1000) as i64 + d / 2;
+            let (result, sw, sb) = match x {
+                ..350 => ("0-1", 0, 2),
+                350..650 => ("1/2-1/2", 1, 1),
+                _ => ("1-0", 2, 0),
+            };
+            score[*w] += sw;
+            score[*b] += sb;
+            games.push(json!({"round": round, "white": format!("p{w}"), "black": format!("p{b}"), "result": result}));
+        }
+    }
+    let mut doc = json!({
+        "rules": "ssl",
+        "players": people,
+        "events": [{"id": "open", "start": "2025-07-01", "end": "2025-07-09",
+                    "time_control": {"base_minutes": 90, "increment_seconds": 30},
+                    "abroad": false, "age_limit": null, "pairing": "swiss", "games": games}]
+    });
+    if let Some(d) = as_of {
+        doc["as_of"] = json!(d);
+    }
+    doc.to_string()
+}
+
+/// One player with `n` single-game events in the period against varied opposition.
+fn long_season(n: usize) -> String {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut players = vec![json!({"id": "x", "selo": {"rating": 2100, "games": 200}})];
+    let mut events = Vec::new();
+    for k in 0..n {
+        let id = format!("o{k}");
+        players.push(json!({"id": id, "selo": {"rating": 1700 + rng.below(700), "games": 50}}));
+        let result = ["1-0", "1/2-1/2", "0-1"][rng.below(3) as usize];
+        let day = chrono::NaiveDate::from_ymd_opt(2025, 1, 1).expect("date")
+            + chrono::Days::new(k as u64);
+        events.push(
+            json!({"id": format!("e{k:03}"), "start": day.to_string(), "end": day.to_string(),
+            "games": [{"round": 1, "white": "x", "black": id, "result": result}]}),
+        );
+    }
+    json!({"rules": "ssl", "as_of": "2025-12-31", "players": players, "events": events}).to_string()
+}
+
+fn bench(c: &mut Criterion) {
+    let open = swiss(200, 9, None);
+    c.bench_function("rate 200 players x 9 rounds", |b| {
+        b.iter(|| ratedesk::json::rate(&open).expect("valid input"))
+    });
+    let season = long_season(300);
+    c.bench_function("rate + selection, 300 games in the period", |b| {
+        b.iter(|| ratedesk::json::rate(&season).expect("valid input"))
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = bench
+}
+criterion_main!(benches);
