@@ -145,6 +145,8 @@ pub struct Event {
     pub official_representation: bool,
     /// The highest age the players may reach in the event's year (SSL 3.6).
     pub age_limit: Option<u32>,
+    /// A play-off deciding a place in a standard-play event (SSL 2.10).
+    pub playoff: bool,
     pub pairing: String,
     pub games: Vec<Game>,
 }

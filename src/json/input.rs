@@ -92,6 +92,8 @@ pub(super) struct EventIn {
     #[serde(default)]
     pub official_representation: bool,
     #[serde(default)]
+    pub playoff: bool,
+    #[serde(default)]
     pub age_limit: Option<i64>,
     #[serde(default)]
     pub pairing: Option<String>,
@@ -299,28 +301,31 @@ pub(super) fn events(
         let mut busy: BTreeSet<(u32, PlayerIdx)> = BTreeSet::new();
         let mut games = Vec::with_capacity(e.games.len());
         for g in &e.games {
-            let gitem = format!(
-                "{item}, round {}, {} vs {}",
-                g.round,
-                g.white,
-                g.black.as_deref().unwrap_or("bye")
-            );
+            // Built only when something is wrong: most games are fine.
+            let gitem = || {
+                format!(
+                    "{item}, round {}, {} vs {}",
+                    g.round,
+                    g.white,
+                    g.black.as_deref().unwrap_or("bye")
+                )
+            };
             let round = u32::try_from(g.round)
                 .ok()
                 .filter(|&r| r >= 1)
                 .ok_or_else(|| {
-                    InputError::new(&gitem, format!("round {} is not a round number", g.round))
+                    InputError::new(gitem(), format!("round {} is not a round number", g.round))
                 })?;
             let player = |id: &str| {
                 ids.get(id)
                     .copied()
-                    .ok_or_else(|| InputError::new(&gitem, format!("unknown player '{id}'")))
+                    .ok_or_else(|| InputError::new(gitem(), format!("unknown player '{id}'")))
             };
             let white = player(&g.white)?;
             let black = g.black.as_deref().map(player).transpose()?;
             if black == Some(white) {
                 return Err(InputError::new(
-                    &gitem,
+                    gitem(),
                     format!("player '{}' plays against himself", g.white),
                 ));
             }
@@ -332,13 +337,13 @@ pub(super) fn events(
                     && !busy.insert((round, p))
                 {
                     return Err(InputError::new(
-                        &gitem,
+                        gitem(),
                         format!("player '{id}' has two games in round {round}"),
                     ));
                 }
             }
             let result = GameResult::parse(&g.result).ok_or_else(|| {
-                InputError::new(&gitem, format!("bad result code '{}'", g.result))
+                InputError::new(gitem(), format!("bad result code '{}'", g.result))
             })?;
             // A bye is never a played game, whatever its code.
             let result = if black.is_none() {
@@ -349,7 +354,11 @@ pub(super) fn events(
             } else {
                 result
             };
-            let date = optional_date(&format!("{gitem} date"), &g.date)?;
+            let date = g
+                .date
+                .as_deref()
+                .map(|d| date(&format!("{} date", gitem()), d))
+                .transpose()?;
             games.push(Game {
                 round,
                 white,
@@ -367,6 +376,7 @@ pub(super) fn events(
             abroad: e.abroad,
             official_representation: e.official_representation,
             age_limit,
+            playoff: e.playoff,
             pairing: e.pairing.clone().unwrap_or_default(),
             games,
         });

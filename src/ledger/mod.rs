@@ -19,6 +19,8 @@ pub struct LedgerRun<R: Rulebook> {
     pub ratings: Vec<PlayerRating>,
     /// Per event, indices into `ratings`.
     pub by_event: Vec<Vec<usize>>,
+    /// Per player, indices into `ratings`, in processing order.
+    pub by_player: Vec<Vec<usize>>,
     /// Per player and list, the final state.
     pub states: Vec<Vec<Option<R::State>>>,
     /// Per player, awards held on input and reached since, in order.
@@ -28,9 +30,10 @@ pub struct LedgerRun<R: Rulebook> {
 impl<R: Rulebook> LedgerRun<R> {
     /// A player's ratings on one list, in ledger order.
     pub fn history(&self, player: PlayerIdx, list: ListId) -> Vec<&PlayerRating> {
-        self.ratings
+        self.by_player[player]
             .iter()
-            .filter(|r| r.player == player && self.lists[r.event] == Some(list))
+            .map(|&i| &self.ratings[i])
+            .filter(|r| self.lists[r.event] == Some(list))
             .collect()
     }
 }
@@ -68,6 +71,7 @@ pub fn rate_all<R: Rulebook>(
     let mut awards = held;
     let mut ratings = Vec::new();
     let mut by_event = vec![Vec::new(); events.len()];
+    let mut by_player = vec![Vec::new(); players.len()];
     for ((_, list), parts) in &units {
         let outcome = {
             let state_of = |p: PlayerIdx| states[p][*list].as_ref();
@@ -90,6 +94,7 @@ pub fn rate_all<R: Rulebook>(
         }
         for rating in outcome.ratings {
             by_event[rating.event].push(ratings.len());
+            by_player[rating.player].push(ratings.len());
             ratings.push(rating);
         }
     }
@@ -98,6 +103,7 @@ pub fn rate_all<R: Rulebook>(
         order: event_order(events),
         ratings,
         by_event,
+        by_player,
         states,
         awards,
     }

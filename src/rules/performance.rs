@@ -15,23 +15,39 @@ pub fn solve(opponents: &[f64], target: f64) -> Option<f64> {
     if opponents.is_empty() || target <= 0.0 || target >= 100.0 * n {
         return None;
     }
-    let f = |r: f64| opponents.iter().map(|&ri| p_exact(r - ri)).sum::<f64>();
+    // F and its slope; p'(D) = 50 · 2/√π · e^(−(D/400)²) / 400.
+    let slope_scale = 50.0 * std::f64::consts::FRAC_2_SQRT_PI / 400.0;
+    let f = |r: f64| {
+        opponents.iter().fold((0.0, 0.0), |(v, s), &ri| {
+            let u = (r - ri) / 400.0;
+            (v + p_exact(r - ri), s + slope_scale * (-u * u).exp())
+        })
+    };
     let min = opponents.iter().copied().fold(f64::INFINITY, f64::min);
     let max = opponents.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     // erf(±20) is ±1 to the last bit: the root lies well inside.
     let (mut lo, mut hi) = (min - 8000.0, max + 8000.0);
+    // Newton from the opponents' mean, kept inside the bracket by bisection.
+    let mut x = opponents.iter().sum::<f64>() / n;
     for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if f(mid) < target {
-            lo = mid;
+        let (value, slope) = f(x);
+        if value < target {
+            lo = x;
         } else {
-            hi = mid;
+            hi = x;
         }
-        if hi - lo < 1e-9 {
-            break;
+        let newton = x - (value - target) / slope;
+        let next = if slope > 0.0 && newton > lo && newton < hi {
+            newton
+        } else {
+            0.5 * (lo + hi)
+        };
+        if (next - x).abs() < 1e-9 || hi - lo < 1e-9 {
+            return Some(next);
         }
+        x = next;
     }
-    Some(0.5 * (lo + hi))
+    Some(x)
 }
 
 /// Rule 7.6: the performance rating over games against `opponents` with `score` half points;

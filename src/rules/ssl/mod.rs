@@ -94,6 +94,12 @@ pub fn list_for(seconds_for_60: u64, abroad: bool) -> Option<ListId> {
     }
 }
 
+/// Rule 2.10: a play-off counts on the list its time control gives, except that quick-play
+/// play-offs of selo events are not rated at all.
+pub fn playoff_counts(list: ListId, playoff: bool) -> bool {
+    !(playoff && list == PELO)
+}
+
 /// Rule 7.7: Kr = min(45, max(20, 5 ⌈(2450 − Ro) / 100⌉)).
 pub fn kr(ro: Rating) -> i64 {
     let ceil = (2450 - i64::from(ro)).div_euclid(100)
@@ -182,6 +188,7 @@ impl Rulebook for Ssl {
 
     fn list_of(&self, event: &Event) -> Option<ListId> {
         list_for(seconds_for_60(event), event.abroad)
+            .filter(|&list| playoff_counts(list, event.playoff))
     }
 
     /// Rule 2.11: every event is its own rating unit, rated in order of end date, start date
@@ -291,6 +298,13 @@ mod tests {
     fn rule_2_5_quick_play_abroad_is_not_rated() {
         assert_eq!(list_for(5 * 60, true), None);
         assert_eq!(list_for(15 * 60, true), Some(SELO));
+    }
+
+    #[test]
+    fn rule_2_10_quick_play_playoffs_are_not_rated() {
+        assert!(!playoff_counts(PELO, true));
+        assert!(playoff_counts(SELO, true));
+        assert!(playoff_counts(PELO, false));
     }
 
     #[test]
