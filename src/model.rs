@@ -233,6 +233,27 @@ mod tests {
     }
 
     #[test]
+    fn rule_2_9_only_games_where_both_moved_are_rated() {
+        let game = |black, result| Game {
+            round: 1,
+            white: 0,
+            black,
+            result,
+            date: None,
+        };
+        assert!(game(Some(1), GameResult::DRAW).is_rated_game());
+        assert!(
+            game(Some(1), GameResult::played(0, 0)).is_rated_game(),
+            "0-0 was played"
+        );
+        for code in ["+-", "-+", "--"] {
+            let r = GameResult::parse(code).expect(code);
+            assert!(!game(Some(1), r).is_rated_game(), "{code}");
+        }
+        assert!(!game(None, GameResult::WHITE_WINS).is_rated_game(), "a bye");
+    }
+
+    #[test]
     fn minutes_for_60_moves_count_periods_before_the_60th_move() {
         let tc = TimeControl {
             base_seconds: 90 * 60,

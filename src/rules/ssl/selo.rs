@@ -42,6 +42,14 @@ pub fn elo_correction(state: &mut SslState, info: &PlayerInfo, event_start: Naiv
     true
 }
 
+/// Rule 2.2: in a domestic event every participant is rated, foreigners too; in an event
+/// abroad only players representing Finland, and a Finn without a selo only when the event is
+/// an official SSL assignment.
+pub fn is_rated_in(event: &Event, info: &PlayerInfo, state: &SslState) -> bool {
+    !event.abroad
+        || (info.is_finnish() && (state.rating.is_some() || event.official_representation))
+}
+
 /// Rule 3.9, the first four sources in order: FIDE standard; FIDE rapid when the game is rapid
 /// (under 60 minutes); a comparable national standard, then national rapid for a rapid game.
 /// `None`: only the performance (or 1000) remains.
@@ -196,10 +204,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
         if !event.abroad {
             elo_correction(&mut state, info, event.start);
         }
-        // Rule 2.2: everybody in a domestic event; abroad only Finns, and a Finn without a
-        // selo only on an official SSL assignment.
-        let rated = !event.abroad
-            || (info.is_finnish() && (state.rating.is_some() || event.official_representation));
+        let rated = is_rated_in(event, info, &state);
         let established = state.selo_established();
         people.insert(
             p,
@@ -511,6 +516,48 @@ mod tests {
         assert!(
             !elo_correction(&mut later, &foreigner(future), start),
             "a list after the start is not used"
+        );
+    }
+
+    #[test]
+    fn rule_2_2_who_is_rated_abroad() {
+        let event = |abroad, official_representation| Event {
+            id: "e".into(),
+            name: String::new(),
+            start: date("2025-03-01"),
+            end: date("2025-03-01"),
+            time_control: None,
+            abroad,
+            official_representation,
+            age_limit: None,
+            playoff: false,
+            pairing: String::new(),
+            games: vec![],
+        };
+        let finn = PlayerInfo::default();
+        let swede = foreigner(vec![]);
+        let rated = SslState {
+            rating: Some(1800),
+            games: 20,
+            ..SslState::default()
+        };
+        let unrated = SslState::default();
+        assert!(
+            is_rated_in(&event(false, false), &swede, &unrated),
+            "domestic: everybody"
+        );
+        assert!(is_rated_in(&event(true, false), &finn, &rated));
+        assert!(
+            !is_rated_in(&event(true, false), &swede, &rated),
+            "abroad: Finns only"
+        );
+        assert!(
+            !is_rated_in(&event(true, false), &finn, &unrated),
+            "no selo, no assignment"
+        );
+        assert!(
+            is_rated_in(&event(true, true), &finn, &unrated),
+            "official assignment"
         );
     }
 
