@@ -5,6 +5,7 @@
 //! rating engine never compares strings in its inner loops.
 
 use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
 
 /// Index of a player in the table the ledger was given.
 pub type PlayerIdx = usize;
@@ -19,7 +20,7 @@ pub const FINLAND: &str = "FIN";
 ///
 /// A result gives each side 0, ½ or 1 with a total of at most 1. Only played games are rated
 /// (SSL 2.9); forfeits, double forfeits and byes are stored and shown, never rated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GameResult {
     pub white_halves: u8,
     pub black_halves: u8,
@@ -85,14 +86,14 @@ impl GameResult {
 }
 
 /// Time added after a given move (e.g. 30 minutes after move 40).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AddedTime {
     pub after_move: u32,
     pub seconds: u32,
 }
 
 /// A time control: base time, increment per move and time added after given moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimeControl {
     pub base_seconds: u32,
     pub increment_seconds: u32,
@@ -114,13 +115,16 @@ impl TimeControl {
 }
 
 /// One game of an event. `black` is `None` for a bye.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Game {
     pub round: u32,
+    /// The board within the round (1-based): with the round, the game's key in its event.
+    pub board: u32,
     pub white: PlayerIdx,
     pub black: Option<PlayerIdx>,
     pub result: GameResult,
     /// The day the game was actually played, when it differs from the schedule (SSL 2.12).
+    #[serde(with = "day::option")]
     pub date: Option<NaiveDate>,
 }
 
@@ -132,11 +136,13 @@ impl Game {
 }
 
 /// An event: a tournament, or one league game when it is its own rating event (SSL 2.11).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
     pub id: String,
     pub name: String,
+    #[serde(with = "day")]
     pub start: NaiveDate,
+    #[serde(with = "day")]
     pub end: NaiveDate,
     /// `None`: a standard game of at least 90 minutes.
     pub time_control: Option<TimeControl>,
@@ -152,8 +158,9 @@ pub struct Event {
 }
 
 /// A FIDE rating list entry for one player.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FideEntry {
+    #[serde(with = "day")]
     pub list_date: NaiveDate,
     pub standard: Option<Rating>,
     pub rapid: Option<Rating>,
@@ -161,7 +168,7 @@ pub struct FideEntry {
 }
 
 /// A foreign national rating (SSL 3.9).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NationalEntry {
     pub federation: String,
     pub standard: Option<Rating>,
@@ -171,18 +178,20 @@ pub struct NationalEntry {
 }
 
 /// The sex recorded for a player (selection lists for women, SSL 5.7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Sex {
     Female,
     Male,
 }
 
 /// What the rating engine needs to know of a player besides his rating state.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct PlayerInfo {
     pub id: String,
     pub name: String,
     pub federation: Option<String>,
+    pub fide_id: Option<u64>,
+    #[serde(with = "day::option")]
     pub born: Option<NaiveDate>,
     pub sex: Option<Sex>,
     /// FIDE rating list entries, oldest first.
@@ -204,6 +213,47 @@ impl PlayerInfo {
             .iter()
             .filter(|e| e.list_date <= date)
             .max_by_key(|e| e.list_date)
+    }
+}
+
+/// Dates as `YYYY-MM-DD` in human-readable formats (JSON, backups) and as a day number in
+/// binary records (3 bytes instead of 11).
+pub mod day {
+    use chrono::{Datelike, NaiveDate};
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(date: &NaiveDate, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            s.collect_str(&date.format("%Y-%m-%d"))
+        } else {
+            s.serialize_i32(date.num_days_from_ce())
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<NaiveDate, D::Error> {
+        if d.is_human_readable() {
+            let text = String::deserialize(d)?;
+            NaiveDate::parse_from_str(&text, "%Y-%m-%d").map_err(D::Error::custom)
+        } else {
+            let days = i32::deserialize(d)?;
+            NaiveDate::from_num_days_from_ce_opt(days).ok_or_else(|| D::Error::custom("day out of range"))
+        }
+    }
+
+    pub mod option {
+        use chrono::NaiveDate;
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        #[derive(Serialize, Deserialize)]
+        struct Day(#[serde(with = "super")] NaiveDate);
+
+        pub fn serialize<S: Serializer>(date: &Option<NaiveDate>, s: S) -> Result<S::Ok, S::Error> {
+            date.map(Day).serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NaiveDate>, D::Error> {
+            Ok(Option::<Day>::deserialize(d)?.map(|Day(date)| date))
+        }
     }
 }
 
@@ -236,6 +286,7 @@ mod tests {
     fn rule_2_9_only_games_where_both_moved_are_rated() {
         let game = |black, result| Game {
             round: 1,
+            board: 1,
             white: 0,
             black,
             result,

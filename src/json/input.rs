@@ -32,6 +32,8 @@ pub(super) struct PlayerIn {
     #[serde(default)]
     pub federation: Option<String>,
     #[serde(default)]
+    pub fide_id: Option<u64>,
+    #[serde(default)]
     pub born: Option<String>,
     #[serde(default)]
     pub sex: Option<String>,
@@ -119,6 +121,8 @@ pub(super) struct PeriodIn {
 #[derive(Deserialize)]
 pub(super) struct GameIn {
     pub round: i64,
+    #[serde(default)]
+    pub board: Option<i64>,
     pub white: String,
     #[serde(default)]
     pub black: Option<String>,
@@ -225,6 +229,7 @@ pub(super) fn player_info(p: &PlayerIn, item: &str) -> Result<PlayerInfo, InputE
         id: p.id.clone(),
         name: p.name.clone().unwrap_or_default(),
         federation: p.federation.clone().filter(|f| !f.trim().is_empty()),
+        fide_id: p.fide_id,
         born: optional_date(&format!("{item}.born"), &p.born)?,
         sex,
         fide,
@@ -299,6 +304,7 @@ pub(super) fn events(
             }
         };
         let mut busy: BTreeSet<(u32, PlayerIdx)> = BTreeSet::new();
+        let mut boards: BTreeSet<(u32, u32)> = BTreeSet::new();
         let mut games = Vec::with_capacity(e.games.len());
         for g in &e.games {
             // Built only when something is wrong: most games are fine.
@@ -359,8 +365,20 @@ pub(super) fn events(
                 .as_deref()
                 .map(|d| date(&format!("{} date", gitem()), d))
                 .transpose()?;
+            // Boards are numbered in input order within a round unless given.
+            let board = match g.board {
+                Some(b) => u32::try_from(b)
+                    .ok()
+                    .filter(|&b| b >= 1)
+                    .ok_or_else(|| InputError::new(gitem(), format!("board {b} is not a board number")))?,
+                None => boards.range((round, 0)..=(round, u32::MAX)).next_back().map_or(1, |&(_, b)| b + 1),
+            };
+            if !boards.insert((round, board)) {
+                return Err(InputError::new(gitem(), format!("board {board} of round {round} is taken twice")));
+            }
             games.push(Game {
                 round,
+                board,
                 white,
                 black,
                 result,

@@ -9,8 +9,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::ledger::{self, LedgerRun};
-use crate::model::{Event, PlayerIdx, PlayerInfo};
+use chrono::NaiveDate;
+
+use crate::ledger::{self, Book, Ledger};
+use crate::model::{Event, Game, PlayerIdx, PlayerInfo, Sex};
 use crate::rules::{Award, Performance, PlayerRating, Rulebook};
 
 /// Bad input: what was wrong and where.
@@ -32,7 +34,7 @@ impl InputError {
 
 /// What a rulebook adds to the JSON format: its player states and awards, and the per-player
 /// figures it publishes besides ratings.
-trait JsonRules: Rulebook + Sized {
+pub trait JsonRules: Rulebook + Sized {
     /// A player's state on `list` from its JSON (`None` for JSON null).
     fn state_from_json(
         &self,
@@ -43,59 +45,71 @@ trait JsonRules: Rulebook + Sized {
     fn state_to_json(&self, list: usize, state: &Self::State) -> Value;
     fn award_from_json(&self, code: &str) -> Option<Self::Award>;
     fn award_code(&self, award: &Self::Award) -> &'static str;
-    /// Extra per-player output (e.g. SSL selection numbers) given the whole run.
-    fn player_extras(
-        &self,
-        doc: &Document<'_, Self>,
-        player: PlayerIdx,
-        out: &mut Map<String, Value>,
-    );
+    /// Extra per-player output (e.g. SSL selection numbers).
+    fn player_extras(&self, results: &Results<'_, Self>, player: PlayerIdx, out: &mut Map<String, Value>);
 }
 
-/// A validated document with its ledger run, for the rulebook's output hooks.
-struct Document<'a, R: Rulebook> {
-    as_of: Option<chrono::NaiveDate>,
-    players: &'a [PlayerInfo],
-    initial: &'a [Vec<Option<R::State>>],
-    events: &'a [Event],
-    run: &'a LedgerRun<R>,
+/// A validated `rate` document.
+pub struct Loaded<R: Rulebook> {
+    pub as_of: Option<NaiveDate>,
+    pub book: Book<R>,
+}
+
+/// Ratings of a book, for the output hooks.
+pub struct Results<'a, R: Rulebook> {
+    pub as_of: Option<NaiveDate>,
+    pub book: &'a Book<R>,
+    pub ledger: &'a Ledger<R>,
 }
 
 /// `ratedesk rate`: reads a document, rates it and returns the output document.
 pub fn rate(text: &str) -> Result<Value, InputError> {
-    let doc = input::parse_document(text)?;
-    match doc.rules.as_str() {
-        "ssl" => rate_with(&crate::rules::ssl::Ssl, doc),
-        "isl" | "tsf" => Err(InputError::new(
-            "rules",
-            format!(
-                "the '{}' rulebook is not available in this version (only 'ssl')",
-                doc.rules
-            ),
-        )),
-        other => Err(InputError::new(
-            "rules",
-            format!("unknown rulebook '{other}' (ssl, isl or tsf)"),
-        )),
+    let rules = input::parse_document(text)?.rules;
+    match rules.as_str() {
+        "ssl" => {
+            let rulebook = crate::rules::ssl::Ssl;
+            let loaded = read(&rulebook, text)?;
+            let ledger = Ledger::build(&rulebook, &loaded.book);
+            Ok(write_results(&rulebook, &loaded.book, &ledger, loaded.as_of))
+        }
+        other => Err(unsupported(other)),
     }
 }
 
-fn rate_with<R: JsonRules>(rulebook: &R, doc: input::DocumentIn) -> Result<Value, InputError> {
-    let as_of = doc
-        .as_of
-        .as_deref()
-        .map(|d| input::date("as_of", d))
-        .transpose()?;
+/// The error for a rulebook this version cannot rate.
+pub fn unsupported(rules: &str) -> InputError {
+    match rules {
+        "isl" | "tsf" => InputError::new(
+            "rules",
+            format!("the '{rules}' rulebook is not available in this version (only 'ssl')"),
+        ),
+        other => InputError::new("rules", format!("unknown rulebook '{other}' (ssl, isl or tsf)")),
+    }
+}
+
+/// The rulebook code a document names.
+pub fn rules_of(text: &str) -> Result<String, InputError> {
+    Ok(input::parse_document(text)?.rules)
+}
+
+/// Reads and validates a document for `rulebook`.
+pub fn read<R: JsonRules>(rulebook: &R, text: &str) -> Result<Loaded<R>, InputError> {
+    let doc = input::parse_document(text)?;
+    if doc.rules != rulebook.code() {
+        return Err(InputError::new(
+            "rules",
+            format!("the document is for '{}', not '{}'", doc.rules, rulebook.code()),
+        ));
+    }
+    let as_of = doc.as_of.as_deref().map(|d| input::date("as_of", d)).transpose()?;
     let mut ids: BTreeMap<&str, PlayerIdx> = BTreeMap::new();
-    let mut players = Vec::with_capacity(doc.players.len());
-    let mut initial = Vec::with_capacity(doc.players.len());
-    let mut held = Vec::with_capacity(doc.players.len());
+    let mut book = Book::<R>::default();
     for (idx, p) in doc.players.iter().enumerate() {
         let item = format!("player '{}'", p.id);
         if ids.insert(p.id.as_str(), idx).is_some() {
             return Err(InputError::new(item, "the player id appears twice"));
         }
-        players.push(input::player_info(p, &item)?);
+        book.players.push(input::player_info(p, &item)?);
         let states = rulebook
             .lists()
             .iter()
@@ -105,39 +119,24 @@ fn rate_with<R: JsonRules>(rulebook: &R, doc: input::DocumentIn) -> Result<Value
                 Some(v) => rulebook.state_from_json(list, v, &format!("{item} {name}")),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        initial.push(states);
+        book.seeds.push(states);
         let titles = p
             .titles
             .iter()
             .map(|t| {
-                let award = rulebook.award_from_json(&t.title).ok_or_else(|| {
-                    InputError::new(&item, format!("unknown title '{}'", t.title))
-                })?;
-                let date = t
-                    .date
-                    .as_deref()
-                    .map(|d| input::date(&format!("{item} title date"), d))
-                    .transpose()?;
-                Ok(Award {
-                    player: idx,
-                    award,
-                    date,
-                    event: t.event.clone(),
-                })
+                let award = rulebook
+                    .award_from_json(&t.title)
+                    .ok_or_else(|| InputError::new(&item, format!("unknown title '{}'", t.title)))?;
+                let date =
+                    t.date.as_deref().map(|d| input::date(&format!("{item} title date"), d)).transpose()?;
+                Ok(Award { player: idx, award, date, event: t.event.clone() })
             })
             .collect::<Result<Vec<_>, InputError>>()?;
-        held.push(titles);
+        book.held.push(titles);
     }
-    let events = input::events(&doc.events, &ids)?;
-    let run = ledger::rate_all(rulebook, &players, initial.clone(), held, &events);
-    let document = Document {
-        as_of,
-        players: &players,
-        initial: &initial,
-        events: &events,
-        run: &run,
-    };
-    Ok(output(rulebook, &document))
+    book.events = input::events(&doc.events, &ids)?;
+    book.live = vec![true; book.events.len()];
+    Ok(Loaded { as_of, book })
 }
 
 fn performance_json(p: Performance) -> Value {
@@ -162,23 +161,42 @@ fn rating_row(players: &[PlayerInfo], r: &PlayerRating) -> Value {
     })
 }
 
-fn output<R: JsonRules>(rulebook: &R, doc: &Document<'_, R>) -> Value {
-    let run = doc.run;
-    let events: Vec<Value> = run
-        .order
-        .iter()
-        .map(|&e| {
-            let mut rows: Vec<&PlayerRating> =
-                run.by_event[e].iter().map(|&i| &run.ratings[i]).collect();
+fn award_json<R: JsonRules>(rulebook: &R, a: &Award<R::Award>) -> Value {
+    let mut t = Map::new();
+    t.insert("title".into(), json!(rulebook.award_code(&a.award)));
+    t.insert("date".into(), json!(a.date.map(|d| d.to_string())));
+    if let Some(event) = &a.event {
+        t.insert("event".into(), json!(event));
+    }
+    Value::Object(t)
+}
+
+/// The `rate` output document: events in ledger order, then every live player's final state.
+pub fn write_results<R: JsonRules>(
+    rulebook: &R,
+    book: &Book<R>,
+    ledger: &Ledger<R>,
+    as_of: Option<NaiveDate>,
+) -> Value {
+    let mut by_event: Vec<Vec<&PlayerRating>> = vec![Vec::new(); book.events.len()];
+    for r in ledger.ratings() {
+        by_event[r.event].push(r);
+    }
+    let events: Vec<Value> = ledger::event_order(&book.events)
+        .into_iter()
+        .filter(|&e| book.live[e])
+        .map(|e| {
+            let rows = &mut by_event[e];
             rows.sort_by_key(|r| r.player);
             json!({
-                "id": doc.events[e].id,
-                "list": run.lists[e].map_or("unrated", |l| rulebook.lists()[l]),
-                "players": rows.iter().map(|r| rating_row(doc.players, r)).collect::<Vec<_>>(),
+                "id": book.events[e].id,
+                "list": rulebook.list_of(&book.events[e]).map_or("unrated", |l| rulebook.lists()[l]),
+                "players": rows.iter().map(|r| rating_row(&book.players, r)).collect::<Vec<_>>(),
             })
         })
         .collect();
-    let players: Vec<Value> = doc
+    let results = Results { as_of, book, ledger };
+    let players: Vec<Value> = book
         .players
         .iter()
         .enumerate()
@@ -186,27 +204,133 @@ fn output<R: JsonRules>(rulebook: &R, doc: &Document<'_, R>) -> Value {
             let mut obj = Map::new();
             obj.insert("id".into(), json!(info.id));
             for (list, name) in rulebook.lists().iter().enumerate() {
-                let state = run.states[p][list]
-                    .as_ref()
-                    .map(|s| rulebook.state_to_json(list, s));
+                let state = ledger.state(book, p, list).map(|s| rulebook.state_to_json(list, s));
                 obj.insert((*name).into(), state.unwrap_or(Value::Null));
             }
-            let titles: Vec<Value> = run.awards[p]
-                .iter()
-                .map(|a| {
-                    let mut t = Map::new();
-                    t.insert("title".into(), json!(rulebook.award_code(&a.award)));
-                    t.insert("date".into(), json!(a.date.map(|d| d.to_string())));
-                    if let Some(event) = &a.event {
-                        t.insert("event".into(), json!(event));
-                    }
-                    Value::Object(t)
-                })
-                .collect();
+            let titles: Vec<Value> =
+                ledger.awards(book, p).iter().map(|a| award_json(rulebook, a)).collect();
             obj.insert("titles".into(), Value::Array(titles));
-            rulebook.player_extras(doc, p, &mut obj);
+            rulebook.player_extras(&results, p, &mut obj);
             Value::Object(obj)
         })
         .collect();
     json!({ "events": events, "players": players })
+}
+
+/// The `rate` input document of a book: everything needed to rate it again.
+pub fn write_input<R: JsonRules>(rulebook: &R, book: &Book<R>, as_of: Option<NaiveDate>) -> Value {
+    let players: Vec<Value> = book
+        .players
+        .iter()
+        .enumerate()
+        .map(|(p, info)| {
+            let mut obj = Map::new();
+            obj.insert("id".into(), json!(info.id));
+            if !info.name.is_empty() {
+                obj.insert("name".into(), json!(info.name));
+            }
+            if let Some(f) = &info.federation {
+                obj.insert("federation".into(), json!(f));
+            }
+            if let Some(f) = info.fide_id {
+                obj.insert("fide_id".into(), json!(f));
+            }
+            if let Some(b) = info.born {
+                obj.insert("born".into(), json!(b.to_string()));
+            }
+            if let Some(sex) = info.sex {
+                obj.insert("sex".into(), json!(if sex == Sex::Female { "f" } else { "m" }));
+            }
+            if !info.fide.is_empty() {
+                let fide: Vec<Value> = info
+                    .fide
+                    .iter()
+                    .map(|f| json!({"list_date": f.list_date.to_string(), "standard": f.standard, "rapid": f.rapid, "blitz": f.blitz}))
+                    .collect();
+                obj.insert("fide".into(), Value::Array(fide));
+            }
+            if !info.national.is_empty() {
+                let national: Vec<Value> = info
+                    .national
+                    .iter()
+                    .map(|n| json!({"federation": n.federation, "standard": n.standard, "rapid": n.rapid, "comparable": n.comparable}))
+                    .collect();
+                obj.insert("national".into(), Value::Array(national));
+            }
+            for (list, name) in rulebook.lists().iter().enumerate() {
+                if let Some(state) = &book.seeds[p][list] {
+                    obj.insert((*name).into(), rulebook.state_to_json(list, state));
+                }
+            }
+            if !book.held[p].is_empty() {
+                let titles: Vec<Value> = book.held[p].iter().map(|a| award_json(rulebook, a)).collect();
+                obj.insert("titles".into(), Value::Array(titles));
+            }
+            Value::Object(obj)
+        })
+        .collect();
+    let events: Vec<Value> = book
+        .events
+        .iter()
+        .zip(&book.live)
+        .filter(|(_, live)| **live)
+        .map(|(e, _)| event_json(book, e))
+        .collect();
+    let mut doc = json!({"rules": rulebook.code(), "players": players, "events": events});
+    if let Some(d) = as_of {
+        doc["as_of"] = json!(d.to_string());
+    }
+    doc
+}
+
+fn event_json<R: Rulebook>(book: &Book<R>, e: &Event) -> Value {
+    let mut games: Vec<&Game> = e.games.iter().collect();
+    games.sort_by_key(|g| (g.round, g.board));
+    let games: Vec<Value> = games
+        .into_iter()
+        .map(|g| {
+            let mut obj = json!({
+                "round": g.round,
+                "board": g.board,
+                "white": book.players[g.white].id,
+                "black": g.black.map(|b| book.players[b].id.clone()),
+                "result": g.result.code(),
+            });
+            if let Some(d) = g.date {
+                obj["date"] = json!(d.to_string());
+            }
+            obj
+        })
+        .collect();
+    let mut obj = json!({
+        "id": e.id,
+        "start": e.start.to_string(),
+        "end": e.end.to_string(),
+        "abroad": e.abroad,
+        "age_limit": e.age_limit,
+        "pairing": e.pairing,
+        "games": games,
+    });
+    if !e.name.is_empty() {
+        obj["name"] = json!(e.name);
+    }
+    if let Some(tc) = &e.time_control {
+        let periods: Vec<Value> = tc
+            .added
+            .iter()
+            .map(|a| json!({"after_move": a.after_move, "minutes": f64::from(a.seconds) / 60.0}))
+            .collect();
+        obj["time_control"] = json!({
+            "base_minutes": f64::from(tc.base_seconds) / 60.0,
+            "increment_seconds": tc.increment_seconds,
+            "periods": periods,
+        });
+    }
+    if e.official_representation {
+        obj["official_representation"] = json!(true);
+    }
+    if e.playoff {
+        obj["playoff"] = json!(true);
+    }
+    obj
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Document, InputError, JsonRules};
+use super::{InputError, JsonRules, Results};
 use crate::model::PlayerIdx;
 use crate::rules::ssl::selection::selection;
 use crate::rules::ssl::{History, SELO, Ssl, SslState, Title};
@@ -151,14 +151,15 @@ impl JsonRules for Ssl {
 
     fn player_extras(
         &self,
-        doc: &Document<'_, Self>,
+        results: &Results<'_, Self>,
         player: PlayerIdx,
         out: &mut Map<String, Value>,
     ) {
-        let Some(as_of) = doc.as_of else { return };
-        let history = doc.run.history(player, SELO);
-        let initial = doc.initial[player][SELO].as_ref();
-        let s = selection(as_of, &doc.players[player], initial, &history, doc.events);
+        let Some(as_of) = results.as_of else { return };
+        let (book, events) = (results.book, &results.book.events);
+        let history = results.ledger.history(player, SELO);
+        let initial = book.seeds[player][SELO].as_ref();
+        let s = selection(as_of, &book.players[player], initial, &history, events);
         let valintaluku = s.valintaluku_doubled.map(|d| {
             if d % 2 == 0 {
                 json!(d / 2)
@@ -171,13 +172,13 @@ impl JsonRules for Ssl {
         obj.insert("huippuelo".into(), json!(s.huippuelo));
         obj.insert("huippusuoritusluku".into(), json!(s.huippusuoritusluku));
         obj.insert("valintaluku".into(), valintaluku.unwrap_or(Value::Null));
-        if doc.players[player].sex == Some(crate::model::Sex::Female) {
+        if book.players[player].sex == Some(crate::model::Sex::Female) {
             obj.insert("womens_valintaluku".into(), json!(s.womens_valintaluku));
         }
         if let Some(((e1, r1), (e2, r2))) = s.best_run {
             obj.insert(
                 "best_run".into(),
-                json!({"from": {"event": doc.events[e1].id, "round": r1}, "to": {"event": doc.events[e2].id, "round": r2}}),
+                json!({"from": {"event": events[e1].id, "round": r1}, "to": {"event": events[e2].id, "round": r2}}),
             );
         }
         out.insert("selection".into(), Value::Object(obj));

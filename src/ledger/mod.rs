@@ -4,7 +4,11 @@
 //!
 //! It knows nothing of storage or the terminal.
 
+mod incremental;
+
 use std::collections::BTreeMap;
+
+pub use incremental::{Book, Ledger, UnitId, UnitResult, Update};
 
 use crate::model::{Event, PlayerIdx, PlayerInfo};
 use crate::rules::{Award, EventPart, ListId, PlayerRating, Rulebook, Unit, UnitKey};

@@ -16,6 +16,8 @@ pub mod performance;
 pub mod ssl;
 
 use chrono::NaiveDate;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use crate::model::{Event, PlayerIdx, PlayerInfo, Rating};
 
@@ -27,9 +29,11 @@ pub type Halves = u32;
 
 /// Where a unit stands in processing order; units are rated in ascending key order, and events
 /// with equal keys on the same list are rated together as one unit.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct UnitKey {
+    #[serde(with = "crate::model::day")]
     pub date: NaiveDate,
+    #[serde(with = "crate::model::day")]
     pub second: NaiveDate,
     pub tag: String,
 }
@@ -43,7 +47,7 @@ pub struct EventPart {
 }
 
 /// A performance rating (SSL 7.6): finite, or unbounded when the score is 0 or 100 %.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Performance {
     Finite(f64),
     MinusInfinity,
@@ -51,7 +55,7 @@ pub enum Performance {
 }
 
 /// One rated game as seen by one of its players.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameLine {
     pub event: usize,
     pub round: u32,
@@ -68,7 +72,7 @@ pub struct GameLine {
 }
 
 /// Everything published for one player in one event.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerRating {
     pub player: PlayerIdx,
     pub event: usize,
@@ -81,7 +85,7 @@ pub struct PlayerRating {
     pub expected: Option<i64>,
     pub performance: Performance,
     /// The factors the rulebook applied, for reports (e.g. `Kr 35`, `Kt 0.5`).
-    pub factors: Vec<(&'static str, String)>,
+    pub factors: Vec<(String, String)>,
     pub lines: Vec<GameLine>,
 }
 
@@ -92,10 +96,11 @@ impl PlayerRating {
 }
 
 /// A title (or other permanent award): reached in a unit, or held before the ledger began.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Award<A> {
     pub player: PlayerIdx,
     pub award: A,
+    #[serde(with = "crate::model::day::option")]
     pub date: Option<NaiveDate>,
     /// The id of the event that earned it, where known.
     pub event: Option<String>,
@@ -133,9 +138,9 @@ impl<S, A> Default for UnitOutcome<S, A> {
 /// One federation's rating rules.
 pub trait Rulebook {
     /// A player's state on one list between units.
-    type State: Clone + std::fmt::Debug + PartialEq;
+    type State: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// A title or other permanent award.
-    type Award: Clone + std::fmt::Debug + PartialEq;
+    type Award: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
 
     /// The rulebook's code (`ssl`, `isl`, `tsf`).
     fn code(&self) -> &'static str;
@@ -148,6 +153,9 @@ pub trait Rulebook {
 
     /// How an event's games fall into rating units on its list.
     fn units_of(&self, event_idx: usize, event: &Event, list: ListId) -> Vec<(UnitKey, EventPart)>;
+
+    /// The published rating a state carries, if any.
+    fn rating_of(&self, state: &Self::State) -> Option<Rating>;
 
     /// Rates one unit.
     fn rate(&self, unit: &Unit<'_, Self>) -> UnitOutcome<Self::State, Self::Award>;

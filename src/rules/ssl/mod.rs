@@ -31,7 +31,7 @@ const STANDARD_SECONDS: u64 = 90 * 60;
 pub struct Ssl;
 
 /// What a new player's 7.3 needs of his earlier games (3.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct History {
     /// Σ Ri over all earlier games on the list.
     pub opponents_sum: i64,
@@ -40,7 +40,7 @@ pub struct History {
 }
 
 /// A player's state on one Finnish list.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct SslState {
     pub rating: Option<Rating>,
     /// Rated games on this list so far.
@@ -211,6 +211,10 @@ impl Rulebook for Ssl {
                 games: (0..event.games.len()).collect(),
             },
         )]
+    }
+
+    fn rating_of(&self, state: &SslState) -> Option<Rating> {
+        state.rating
     }
 
     fn rate(&self, unit: &Unit<'_, Self>) -> UnitOutcome<SslState, Title> {

@@ -114,7 +114,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             factors: if was_established {
                 vec![]
             } else {
-                vec![("Rt", ro.to_string())]
+                vec![("Rt".into(), ro.to_string())]
             },
             lines,
         });

@@ -290,7 +290,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             &after,
             seconds,
         );
-        row.factors = vec![("Kr", kr.to_string()), ("Kt", tenths(kt))];
+        row.factors = vec![("Kr".into(), kr.to_string()), ("Kt".into(), tenths(kt))];
         let state = advance(&person.state, &opponents, &after, seconds);
         rows.insert(p, (row, state));
     }
@@ -378,7 +378,7 @@ fn player_rating(
         } else {
             performance(&ratings, score)
         },
-        factors: vec![("7.3", "new player".to_string())],
+        factors: vec![("7.3".into(), "new player".into())],
         lines,
     }
 }

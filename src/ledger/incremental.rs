@@ -1,0 +1,309 @@
+//! Incremental recalculation: when events change, re-rate their units, and every player whose
+//! state or awards came out different dirties his next unit; keep going in ledger order until
+//! nothing changes. The result equals a from-scratch [`super::rate_all`] — the invariant the
+//! property tests hold it to.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Event, PlayerIdx, PlayerInfo, Rating};
+use crate::rules::{Award, EventPart, ListId, PlayerRating, Rulebook, Unit, UnitKey};
+
+/// The federation's data that ratings are computed from.
+#[derive(Clone, Debug)]
+pub struct Book<R: Rulebook> {
+    /// Indexed by player id; a removed player keeps his slot.
+    pub players: Vec<PlayerInfo>,
+    /// Per player and list, the state before his first rated unit.
+    pub seeds: Vec<Vec<Option<R::State>>>,
+    /// Per player, awards held before the ledger's first unit.
+    pub held: Vec<Vec<Award<R::Award>>>,
+    /// Indexed by event id; a deleted event keeps its slot with `live` false.
+    pub events: Vec<Event>,
+    pub live: Vec<bool>,
+}
+
+impl<R: Rulebook> Default for Book<R> {
+    fn default() -> Self {
+        Self { players: Vec::new(), seeds: Vec::new(), held: Vec::new(), events: Vec::new(), live: Vec::new() }
+    }
+}
+
+/// One unit's published results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct UnitResult<R: Rulebook> {
+    pub ratings: Vec<PlayerRating>,
+    pub states: BTreeMap<PlayerIdx, R::State>,
+    pub awards: Vec<Award<R::Award>>,
+}
+
+/// Unit identity: its key and list.
+pub type UnitId = (UnitKey, ListId);
+
+/// The derived ratings of a whole book, kept up to date edit by edit.
+#[derive(Clone, Debug)]
+pub struct Ledger<R: Rulebook> {
+    units: BTreeMap<UnitId, UnitResult<R>>,
+    members: BTreeMap<UnitId, BTreeMap<usize, EventPart>>,
+    event_units: BTreeMap<usize, Vec<UnitId>>,
+    /// Per player and list, the units in which he has a state.
+    timeline: BTreeMap<(PlayerIdx, ListId), BTreeSet<UnitKey>>,
+    /// Per player, the awards reached in each unit.
+    reached: BTreeMap<PlayerIdx, BTreeMap<UnitId, Vec<Award<R::Award>>>>,
+}
+
+impl<R: Rulebook> Default for Ledger<R> {
+    fn default() -> Self {
+        Self {
+            units: BTreeMap::new(),
+            members: BTreeMap::new(),
+            event_units: BTreeMap::new(),
+            timeline: BTreeMap::new(),
+            reached: BTreeMap::new(),
+        }
+    }
+}
+
+/// What one update changed: the units re-rated and the players whose outcome moved.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Update {
+    pub units_rated: usize,
+    pub players: BTreeSet<PlayerIdx>,
+}
+
+impl<R: Rulebook> Ledger<R> {
+    /// Rates a whole book from scratch.
+    pub fn build(rulebook: &R, book: &Book<R>) -> Self {
+        let mut ledger = Self::default();
+        ledger.update(rulebook, book, 0..book.events.len());
+        ledger
+    }
+
+    /// Rebuilds a ledger from stored unit results without rating anything.
+    pub fn from_units(rulebook: &R, book: &Book<R>, units: BTreeMap<UnitId, UnitResult<R>>) -> Self {
+        let mut ledger = Self { units, ..Self::default() };
+        for (e, event) in book.events.iter().enumerate() {
+            ledger.place(rulebook, book, e, event);
+        }
+        let ids: Vec<UnitId> = ledger.units.keys().cloned().collect();
+        for id in ids {
+            ledger.index(&id, None);
+        }
+        ledger
+    }
+
+    pub fn units(&self) -> &BTreeMap<UnitId, UnitResult<R>> {
+        &self.units
+    }
+
+    /// Every published rating in ledger order.
+    pub fn ratings(&self) -> impl Iterator<Item = &PlayerRating> {
+        self.units.values().flat_map(|u| u.ratings.iter())
+    }
+
+    /// A player's state on a list after his last unit, or his seed.
+    pub fn state<'a>(&'a self, book: &'a Book<R>, player: PlayerIdx, list: ListId) -> Option<&'a R::State> {
+        self.timeline
+            .get(&(player, list))
+            .and_then(|keys| keys.last())
+            .and_then(|key| self.units.get(&(key.clone(), list)))
+            .and_then(|u| u.states.get(&player))
+            .or_else(|| book.seeds.get(player).and_then(|s| s[list].as_ref()))
+    }
+
+    /// A player's awards: held before the ledger and reached since, in order.
+    pub fn awards(&self, book: &Book<R>, player: PlayerIdx) -> Vec<Award<R::Award>> {
+        let mut all: Vec<Award<R::Award>> = book.held.get(player).cloned().unwrap_or_default();
+        if let Some(reached) = self.reached.get(&player) {
+            all.extend(reached.values().flatten().cloned());
+        }
+        all
+    }
+
+    /// A player's ratings on a list, in ledger order.
+    pub fn history(&self, player: PlayerIdx, list: ListId) -> Vec<&PlayerRating> {
+        let Some(keys) = self.timeline.get(&(player, list)) else { return Vec::new() };
+        keys.iter()
+            .filter_map(|k| self.units.get(&(k.clone(), list)))
+            .flat_map(|u| u.ratings.iter().filter(|r| r.player == player))
+            .collect()
+    }
+
+    /// The published rating of every player whose rating differs between two ledgers.
+    pub fn differences(&self, other: &Self, rulebook: &R, book: &Book<R>, players: &BTreeSet<PlayerIdx>) -> Vec<(PlayerIdx, ListId, Option<Rating>, Option<Rating>)> {
+        let mut out = Vec::new();
+        for &p in players {
+            for list in 0..rulebook.lists().len() {
+                let before = self.state(book, p, list).and_then(|s| rulebook.rating_of(s));
+                let after = other.state(book, p, list).and_then(|s| rulebook.rating_of(s));
+                if before != after {
+                    out.push((p, list, before, after));
+                }
+            }
+        }
+        out
+    }
+
+    /// Records which units event `e` now belongs to; returns the units it left or joined.
+    fn place(&mut self, rulebook: &R, book: &Book<R>, e: usize, event: &Event) -> Vec<UnitId> {
+        let mut touched = self.event_units.remove(&e).unwrap_or_default();
+        for id in &touched {
+            if let Some(parts) = self.members.get_mut(id) {
+                parts.remove(&e);
+                if parts.is_empty() {
+                    self.members.remove(id);
+                }
+            }
+        }
+        if book.live.get(e).copied().unwrap_or(false)
+            && let Some(list) = rulebook.list_of(event)
+        {
+            for (key, part) in rulebook.units_of(e, event, list) {
+                let id = (key, list);
+                self.members.entry(id.clone()).or_default().insert(e, part);
+                self.event_units.entry(e).or_default().push(id.clone());
+                touched.push(id);
+            }
+        }
+        touched
+    }
+
+    /// Adds a unit's players to the timeline and award index, after removing `old`'s.
+    fn index(&mut self, id: &UnitId, old: Option<&UnitResult<R>>) {
+        let (key, list) = id;
+        if let Some(old) = old {
+            for p in old.states.keys() {
+                if let Some(keys) = self.timeline.get_mut(&(*p, *list)) {
+                    keys.remove(key);
+                }
+            }
+            for a in &old.awards {
+                if let Some(r) = self.reached.get_mut(&a.player) {
+                    r.remove(id);
+                }
+            }
+        }
+        if let Some(unit) = self.units.get(id) {
+            for p in unit.states.keys() {
+                self.timeline.entry((*p, *list)).or_default().insert(key.clone());
+            }
+            for a in &unit.awards {
+                self.reached.entry(a.player).or_default().entry(id.clone()).or_default().push(a.clone());
+            }
+        }
+    }
+
+    /// Re-rates the units of the given events and everything that follows from them.
+    pub fn update(&mut self, rulebook: &R, book: &Book<R>, events: impl IntoIterator<Item = usize>) -> Update {
+        let mut queue: BTreeSet<UnitId> = BTreeSet::new();
+        for e in events {
+            if let Some(event) = book.events.get(e) {
+                queue.extend(self.place(rulebook, book, e, event));
+            }
+        }
+        let lists = rulebook.lists().len();
+        let mut update = Update::default();
+        while let Some(id) = queue.pop_first() {
+            update.units_rated += 1;
+            let old = self.units.remove(&id);
+            let new = self.members.get(&id).map(|parts| self.rate(rulebook, book, &id, parts));
+            let mut moved: BTreeSet<PlayerIdx> = BTreeSet::new();
+            let mut awards_moved: BTreeSet<PlayerIdx> = BTreeSet::new();
+            let empty = BTreeMap::new();
+            let old_states = old.as_ref().map_or(&empty, |u| &u.states);
+            let new_states = new.as_ref().map_or(&empty, |u| &u.states);
+            for p in old_states.keys().chain(new_states.keys()) {
+                if old_states.get(p) != new_states.get(p) {
+                    moved.insert(*p);
+                }
+            }
+            let awards_of = |u: &Option<UnitResult<R>>| -> Vec<Award<R::Award>> {
+                u.as_ref().map(|u| u.awards.clone()).unwrap_or_default()
+            };
+            let (old_awards, new_awards) = (awards_of(&old), awards_of(&new));
+            for a in old_awards.iter().chain(&new_awards) {
+                let before: Vec<_> = old_awards.iter().filter(|x| x.player == a.player).collect();
+                let after: Vec<_> = new_awards.iter().filter(|x| x.player == a.player).collect();
+                if before != after {
+                    awards_moved.insert(a.player);
+                }
+            }
+            if let Some(unit) = new {
+                self.units.insert(id.clone(), unit);
+            }
+            self.index(&id, old.as_ref());
+            // The next unit of every player whose outcome moved must see the new outcome.
+            for &p in &moved {
+                if let Some(next) = self.next_unit(p, id.1, &id.0) {
+                    queue.insert(next);
+                }
+            }
+            for &p in &awards_moved {
+                for list in 0..lists {
+                    if let Some(next) = self.next_unit(p, list, &id.0) {
+                        queue.insert(next);
+                    }
+                }
+            }
+            update.players.extend(moved);
+            update.players.extend(awards_moved);
+        }
+        update
+    }
+
+    fn next_unit(&self, player: PlayerIdx, list: ListId, after: &UnitKey) -> Option<UnitId> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        self.timeline
+            .get(&(player, list))
+            .and_then(|keys| keys.range((Excluded(after.clone()), Unbounded)).next())
+            .map(|k| (k.clone(), list))
+    }
+
+    fn rate(&self, rulebook: &R, book: &Book<R>, id: &UnitId, parts: &BTreeMap<usize, EventPart>) -> UnitResult<R> {
+        let (key, list) = id;
+        let parts: Vec<EventPart> = parts.values().cloned().collect();
+        let mut players: BTreeSet<PlayerIdx> = BTreeSet::new();
+        for part in &parts {
+            for &g in &part.games {
+                let game = &book.events[part.event].games[g];
+                players.insert(game.white);
+                players.extend(game.black);
+            }
+        }
+        let states: BTreeMap<PlayerIdx, Option<&R::State>> =
+            players.iter().map(|&p| (p, self.state_before(book, p, *list, key))).collect();
+        let awards: BTreeMap<PlayerIdx, Vec<Award<R::Award>>> =
+            players.iter().map(|&p| (p, self.awards_before(book, p, id))).collect();
+        let state_of = |p: PlayerIdx| states.get(&p).copied().flatten();
+        let awards_of = |p: PlayerIdx| awards.get(&p).map_or(&[][..], |a| a.as_slice());
+        let unit = Unit::<R> {
+            list: *list,
+            parts: &parts,
+            events: &book.events,
+            players: &book.players,
+            state: &state_of,
+            awards: &awards_of,
+        };
+        let outcome = rulebook.rate(&unit);
+        UnitResult { ratings: outcome.ratings, states: outcome.states.into_iter().collect(), awards: outcome.awards }
+    }
+
+    fn state_before<'a>(&'a self, book: &'a Book<R>, player: PlayerIdx, list: ListId, key: &UnitKey) -> Option<&'a R::State> {
+        self.timeline
+            .get(&(player, list))
+            .and_then(|keys| keys.range(..key.clone()).next_back())
+            .and_then(|k| self.units.get(&(k.clone(), list)))
+            .and_then(|u| u.states.get(&player))
+            .or_else(|| book.seeds.get(player).and_then(|s| s[list].as_ref()))
+    }
+
+    fn awards_before(&self, book: &Book<R>, player: PlayerIdx, id: &UnitId) -> Vec<Award<R::Award>> {
+        let mut all: Vec<Award<R::Award>> = book.held.get(player).cloned().unwrap_or_default();
+        if let Some(reached) = self.reached.get(&player) {
+            all.extend(reached.range(..id.clone()).flat_map(|(_, a)| a.iter().cloned()));
+        }
+        all
+    }
+}
