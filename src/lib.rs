@@ -6,3 +6,4 @@ pub mod json;
 pub mod ledger;
 pub mod model;
 pub mod rules;
+pub mod store;

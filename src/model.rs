@@ -216,6 +216,31 @@ impl PlayerInfo {
     }
 }
 
+/// A name folded for search and indexes: lowercase, with the accents of Nordic and common
+/// European letters removed (`Järvinen` → `jarvinen`, `Åberg` → `aberg`).
+pub fn fold_name(name: &str) -> String {
+    name.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'ä' | 'å' | 'á' | 'à' | 'â' | 'ã' | 'ą' => 'a',
+            'ö' | 'ø' | 'ó' | 'ò' | 'ô' | 'õ' | 'ő' => 'o',
+            'é' | 'è' | 'ê' | 'ë' | 'ę' | 'ě' => 'e',
+            'ü' | 'ú' | 'ù' | 'û' | 'ű' | 'ů' => 'u',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'š' | 'ś' | 'ş' => 's',
+            'ž' | 'ź' | 'ż' => 'z',
+            'č' | 'ć' | 'ç' => 'c',
+            'ñ' | 'ń' | 'ň' => 'n',
+            'ý' | 'ÿ' => 'y',
+            'ř' => 'r',
+            'ł' => 'l',
+            'đ' | 'ď' => 'd',
+            'ť' => 't',
+            other => other,
+        })
+        .collect()
+}
+
 /// Dates as `YYYY-MM-DD` in human-readable formats (JSON, backups) and as a day number in
 /// binary records (3 bytes instead of 11).
 pub mod day {
@@ -260,6 +285,13 @@ pub mod day {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_fold_accents_and_case() {
+        assert_eq!(fold_name("Järvinen, Väinö"), "jarvinen, vaino");
+        assert_eq!(fold_name("Åberg"), "aberg");
+        assert_eq!(fold_name("Söderström"), "soderstrom");
+    }
 
     #[test]
     fn result_codes_round_trip() {

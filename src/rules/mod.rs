@@ -136,7 +136,7 @@ impl<S, A> Default for UnitOutcome<S, A> {
 }
 
 /// One federation's rating rules.
-pub trait Rulebook {
+pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
     /// A player's state on one list between units.
     type State: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// A title or other permanent award.

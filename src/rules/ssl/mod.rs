@@ -27,7 +27,7 @@ pub const PELO: ListId = 1;
 const STANDARD_SECONDS: u64 = 90 * 60;
 
 /// The Finnish rulebook.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Ssl;
 
 /// What a new player's 7.3 needs of his earlier games (3.3).

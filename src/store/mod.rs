@@ -1,0 +1,433 @@
+//! The federation's record on sled: players, events, games, derived rating results, the audit
+//! log and `meta`, with secondary indexes (folded name, FIDE id, federation code). Hands out
+//! domain types, never sled's.
+//!
+//! One process per database, by our own lock file. An edit and its audit entry are written in
+//! one transaction; derived results follow; [`Store::flush`] makes both durable against a killed
+//! process (sled's flush is not an fsync: see the rotating text backups in `backup`).
+
+pub mod backup;
+mod codec;
+pub mod lock;
+pub mod records;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use sled::Transactional;
+use sled::transaction::{ConflictableTransactionError, TransactionError};
+
+use crate::ledger::{Book, UnitId, UnitResult};
+use crate::model::{Game, PlayerIdx, fold_name};
+use crate::rules::Rulebook;
+pub use lock::{Holder, LockError};
+pub use records::{AuditEntry, AuditKind, Change, Delta, EventRecord, GameKey, PlayerRecord, PlayerStatus};
+
+/// The schema this version writes.
+pub const SCHEMA_VERSION: u64 = 1;
+
+/// sled's page cache: enough for a national federation's working set, far under the 500 MB
+/// memory target (sled's default is 1 GiB).
+const CACHE_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{0}")]
+    Locked(#[from] LockError),
+    #[error(
+        "the database at {path} cannot be read ({detail}); it was not modified. Restore the latest backup with `ratedesk restore --force FILE` (automatic backups are in {backups})"
+    )]
+    Corrupt { path: PathBuf, detail: String, backups: PathBuf },
+    #[error(
+        "the database at {path} was written by a newer ratedesk (schema {found}, this version reads up to {SCHEMA_VERSION}); it was not modified"
+    )]
+    Newer { path: PathBuf, found: u64 },
+    #[error("the database at {path} holds '{found}' ratings, not '{wanted}'")]
+    WrongRules { path: PathBuf, found: String, wanted: String },
+    #[error("database error at {path}: {detail}")]
+    Io { path: PathBuf, detail: String },
+}
+
+/// Record counts, kept in `meta` (never `Db::len()`, a full scan).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub players: u64,
+    pub events: u64,
+    pub games: u64,
+    pub audit: u64,
+}
+
+/// Everything stored, as the domain sees it.
+pub struct Contents<R: Rulebook> {
+    pub book: Book<R>,
+    pub status: Vec<PlayerStatus>,
+    pub units: BTreeMap<UnitId, UnitResult<R>>,
+    pub audit: Vec<AuditEntry<R>>,
+    /// The audit entry the stored results follow from (0: none).
+    pub rated_seq: u64,
+}
+
+pub struct Store {
+    db: sled::Db,
+    path: PathBuf,
+    rules: String,
+    players: sled::Tree,
+    events: sled::Tree,
+    games: sled::Tree,
+    results: sled::Tree,
+    audit: sled::Tree,
+    meta: sled::Tree,
+    by_name: sled::Tree,
+    by_fide: sled::Tree,
+    by_code: sled::Tree,
+    _lock: lock::LockFile,
+}
+
+fn game_key((event, round, board): GameKey) -> Vec<u8> {
+    let mut k = Vec::with_capacity(16);
+    k.extend_from_slice(&(event as u64).to_be_bytes());
+    k.extend_from_slice(&round.to_be_bytes());
+    k.extend_from_slice(&board.to_be_bytes());
+    k
+}
+
+fn name_key(name: &str, id: PlayerIdx) -> Vec<u8> {
+    let mut k = fold_name(name).into_bytes();
+    k.push(0);
+    k.extend_from_slice(&(id as u64).to_be_bytes());
+    k
+}
+
+impl Store {
+    /// Opens (or creates, with `rules`) the database in `dir`.
+    pub fn open(dir: &Path, rules: &str) -> Result<Self, StoreError> {
+        let io = |e: std::io::Error| StoreError::Io { path: dir.to_path_buf(), detail: e.to_string() };
+        let fresh = !dir.join("db").exists();
+        if !dir.exists() {
+            std::fs::DirBuilder::new().recursive(true).create(dir).map_err(io)?;
+            lock::set_private(dir);
+        }
+        let lock = lock::LockFile::acquire(dir)?;
+        let corrupt = |detail: String| StoreError::Corrupt {
+            path: dir.to_path_buf(),
+            detail,
+            backups: backup::backup_dir(dir),
+        };
+        if !fresh {
+            Self::check_readable(dir).map_err(corrupt)?;
+        }
+        let config = sled::Config::new().path(dir).cache_capacity(CACHE_BYTES);
+        let db = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open()))
+            .map_err(|_| corrupt("sled could not read it".into()))?
+            .map_err(|e| corrupt(e.to_string()))?;
+        let tree = |name: &str| db.open_tree(name).map_err(|e| corrupt(e.to_string()));
+        let meta = tree("meta")?;
+        let schema = meta.get("schema").map_err(|e| corrupt(e.to_string()))?;
+        let stored_rules = meta.get("rules").map_err(|e| corrupt(e.to_string()))?;
+        match (schema, stored_rules) {
+            (None, _) => {
+                meta.insert("schema", &SCHEMA_VERSION.to_be_bytes()).map_err(|e| corrupt(e.to_string()))?;
+                meta.insert("rules", rules.as_bytes()).map_err(|e| corrupt(e.to_string()))?;
+            }
+            (Some(v), stored) => {
+                let found = codec::id_of(&v).ok_or_else(|| corrupt("unreadable schema version".into()))?;
+                if found > SCHEMA_VERSION {
+                    return Err(StoreError::Newer { path: dir.to_path_buf(), found });
+                }
+                let stored = stored.map(|r| String::from_utf8_lossy(&r).into_owned()).unwrap_or_default();
+                if stored != rules {
+                    return Err(StoreError::WrongRules { path: dir.to_path_buf(), found: stored, wanted: rules.into() });
+                }
+            }
+        }
+        let store = Self {
+            players: tree("players")?,
+            events: tree("events")?,
+            games: tree("games")?,
+            results: tree("results")?,
+            audit: tree("audit")?,
+            by_name: tree("index_name")?,
+            by_fide: tree("index_fide")?,
+            by_code: tree("index_code")?,
+            meta,
+            db,
+            path: dir.to_path_buf(),
+            rules: rules.to_string(),
+            _lock: lock,
+        };
+        store.flush()?;
+        for entry in std::fs::read_dir(dir).map_err(io)?.flatten() {
+            lock::set_private(&entry.path());
+        }
+        Ok(store)
+    }
+
+    /// The rulebook a database was created with, read without opening it (`None`: no database).
+    pub fn rules_in(dir: &Path) -> Option<String> {
+        let config = sled::Config::new().path(dir);
+        if !dir.join("db").exists() {
+            return None;
+        }
+        let db = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open())).ok()?.ok()?;
+        let meta = db.open_tree("meta").ok()?;
+        meta.get("rules").ok()?.map(|r| String::from_utf8_lossy(&r).into_owned())
+    }
+
+    /// A cheap look at sled's files before sled touches them: its own recovery would otherwise
+    /// try to repair a damaged log in place.
+    fn check_readable(dir: &Path) -> Result<(), String> {
+        let conf = dir.join("conf");
+        let text = std::fs::read(&conf).map_err(|e| format!("{}: {e}", conf.display()))?;
+        if !text.starts_with(b"segment_size") {
+            return Err(format!("{} is not a sled configuration", conf.display()));
+        }
+        Ok(())
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn rules(&self) -> &str {
+        &self.rules
+    }
+
+    fn io(&self, e: impl std::fmt::Display) -> StoreError {
+        StoreError::Io { path: self.path.clone(), detail: e.to_string() }
+    }
+
+    fn counter(&self, name: &str) -> Result<u64, StoreError> {
+        Ok(self.meta.get(name).map_err(|e| self.io(e))?.and_then(|v| codec::id_of(&v)).unwrap_or(0))
+    }
+
+    pub fn counts(&self) -> Result<Counts, StoreError> {
+        Ok(Counts {
+            players: self.counter("players")?,
+            events: self.counter("events")?,
+            games: self.counter("games")?,
+            audit: self.counter("audit")?,
+        })
+    }
+
+    /// Durable against a killed process (not against power loss).
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush().map(|_| ()).map_err(|e| self.io(e))
+    }
+
+    /// Reads everything.
+    pub fn load<R: Rulebook>(&self) -> Result<Contents<R>, StoreError> {
+        let bad = |what: &str, e: &dyn std::fmt::Display| StoreError::Corrupt {
+            path: self.path.clone(),
+            detail: format!("{what}: {e}"),
+            backups: backup::backup_dir(&self.path),
+        };
+        let mut book = Book::<R>::default();
+        let mut status = Vec::new();
+        let mut change = Change::<R>::default();
+        for item in self.players.iter() {
+            let (k, v) = item.map_err(|e| self.io(e))?;
+            let id = codec::id_of(&k).ok_or_else(|| bad("player key", &"short key"))? as usize;
+            let rec: PlayerRecord<R> = codec::decode(&v).map_err(|e| bad("player record", &e))?;
+            change.players.push(Delta { key: id, before: None, after: Some(rec) });
+        }
+        for item in self.events.iter() {
+            let (k, v) = item.map_err(|e| self.io(e))?;
+            let id = codec::id_of(&k).ok_or_else(|| bad("event key", &"short key"))? as usize;
+            let rec: EventRecord = codec::decode(&v).map_err(|e| bad("event record", &e))?;
+            change.events.push(Delta { key: id, before: None, after: Some(rec) });
+        }
+        for item in self.games.iter() {
+            let (_, v) = item.map_err(|e| self.io(e))?;
+            let (event, game): (usize, Game) = codec::decode(&v).map_err(|e| bad("game record", &e))?;
+            change.games.push(Delta { key: (event, game.round, game.board), before: None, after: Some(game) });
+        }
+        change.apply(&mut book, &mut status);
+        let mut units = BTreeMap::new();
+        for item in self.results.iter() {
+            let (k, v) = item.map_err(|e| self.io(e))?;
+            let id: UnitId = codec::decode(&k).map_err(|e| bad("result key", &e))?;
+            let unit: UnitResult<R> = codec::decode(&v).map_err(|e| bad("result record", &e))?;
+            units.insert(id, unit);
+        }
+        let audit = self.audit_entries()?;
+        Ok(Contents { book, status, units, audit, rated_seq: self.counter("rated_seq")? })
+    }
+
+    pub fn audit_entries<R: Rulebook>(&self) -> Result<Vec<AuditEntry<R>>, StoreError> {
+        self.audit
+            .iter()
+            .map(|item| {
+                let (_, v) = item.map_err(|e| self.io(e))?;
+                codec::decode(&v).map_err(|e| StoreError::Corrupt {
+                    path: self.path.clone(),
+                    detail: format!("audit entry: {e}"),
+                    backups: backup::backup_dir(&self.path),
+                })
+            })
+            .collect()
+    }
+
+    /// Writes an edit's records and its audit entry in one transaction, with the indexes and
+    /// record counts. Not yet flushed.
+    pub fn commit<R: Rulebook>(&self, entry: &AuditEntry<R>) -> Result<(), StoreError> {
+        let mut players = sled::Batch::default();
+        let mut by_name = sled::Batch::default();
+        let mut by_fide = sled::Batch::default();
+        let mut by_code = sled::Batch::default();
+        let mut counts = self.counts()?;
+        for d in &entry.change.players {
+            let k = codec::key(d.key as u64);
+            if let Some(old) = &d.before {
+                by_name.remove(name_key(&old.info.name, d.key));
+                if let Some(f) = old.info.fide_id {
+                    by_fide.remove(&codec::key(f));
+                }
+                by_code.remove(old.info.id.as_bytes());
+            } else {
+                counts.players += 1;
+            }
+            match &d.after {
+                Some(new) => {
+                    players.insert(&k, codec::encode(new).map_err(|e| self.io(e))?);
+                    if new.status == PlayerStatus::Active {
+                        by_name.insert(name_key(&new.info.name, d.key), &[]);
+                        if let Some(f) = new.info.fide_id {
+                            by_fide.insert(&codec::key(f), &k);
+                        }
+                        by_code.insert(new.info.id.as_bytes(), &k);
+                    }
+                }
+                None => {
+                    players.remove(&k);
+                    counts.players -= 1;
+                }
+            }
+        }
+        let mut events = sled::Batch::default();
+        for d in &entry.change.events {
+            let k = codec::key(d.key as u64);
+            counts.events = counts.events + u64::from(d.after.is_some()) - u64::from(d.before.is_some());
+            match &d.after {
+                Some(rec) => {
+                    let bare = EventRecord { event: crate::model::Event { games: Vec::new(), ..rec.event.clone() }, live: rec.live };
+                    events.insert(&k, codec::encode(&bare).map_err(|e| self.io(e))?);
+                }
+                None => events.remove(&k),
+            }
+        }
+        let mut games = sled::Batch::default();
+        for d in &entry.change.games {
+            let k = game_key(d.key);
+            counts.games = counts.games + u64::from(d.after.is_some()) - u64::from(d.before.is_some());
+            match &d.after {
+                Some(g) => games.insert(k, codec::encode(&(d.key.0, g)).map_err(|e| self.io(e))?),
+                None => games.remove(k),
+            }
+        }
+        counts.audit += 1;
+        let audit = codec::encode(entry).map_err(|e| self.io(e))?;
+        let mut meta = sled::Batch::default();
+        meta.insert("players", &counts.players.to_be_bytes());
+        meta.insert("events", &counts.events.to_be_bytes());
+        meta.insert("games", &counts.games.to_be_bytes());
+        meta.insert("audit", &counts.audit.to_be_bytes());
+        let trees = (&self.players, &self.events, &self.games, &self.audit, &self.meta, &self.by_name, &self.by_fide, &self.by_code);
+        trees
+            .transaction(|(tp, te, tg, ta, tm, tn, tf, tc)| {
+                tp.apply_batch(&players)?;
+                te.apply_batch(&events)?;
+                tg.apply_batch(&games)?;
+                ta.insert(&codec::key(entry.seq), audit.as_slice())?;
+                tm.apply_batch(&meta)?;
+                tn.apply_batch(&by_name)?;
+                tf.apply_batch(&by_fide)?;
+                tc.apply_batch(&by_code)?;
+                Ok::<(), ConflictableTransactionError<()>>(())
+            })
+            .map_err(|e: TransactionError<()>| self.io(format!("{e:?}")))
+    }
+
+    /// Stores re-rated units (`None`: the unit no longer exists) and the audit entry they follow
+    /// from. Not yet flushed.
+    pub fn save_results<R: Rulebook>(&self, units: &[(UnitId, Option<&UnitResult<R>>)], rated_seq: u64) -> Result<(), StoreError> {
+        let mut batch = sled::Batch::default();
+        for (id, unit) in units {
+            let k = codec::encode(id).map_err(|e| self.io(e))?;
+            match unit {
+                Some(u) => batch.insert(k, codec::encode(*u).map_err(|e| self.io(e))?),
+                None => batch.remove(k),
+            }
+        }
+        self.results.apply_batch(batch).map_err(|e| self.io(e))?;
+        self.meta.insert("rated_seq", &rated_seq.to_be_bytes()).map_err(|e| self.io(e))?;
+        Ok(())
+    }
+
+    /// Replaces all stored results.
+    pub fn replace_results<R: Rulebook>(&self, units: &BTreeMap<UnitId, UnitResult<R>>, rated_seq: u64) -> Result<(), StoreError> {
+        self.results.clear().map_err(|e| self.io(e))?;
+        let all: Vec<(UnitId, Option<&UnitResult<R>>)> = units.iter().map(|(k, v)| (k.clone(), Some(v))).collect();
+        self.save_results(&all, rated_seq)
+    }
+
+    /// The player with this federation code, by the index.
+    pub fn player_by_code(&self, code: &str) -> Result<Option<PlayerIdx>, StoreError> {
+        Ok(self.by_code.get(code.as_bytes()).map_err(|e| self.io(e))?.and_then(|v| codec::id_of(&v)).map(|id| id as usize))
+    }
+
+    /// The player with this FIDE id, by the index.
+    pub fn player_by_fide(&self, fide_id: u64) -> Result<Option<PlayerIdx>, StoreError> {
+        Ok(self.by_fide.get(codec::key(fide_id)).map_err(|e| self.io(e))?.and_then(|v| codec::id_of(&v)).map(|id| id as usize))
+    }
+
+    /// Players whose folded name starts with the folded `prefix`, by the index.
+    pub fn players_by_name(&self, prefix: &str) -> Result<Vec<PlayerIdx>, StoreError> {
+        self.by_name
+            .scan_prefix(fold_name(prefix).as_bytes())
+            .map(|item| {
+                let (k, _) = item.map_err(|e| self.io(e))?;
+                Ok(k.get(k.len().saturating_sub(8)..).and_then(codec::id_of).unwrap_or(0) as usize)
+            })
+            .collect()
+    }
+
+    /// Whether the database holds any player, event or audit entry.
+    pub fn is_empty(&self) -> Result<bool, StoreError> {
+        let c = self.counts()?;
+        Ok(c.players == 0 && c.events == 0 && c.audit == 0)
+    }
+
+    /// Removes every record (restore --force).
+    pub fn clear(&self) -> Result<(), StoreError> {
+        for tree in [&self.players, &self.events, &self.games, &self.results, &self.audit, &self.by_name, &self.by_fide, &self.by_code] {
+            tree.clear().map_err(|e| self.io(e))?;
+        }
+        for name in ["players", "events", "games", "audit", "rated_seq"] {
+            self.meta.remove(name).map_err(|e| self.io(e))?;
+        }
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Writes restored records and audit log into an empty database. Not yet flushed.
+    pub fn restore<R: Rulebook>(&self, change: &Change<R>, audit: &[AuditEntry<R>]) -> Result<(), StoreError> {
+        let entry = AuditEntry::<R> {
+            seq: 0,
+            time: 0,
+            user: String::new(),
+            action: String::new(),
+            kind: AuditKind::Edit,
+            change: Change::clone(change),
+        };
+        self.commit(&entry)?;
+        self.audit.remove(codec::key(0)).map_err(|e| self.io(e))?;
+        let mut batch = sled::Batch::default();
+        for a in audit {
+            batch.insert(&codec::key(a.seq), codec::encode(a).map_err(|e| self.io(e))?);
+        }
+        self.audit.apply_batch(batch).map_err(|e| self.io(e))?;
+        self.meta.insert("audit", &(audit.len() as u64).to_be_bytes()).map_err(|e| self.io(e))?;
+        Ok(())
+    }
+}
