@@ -2,9 +2,16 @@
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+use crate::app::{Desk, Edit, Effect, ImportedPlayer};
+use crate::json::{self, InputError};
+use crate::model::GameResult;
+use crate::rules::ssl::Ssl;
+use crate::store::{Store, StoreError};
 
 /// Exit status for input that was refused.
 const BAD_INPUT: u8 = 2;
@@ -13,6 +20,9 @@ const BAD_INPUT: u8 = 2;
 #[derive(Parser, Debug)]
 #[command(name = "ratedesk", version, about)]
 struct Cli {
+    /// The database folder (default: $RATEDESK_DB, else the XDG data folder's ratedesk/).
+    #[arg(long, global = true, value_name = "PATH")]
+    db: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -26,10 +36,82 @@ enum Command {
     Rate {
         /// Read the document from this file instead of stdin.
         #[arg(long, value_name = "FILE")]
-        input: Option<std::path::PathBuf>,
+        input: Option<PathBuf>,
         /// Indent the output.
         #[arg(long)]
         pretty: bool,
+    },
+    /// Read players and events into the database.
+    Import {
+        #[command(subcommand)]
+        what: ImportKind,
+    },
+    /// Write what the database holds.
+    Export {
+        #[command(subcommand)]
+        what: ExportKind,
+    },
+    /// Write a portable text dump of everything, the audit log included.
+    Backup { file: PathBuf },
+    /// Load a dump written by `backup` (into an empty database, or with --force replacing it).
+    Restore {
+        file: PathBuf,
+        #[arg(long)]
+        force: bool,
+    },
+    /// Re-rate everything from scratch and compare with what is stored.
+    Check,
+    /// Show what setting a result would change, without changing anything.
+    Preview {
+        /// The event's id.
+        event: String,
+        round: u32,
+        board: u32,
+        /// 1-0, 0-1, 1/2-1/2, 0-0, 1/2-0, 0-1/2, +-, -+ or --.
+        result: String,
+    },
+    /// Set a result: shows its effect, stored and flushed.
+    Result {
+        event: String,
+        round: u32,
+        board: u32,
+        result: String,
+    },
+    /// Undo the latest edit (itself an audited edit).
+    Undo,
+    /// Apply again the latest undone edit.
+    Redo,
+    /// Show the audit log.
+    Log {
+        /// Only the newest N entries.
+        #[arg(long, value_name = "N")]
+        last: Option<usize>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ImportKind {
+    /// A document in the `rate` input format.
+    Json {
+        file: PathBuf,
+        /// Say what would be imported, change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ExportKind {
+    /// Everything needed to re-rate, in the `rate` input format.
+    Events {
+        #[arg(long, value_name = "DATE")]
+        as_of: Option<String>,
+    },
+    /// The stored results, in the `rate` output format.
+    Ratings {
+        /// Add selection numbers as of this date.
+        #[arg(long, value_name = "DATE")]
+        as_of: Option<String>,
     },
 }
 
@@ -46,12 +128,333 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             };
         }
     };
-    match cli.command {
-        Command::Rate { input, pretty } => rate(input.as_deref(), pretty),
+    let result = match cli.command {
+        Command::Rate { input, pretty } => return rate(input.as_deref(), pretty),
+        command => with_database(cli.db, command),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(message)) => {
+            eprintln!("ratedesk: {message}");
+            ExitCode::from(BAD_INPUT)
+        }
+        Err(Failure::Other(message)) => {
+            eprintln!("ratedesk: {message}");
+            ExitCode::FAILURE
+        }
     }
 }
 
-fn rate(input: Option<&std::path::Path>, pretty: bool) -> ExitCode {
+/// Why a command failed: bad input (exit 2) or anything else (exit 1).
+enum Failure {
+    Input(String),
+    Other(String),
+}
+
+impl From<crate::app::DeskError> for Failure {
+    fn from(e: crate::app::DeskError) -> Self {
+        match e {
+            crate::app::DeskError::Edit(e) => Failure::Input(e.to_string()),
+            other => Failure::Other(other.to_string()),
+        }
+    }
+}
+
+impl From<InputError> for Failure {
+    fn from(e: InputError) -> Self {
+        Failure::Input(e.to_string())
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(e: StoreError) -> Self {
+        Failure::Other(e.to_string())
+    }
+}
+
+fn other(e: impl std::fmt::Display) -> Failure {
+    Failure::Other(e.to_string())
+}
+
+/// The database folder: `--db`, `$RATEDESK_DB`, or `$XDG_DATA_HOME/ratedesk`
+/// (`~/.local/share/ratedesk`).
+pub fn database_dir(flag: Option<PathBuf>) -> PathBuf {
+    flag.or_else(|| std::env::var_os("RATEDESK_DB").map(PathBuf::from))
+        .unwrap_or_else(|| {
+            let data = std::env::var_os("XDG_DATA_HOME")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| {
+                    let home = std::env::var_os("HOME")
+                        .map(PathBuf::from)
+                        .unwrap_or_else(|| PathBuf::from("."));
+                    home.join(".local/share")
+                });
+            data.join("ratedesk")
+        })
+}
+
+fn open(dir: &Path) -> Result<Desk<Ssl>, Failure> {
+    match Store::rules_in(dir).as_deref() {
+        None | Some("ssl") => Ok(Desk::open(dir, Ssl)?),
+        Some(other) => Err(Failure::Other(json::unsupported(other).to_string())),
+    }
+}
+
+fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
+    let dir = database_dir(db);
+    let mut desk = open(&dir)?;
+    let mut out = std::io::stdout().lock();
+    match command {
+        Command::Rate { .. } => unreachable!("handled without a database"),
+        Command::Import {
+            what: ImportKind::Json { file, dry_run },
+        } => import_json(&mut desk, &file, dry_run, &mut out)?,
+        Command::Export { what } => {
+            let (doc, as_of) = match what {
+                ExportKind::Events { as_of } => (true, as_of),
+                ExportKind::Ratings { as_of } => (false, as_of),
+            };
+            let as_of = as_of
+                .map(|d| crate::json::parse_date("--as-of", &d))
+                .transpose()?;
+            let active = desk.active_players();
+            let value = if doc {
+                json::write_input(desk.rulebook(), desk.book(), as_of, &active)
+            } else {
+                json::write_results(desk.rulebook(), desk.book(), desk.ledger(), as_of, &active)
+            };
+            writeln!(out, "{value}").map_err(other)?;
+        }
+        Command::Backup { file } => {
+            std::fs::write(&file, desk.backup_text())
+                .map_err(|e| other(format!("{}: {e}", file.display())))?;
+            crate::store::lock::set_private(&file);
+            writeln!(out, "backup written to {}", file.display()).map_err(other)?;
+        }
+        Command::Restore { file, force } => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| other(format!("{}: {e}", file.display())))?;
+            desk.restore(&text, force)
+                .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+            writeln!(out, "restored {} into {}", file.display(), dir.display()).map_err(other)?;
+        }
+        Command::Check => {
+            let differences = desk.check();
+            if differences.is_empty() {
+                let units = desk.ledger().units().len();
+                writeln!(
+                    out,
+                    "ok: {units} rated units agree with a fresh calculation"
+                )
+                .map_err(other)?;
+            } else {
+                for d in &differences {
+                    writeln!(out, "{d}").map_err(other)?;
+                }
+                return Err(Failure::Other(format!(
+                    "{} unit(s) differ",
+                    differences.len()
+                )));
+            }
+        }
+        Command::Preview {
+            event,
+            round,
+            board,
+            result,
+        } => {
+            let edit = result_edit(&desk, &event, round, board, &result)?;
+            let effect = desk.preview(&edit)?;
+            write_effect(&desk, &effect, "would change", &mut out).map_err(other)?;
+        }
+        Command::Result {
+            event,
+            round,
+            board,
+            result,
+        } => {
+            let edit = result_edit(&desk, &event, round, board, &result)?;
+            let effect = desk.apply(edit)?;
+            write_effect(&desk, &effect, "changed", &mut out).map_err(other)?;
+        }
+        Command::Undo => match desk.undo()? {
+            Some(effect) => write_effect(&desk, &effect, "changed", &mut out).map_err(other)?,
+            None => writeln!(out, "nothing to undo").map_err(other)?,
+        },
+        Command::Redo => match desk.redo()? {
+            Some(effect) => write_effect(&desk, &effect, "changed", &mut out).map_err(other)?,
+            None => writeln!(out, "nothing to redo").map_err(other)?,
+        },
+        Command::Log { last } => {
+            let audit = desk.audit();
+            let skip = last.map_or(0, |n| audit.len().saturating_sub(n));
+            for a in &audit[skip..] {
+                let when = chrono::DateTime::from_timestamp(a.time, 0)
+                    .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string());
+                writeln!(
+                    out,
+                    "#{} {} {} {}",
+                    a.seq,
+                    when.unwrap_or_default(),
+                    a.user,
+                    a.action
+                )
+                .map_err(other)?;
+            }
+        }
+    }
+    desk.close()?;
+    Ok(())
+}
+
+fn result_edit(
+    desk: &Desk<Ssl>,
+    event: &str,
+    round: u32,
+    board: u32,
+    result: &str,
+) -> Result<Edit<Ssl>, Failure> {
+    let book = desk.book();
+    let e = book
+        .events
+        .iter()
+        .zip(&book.live)
+        .position(|(ev, live)| *live && ev.id == event)
+        .ok_or_else(|| Failure::Input(format!("there is no event '{event}'")))?;
+    let result = GameResult::parse(result)
+        .ok_or_else(|| Failure::Input(format!("bad result code '{result}'")))?;
+    Ok(Edit::SetResult {
+        event: e,
+        round,
+        board,
+        result,
+    })
+}
+
+fn write_effect(
+    desk: &Desk<Ssl>,
+    effect: &Effect<crate::rules::ssl::Title>,
+    verb: &str,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    use crate::rules::Rulebook;
+    let book = desk.book();
+    let lists = desk.rulebook().lists();
+    writeln!(
+        out,
+        "{}: {} rating(s) {verb} ({} unit(s) re-rated)",
+        effect.action,
+        effect.ratings.len(),
+        effect.units_rated
+    )?;
+    for c in &effect.ratings {
+        let info = &book.players[c.player];
+        let show = |r: Option<i32>| r.map_or("-".to_string(), |r| r.to_string());
+        let delta = match (c.before, c.after) {
+            (Some(b), Some(a)) => format!(" ({:+})", a - b),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "  {:<28} {:<4} {:>5} -> {:<5}{delta}",
+            label(info),
+            lists[c.list],
+            show(c.before),
+            show(c.after)
+        )?;
+    }
+    for (sign, awards) in [("+", &effect.gained), ("-", &effect.lost)] {
+        for a in awards {
+            writeln!(
+                out,
+                "  {sign} title {} {} ({})",
+                a.award.code(),
+                label(&book.players[a.player]),
+                a.event.as_deref().unwrap_or("held")
+            )?;
+        }
+    }
+    if !effect.lost.is_empty() {
+        writeln!(
+            out,
+            "  titles are permanent: a title this correction takes away must be kept by the rating officer"
+        )?;
+    }
+    Ok(())
+}
+
+fn label(info: &crate::model::PlayerInfo) -> String {
+    if info.name.is_empty() {
+        info.id.clone()
+    } else {
+        format!("{} ({})", info.name, info.id)
+    }
+}
+
+fn import_json(
+    desk: &mut Desk<Ssl>,
+    file: &Path,
+    dry_run: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let rules =
+        json::rules_of(&text).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    if rules != "ssl" {
+        return Err(Failure::Input(format!(
+            "{}: {}",
+            file.display(),
+            json::unsupported(&rules)
+        )));
+    }
+    let loaded =
+        json::read(&Ssl, &text).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let book = loaded.book;
+    let (mut matched, mut created) = (0, 0);
+    let mut players = Vec::with_capacity(book.players.len());
+    for (p, info) in book.players.iter().enumerate() {
+        let existing = match desk.store().player_by_code(&info.id)? {
+            Some(id) => Some(id),
+            None => match info.fide_id {
+                Some(f) => desk.store().player_by_fide(f)?,
+                None => None,
+            },
+        };
+        match existing {
+            Some(id) => {
+                matched += 1;
+                players.push(ImportedPlayer::Existing(id));
+            }
+            None => {
+                created += 1;
+                players.push(ImportedPlayer::New {
+                    info: info.clone(),
+                    seeds: book.seeds[p].clone(),
+                    held: book.held[p].clone(),
+                });
+            }
+        }
+    }
+    let games: usize = book.events.iter().map(|e| e.games.len()).sum();
+    let summary = format!(
+        "{}: {created} new players, {matched} matched, {} events, {games} games",
+        file.display(),
+        book.events.len()
+    );
+    if dry_run {
+        writeln!(out, "{summary} (dry run: nothing imported)").map_err(other)?;
+        return Ok(());
+    }
+    let effect = desk.apply(Edit::Import {
+        players,
+        events: book.events,
+    })?;
+    writeln!(out, "{summary}; {} units rated", effect.units_rated).map_err(other)?;
+    Ok(())
+}
+
+fn rate(input: Option<&Path>, pretty: bool) -> ExitCode {
     let text = match input {
         Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display())),
         None => {

@@ -1,6 +1,7 @@
 //! ratedesk: a rating officer's workstation. The library holds everything; `main.rs` only
 //! parses the command line and calls [`cli::run`].
 
+pub mod app;
 pub mod cli;
 pub mod json;
 pub mod ledger;

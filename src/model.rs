@@ -241,17 +241,19 @@ pub fn fold_name(name: &str) -> String {
         .collect()
 }
 
-/// Dates as `YYYY-MM-DD` in human-readable formats (JSON, backups) and as a day number in
-/// binary records (3 bytes instead of 11).
+/// Dates as `YYYY-MM-DD` in human-readable formats (JSON, backups) and as days since
+/// 1970-01-01 in binary records (3 bytes instead of 11).
 pub mod day {
-    use chrono::{Datelike, NaiveDate};
+    use chrono::NaiveDate;
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    const EPOCH: NaiveDate = NaiveDate::from_ymd_opt(1970, 1, 1).expect("a valid date");
 
     pub fn serialize<S: Serializer>(date: &NaiveDate, s: S) -> Result<S::Ok, S::Error> {
         if s.is_human_readable() {
             s.collect_str(&date.format("%Y-%m-%d"))
         } else {
-            s.serialize_i32(date.num_days_from_ce())
+            s.serialize_i32((*date - EPOCH).num_days().clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
         }
     }
 
@@ -261,7 +263,9 @@ pub mod day {
             NaiveDate::parse_from_str(&text, "%Y-%m-%d").map_err(D::Error::custom)
         } else {
             let days = i32::deserialize(d)?;
-            NaiveDate::from_num_days_from_ce_opt(days).ok_or_else(|| D::Error::custom("day out of range"))
+            EPOCH
+                .checked_add_signed(chrono::TimeDelta::days(i64::from(days)))
+                .ok_or_else(|| D::Error::custom("day out of range"))
         }
     }
 

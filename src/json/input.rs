@@ -367,14 +367,19 @@ pub(super) fn events(
                 .transpose()?;
             // Boards are numbered in input order within a round unless given.
             let board = match g.board {
-                Some(b) => u32::try_from(b)
-                    .ok()
-                    .filter(|&b| b >= 1)
-                    .ok_or_else(|| InputError::new(gitem(), format!("board {b} is not a board number")))?,
-                None => boards.range((round, 0)..=(round, u32::MAX)).next_back().map_or(1, |&(_, b)| b + 1),
+                Some(b) => u32::try_from(b).ok().filter(|&b| b >= 1).ok_or_else(|| {
+                    InputError::new(gitem(), format!("board {b} is not a board number"))
+                })?,
+                None => boards
+                    .range((round, 0)..=(round, u32::MAX))
+                    .next_back()
+                    .map_or(1, |&(_, b)| b + 1),
             };
             if !boards.insert((round, board)) {
-                return Err(InputError::new(gitem(), format!("board {board} of round {round} is taken twice")));
+                return Err(InputError::new(
+                    gitem(),
+                    format!("board {board} of round {round} is taken twice"),
+                ));
             }
             games.push(Game {
                 round,

@@ -46,7 +46,12 @@ pub trait JsonRules: Rulebook + Sized {
     fn award_from_json(&self, code: &str) -> Option<Self::Award>;
     fn award_code(&self, award: &Self::Award) -> &'static str;
     /// Extra per-player output (e.g. SSL selection numbers).
-    fn player_extras(&self, results: &Results<'_, Self>, player: PlayerIdx, out: &mut Map<String, Value>);
+    fn player_extras(
+        &self,
+        results: &Results<'_, Self>,
+        player: PlayerIdx,
+        out: &mut Map<String, Value>,
+    );
 }
 
 /// A validated `rate` document.
@@ -70,7 +75,14 @@ pub fn rate(text: &str) -> Result<Value, InputError> {
             let rulebook = crate::rules::ssl::Ssl;
             let loaded = read(&rulebook, text)?;
             let ledger = Ledger::build(&rulebook, &loaded.book);
-            Ok(write_results(&rulebook, &loaded.book, &ledger, loaded.as_of))
+            let all = vec![true; loaded.book.players.len()];
+            Ok(write_results(
+                &rulebook,
+                &loaded.book,
+                &ledger,
+                loaded.as_of,
+                &all,
+            ))
         }
         other => Err(unsupported(other)),
     }
@@ -83,7 +95,10 @@ pub fn unsupported(rules: &str) -> InputError {
             "rules",
             format!("the '{rules}' rulebook is not available in this version (only 'ssl')"),
         ),
-        other => InputError::new("rules", format!("unknown rulebook '{other}' (ssl, isl or tsf)")),
+        other => InputError::new(
+            "rules",
+            format!("unknown rulebook '{other}' (ssl, isl or tsf)"),
+        ),
     }
 }
 
@@ -98,10 +113,18 @@ pub fn read<R: JsonRules>(rulebook: &R, text: &str) -> Result<Loaded<R>, InputEr
     if doc.rules != rulebook.code() {
         return Err(InputError::new(
             "rules",
-            format!("the document is for '{}', not '{}'", doc.rules, rulebook.code()),
+            format!(
+                "the document is for '{}', not '{}'",
+                doc.rules,
+                rulebook.code()
+            ),
         ));
     }
-    let as_of = doc.as_of.as_deref().map(|d| input::date("as_of", d)).transpose()?;
+    let as_of = doc
+        .as_of
+        .as_deref()
+        .map(|d| input::date("as_of", d))
+        .transpose()?;
     let mut ids: BTreeMap<&str, PlayerIdx> = BTreeMap::new();
     let mut book = Book::<R>::default();
     for (idx, p) in doc.players.iter().enumerate() {
@@ -124,12 +147,20 @@ pub fn read<R: JsonRules>(rulebook: &R, text: &str) -> Result<Loaded<R>, InputEr
             .titles
             .iter()
             .map(|t| {
-                let award = rulebook
-                    .award_from_json(&t.title)
-                    .ok_or_else(|| InputError::new(&item, format!("unknown title '{}'", t.title)))?;
-                let date =
-                    t.date.as_deref().map(|d| input::date(&format!("{item} title date"), d)).transpose()?;
-                Ok(Award { player: idx, award, date, event: t.event.clone() })
+                let award = rulebook.award_from_json(&t.title).ok_or_else(|| {
+                    InputError::new(&item, format!("unknown title '{}'", t.title))
+                })?;
+                let date = t
+                    .date
+                    .as_deref()
+                    .map(|d| input::date(&format!("{item} title date"), d))
+                    .transpose()?;
+                Ok(Award {
+                    player: idx,
+                    award,
+                    date,
+                    event: t.event.clone(),
+                })
             })
             .collect::<Result<Vec<_>, InputError>>()?;
         book.held.push(titles);
@@ -171,13 +202,16 @@ fn award_json<R: JsonRules>(rulebook: &R, a: &Award<R::Award>) -> Value {
     Value::Object(t)
 }
 
-/// The `rate` output document: events in ledger order, then every live player's final state.
+/// The `rate` output document: events in ledger order, then the final state of every player
+/// marked in `players`.
 pub fn write_results<R: JsonRules>(
     rulebook: &R,
     book: &Book<R>,
     ledger: &Ledger<R>,
     as_of: Option<NaiveDate>,
+    players: &[bool],
 ) -> Value {
+    let shown = players;
     let mut by_event: Vec<Vec<&PlayerRating>> = vec![Vec::new(); book.events.len()];
     for r in ledger.ratings() {
         by_event[r.event].push(r);
@@ -195,20 +229,30 @@ pub fn write_results<R: JsonRules>(
             })
         })
         .collect();
-    let results = Results { as_of, book, ledger };
+    let results = Results {
+        as_of,
+        book,
+        ledger,
+    };
     let players: Vec<Value> = book
         .players
         .iter()
         .enumerate()
+        .filter(|(p, _)| shown.get(*p).copied().unwrap_or(false))
         .map(|(p, info)| {
             let mut obj = Map::new();
             obj.insert("id".into(), json!(info.id));
             for (list, name) in rulebook.lists().iter().enumerate() {
-                let state = ledger.state(book, p, list).map(|s| rulebook.state_to_json(list, s));
+                let state = ledger
+                    .state(book, p, list)
+                    .map(|s| rulebook.state_to_json(list, s));
                 obj.insert((*name).into(), state.unwrap_or(Value::Null));
             }
-            let titles: Vec<Value> =
-                ledger.awards(book, p).iter().map(|a| award_json(rulebook, a)).collect();
+            let titles: Vec<Value> = ledger
+                .awards(book, p)
+                .iter()
+                .map(|a| award_json(rulebook, a))
+                .collect();
             obj.insert("titles".into(), Value::Array(titles));
             rulebook.player_extras(&results, p, &mut obj);
             Value::Object(obj)
@@ -217,12 +261,20 @@ pub fn write_results<R: JsonRules>(
     json!({ "events": events, "players": players })
 }
 
-/// The `rate` input document of a book: everything needed to rate it again.
-pub fn write_input<R: JsonRules>(rulebook: &R, book: &Book<R>, as_of: Option<NaiveDate>) -> Value {
+/// The `rate` input document of a book (the players marked in `players`, the live events):
+/// everything needed to rate it again.
+pub fn write_input<R: JsonRules>(
+    rulebook: &R,
+    book: &Book<R>,
+    as_of: Option<NaiveDate>,
+    players: &[bool],
+) -> Value {
+    let shown = players;
     let players: Vec<Value> = book
         .players
         .iter()
         .enumerate()
+        .filter(|(p, _)| shown.get(*p).copied().unwrap_or(false))
         .map(|(p, info)| {
             let mut obj = Map::new();
             obj.insert("id".into(), json!(info.id));
@@ -333,4 +385,9 @@ fn event_json<R: Rulebook>(book: &Book<R>, e: &Event) -> Value {
         obj["playoff"] = json!(true);
     }
     obj
+}
+
+/// A `YYYY-MM-DD` date given on the command line or in a document.
+pub fn parse_date(item: &str, text: &str) -> Result<NaiveDate, InputError> {
+    input::date(item, text)
 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Event, PlayerIdx, PlayerInfo, Rating};
+use crate::model::{Event, PlayerIdx, PlayerInfo};
 use crate::rules::{Award, EventPart, ListId, PlayerRating, Rulebook, Unit, UnitKey};
 
 /// The federation's data that ratings are computed from.
@@ -26,7 +26,13 @@ pub struct Book<R: Rulebook> {
 
 impl<R: Rulebook> Default for Book<R> {
     fn default() -> Self {
-        Self { players: Vec::new(), seeds: Vec::new(), held: Vec::new(), events: Vec::new(), live: Vec::new() }
+        Self {
+            players: Vec::new(),
+            seeds: Vec::new(),
+            held: Vec::new(),
+            events: Vec::new(),
+            live: Vec::new(),
+        }
     }
 }
 
@@ -38,6 +44,9 @@ pub struct UnitResult<R: Rulebook> {
     pub states: BTreeMap<PlayerIdx, R::State>,
     pub awards: Vec<Award<R::Award>>,
 }
+
+/// A player's awards reached in each unit.
+type AwardsByUnit<R> = BTreeMap<UnitId, Vec<Award<<R as Rulebook>::Award>>>;
 
 /// Unit identity: its key and list.
 pub type UnitId = (UnitKey, ListId);
@@ -51,7 +60,7 @@ pub struct Ledger<R: Rulebook> {
     /// Per player and list, the units in which he has a state.
     timeline: BTreeMap<(PlayerIdx, ListId), BTreeSet<UnitKey>>,
     /// Per player, the awards reached in each unit.
-    reached: BTreeMap<PlayerIdx, BTreeMap<UnitId, Vec<Award<R::Award>>>>,
+    reached: BTreeMap<PlayerIdx, AwardsByUnit<R>>,
 }
 
 impl<R: Rulebook> Default for Ledger<R> {
@@ -66,11 +75,25 @@ impl<R: Rulebook> Default for Ledger<R> {
     }
 }
 
-/// What one update changed: the units re-rated and the players whose outcome moved.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Update {
-    pub units_rated: usize,
+/// What one update changed: the units re-rated, the players whose outcome moved, and their
+/// final states and awards as they were before it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Update<R: Rulebook> {
+    pub units: Vec<UnitId>,
     pub players: BTreeSet<PlayerIdx>,
+    pub states_before: BTreeMap<(PlayerIdx, ListId), Option<R::State>>,
+    pub awards_before: BTreeMap<PlayerIdx, Vec<Award<R::Award>>>,
+}
+
+impl<R: Rulebook> Default for Update<R> {
+    fn default() -> Self {
+        Self {
+            units: Vec::new(),
+            players: BTreeSet::new(),
+            states_before: BTreeMap::new(),
+            awards_before: BTreeMap::new(),
+        }
+    }
 }
 
 impl<R: Rulebook> Ledger<R> {
@@ -82,8 +105,15 @@ impl<R: Rulebook> Ledger<R> {
     }
 
     /// Rebuilds a ledger from stored unit results without rating anything.
-    pub fn from_units(rulebook: &R, book: &Book<R>, units: BTreeMap<UnitId, UnitResult<R>>) -> Self {
-        let mut ledger = Self { units, ..Self::default() };
+    pub fn from_units(
+        rulebook: &R,
+        book: &Book<R>,
+        units: BTreeMap<UnitId, UnitResult<R>>,
+    ) -> Self {
+        let mut ledger = Self {
+            units,
+            ..Self::default()
+        };
         for (e, event) in book.events.iter().enumerate() {
             ledger.place(rulebook, book, e, event);
         }
@@ -104,7 +134,12 @@ impl<R: Rulebook> Ledger<R> {
     }
 
     /// A player's state on a list after his last unit, or his seed.
-    pub fn state<'a>(&'a self, book: &'a Book<R>, player: PlayerIdx, list: ListId) -> Option<&'a R::State> {
+    pub fn state<'a>(
+        &'a self,
+        book: &'a Book<R>,
+        player: PlayerIdx,
+        list: ListId,
+    ) -> Option<&'a R::State> {
         self.timeline
             .get(&(player, list))
             .and_then(|keys| keys.last())
@@ -124,26 +159,13 @@ impl<R: Rulebook> Ledger<R> {
 
     /// A player's ratings on a list, in ledger order.
     pub fn history(&self, player: PlayerIdx, list: ListId) -> Vec<&PlayerRating> {
-        let Some(keys) = self.timeline.get(&(player, list)) else { return Vec::new() };
+        let Some(keys) = self.timeline.get(&(player, list)) else {
+            return Vec::new();
+        };
         keys.iter()
             .filter_map(|k| self.units.get(&(k.clone(), list)))
             .flat_map(|u| u.ratings.iter().filter(|r| r.player == player))
             .collect()
-    }
-
-    /// The published rating of every player whose rating differs between two ledgers.
-    pub fn differences(&self, other: &Self, rulebook: &R, book: &Book<R>, players: &BTreeSet<PlayerIdx>) -> Vec<(PlayerIdx, ListId, Option<Rating>, Option<Rating>)> {
-        let mut out = Vec::new();
-        for &p in players {
-            for list in 0..rulebook.lists().len() {
-                let before = self.state(book, p, list).and_then(|s| rulebook.rating_of(s));
-                let after = other.state(book, p, list).and_then(|s| rulebook.rating_of(s));
-                if before != after {
-                    out.push((p, list, before, after));
-                }
-            }
-        }
-        out
     }
 
     /// Records which units event `e` now belongs to; returns the units it left or joined.
@@ -187,16 +209,29 @@ impl<R: Rulebook> Ledger<R> {
         }
         if let Some(unit) = self.units.get(id) {
             for p in unit.states.keys() {
-                self.timeline.entry((*p, *list)).or_default().insert(key.clone());
+                self.timeline
+                    .entry((*p, *list))
+                    .or_default()
+                    .insert(key.clone());
             }
             for a in &unit.awards {
-                self.reached.entry(a.player).or_default().entry(id.clone()).or_default().push(a.clone());
+                self.reached
+                    .entry(a.player)
+                    .or_default()
+                    .entry(id.clone())
+                    .or_default()
+                    .push(a.clone());
             }
         }
     }
 
     /// Re-rates the units of the given events and everything that follows from them.
-    pub fn update(&mut self, rulebook: &R, book: &Book<R>, events: impl IntoIterator<Item = usize>) -> Update {
+    pub fn update(
+        &mut self,
+        rulebook: &R,
+        book: &Book<R>,
+        events: impl IntoIterator<Item = usize>,
+    ) -> Update<R> {
         let mut queue: BTreeSet<UnitId> = BTreeSet::new();
         for e in events {
             if let Some(event) = book.events.get(e) {
@@ -206,9 +241,12 @@ impl<R: Rulebook> Ledger<R> {
         let lists = rulebook.lists().len();
         let mut update = Update::default();
         while let Some(id) = queue.pop_first() {
-            update.units_rated += 1;
+            update.units.push(id.clone());
             let old = self.units.remove(&id);
-            let new = self.members.get(&id).map(|parts| self.rate(rulebook, book, &id, parts));
+            let new = self
+                .members
+                .get(&id)
+                .map(|parts| self.rate(rulebook, book, &id, parts));
             let mut moved: BTreeSet<PlayerIdx> = BTreeSet::new();
             let mut awards_moved: BTreeSet<PlayerIdx> = BTreeSet::new();
             let empty = BTreeMap::new();
@@ -229,6 +267,26 @@ impl<R: Rulebook> Ledger<R> {
                 if before != after {
                     awards_moved.insert(a.player);
                 }
+            }
+            // Before the new result is indexed, remember what the moved players had.
+            for &p in moved.iter().chain(&awards_moved) {
+                let list = id.1;
+                if let std::collections::btree_map::Entry::Vacant(slot) =
+                    update.states_before.entry((p, list))
+                {
+                    let last = self.timeline.get(&(p, list)).and_then(|k| k.last());
+                    let before = match last {
+                        Some(k) if *k == id.0 => old_states.get(&p).cloned(),
+                        Some(k) => self
+                            .units
+                            .get(&(k.clone(), list))
+                            .and_then(|u| u.states.get(&p))
+                            .cloned(),
+                        None => book.seeds.get(p).and_then(|s| s[list].clone()),
+                    };
+                    slot.insert(before);
+                }
+                update.awards_before.entry(p).or_insert_with(|| self.awards(book, p));
             }
             if let Some(unit) = new {
                 self.units.insert(id.clone(), unit);
@@ -261,7 +319,13 @@ impl<R: Rulebook> Ledger<R> {
             .map(|k| (k.clone(), list))
     }
 
-    fn rate(&self, rulebook: &R, book: &Book<R>, id: &UnitId, parts: &BTreeMap<usize, EventPart>) -> UnitResult<R> {
+    fn rate(
+        &self,
+        rulebook: &R,
+        book: &Book<R>,
+        id: &UnitId,
+        parts: &BTreeMap<usize, EventPart>,
+    ) -> UnitResult<R> {
         let (key, list) = id;
         let parts: Vec<EventPart> = parts.values().cloned().collect();
         let mut players: BTreeSet<PlayerIdx> = BTreeSet::new();
@@ -272,10 +336,14 @@ impl<R: Rulebook> Ledger<R> {
                 players.extend(game.black);
             }
         }
-        let states: BTreeMap<PlayerIdx, Option<&R::State>> =
-            players.iter().map(|&p| (p, self.state_before(book, p, *list, key))).collect();
-        let awards: BTreeMap<PlayerIdx, Vec<Award<R::Award>>> =
-            players.iter().map(|&p| (p, self.awards_before(book, p, id))).collect();
+        let states: BTreeMap<PlayerIdx, Option<&R::State>> = players
+            .iter()
+            .map(|&p| (p, self.state_before(book, p, *list, key)))
+            .collect();
+        let awards: BTreeMap<PlayerIdx, Vec<Award<R::Award>>> = players
+            .iter()
+            .map(|&p| (p, self.awards_before(book, p, id)))
+            .collect();
         let state_of = |p: PlayerIdx| states.get(&p).copied().flatten();
         let awards_of = |p: PlayerIdx| awards.get(&p).map_or(&[][..], |a| a.as_slice());
         let unit = Unit::<R> {
@@ -287,10 +355,20 @@ impl<R: Rulebook> Ledger<R> {
             awards: &awards_of,
         };
         let outcome = rulebook.rate(&unit);
-        UnitResult { ratings: outcome.ratings, states: outcome.states.into_iter().collect(), awards: outcome.awards }
+        UnitResult {
+            ratings: outcome.ratings,
+            states: outcome.states.into_iter().collect(),
+            awards: outcome.awards,
+        }
     }
 
-    fn state_before<'a>(&'a self, book: &'a Book<R>, player: PlayerIdx, list: ListId, key: &UnitKey) -> Option<&'a R::State> {
+    fn state_before<'a>(
+        &'a self,
+        book: &'a Book<R>,
+        player: PlayerIdx,
+        list: ListId,
+        key: &UnitKey,
+    ) -> Option<&'a R::State> {
         self.timeline
             .get(&(player, list))
             .and_then(|keys| keys.range(..key.clone()).next_back())
@@ -299,10 +377,19 @@ impl<R: Rulebook> Ledger<R> {
             .or_else(|| book.seeds.get(player).and_then(|s| s[list].as_ref()))
     }
 
-    fn awards_before(&self, book: &Book<R>, player: PlayerIdx, id: &UnitId) -> Vec<Award<R::Award>> {
+    fn awards_before(
+        &self,
+        book: &Book<R>,
+        player: PlayerIdx,
+        id: &UnitId,
+    ) -> Vec<Award<R::Award>> {
         let mut all: Vec<Award<R::Award>> = book.held.get(player).cloned().unwrap_or_default();
         if let Some(reached) = self.reached.get(&player) {
-            all.extend(reached.range(..id.clone()).flat_map(|(_, a)| a.iter().cloned()));
+            all.extend(
+                reached
+                    .range(..id.clone())
+                    .flat_map(|(_, a)| a.iter().cloned()),
+            );
         }
         all
     }

@@ -107,7 +107,7 @@ pub struct Award<A> {
 }
 
 /// What a rulebook sees of one unit.
-pub struct Unit<'a, R: Rulebook + ?Sized> {
+pub struct Unit<'a, R: Rulebook> {
     pub list: ListId,
     pub parts: &'a [EventPart],
     pub events: &'a [Event],

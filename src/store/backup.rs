@@ -46,7 +46,13 @@ pub fn write<R: Rulebook>(
         line(out, "player", json!({"id": p, "record": record}))?;
     }
     for (e, event) in book.events.iter().enumerate() {
-        let record = EventRecord { event: crate::model::Event { games: Vec::new(), ..event.clone() }, live: book.live[e] };
+        let record = EventRecord {
+            event: crate::model::Event {
+                games: Vec::new(),
+                ..event.clone()
+            },
+            live: book.live[e],
+        };
         line(out, "event", json!({"id": e, "record": record}))?;
         for g in &event.games {
             line(out, "game", json!({"event": e, "record": g}))?;
@@ -59,12 +65,23 @@ pub fn write<R: Rulebook>(
 }
 
 /// Reads a dump: the records as one change from an empty database, and the audit log.
-pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<(Change<R>, Vec<AuditEntry<R>>), BackupError> {
+pub fn read<R: Rulebook>(
+    rules: &str,
+    text: &str,
+) -> Result<(Change<R>, Vec<AuditEntry<R>>), BackupError> {
     let mut lines = text.lines().enumerate();
-    let err = |line: usize, message: String| BackupError { line: line + 1, message };
+    let err = |line: usize, message: String| BackupError {
+        line: line + 1,
+        message,
+    };
     match lines.next() {
         Some((_, h)) if h == format!("{HEADER} rules={rules}") => {}
-        Some((i, h)) => return Err(err(i, format!("expected '{HEADER} rules={rules}', found '{h}'"))),
+        Some((i, h)) => {
+            return Err(err(
+                i,
+                format!("expected '{HEADER} rules={rules}', found '{h}'"),
+            ));
+        }
         None => return Err(err(0, "the file is empty".into())),
     }
     let mut change = Change::<R>::default();
@@ -73,23 +90,44 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<(Change<R>, Vec<Audi
         if text.trim().is_empty() {
             continue;
         }
-        let (kind, body) = text.split_once(' ').ok_or_else(|| err(i, "expected a kind and a record".into()))?;
+        let (kind, body) = text
+            .split_once(' ')
+            .ok_or_else(|| err(i, "expected a kind and a record".into()))?;
         let value: Value = serde_json::from_str(body).map_err(|e| err(i, e.to_string()))?;
-        let field = |name: &str| value.get(name).cloned().ok_or_else(|| err(i, format!("no '{name}'")));
+        let field = |name: &str| {
+            value
+                .get(name)
+                .cloned()
+                .ok_or_else(|| err(i, format!("no '{name}'")))
+        };
         let id = |name: &str| -> Result<usize, BackupError> {
-            field(name)?.as_u64().map(|v| v as usize).ok_or_else(|| err(i, format!("'{name}' is not an id")))
+            field(name)?
+                .as_u64()
+                .map(|v| v as usize)
+                .ok_or_else(|| err(i, format!("'{name}' is not an id")))
         };
         match kind {
             "player" => {
-                let record: PlayerRecord<R> = serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
-                change.players.push(Delta { key: id("id")?, before: None, after: Some(record) });
+                let record: PlayerRecord<R> =
+                    serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
+                change.players.push(Delta {
+                    key: id("id")?,
+                    before: None,
+                    after: Some(record),
+                });
             }
             "event" => {
-                let record: EventRecord = serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
-                change.events.push(Delta { key: id("id")?, before: None, after: Some(record) });
+                let record: EventRecord =
+                    serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
+                change.events.push(Delta {
+                    key: id("id")?,
+                    before: None,
+                    after: Some(record),
+                });
             }
             "game" => {
-                let game: Game = serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
+                let game: Game =
+                    serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
                 let event = id("event")?;
                 if !change.events.iter().any(|d| d.key == event) {
                     return Err(err(i, format!("game of unknown event {event}")));
@@ -98,10 +136,15 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<(Change<R>, Vec<Audi
                 if game.white >= players || game.black.is_some_and(|b| b >= players) {
                     return Err(err(i, "game of an unknown player".into()));
                 }
-                change.games.push(Delta { key: (event, game.round, game.board), before: None, after: Some(game) });
+                change.games.push(Delta {
+                    key: (event, game.round, game.board),
+                    before: None,
+                    after: Some(game),
+                });
             }
             "audit" => {
-                let entry: AuditEntry<R> = serde_json::from_value(value).map_err(|e| err(i, e.to_string()))?;
+                let entry: AuditEntry<R> =
+                    serde_json::from_value(value).map_err(|e| err(i, e.to_string()))?;
                 audit.push(entry);
             }
             other => return Err(err(i, format!("unknown record kind '{other}'"))),
@@ -115,7 +158,10 @@ pub fn rotate(dir: &Path, contents: &[u8], keep: usize) -> std::io::Result<PathB
     let folder = backup_dir(dir);
     std::fs::create_dir_all(&folder)?;
     super::lock::set_private(&folder);
-    let name = format!("ratedesk-{}.backup", chrono::Local::now().format("%Y%m%dT%H%M%S%.3f"));
+    let name = format!(
+        "ratedesk-{}.backup",
+        chrono::Local::now().format("%Y%m%dT%H%M%S%.3f")
+    );
     let path = folder.join(name);
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, contents)?;

@@ -16,7 +16,11 @@ pub struct Holder {
 
 impl std::fmt::Display for Holder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} (pid {} on {}) since {}", self.user, self.pid, self.host, self.since)
+        write!(
+            f,
+            "{} (pid {} on {}) since {}",
+            self.user, self.pid, self.host, self.since
+        )
     }
 }
 
@@ -26,8 +30,30 @@ pub struct LockFile {
     path: PathBuf,
 }
 
+/// The OS user: `$USER`, `$LOGNAME`, else the name of this process's uid in /etc/passwd.
 pub fn user() -> String {
-    std::env::var("USER").or_else(|_| std::env::var("LOGNAME")).unwrap_or_else(|_| "unknown".into())
+    std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .ok()
+        .filter(|u| !u.is_empty())
+        .or_else(passwd_name)
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn passwd_name() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let uid = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))?
+        .split_whitespace()
+        .next()?
+        .to_string();
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|l| {
+        let mut fields = l.split(':');
+        let name = fields.next()?;
+        (fields.nth(1)? == uid).then(|| name.to_string())
+    })
 }
 
 pub fn host() -> String {
@@ -39,9 +65,18 @@ pub fn host() -> String {
 
 fn parse(text: &str) -> Option<Holder> {
     let field = |name: &str| {
-        text.lines().find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix('=')).map(str::to_string))
+        text.lines().find_map(|l| {
+            l.strip_prefix(name)
+                .and_then(|r| r.strip_prefix('='))
+                .map(str::to_string)
+        })
     };
-    Some(Holder { user: field("user")?, pid: field("pid")?.parse().ok()?, host: field("host")?, since: field("since")? })
+    Some(Holder {
+        user: field("user")?,
+        pid: field("pid")?.parse().ok()?,
+        host: field("host")?,
+        since: field("since")?,
+    })
 }
 
 fn alive(holder: &Holder) -> bool {
@@ -62,9 +97,13 @@ impl LockFile {
                         host: host(),
                         since: chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string(),
                     };
-                    writeln!(file, "user={}\npid={}\nhost={}\nsince={}", me.user, me.pid, me.host, me.since)
-                        .and_then(|_| file.sync_all())
-                        .map_err(|e| LockError::Io(path.clone(), e))?;
+                    writeln!(
+                        file,
+                        "user={}\npid={}\nhost={}\nsince={}",
+                        me.user, me.pid, me.host, me.since
+                    )
+                    .and_then(|_| file.sync_all())
+                    .map_err(|e| LockError::Io(path.clone(), e))?;
                     set_private(&path);
                     return Ok(Self { path });
                 }
@@ -80,7 +119,10 @@ impl LockFile {
                 Err(e) => return Err(LockError::Io(path, e)),
             }
         }
-        Err(LockError::Io(path, std::io::Error::other("the lock file keeps reappearing")))
+        Err(LockError::Io(
+            path,
+            std::io::Error::other("the lock file keeps reappearing"),
+        ))
     }
 }
 
@@ -129,7 +171,11 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(
             dir.path().join("ratedesk.lock"),
-            format!("user=x\npid={}\nhost={}\nsince=then\n", u32::MAX - 1, host()),
+            format!(
+                "user=x\npid={}\nhost={}\nsince=then\n",
+                u32::MAX - 1,
+                host()
+            ),
         )
         .expect("write");
         LockFile::acquire(dir.path()).expect("stale lock taken over");

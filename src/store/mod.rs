@@ -21,7 +21,9 @@ use crate::ledger::{Book, UnitId, UnitResult};
 use crate::model::{Game, PlayerIdx, fold_name};
 use crate::rules::Rulebook;
 pub use lock::{Holder, LockError};
-pub use records::{AuditEntry, AuditKind, Change, Delta, EventRecord, GameKey, PlayerRecord, PlayerStatus};
+pub use records::{
+    AuditEntry, AuditKind, Change, Delta, EventRecord, GameKey, PlayerRecord, PlayerStatus,
+};
 
 /// The schema this version writes.
 pub const SCHEMA_VERSION: u64 = 1;
@@ -37,13 +39,21 @@ pub enum StoreError {
     #[error(
         "the database at {path} cannot be read ({detail}); it was not modified. Restore the latest backup with `ratedesk restore --force FILE` (automatic backups are in {backups})"
     )]
-    Corrupt { path: PathBuf, detail: String, backups: PathBuf },
+    Corrupt {
+        path: PathBuf,
+        detail: String,
+        backups: PathBuf,
+    },
     #[error(
         "the database at {path} was written by a newer ratedesk (schema {found}, this version reads up to {SCHEMA_VERSION}); it was not modified"
     )]
     Newer { path: PathBuf, found: u64 },
     #[error("the database at {path} holds '{found}' ratings, not '{wanted}'")]
-    WrongRules { path: PathBuf, found: String, wanted: String },
+    WrongRules {
+        path: PathBuf,
+        found: String,
+        wanted: String,
+    },
     #[error("database error at {path}: {detail}")]
     Io { path: PathBuf, detail: String },
 }
@@ -101,10 +111,16 @@ fn name_key(name: &str, id: PlayerIdx) -> Vec<u8> {
 impl Store {
     /// Opens (or creates, with `rules`) the database in `dir`.
     pub fn open(dir: &Path, rules: &str) -> Result<Self, StoreError> {
-        let io = |e: std::io::Error| StoreError::Io { path: dir.to_path_buf(), detail: e.to_string() };
+        let io = |e: std::io::Error| StoreError::Io {
+            path: dir.to_path_buf(),
+            detail: e.to_string(),
+        };
         let fresh = !dir.join("db").exists();
         if !dir.exists() {
-            std::fs::DirBuilder::new().recursive(true).create(dir).map_err(io)?;
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .create(dir)
+                .map_err(io)?;
             lock::set_private(dir);
         }
         let lock = lock::LockFile::acquire(dir)?;
@@ -126,17 +142,29 @@ impl Store {
         let stored_rules = meta.get("rules").map_err(|e| corrupt(e.to_string()))?;
         match (schema, stored_rules) {
             (None, _) => {
-                meta.insert("schema", &SCHEMA_VERSION.to_be_bytes()).map_err(|e| corrupt(e.to_string()))?;
-                meta.insert("rules", rules.as_bytes()).map_err(|e| corrupt(e.to_string()))?;
+                meta.insert("schema", &SCHEMA_VERSION.to_be_bytes())
+                    .map_err(|e| corrupt(e.to_string()))?;
+                meta.insert("rules", rules.as_bytes())
+                    .map_err(|e| corrupt(e.to_string()))?;
             }
             (Some(v), stored) => {
-                let found = codec::id_of(&v).ok_or_else(|| corrupt("unreadable schema version".into()))?;
+                let found =
+                    codec::id_of(&v).ok_or_else(|| corrupt("unreadable schema version".into()))?;
                 if found > SCHEMA_VERSION {
-                    return Err(StoreError::Newer { path: dir.to_path_buf(), found });
+                    return Err(StoreError::Newer {
+                        path: dir.to_path_buf(),
+                        found,
+                    });
                 }
-                let stored = stored.map(|r| String::from_utf8_lossy(&r).into_owned()).unwrap_or_default();
+                let stored = stored
+                    .map(|r| String::from_utf8_lossy(&r).into_owned())
+                    .unwrap_or_default();
                 if stored != rules {
-                    return Err(StoreError::WrongRules { path: dir.to_path_buf(), found: stored, wanted: rules.into() });
+                    return Err(StoreError::WrongRules {
+                        path: dir.to_path_buf(),
+                        found: stored,
+                        wanted: rules.into(),
+                    });
                 }
             }
         }
@@ -168,9 +196,13 @@ impl Store {
         if !dir.join("db").exists() {
             return None;
         }
-        let db = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open())).ok()?.ok()?;
+        let db = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open()))
+            .ok()?
+            .ok()?;
         let meta = db.open_tree("meta").ok()?;
-        meta.get("rules").ok()?.map(|r| String::from_utf8_lossy(&r).into_owned())
+        meta.get("rules")
+            .ok()?
+            .map(|r| String::from_utf8_lossy(&r).into_owned())
     }
 
     /// A cheap look at sled's files before sled touches them: its own recovery would otherwise
@@ -193,11 +225,19 @@ impl Store {
     }
 
     fn io(&self, e: impl std::fmt::Display) -> StoreError {
-        StoreError::Io { path: self.path.clone(), detail: e.to_string() }
+        StoreError::Io {
+            path: self.path.clone(),
+            detail: e.to_string(),
+        }
     }
 
     fn counter(&self, name: &str) -> Result<u64, StoreError> {
-        Ok(self.meta.get(name).map_err(|e| self.io(e))?.and_then(|v| codec::id_of(&v)).unwrap_or(0))
+        Ok(self
+            .meta
+            .get(name)
+            .map_err(|e| self.io(e))?
+            .and_then(|v| codec::id_of(&v))
+            .unwrap_or(0))
     }
 
     pub fn counts(&self) -> Result<Counts, StoreError> {
@@ -228,18 +268,31 @@ impl Store {
             let (k, v) = item.map_err(|e| self.io(e))?;
             let id = codec::id_of(&k).ok_or_else(|| bad("player key", &"short key"))? as usize;
             let rec: PlayerRecord<R> = codec::decode(&v).map_err(|e| bad("player record", &e))?;
-            change.players.push(Delta { key: id, before: None, after: Some(rec) });
+            change.players.push(Delta {
+                key: id,
+                before: None,
+                after: Some(rec),
+            });
         }
         for item in self.events.iter() {
             let (k, v) = item.map_err(|e| self.io(e))?;
             let id = codec::id_of(&k).ok_or_else(|| bad("event key", &"short key"))? as usize;
             let rec: EventRecord = codec::decode(&v).map_err(|e| bad("event record", &e))?;
-            change.events.push(Delta { key: id, before: None, after: Some(rec) });
+            change.events.push(Delta {
+                key: id,
+                before: None,
+                after: Some(rec),
+            });
         }
         for item in self.games.iter() {
             let (_, v) = item.map_err(|e| self.io(e))?;
-            let (event, game): (usize, Game) = codec::decode(&v).map_err(|e| bad("game record", &e))?;
-            change.games.push(Delta { key: (event, game.round, game.board), before: None, after: Some(game) });
+            let (event, game): (usize, Game) =
+                codec::decode(&v).map_err(|e| bad("game record", &e))?;
+            change.games.push(Delta {
+                key: (event, game.round, game.board),
+                before: None,
+                after: Some(game),
+            });
         }
         change.apply(&mut book, &mut status);
         let mut units = BTreeMap::new();
@@ -250,7 +303,13 @@ impl Store {
             units.insert(id, unit);
         }
         let audit = self.audit_entries()?;
-        Ok(Contents { book, status, units, audit, rated_seq: self.counter("rated_seq")? })
+        Ok(Contents {
+            book,
+            status,
+            units,
+            audit,
+            rated_seq: self.counter("rated_seq")?,
+        })
     }
 
     pub fn audit_entries<R: Rulebook>(&self) -> Result<Vec<AuditEntry<R>>, StoreError> {
@@ -306,10 +365,17 @@ impl Store {
         let mut events = sled::Batch::default();
         for d in &entry.change.events {
             let k = codec::key(d.key as u64);
-            counts.events = counts.events + u64::from(d.after.is_some()) - u64::from(d.before.is_some());
+            counts.events =
+                counts.events + u64::from(d.after.is_some()) - u64::from(d.before.is_some());
             match &d.after {
                 Some(rec) => {
-                    let bare = EventRecord { event: crate::model::Event { games: Vec::new(), ..rec.event.clone() }, live: rec.live };
+                    let bare = EventRecord {
+                        event: crate::model::Event {
+                            games: Vec::new(),
+                            ..rec.event.clone()
+                        },
+                        live: rec.live,
+                    };
                     events.insert(&k, codec::encode(&bare).map_err(|e| self.io(e))?);
                 }
                 None => events.remove(&k),
@@ -318,7 +384,8 @@ impl Store {
         let mut games = sled::Batch::default();
         for d in &entry.change.games {
             let k = game_key(d.key);
-            counts.games = counts.games + u64::from(d.after.is_some()) - u64::from(d.before.is_some());
+            counts.games =
+                counts.games + u64::from(d.after.is_some()) - u64::from(d.before.is_some());
             match &d.after {
                 Some(g) => games.insert(k, codec::encode(&(d.key.0, g)).map_err(|e| self.io(e))?),
                 None => games.remove(k),
@@ -331,7 +398,16 @@ impl Store {
         meta.insert("events", &counts.events.to_be_bytes());
         meta.insert("games", &counts.games.to_be_bytes());
         meta.insert("audit", &counts.audit.to_be_bytes());
-        let trees = (&self.players, &self.events, &self.games, &self.audit, &self.meta, &self.by_name, &self.by_fide, &self.by_code);
+        let trees = (
+            &self.players,
+            &self.events,
+            &self.games,
+            &self.audit,
+            &self.meta,
+            &self.by_name,
+            &self.by_fide,
+            &self.by_code,
+        );
         trees
             .transaction(|(tp, te, tg, ta, tm, tn, tf, tc)| {
                 tp.apply_batch(&players)?;
@@ -349,7 +425,11 @@ impl Store {
 
     /// Stores re-rated units (`None`: the unit no longer exists) and the audit entry they follow
     /// from. Not yet flushed.
-    pub fn save_results<R: Rulebook>(&self, units: &[(UnitId, Option<&UnitResult<R>>)], rated_seq: u64) -> Result<(), StoreError> {
+    pub fn save_results<R: Rulebook>(
+        &self,
+        units: &[(UnitId, Option<&UnitResult<R>>)],
+        rated_seq: u64,
+    ) -> Result<(), StoreError> {
         let mut batch = sled::Batch::default();
         for (id, unit) in units {
             let k = codec::encode(id).map_err(|e| self.io(e))?;
@@ -359,25 +439,42 @@ impl Store {
             }
         }
         self.results.apply_batch(batch).map_err(|e| self.io(e))?;
-        self.meta.insert("rated_seq", &rated_seq.to_be_bytes()).map_err(|e| self.io(e))?;
+        self.meta
+            .insert("rated_seq", &rated_seq.to_be_bytes())
+            .map_err(|e| self.io(e))?;
         Ok(())
     }
 
     /// Replaces all stored results.
-    pub fn replace_results<R: Rulebook>(&self, units: &BTreeMap<UnitId, UnitResult<R>>, rated_seq: u64) -> Result<(), StoreError> {
+    pub fn replace_results<R: Rulebook>(
+        &self,
+        units: &BTreeMap<UnitId, UnitResult<R>>,
+        rated_seq: u64,
+    ) -> Result<(), StoreError> {
         self.results.clear().map_err(|e| self.io(e))?;
-        let all: Vec<(UnitId, Option<&UnitResult<R>>)> = units.iter().map(|(k, v)| (k.clone(), Some(v))).collect();
+        let all: Vec<(UnitId, Option<&UnitResult<R>>)> =
+            units.iter().map(|(k, v)| (k.clone(), Some(v))).collect();
         self.save_results(&all, rated_seq)
     }
 
     /// The player with this federation code, by the index.
     pub fn player_by_code(&self, code: &str) -> Result<Option<PlayerIdx>, StoreError> {
-        Ok(self.by_code.get(code.as_bytes()).map_err(|e| self.io(e))?.and_then(|v| codec::id_of(&v)).map(|id| id as usize))
+        Ok(self
+            .by_code
+            .get(code.as_bytes())
+            .map_err(|e| self.io(e))?
+            .and_then(|v| codec::id_of(&v))
+            .map(|id| id as usize))
     }
 
     /// The player with this FIDE id, by the index.
     pub fn player_by_fide(&self, fide_id: u64) -> Result<Option<PlayerIdx>, StoreError> {
-        Ok(self.by_fide.get(codec::key(fide_id)).map_err(|e| self.io(e))?.and_then(|v| codec::id_of(&v)).map(|id| id as usize))
+        Ok(self
+            .by_fide
+            .get(codec::key(fide_id))
+            .map_err(|e| self.io(e))?
+            .and_then(|v| codec::id_of(&v))
+            .map(|id| id as usize))
     }
 
     /// Players whose folded name starts with the folded `prefix`, by the index.
@@ -386,7 +483,9 @@ impl Store {
             .scan_prefix(fold_name(prefix).as_bytes())
             .map(|item| {
                 let (k, _) = item.map_err(|e| self.io(e))?;
-                Ok(k.get(k.len().saturating_sub(8)..).and_then(codec::id_of).unwrap_or(0) as usize)
+                Ok(k.get(k.len().saturating_sub(8)..)
+                    .and_then(codec::id_of)
+                    .unwrap_or(0) as usize)
             })
             .collect()
     }
@@ -399,7 +498,16 @@ impl Store {
 
     /// Removes every record (restore --force).
     pub fn clear(&self) -> Result<(), StoreError> {
-        for tree in [&self.players, &self.events, &self.games, &self.results, &self.audit, &self.by_name, &self.by_fide, &self.by_code] {
+        for tree in [
+            &self.players,
+            &self.events,
+            &self.games,
+            &self.results,
+            &self.audit,
+            &self.by_name,
+            &self.by_fide,
+            &self.by_code,
+        ] {
             tree.clear().map_err(|e| self.io(e))?;
         }
         for name in ["players", "events", "games", "audit", "rated_seq"] {
@@ -411,7 +519,11 @@ impl Store {
 
 impl Store {
     /// Writes restored records and audit log into an empty database. Not yet flushed.
-    pub fn restore<R: Rulebook>(&self, change: &Change<R>, audit: &[AuditEntry<R>]) -> Result<(), StoreError> {
+    pub fn restore<R: Rulebook>(
+        &self,
+        change: &Change<R>,
+        audit: &[AuditEntry<R>],
+    ) -> Result<(), StoreError> {
         let entry = AuditEntry::<R> {
             seq: 0,
             time: 0,
@@ -424,10 +536,15 @@ impl Store {
         self.audit.remove(codec::key(0)).map_err(|e| self.io(e))?;
         let mut batch = sled::Batch::default();
         for a in audit {
-            batch.insert(&codec::key(a.seq), codec::encode(a).map_err(|e| self.io(e))?);
+            batch.insert(
+                &codec::key(a.seq),
+                codec::encode(a).map_err(|e| self.io(e))?,
+            );
         }
         self.audit.apply_batch(batch).map_err(|e| self.io(e))?;
-        self.meta.insert("audit", &(audit.len() as u64).to_be_bytes()).map_err(|e| self.io(e))?;
+        self.meta
+            .insert("audit", &(audit.len() as u64).to_be_bytes())
+            .map_err(|e| self.io(e))?;
         Ok(())
     }
 }

@@ -47,7 +47,11 @@ pub struct Delta<K, V> {
 
 impl<K: Clone, V: Clone> Delta<K, V> {
     fn inverse(&self) -> Self {
-        Self { key: self.key.clone(), before: self.after.clone(), after: self.before.clone() }
+        Self {
+            key: self.key.clone(),
+            before: self.after.clone(),
+            after: self.before.clone(),
+        }
     }
 }
 
@@ -62,7 +66,11 @@ pub struct Change<R: Rulebook> {
 
 impl<R: Rulebook> Default for Change<R> {
     fn default() -> Self {
-        Self { players: Vec::new(), events: Vec::new(), games: Vec::new() }
+        Self {
+            players: Vec::new(),
+            events: Vec::new(),
+            games: Vec::new(),
+        }
     }
 }
 
@@ -109,7 +117,10 @@ impl<R: Rulebook> Change<R> {
             match &d.after {
                 Some(rec) => {
                     let games = std::mem::take(&mut book.events[e].games);
-                    book.events[e] = Event { games, ..rec.event.clone() };
+                    book.events[e] = Event {
+                        games,
+                        ..rec.event.clone()
+                    };
                     book.live[e] = rec.live;
                 }
                 None => {
@@ -131,12 +142,16 @@ impl<R: Rulebook> Change<R> {
 
     /// The events whose ratings the change may move.
     pub fn events_touched(&self, book: &Book<R>) -> std::collections::BTreeSet<usize> {
-        let mut touched: std::collections::BTreeSet<usize> = self.events.iter().map(|d| d.key).collect();
+        let mut touched: std::collections::BTreeSet<usize> =
+            self.events.iter().map(|d| d.key).collect();
         touched.extend(self.games.iter().map(|d| d.key.0));
-        let players: std::collections::BTreeSet<PlayerIdx> = self.players.iter().map(|d| d.key).collect();
+        let players: std::collections::BTreeSet<PlayerIdx> =
+            self.players.iter().map(|d| d.key).collect();
         if !players.is_empty() {
             for (e, event) in book.events.iter().enumerate() {
-                if event.games.iter().any(|g| players.contains(&g.white) || g.black.is_some_and(|b| players.contains(&b))) {
+                if event.games.iter().any(|g| {
+                    players.contains(&g.white) || g.black.is_some_and(|b| players.contains(&b))
+                }) {
                     touched.insert(e);
                 }
             }

@@ -5,7 +5,9 @@ use crate::model::Rating;
 use crate::rules::Award;
 
 /// A national title, ordered from the lowest to the highest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Title {
     /// I luokan pelaaja (6.5).
     I,

@@ -1,0 +1,673 @@
+//! The edits the officer (and every importer) makes, checked against the current data and
+//! compiled into the record changes the store writes and the audit log keeps.
+
+use std::collections::BTreeSet;
+
+use crate::ledger::Book;
+use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo};
+use crate::rules::{Award, ListId, Rulebook};
+use crate::store::{Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
+
+/// One edit.
+#[derive(Clone, Debug)]
+pub enum Edit<R: Rulebook> {
+    AddPlayer {
+        info: PlayerInfo,
+        seeds: Vec<Option<R::State>>,
+        held: Vec<Award<R::Award>>,
+    },
+    UpdatePlayer {
+        player: PlayerIdx,
+        info: PlayerInfo,
+    },
+    /// A player's state before his first rated unit (e.g. from a national list).
+    SetSeed {
+        player: PlayerIdx,
+        list: ListId,
+        state: Option<R::State>,
+    },
+    /// A new event with its games.
+    AddEvent(Event),
+    /// New details of an event; its games stay.
+    UpdateEvent {
+        event: usize,
+        details: Event,
+    },
+    DeleteEvent(usize),
+    /// Pairs a board (or changes its pairing or result).
+    SetGame {
+        event: usize,
+        game: Game,
+    },
+    /// Sets the result of a paired board.
+    SetResult {
+        event: usize,
+        round: u32,
+        board: u32,
+        result: GameResult,
+    },
+    /// Removes a board.
+    ClearGame {
+        event: usize,
+        round: u32,
+        board: u32,
+    },
+    /// Removes a player who has no games.
+    DeletePlayer(PlayerIdx),
+    /// Moves every game of `remove` to `keep` and retires `remove`.
+    MergePlayers {
+        keep: PlayerIdx,
+        remove: PlayerIdx,
+    },
+    /// Records awards as held, e.g. titles a correction would otherwise take away (titles are
+    /// permanent: SSL 6.1).
+    HoldAwards {
+        player: PlayerIdx,
+        awards: Vec<Award<R::Award>>,
+    },
+    /// Players and events read from a file; events refer to players by their index in
+    /// `players`, which are either new records or existing players.
+    Import {
+        players: Vec<ImportedPlayer<R>>,
+        events: Vec<Event>,
+    },
+}
+
+/// A player of an import: an existing record, or a new one.
+#[derive(Clone, Debug)]
+pub enum ImportedPlayer<R: Rulebook> {
+    Existing(PlayerIdx),
+    New {
+        info: PlayerInfo,
+        seeds: Vec<Option<R::State>>,
+        held: Vec<Award<R::Award>>,
+    },
+}
+
+/// An edit that cannot be made, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EditError(pub String);
+
+fn err<T>(message: impl Into<String>) -> Result<T, EditError> {
+    Err(EditError(message.into()))
+}
+
+/// Read access to the current data, for checking edits.
+pub(crate) struct Current<'a, R: Rulebook> {
+    pub book: &'a Book<R>,
+    pub status: &'a [PlayerStatus],
+}
+
+impl<R: Rulebook> Current<'_, R> {
+    fn player_name(&self, p: PlayerIdx) -> String {
+        self.book.players.get(p).map_or_else(
+            || format!("#{p}"),
+            |i| {
+                if i.name.is_empty() {
+                    i.id.clone()
+                } else {
+                    i.name.clone()
+                }
+            },
+        )
+    }
+
+    fn active(&self, p: PlayerIdx) -> Result<(), EditError> {
+        match self.status.get(p) {
+            Some(PlayerStatus::Active) => Ok(()),
+            Some(_) => err(format!(
+                "player {} is no longer in use",
+                self.player_name(p)
+            )),
+            None => err(format!("there is no player #{p}")),
+        }
+    }
+
+    fn live_event(&self, e: usize) -> Result<&Event, EditError> {
+        match (self.book.events.get(e), self.book.live.get(e)) {
+            (Some(ev), Some(true)) => Ok(ev),
+            _ => err(format!("there is no event #{e}")),
+        }
+    }
+
+    fn record(&self, p: PlayerIdx) -> PlayerRecord<R> {
+        PlayerRecord {
+            info: self.book.players[p].clone(),
+            seeds: self.book.seeds[p].clone(),
+            held: self.book.held[p].clone(),
+            status: self.status[p],
+        }
+    }
+
+    fn event_record(&self, e: usize) -> EventRecord {
+        EventRecord {
+            event: Event {
+                games: Vec::new(),
+                ..self.book.events[e].clone()
+            },
+            live: self.book.live[e],
+        }
+    }
+
+    /// A game may stand in its event: two different known players, neither with another game
+    /// in the round (a bye counts), on a board of its own.
+    fn check_game(
+        &self,
+        event: &Event,
+        game: &Game,
+        replacing: Option<(u32, u32)>,
+    ) -> Result<(), EditError> {
+        let at = format!("{}, round {}, board {}", event.id, game.round, game.board);
+        if game.round == 0 || game.board == 0 {
+            return err(format!("{at}: rounds and boards are numbered from 1"));
+        }
+        self.active(game.white)
+            .map_err(|e| EditError(format!("{at}: {e}")))?;
+        if let Some(b) = game.black {
+            self.active(b)
+                .map_err(|e| EditError(format!("{at}: {e}")))?;
+            if b == game.white {
+                return err(format!("{at}: {} cannot play himself", self.player_name(b)));
+            }
+        }
+        for other in event.games.iter().filter(|g| g.round == game.round) {
+            if Some((other.round, other.board)) == replacing {
+                continue;
+            }
+            if other.board == game.board {
+                return err(format!("{at}: the board is already paired"));
+            }
+            let busy = |p: PlayerIdx| other.white == p || other.black == Some(p);
+            for p in std::iter::once(game.white).chain(game.black) {
+                if busy(p) {
+                    return err(format!(
+                        "{at}: {} already plays in round {}",
+                        self.player_name(p),
+                        game.round
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_event(&self, event: &Event) -> Result<(), EditError> {
+        if event.start > event.end {
+            return err(format!(
+                "{}: starts {} after it ends {}",
+                event.id, event.start, event.end
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<R: Rulebook> Edit<R> {
+    /// A line for the audit log.
+    pub fn describe(&self, book: &Book<R>) -> String {
+        let name = |p: &PlayerIdx| {
+            book.players
+                .get(*p)
+                .map_or_else(|| format!("#{p}"), |i| i.id.clone())
+        };
+        let event = |e: &usize| {
+            book.events
+                .get(*e)
+                .map_or_else(|| format!("#{e}"), |ev| ev.id.clone())
+        };
+        match self {
+            Edit::AddPlayer { info, .. } => format!("add player {}", info.id),
+            Edit::UpdatePlayer { player, .. } => format!("edit player {}", name(player)),
+            Edit::SetSeed { player, list, .. } => {
+                format!("set starting state of {} on list {list}", name(player))
+            }
+            Edit::AddEvent(ev) => format!("add event {} with {} games", ev.id, ev.games.len()),
+            Edit::UpdateEvent { event: e, .. } => format!("edit event {}", event(e)),
+            Edit::DeleteEvent(e) => format!("delete event {}", event(e)),
+            Edit::SetGame { event: e, game } => format!(
+                "pair {} round {} board {}: {} - {} {}",
+                event(e),
+                game.round,
+                game.board,
+                name(&game.white),
+                game.black.as_ref().map_or("bye".into(), name),
+                game.result.code()
+            ),
+            Edit::SetResult {
+                event: e,
+                round,
+                board,
+                result,
+            } => {
+                format!(
+                    "result {} round {round} board {board}: {}",
+                    event(e),
+                    result.code()
+                )
+            }
+            Edit::ClearGame {
+                event: e,
+                round,
+                board,
+            } => format!("clear {} round {round} board {board}", event(e)),
+            Edit::DeletePlayer(p) => format!("delete player {}", name(p)),
+            Edit::MergePlayers { keep, remove } => {
+                format!("merge player {} into {}", name(remove), name(keep))
+            }
+            Edit::HoldAwards { player, awards } => {
+                format!("keep {} award(s) of {}", awards.len(), name(player))
+            }
+            Edit::Import { players, events } => format!(
+                "import {} players and {} events",
+                players.len(),
+                events.len()
+            ),
+        }
+    }
+
+    /// Checks the edit against the current data and turns it into record changes.
+    pub(crate) fn compile(&self, now: &Current<'_, R>) -> Result<Change<R>, EditError> {
+        let book = now.book;
+        let mut change = Change::<R>::default();
+        let next_player = book.players.len();
+        let next_event = book.events.len();
+        match self {
+            Edit::AddPlayer { info, seeds, held } => {
+                let record = PlayerRecord {
+                    info: info.clone(),
+                    seeds: seeds.clone(),
+                    held: held.clone(),
+                    status: PlayerStatus::Active,
+                };
+                change.players.push(Delta {
+                    key: next_player,
+                    before: None,
+                    after: Some(record),
+                });
+            }
+            Edit::UpdatePlayer { player, info } => {
+                now.active(*player)?;
+                let before = now.record(*player);
+                let after = PlayerRecord {
+                    info: info.clone(),
+                    ..before.clone()
+                };
+                change.players.push(Delta {
+                    key: *player,
+                    before: Some(before),
+                    after: Some(after),
+                });
+            }
+            Edit::SetSeed {
+                player,
+                list,
+                state,
+            } => {
+                now.active(*player)?;
+                let before = now.record(*player);
+                let mut after = before.clone();
+                match after.seeds.get_mut(*list) {
+                    Some(slot) => *slot = state.clone(),
+                    None => return err(format!("there is no list {list}")),
+                }
+                change.players.push(Delta {
+                    key: *player,
+                    before: Some(before),
+                    after: Some(after),
+                });
+            }
+            Edit::AddEvent(event) => {
+                now.check_event(event)?;
+                if book
+                    .events
+                    .iter()
+                    .zip(&book.live)
+                    .any(|(e, live)| *live && e.id == event.id)
+                {
+                    return err(format!(
+                        "an event with id {} is already in the database",
+                        event.id
+                    ));
+                }
+                let mut placed = Event {
+                    games: Vec::new(),
+                    ..event.clone()
+                };
+                for g in &event.games {
+                    now.check_game(&placed, g, None)?;
+                    placed.games.push(g.clone());
+                }
+                change.events.push(Delta {
+                    key: next_event,
+                    before: None,
+                    after: Some(EventRecord {
+                        event: Event {
+                            games: Vec::new(),
+                            ..event.clone()
+                        },
+                        live: true,
+                    }),
+                });
+                for g in &event.games {
+                    change.games.push(Delta {
+                        key: (next_event, g.round, g.board),
+                        before: None,
+                        after: Some(g.clone()),
+                    });
+                }
+            }
+            Edit::UpdateEvent { event, details } => {
+                now.live_event(*event)?;
+                now.check_event(details)?;
+                let before = now.event_record(*event);
+                let after = EventRecord {
+                    event: Event {
+                        games: Vec::new(),
+                        ..details.clone()
+                    },
+                    live: true,
+                };
+                change.events.push(Delta {
+                    key: *event,
+                    before: Some(before),
+                    after: Some(after),
+                });
+            }
+            Edit::DeleteEvent(event) => {
+                now.live_event(*event)?;
+                let before = now.event_record(*event);
+                let after = EventRecord {
+                    live: false,
+                    ..before.clone()
+                };
+                change.events.push(Delta {
+                    key: *event,
+                    before: Some(before),
+                    after: Some(after),
+                });
+            }
+            Edit::SetGame { event, game } => {
+                let ev = now.live_event(*event)?;
+                let existing = ev
+                    .games
+                    .iter()
+                    .find(|g| (g.round, g.board) == (game.round, game.board));
+                now.check_game(ev, game, existing.map(|g| (g.round, g.board)))?;
+                change.games.push(Delta {
+                    key: (*event, game.round, game.board),
+                    before: existing.cloned(),
+                    after: Some(game.clone()),
+                });
+            }
+            Edit::SetResult {
+                event,
+                round,
+                board,
+                result,
+            } => {
+                let ev = now.live_event(*event)?;
+                let Some(existing) = ev
+                    .games
+                    .iter()
+                    .find(|g| (g.round, g.board) == (*round, *board))
+                else {
+                    return err(format!(
+                        "{}, round {round}, board {board}: no pairing on this board",
+                        ev.id
+                    ));
+                };
+                let mut after = existing.clone();
+                after.result = if existing.black.is_none() {
+                    GameResult {
+                        played: false,
+                        ..*result
+                    }
+                } else {
+                    *result
+                };
+                change.games.push(Delta {
+                    key: (*event, *round, *board),
+                    before: Some(existing.clone()),
+                    after: Some(after),
+                });
+            }
+            Edit::ClearGame {
+                event,
+                round,
+                board,
+            } => {
+                let ev = now.live_event(*event)?;
+                let Some(existing) = ev
+                    .games
+                    .iter()
+                    .find(|g| (g.round, g.board) == (*round, *board))
+                else {
+                    return err(format!(
+                        "{}, round {round}, board {board}: no pairing on this board",
+                        ev.id
+                    ));
+                };
+                change.games.push(Delta {
+                    key: (*event, *round, *board),
+                    before: Some(existing.clone()),
+                    after: None,
+                });
+            }
+            Edit::DeletePlayer(player) => {
+                now.active(*player)?;
+                let plays = book
+                    .events
+                    .iter()
+                    .zip(&book.live)
+                    .filter(|(_, l)| **l)
+                    .find(|(e, _)| {
+                        e.games
+                            .iter()
+                            .any(|g| g.white == *player || g.black == Some(*player))
+                    });
+                if let Some((e, _)) = plays {
+                    return err(format!(
+                        "{} has games in {}: merge or remove them first",
+                        now.player_name(*player),
+                        e.id
+                    ));
+                }
+                let before = now.record(*player);
+                let after = PlayerRecord {
+                    status: PlayerStatus::Deleted,
+                    ..before.clone()
+                };
+                change.players.push(Delta {
+                    key: *player,
+                    before: Some(before),
+                    after: Some(after),
+                });
+            }
+            Edit::MergePlayers { keep, remove } => merge(now, *keep, *remove, &mut change)?,
+            Edit::HoldAwards { player, awards } => {
+                now.active(*player)?;
+                let before = now.record(*player);
+                let mut after = before.clone();
+                after.held.extend(awards.iter().cloned().map(|a| Award {
+                    player: *player,
+                    ..a
+                }));
+                change.players.push(Delta {
+                    key: *player,
+                    before: Some(before),
+                    after: Some(after),
+                });
+            }
+            Edit::Import { players, events } => {
+                let mut ids = Vec::with_capacity(players.len());
+                let mut next = next_player;
+                for p in players {
+                    match p {
+                        ImportedPlayer::Existing(id) => {
+                            now.active(*id)?;
+                            ids.push(*id);
+                        }
+                        ImportedPlayer::New { info, seeds, held } => {
+                            let held = held
+                                .iter()
+                                .cloned()
+                                .map(|a| Award { player: next, ..a })
+                                .collect();
+                            let record = PlayerRecord {
+                                info: info.clone(),
+                                seeds: seeds.clone(),
+                                held,
+                                status: PlayerStatus::Active,
+                            };
+                            change.players.push(Delta {
+                                key: next,
+                                before: None,
+                                after: Some(record),
+                            });
+                            ids.push(next);
+                            next += 1;
+                        }
+                    }
+                }
+                let mut seen: BTreeSet<&str> = BTreeSet::new();
+                for (k, event) in events.iter().enumerate() {
+                    now.check_event(event)?;
+                    if !seen.insert(&event.id)
+                        || book
+                            .events
+                            .iter()
+                            .zip(&book.live)
+                            .any(|(e, live)| *live && e.id == event.id)
+                    {
+                        return err(format!(
+                            "an event with id {} is already in the database",
+                            event.id
+                        ));
+                    }
+                    let e = next_event + k;
+                    change.events.push(Delta {
+                        key: e,
+                        before: None,
+                        after: Some(EventRecord {
+                            event: Event {
+                                games: Vec::new(),
+                                ..event.clone()
+                            },
+                            live: true,
+                        }),
+                    });
+                    for g in &event.games {
+                        let map = |p: PlayerIdx| {
+                            ids.get(p).copied().ok_or_else(|| {
+                                EditError(format!("{}: unknown player #{p}", event.id))
+                            })
+                        };
+                        let game = Game {
+                            white: map(g.white)?,
+                            black: g.black.map(map).transpose()?,
+                            ..g.clone()
+                        };
+                        change.games.push(Delta {
+                            key: (e, g.round, g.board),
+                            before: None,
+                            after: Some(game),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(change)
+    }
+}
+
+/// Merging two records of one player: every game of `remove` moves to `keep` (refused where
+/// the two met or both played in one round), `keep` takes `remove`'s starting states where he
+/// has none and any award he lacks, and `remove` is retired.
+fn merge<R: Rulebook>(
+    now: &Current<'_, R>,
+    keep: PlayerIdx,
+    remove: PlayerIdx,
+    change: &mut Change<R>,
+) -> Result<(), EditError> {
+    now.active(keep)?;
+    now.active(remove)?;
+    if keep == remove {
+        return err("a player cannot be merged into himself");
+    }
+    let book = now.book;
+    for (e, event) in book
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(e, _)| book.live[*e])
+    {
+        let rounds = |p: PlayerIdx| -> BTreeSet<u32> {
+            event
+                .games
+                .iter()
+                .filter(|g| g.white == p || g.black == Some(p))
+                .map(|g| g.round)
+                .collect()
+        };
+        let both: Vec<u32> = rounds(keep)
+            .intersection(&rounds(remove))
+            .copied()
+            .collect();
+        if let Some(r) = both.first() {
+            return err(format!(
+                "{} and {} both play in {} round {r}: they cannot be one player",
+                now.player_name(keep),
+                now.player_name(remove),
+                event.id
+            ));
+        }
+        for g in event
+            .games
+            .iter()
+            .filter(|g| g.white == remove || g.black == Some(remove))
+        {
+            let swap = |p: PlayerIdx| if p == remove { keep } else { p };
+            let moved = Game {
+                white: swap(g.white),
+                black: g.black.map(swap),
+                ..g.clone()
+            };
+            change.games.push(Delta {
+                key: (e, g.round, g.board),
+                before: Some(g.clone()),
+                after: Some(moved),
+            });
+        }
+    }
+    let (kept_before, removed_before) = (now.record(keep), now.record(remove));
+    let mut kept = kept_before.clone();
+    for (slot, theirs) in kept.seeds.iter_mut().zip(&removed_before.seeds) {
+        if slot.is_none() {
+            *slot = theirs.clone();
+        }
+    }
+    for a in &removed_before.held {
+        if !kept.held.iter().any(|h| h.award == a.award) {
+            kept.held.push(Award {
+                player: keep,
+                ..a.clone()
+            });
+        }
+    }
+    let retired = PlayerRecord {
+        status: PlayerStatus::MergedInto(keep),
+        ..removed_before.clone()
+    };
+    change.players.push(Delta {
+        key: keep,
+        before: Some(kept_before),
+        after: Some(kept),
+    });
+    change.players.push(Delta {
+        key: remove,
+        before: Some(removed_before),
+        after: Some(retired),
+    });
+    Ok(())
+}

@@ -1,0 +1,452 @@
+//! The application: the federation's data, its ratings and every change made to them. Every
+//! edit — from the command line, the TUI or an import — goes through [`Desk::apply`]: checked,
+//! written with its audit entry in one transaction, re-rated incrementally, flushed, and only
+//! then acknowledged. No drawing and no terminal here.
+
+pub mod edit;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use crate::json::JsonRules;
+use crate::ledger::{Book, Ledger, UnitId, UnitResult, Update};
+use crate::model::{PlayerIdx, Rating};
+use crate::rules::{Award, ListId, Rulebook};
+use crate::store::{self, AuditEntry, AuditKind, Change, PlayerStatus, Store, StoreError, backup};
+pub use edit::{Edit, EditError, ImportedPlayer};
+
+/// How many automatic backups are kept.
+const BACKUPS_KEPT: usize = 10;
+/// An automatic backup is made at opening when the newest is older than this.
+const DAILY: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+#[derive(Debug, thiserror::Error)]
+pub enum DeskError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Edit(#[from] EditError),
+    #[error("{0}")]
+    Backup(String),
+}
+
+/// One player's rating moved by an edit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatingChange {
+    pub player: PlayerIdx,
+    pub list: ListId,
+    pub before: Option<Rating>,
+    pub after: Option<Rating>,
+}
+
+/// What an edit does (or did) to the ratings and awards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Effect<A> {
+    pub action: String,
+    pub ratings: Vec<RatingChange>,
+    pub gained: Vec<Award<A>>,
+    pub lost: Vec<Award<A>>,
+    pub units_rated: usize,
+}
+
+/// The officer's desk: one open database, its data in memory and its ratings.
+pub struct Desk<R: JsonRules> {
+    rulebook: R,
+    store: Store,
+    book: Book<R>,
+    status: Vec<PlayerStatus>,
+    ledger: Ledger<R>,
+    audit: Vec<AuditEntry<R>>,
+    changed: bool,
+}
+
+impl<R: JsonRules> Desk<R> {
+    /// Opens (or creates) the database in `dir`. Stored results are used as they are unless the
+    /// last edit was not re-rated (a process killed in between): then everything is re-rated.
+    pub fn open(dir: &Path, rulebook: R) -> Result<Self, DeskError> {
+        let store = Store::open(dir, rulebook.code())?;
+        let contents = store.load::<R>()?;
+        let last = contents.audit.last().map_or(0, |a| a.seq);
+        let ledger = if contents.rated_seq == last {
+            Ledger::from_units(&rulebook, &contents.book, contents.units)
+        } else {
+            let ledger = Ledger::build(&rulebook, &contents.book);
+            store.replace_results(ledger.units(), last)?;
+            store.flush()?;
+            ledger
+        };
+        let desk = Self {
+            rulebook,
+            store,
+            book: contents.book,
+            status: contents.status,
+            ledger,
+            audit: contents.audit,
+            changed: false,
+        };
+        desk.daily_backup()?;
+        Ok(desk)
+    }
+
+    pub fn rulebook(&self) -> &R {
+        &self.rulebook
+    }
+
+    pub fn book(&self) -> &Book<R> {
+        &self.book
+    }
+
+    pub fn ledger(&self) -> &Ledger<R> {
+        &self.ledger
+    }
+
+    pub fn status(&self) -> &[PlayerStatus] {
+        &self.status
+    }
+
+    pub fn audit(&self) -> &[AuditEntry<R>] {
+        &self.audit
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Which players are in use (not deleted, not merged away).
+    pub fn active_players(&self) -> Vec<bool> {
+        self.status
+            .iter()
+            .map(|s| *s == PlayerStatus::Active)
+            .collect()
+    }
+
+    fn current(&self) -> edit::Current<'_, R> {
+        edit::Current {
+            book: &self.book,
+            status: &self.status,
+        }
+    }
+
+    /// What an edit would do, computed by the same incremental path on a copy; the database and
+    /// the desk are untouched.
+    pub fn preview(&self, edit: &Edit<R>) -> Result<Effect<R::Award>, DeskError> {
+        let change = edit.compile(&self.current())?;
+        let explicit = self.before_of(&change);
+        let mut book = self.book.clone();
+        let mut status = self.status.clone();
+        let mut ledger = self.ledger.clone();
+        let touched = Self::touch(&change, &mut book, &mut status);
+        let update = ledger.update(&self.rulebook, &book, touched);
+        Ok(effect(
+            &self.rulebook,
+            edit.describe(&self.book),
+            &book,
+            &ledger,
+            update,
+            explicit,
+        ))
+    }
+
+    /// Final states and awards of the players whose own records a change edits.
+    fn before_of(&self, change: &Change<R>) -> Before<R> {
+        change
+            .players
+            .iter()
+            .filter(|d| d.key < self.book.players.len())
+            .map(|d| {
+                let p = d.key;
+                let states = (0..self.rulebook.lists().len())
+                    .map(|l| self.ledger.state(&self.book, p, l).cloned())
+                    .collect();
+                (p, (states, self.ledger.awards(&self.book, p)))
+            })
+            .collect()
+    }
+
+    /// Applies a change to a book and says which events it touches (before and after).
+    fn touch(
+        change: &Change<R>,
+        book: &mut Book<R>,
+        status: &mut Vec<PlayerStatus>,
+    ) -> BTreeSet<usize> {
+        let mut touched = change.events_touched(book);
+        change.apply(book, status);
+        touched.extend(change.events_touched(book));
+        touched
+    }
+
+    /// Checks, writes, re-rates and flushes an edit; returns its effect once it is on disk.
+    pub fn apply(&mut self, edit: Edit<R>) -> Result<Effect<R::Award>, DeskError> {
+        let change = edit.compile(&self.current())?;
+        let action = edit.describe(&self.book);
+        self.commit(change, action, AuditKind::Edit)
+    }
+
+    fn commit(
+        &mut self,
+        change: Change<R>,
+        action: String,
+        kind: AuditKind,
+    ) -> Result<Effect<R::Award>, DeskError> {
+        let explicit = self.before_of(&change);
+        let entry = AuditEntry {
+            seq: self.audit.last().map_or(1, |a| a.seq + 1),
+            time: chrono::Utc::now().timestamp(),
+            user: store::lock::user(),
+            action: action.clone(),
+            kind,
+            change,
+        };
+        self.store.commit(&entry)?;
+        let touched = Self::touch(&entry.change, &mut self.book, &mut self.status);
+        let update = self.ledger.update(&self.rulebook, &self.book, touched);
+        let units: Vec<(UnitId, Option<&UnitResult<R>>)> = update
+            .units
+            .iter()
+            .map(|id| (id.clone(), self.ledger.units().get(id)))
+            .collect();
+        self.store.save_results(&units, entry.seq)?;
+        self.store.flush()?;
+        self.audit.push(entry);
+        self.changed = true;
+        Ok(effect(
+            &self.rulebook,
+            action,
+            &self.book,
+            &self.ledger,
+            update,
+            explicit,
+        ))
+    }
+
+    /// The entries undo and redo would take next: (done, undone) stacks of sequence numbers.
+    fn stacks(&self) -> (Vec<u64>, Vec<u64>) {
+        let (mut done, mut undone) = (Vec::new(), Vec::new());
+        for entry in &self.audit {
+            match entry.kind {
+                AuditKind::Edit => {
+                    done.push(entry.seq);
+                    undone.clear();
+                }
+                AuditKind::Undo(n) => {
+                    done.retain(|&s| s != n);
+                    undone.push(n);
+                }
+                AuditKind::Redo(n) => {
+                    undone.retain(|&s| s != n);
+                    done.push(n);
+                }
+            }
+        }
+        (done, undone)
+    }
+
+    fn entry(&self, seq: u64) -> Option<&AuditEntry<R>> {
+        self.audit.iter().find(|a| a.seq == seq)
+    }
+
+    /// Undoes the latest edit still in force, as a new audited entry.
+    pub fn undo(&mut self) -> Result<Option<Effect<R::Award>>, DeskError> {
+        let Some(seq) = self.stacks().0.last().copied() else {
+            return Ok(None);
+        };
+        let Some(entry) = self.entry(seq) else {
+            return Ok(None);
+        };
+        let (change, action) = (entry.change.inverse(), format!("undo: {}", entry.action));
+        self.commit(change, action, AuditKind::Undo(seq)).map(Some)
+    }
+
+    /// Applies again the latest undone edit, as a new audited entry.
+    pub fn redo(&mut self) -> Result<Option<Effect<R::Award>>, DeskError> {
+        let Some(seq) = self.stacks().1.last().copied() else {
+            return Ok(None);
+        };
+        let Some(entry) = self.entry(seq) else {
+            return Ok(None);
+        };
+        let (change, action) = (entry.change.clone(), format!("redo: {}", entry.action));
+        self.commit(change, action, AuditKind::Redo(seq)).map(Some)
+    }
+
+    /// Re-rates everything from scratch and lists every stored result that differs.
+    pub fn check(&self) -> Vec<String> {
+        let fresh = Ledger::build(&self.rulebook, &self.book);
+        let mut differences = Vec::new();
+        let ids: BTreeSet<&UnitId> = fresh
+            .units()
+            .keys()
+            .chain(self.ledger.units().keys())
+            .collect();
+        for id in ids {
+            let (stored, computed) = (self.ledger.units().get(id), fresh.units().get(id));
+            if stored != computed {
+                let events: BTreeSet<String> = stored
+                    .into_iter()
+                    .chain(computed)
+                    .flat_map(|u| {
+                        u.ratings
+                            .iter()
+                            .map(|r| self.book.events[r.event].id.clone())
+                    })
+                    .collect();
+                let name = self.rulebook.lists()[id.1];
+                differences.push(format!(
+                    "{name} unit {} ({}): stored results differ from a fresh calculation",
+                    id.0.date,
+                    events.into_iter().collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+        differences
+    }
+
+    /// The portable text dump of everything, including the audit log.
+    pub fn backup_text(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        // Writing to a Vec cannot fail.
+        let _ = backup::write(
+            self.rulebook.code(),
+            &self.book,
+            &self.status,
+            &self.audit,
+            &mut out,
+        );
+        out
+    }
+
+    /// Loads a dump into this (empty, or with `force` emptied) database and re-rates it.
+    pub fn restore(&mut self, text: &str, force: bool) -> Result<(), DeskError> {
+        if !force && !self.store.is_empty()? {
+            return Err(DeskError::Backup(format!(
+                "the database at {} is not empty; restore with --force to replace it",
+                self.store.path().display()
+            )));
+        }
+        let (change, audit) = backup::read::<R>(self.rulebook.code(), text)
+            .map_err(|e| DeskError::Backup(e.to_string()))?;
+        self.store.clear()?;
+        self.store.restore(&change, &audit)?;
+        let mut book = Book::default();
+        let mut status = Vec::new();
+        change.apply(&mut book, &mut status);
+        let ledger = Ledger::build(&self.rulebook, &book);
+        self.store
+            .replace_results(ledger.units(), audit.last().map_or(0, |a| a.seq))?;
+        self.store.flush()?;
+        (
+            self.book,
+            self.status,
+            self.ledger,
+            self.audit,
+            self.changed,
+        ) = (book, status, ledger, audit, true);
+        Ok(())
+    }
+
+    fn daily_backup(&self) -> Result<(), DeskError> {
+        if self.audit.is_empty() {
+            return Ok(());
+        }
+        let dir = self.store.path();
+        let newest = backup::automatic_backups(dir)
+            .map_err(|e| DeskError::Backup(e.to_string()))?
+            .pop();
+        let stale = newest
+            .and_then(|p| p.metadata().ok()?.modified().ok())
+            .is_none_or(|t| t.elapsed().is_ok_and(|age| age > DAILY));
+        if stale {
+            backup::rotate(dir, &self.backup_text(), BACKUPS_KEPT)
+                .map_err(|e| DeskError::Backup(e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    /// Flushes and, when anything changed, writes an automatic backup.
+    pub fn close(mut self) -> Result<(), DeskError> {
+        self.finish()
+    }
+
+    fn finish(&mut self) -> Result<(), DeskError> {
+        self.store.flush()?;
+        if std::mem::take(&mut self.changed) {
+            backup::rotate(self.store.path(), &self.backup_text(), BACKUPS_KEPT)
+                .map_err(|e| DeskError::Backup(e.to_string()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Per player whose record an edit changes: his final state per list and his awards before it.
+type Before<R> = BTreeMap<
+    PlayerIdx,
+    (
+        Vec<Option<<R as Rulebook>::State>>,
+        Vec<Award<<R as Rulebook>::Award>>,
+    ),
+>;
+
+/// The effect of an update on ratings and awards, from what it recorded (and `explicit` for the
+/// players whose own records changed) to the ledger now.
+fn effect<R: JsonRules>(
+    rulebook: &R,
+    action: String,
+    book: &Book<R>,
+    ledger: &Ledger<R>,
+    update: Update<R>,
+    explicit: Before<R>,
+) -> Effect<R::Award> {
+    let mut ratings = Vec::new();
+    let (mut gained, mut lost) = (Vec::new(), Vec::new());
+    let players: BTreeSet<PlayerIdx> = update
+        .players
+        .iter()
+        .chain(explicit.keys())
+        .copied()
+        .collect();
+    for p in players {
+        for list in 0..rulebook.lists().len() {
+            let before = match explicit.get(&p) {
+                Some((states, _)) => states[list].clone(),
+                None => match update.states_before.get(&(p, list)) {
+                    Some(s) => s.clone(),
+                    None => continue,
+                },
+            };
+            let before = before.as_ref().and_then(|s| rulebook.rating_of(s));
+            let after = ledger
+                .state(book, p, list)
+                .and_then(|s| rulebook.rating_of(s));
+            if before != after {
+                ratings.push(RatingChange {
+                    player: p,
+                    list,
+                    before,
+                    after,
+                });
+            }
+        }
+        let old = match explicit.get(&p) {
+            Some((_, awards)) => Some(awards),
+            None => update.awards_before.get(&p),
+        };
+        if let Some(old) = old {
+            let new = ledger.awards(book, p);
+            gained.extend(new.iter().filter(|a| !old.contains(a)).cloned());
+            lost.extend(old.iter().filter(|a| !new.contains(a)).cloned());
+        }
+    }
+    Effect {
+        action,
+        ratings,
+        gained,
+        lost,
+        units_rated: update.units.len(),
+    }
+}
+
+impl<R: JsonRules> Drop for Desk<R> {
+    fn drop(&mut self) {
+        let _ = self.finish();
+    }
+}
