@@ -77,6 +77,9 @@ enum Command {
         board: u32,
         result: String,
     },
+    /// Set many results, one `EVENT ROUND BOARD RESULT` a line on stdin; each line is answered
+    /// once it is stored and flushed.
+    Results,
     /// Undo the latest edit (itself an audited edit).
     Undo,
     /// Apply again the latest undone edit.
@@ -202,7 +205,21 @@ fn open(dir: &Path) -> Result<Desk<Ssl>, Failure> {
 
 fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
     let dir = database_dir(db);
-    let mut desk = open(&dir)?;
+    let mut desk = match (open(&dir), &command) {
+        (Ok(desk), _) => desk,
+        // A damaged database is set aside whole, so that a backup can be restored in its place.
+        (Err(Failure::Other(message)), Command::Restore { force: true, .. })
+            if message.contains("cannot be read") =>
+        {
+            let aside = crate::store::set_aside(&dir).map_err(other)?;
+            eprintln!(
+                "ratedesk: the damaged database was moved to {}",
+                aside.display()
+            );
+            open(&dir)?
+        }
+        (Err(e), _) => return Err(e),
+    };
     let mut out = std::io::stdout().lock();
     match command {
         Command::Rate { .. } => unreachable!("handled without a database"),
@@ -276,6 +293,34 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             let edit = result_edit(&desk, &event, round, board, &result)?;
             let effect = desk.apply(edit)?;
             write_effect(&desk, &effect, "changed", &mut out).map_err(other)?;
+        }
+        Command::Results => {
+            let stdin = std::io::stdin();
+            for (n, line) in stdin.lines().enumerate() {
+                let line = line.map_err(other)?;
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                if fields.is_empty() {
+                    continue;
+                }
+                let outcome = match fields.as_slice() {
+                    [event, round, board, result] => match (round.parse(), board.parse()) {
+                        (Ok(round), Ok(board)) => result_edit(&desk, event, round, board, result)
+                            .and_then(|edit| desk.apply(edit).map_err(Failure::from)),
+                        _ => Err(Failure::Input("round and board are numbers".into())),
+                    },
+                    _ => Err(Failure::Input("expected EVENT ROUND BOARD RESULT".into())),
+                };
+                match outcome {
+                    Ok(_) => {
+                        let seq = desk.audit().last().map_or(0, |a| a.seq);
+                        writeln!(out, "ok {seq} {line}").map_err(other)?;
+                    }
+                    Err(Failure::Input(m) | Failure::Other(m)) => {
+                        writeln!(out, "line {}: {m}", n + 1).map_err(other)?
+                    }
+                }
+                out.flush().map_err(other)?;
+            }
         }
         Command::Undo => match desk.undo()? {
             Some(effect) => write_effect(&desk, &effect, "changed", &mut out).map_err(other)?,

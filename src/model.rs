@@ -253,7 +253,11 @@ pub mod day {
         if s.is_human_readable() {
             s.collect_str(&date.format("%Y-%m-%d"))
         } else {
-            s.serialize_i32((*date - EPOCH).num_days().clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
+            s.serialize_i32(
+                (*date - EPOCH)
+                    .num_days()
+                    .clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32,
+            )
         }
     }
 

@@ -286,7 +286,10 @@ impl<R: Rulebook> Ledger<R> {
                     };
                     slot.insert(before);
                 }
-                update.awards_before.entry(p).or_insert_with(|| self.awards(book, p));
+                update
+                    .awards_before
+                    .entry(p)
+                    .or_insert_with(|| self.awards(book, p));
             }
             if let Some(unit) = new {
                 self.units.insert(id.clone(), unit);

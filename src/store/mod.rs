@@ -9,6 +9,7 @@
 pub mod backup;
 mod codec;
 pub mod lock;
+mod manifest;
 pub mod records;
 
 use std::collections::BTreeMap;
@@ -131,6 +132,7 @@ impl Store {
         };
         if !fresh {
             Self::check_readable(dir).map_err(corrupt)?;
+            Self::check_against_manifest(dir).map_err(corrupt)?;
         }
         let config = sled::Config::new().path(dir).cache_capacity(CACHE_BYTES);
         let db = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open()))
@@ -190,19 +192,43 @@ impl Store {
         Ok(store)
     }
 
-    /// The rulebook a database was created with, read without opening it (`None`: no database).
+    /// The rulebook a database was created with, read from the manifest without opening sled
+    /// (`None`: no database, or none recorded).
     pub fn rules_in(dir: &Path) -> Option<String> {
-        let config = sled::Config::new().path(dir);
-        if !dir.join("db").exists() {
-            return None;
+        manifest::read(dir).map(|m| m.rules)
+    }
+
+    /// When sled's log is not as we left it (a crash, or damage), opens a copy first and checks
+    /// that it still holds every acknowledged edit the manifest counted.
+    fn check_against_manifest(dir: &Path) -> Result<(), String> {
+        let Some(expected) = manifest::read(dir) else {
+            return Ok(());
+        };
+        if manifest::log_unchanged(dir, &expected) {
+            return Ok(());
         }
+        let (_guard, copy) =
+            manifest::copy_for_check(dir).map_err(|e| format!("copying it for a check: {e}"))?;
+        let config = sled::Config::new().path(&copy);
         let db = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open()))
-            .ok()?
-            .ok()?;
-        let meta = db.open_tree("meta").ok()?;
-        meta.get("rules")
-            .ok()?
-            .map(|r| String::from_utf8_lossy(&r).into_owned())
+            .map_err(|_| "sled could not read it".to_string())?
+            .map_err(|e| e.to_string())?;
+        let meta = db.open_tree("meta").map_err(|e| e.to_string())?;
+        let count = |name: &str| -> u64 {
+            meta.get(name)
+                .ok()
+                .flatten()
+                .and_then(|v| codec::id_of(&v))
+                .unwrap_or(0)
+        };
+        let found = count("audit");
+        if found < expected.counts.audit {
+            return Err(format!(
+                "it holds {found} of the {} audited edits it had; the rest is damaged",
+                expected.counts.audit
+            ));
+        }
+        Ok(())
     }
 
     /// A cheap look at sled's files before sled touches them: its own recovery would otherwise
@@ -251,7 +277,8 @@ impl Store {
 
     /// Durable against a killed process (not against power loss).
     pub fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush().map(|_| ()).map_err(|e| self.io(e))
+        self.db.flush().map_err(|e| self.io(e))?;
+        manifest::write(&self.path, &self.rules, self.counts()?).map_err(|e| self.io(e))
     }
 
     /// Reads everything.
@@ -547,4 +574,26 @@ impl Store {
             .map_err(|e| self.io(e))?;
         Ok(())
     }
+}
+
+/// Moves a damaged database's files (not its backups) into a `damaged-…` folder beside them,
+/// so a backup can be restored in its place and nothing is lost.
+pub fn set_aside(dir: &Path) -> std::io::Result<PathBuf> {
+    let aside = dir.join(format!(
+        "damaged-{}",
+        chrono::Local::now().format("%Y%m%dT%H%M%S")
+    ));
+    std::fs::create_dir_all(&aside)?;
+    lock::set_private(&aside);
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let keep = name == "backups"
+            || name.to_string_lossy().starts_with("damaged-")
+            || name == "ratedesk.lock";
+        if !keep {
+            std::fs::rename(entry.path(), aside.join(&name))?;
+        }
+    }
+    Ok(aside)
 }

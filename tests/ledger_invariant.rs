@@ -1,0 +1,322 @@
+//! The ledger invariant: after any sequence of edits — new results, corrections in old events,
+//! events inserted in the past, merges, deletions, undo and redo — the stored ratings equal a
+//! from-scratch calculation, bit for bit. The oracle is `ledger::rate_all`, which shares no
+//! code with the incremental path but the rulebook.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use proptest::prelude::*;
+use ratedesk::app::{Desk, Edit};
+use ratedesk::ledger::rate_all;
+use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
+use ratedesk::rules::PlayerRating;
+use ratedesk::rules::ssl::{Ssl, SslState};
+
+const RESULTS: [&str; 9] = [
+    "1-0", "0-1", "1/2-1/2", "1-0", "0-1", "+-", "-+", "0-0", "1/2-0",
+];
+const MINUTES: [u32; 4] = [90, 60, 25, 5];
+
+#[derive(Clone, Debug)]
+enum Op {
+    /// Set the result of the k-th game (modulo the number of games).
+    Result(usize, usize),
+    /// A new event on day `day` of 2025 with games between the given pairs.
+    NewEvent {
+        day: u32,
+        minutes: usize,
+        pairs: Vec<(usize, usize, usize)>,
+    },
+    /// Remove the k-th game.
+    Clear(usize),
+    /// Delete the k-th live event.
+    DeleteEvent(usize),
+    /// Merge player a into player b.
+    Merge(usize, usize),
+    /// Move the k-th live event to another day.
+    Move(usize, u32),
+    Undo,
+    Redo,
+}
+
+fn op(players: usize) -> impl Strategy<Value = Op> {
+    let pair = (0..players, 0..players, 0..RESULTS.len());
+    prop_oneof![
+        4 => (any::<usize>(), 0..RESULTS.len()).prop_map(|(k, r)| Op::Result(k, r)),
+        3 => (1u32..330, 0..MINUTES.len(), proptest::collection::vec(pair, 1..5))
+            .prop_map(|(day, minutes, pairs)| Op::NewEvent { day, minutes, pairs }),
+        1 => any::<usize>().prop_map(Op::Clear),
+        1 => any::<usize>().prop_map(Op::DeleteEvent),
+        1 => (0..players, 0..players).prop_map(|(a, b)| Op::Merge(a, b)),
+        1 => (any::<usize>(), 1u32..330).prop_map(|(k, d)| Op::Move(k, d)),
+        1 => Just(Op::Undo),
+        1 => Just(Op::Redo),
+    ]
+}
+
+fn day(n: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(2025, 1, 1).expect("date") + chrono::Days::new(u64::from(n))
+}
+
+fn event(id: String, day_no: u32, minutes: u32) -> Event {
+    Event {
+        id,
+        name: String::new(),
+        start: day(day_no),
+        end: day(day_no),
+        time_control: Some(TimeControl {
+            base_seconds: minutes * 60,
+            increment_seconds: 0,
+            added: vec![],
+        }),
+        abroad: false,
+        official_representation: false,
+        age_limit: None,
+        playoff: false,
+        pairing: "swiss".into(),
+        games: vec![],
+    }
+}
+
+fn seed(k: usize) -> Vec<Option<SslState>> {
+    let selo = match k % 4 {
+        0 => None,
+        1 => Some(SslState {
+            rating: Some(1500 + 37 * k as i32),
+            games: 4,
+            ..SslState::default()
+        }),
+        _ => Some(SslState {
+            rating: Some(1600 + 53 * k as i32),
+            games: 30,
+            normal_games: 30,
+            ..SslState::default()
+        }),
+    };
+    let pelo = k.is_multiple_of(3).then(|| SslState {
+        rating: Some(1700),
+        games: 5,
+        ..SslState::default()
+    });
+    vec![selo, pelo]
+}
+
+/// Every game of every live event: (event, round, board).
+fn games(desk: &Desk<Ssl>) -> Vec<(usize, u32, u32)> {
+    let book = desk.book();
+    let mut all = Vec::new();
+    for (e, ev) in book
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(e, _)| book.live[*e])
+    {
+        all.extend(ev.games.iter().map(|g| (e, g.round, g.board)));
+    }
+    all
+}
+
+fn live_events(desk: &Desk<Ssl>) -> Vec<usize> {
+    (0..desk.book().events.len())
+        .filter(|&e| desk.book().live[e])
+        .collect()
+}
+
+fn apply(desk: &mut Desk<Ssl>, op: &Op, counter: &mut usize) {
+    let players = desk.book().players.len();
+    let edit = match op {
+        Op::Result(k, r) => {
+            let all = games(desk);
+            if all.is_empty() {
+                return;
+            }
+            let (event, round, board) = all[k % all.len()];
+            let result = GameResult::parse(RESULTS[*r]).expect("code");
+            Edit::SetResult {
+                event,
+                round,
+                board,
+                result,
+            }
+        }
+        Op::NewEvent {
+            day: d,
+            minutes,
+            pairs,
+        } => {
+            *counter += 1;
+            let mut ev = event(format!("n{counter}"), *d, MINUTES[*minutes]);
+            for (k, &(w, b, r)) in pairs.iter().enumerate() {
+                ev.games.push(Game {
+                    round: k as u32 + 1,
+                    board: 1,
+                    white: w % players,
+                    black: Some(b % players),
+                    result: GameResult::parse(RESULTS[r]).expect("code"),
+                    date: None,
+                });
+            }
+            Edit::AddEvent(ev)
+        }
+        Op::Clear(k) => {
+            let all = games(desk);
+            if all.is_empty() {
+                return;
+            }
+            let (event, round, board) = all[k % all.len()];
+            Edit::ClearGame {
+                event,
+                round,
+                board,
+            }
+        }
+        Op::DeleteEvent(k) => {
+            let live = live_events(desk);
+            if live.is_empty() {
+                return;
+            }
+            Edit::DeleteEvent(live[k % live.len()])
+        }
+        Op::Merge(a, b) => Edit::MergePlayers {
+            keep: *b,
+            remove: *a,
+        },
+        Op::Move(k, d) => {
+            let live = live_events(desk);
+            if live.is_empty() {
+                return;
+            }
+            let e = live[k % live.len()];
+            let details = Event {
+                start: day(*d),
+                end: day(*d),
+                ..desk.book().events[e].clone()
+            };
+            Edit::UpdateEvent { event: e, details }
+        }
+        Op::Undo => {
+            desk.undo().expect("undo");
+            return;
+        }
+        Op::Redo => {
+            desk.redo().expect("redo");
+            return;
+        }
+    };
+    let before = desk.audit().len();
+    if desk.apply(edit).is_err() {
+        // A refused edit changes nothing.
+        assert_eq!(desk.audit().len(), before);
+    }
+}
+
+type Rows = BTreeMap<(usize, usize), PlayerRating>;
+
+fn by_event_and_player<'a>(ratings: impl Iterator<Item = &'a PlayerRating>) -> Rows {
+    ratings.map(|r| ((r.event, r.player), r.clone())).collect()
+}
+
+/// Stored results against the oracle, and `check`.
+fn assert_invariant(desk: &Desk<Ssl>) -> Result<(), TestCaseError> {
+    let book = desk.book();
+    let mut events = book.events.clone();
+    for (e, ev) in events.iter_mut().enumerate() {
+        if !book.live[e] {
+            ev.games.clear();
+        }
+    }
+    let oracle = rate_all(
+        &Ssl,
+        &book.players,
+        book.seeds.clone(),
+        book.held.clone(),
+        &events,
+    );
+    prop_assert_eq!(
+        by_event_and_player(desk.ledger().ratings()),
+        by_event_and_player(oracle.ratings.iter())
+    );
+    for p in 0..book.players.len() {
+        for list in 0..2 {
+            prop_assert_eq!(
+                desk.ledger().state(book, p, list),
+                oracle.states[p][list].as_ref(),
+                "player {} list {}",
+                p,
+                list
+            );
+        }
+        prop_assert_eq!(&desk.ledger().awards(book, p), &oracle.awards[p]);
+    }
+    prop_assert!(desk.check().is_empty(), "check: {:?}", desk.check());
+    Ok(())
+}
+
+fn setup(dir: &std::path::Path) -> Desk<Ssl> {
+    let mut desk = Desk::open(dir, Ssl).expect("open");
+    for k in 0..8 {
+        let info = PlayerInfo {
+            id: format!("p{k}"),
+            name: format!("Pelaaja {k}"),
+            ..PlayerInfo::default()
+        };
+        desk.apply(Edit::AddPlayer {
+            info,
+            seeds: seed(k),
+            held: vec![],
+        })
+        .expect("add player");
+    }
+    for (n, (d, minutes)) in [(40, 90), (100, 5), (200, 60)].into_iter().enumerate() {
+        let mut ev = event(format!("s{n}"), d, minutes);
+        for round in 1..=3u32 {
+            for board in 0..4u32 {
+                let (w, b) = (
+                    ((board * 2 + round) % 8) as usize,
+                    ((board * 2 + 1 + 3 * round) % 8) as usize,
+                );
+                let taken = ev.games.iter().any(|g| {
+                    g.round == round
+                        && [g.white, g.black.unwrap_or(99)]
+                            .iter()
+                            .any(|p| *p == w || *p == b)
+                });
+                if w != b && !taken {
+                    ev.games.push(Game {
+                        round,
+                        board: board + 1,
+                        white: w,
+                        black: Some(b),
+                        result: GameResult::DRAW,
+                        date: None,
+                    });
+                }
+            }
+        }
+        desk.apply(Edit::AddEvent(ev)).expect("add event");
+    }
+    desk
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn stored_ratings_equal_a_fresh_calculation_after_any_edits(ops in proptest::collection::vec(op(8), 1..14)) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut desk = setup(dir.path());
+        assert_invariant(&desk)?;
+        let mut counter = 0;
+        for op in &ops {
+            apply(&mut desk, op, &mut counter);
+            assert_invariant(&desk)?;
+        }
+        // What was stored is what a reopened database holds.
+        let stored: Rows = by_event_and_player(desk.ledger().ratings());
+        drop(desk);
+        let reopened = Desk::open(dir.path(), Ssl).expect("reopen");
+        prop_assert_eq!(by_event_and_player(reopened.ledger().ratings()), stored);
+        assert_invariant(&reopened)?;
+    }
+}
