@@ -243,7 +243,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             writeln!(out, "{value}").map_err(other)?;
         }
         Command::Backup { file } => {
-            std::fs::write(&file, desk.backup_text())
+            std::fs::write(&file, desk.backup_text()?)
                 .map_err(|e| other(format!("{}: {e}", file.display())))?;
             crate::store::lock::set_private(&file);
             writeln!(out, "backup written to {}", file.display()).map_err(other)?;

@@ -12,7 +12,9 @@ use crate::json::JsonRules;
 use crate::ledger::{Book, Ledger, UnitId, UnitResult, Update};
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::{Award, ListId, Rulebook};
-use crate::store::{self, AuditEntry, AuditKind, Change, PlayerStatus, Store, StoreError, backup};
+use crate::store::{
+    self, AuditEntry, AuditKind, AuditSummary, Change, PlayerStatus, Store, StoreError, backup,
+};
 pub use edit::{Edit, EditError, ImportedPlayer};
 
 /// How many automatic backups are kept.
@@ -56,7 +58,7 @@ pub struct Desk<R: JsonRules> {
     book: Book<R>,
     status: Vec<PlayerStatus>,
     ledger: Ledger<R>,
-    audit: Vec<AuditEntry<R>>,
+    audit: Vec<AuditSummary>,
     changed: bool,
 }
 
@@ -104,7 +106,8 @@ impl<R: JsonRules> Desk<R> {
         &self.status
     }
 
-    pub fn audit(&self) -> &[AuditEntry<R>] {
+    /// The audit log (without the records each entry carries).
+    pub fn audit(&self) -> &[AuditSummary] {
         &self.audit
     }
 
@@ -207,7 +210,7 @@ impl<R: JsonRules> Desk<R> {
             .collect();
         self.store.save_results(&units, entry.seq)?;
         self.store.flush()?;
-        self.audit.push(entry);
+        self.audit.push(entry.summary());
         self.changed = true;
         Ok(effect(
             &self.rulebook,
@@ -241,8 +244,8 @@ impl<R: JsonRules> Desk<R> {
         (done, undone)
     }
 
-    fn entry(&self, seq: u64) -> Option<&AuditEntry<R>> {
-        self.audit.iter().find(|a| a.seq == seq)
+    fn entry(&self, seq: u64) -> Result<Option<AuditEntry<R>>, DeskError> {
+        Ok(self.store.audit_entry(seq)?)
     }
 
     /// Undoes the latest edit still in force, as a new audited entry.
@@ -250,7 +253,7 @@ impl<R: JsonRules> Desk<R> {
         let Some(seq) = self.stacks().0.last().copied() else {
             return Ok(None);
         };
-        let Some(entry) = self.entry(seq) else {
+        let Some(entry) = self.entry(seq)? else {
             return Ok(None);
         };
         let (change, action) = (entry.change.inverse(), format!("undo: {}", entry.action));
@@ -262,7 +265,7 @@ impl<R: JsonRules> Desk<R> {
         let Some(seq) = self.stacks().1.last().copied() else {
             return Ok(None);
         };
-        let Some(entry) = self.entry(seq) else {
+        let Some(entry) = self.entry(seq)? else {
             return Ok(None);
         };
         let (change, action) = (entry.change.clone(), format!("redo: {}", entry.action));
@@ -302,17 +305,18 @@ impl<R: JsonRules> Desk<R> {
     }
 
     /// The portable text dump of everything, including the audit log.
-    pub fn backup_text(&self) -> Vec<u8> {
+    pub fn backup_text(&self) -> Result<Vec<u8>, DeskError> {
+        let audit = self.store.audit_entries::<R>()?;
         let mut out = Vec::new();
-        // Writing to a Vec cannot fail.
-        let _ = backup::write(
+        backup::write(
             self.rulebook.code(),
             &self.book,
             &self.status,
-            &self.audit,
+            &audit,
             &mut out,
-        );
-        out
+        )
+        .map_err(|e| DeskError::Backup(e.to_string()))?;
+        Ok(out)
     }
 
     /// Loads a dump into this (empty, or with `force` emptied) database and re-rates it.
@@ -340,7 +344,13 @@ impl<R: JsonRules> Desk<R> {
             self.ledger,
             self.audit,
             self.changed,
-        ) = (book, status, ledger, audit, true);
+        ) = (
+            book,
+            status,
+            ledger,
+            audit.iter().map(AuditEntry::summary).collect(),
+            true,
+        );
         Ok(())
     }
 
@@ -356,7 +366,7 @@ impl<R: JsonRules> Desk<R> {
             .and_then(|p| p.metadata().ok()?.modified().ok())
             .is_none_or(|t| t.elapsed().is_ok_and(|age| age > DAILY));
         if stale {
-            backup::rotate(dir, &self.backup_text(), BACKUPS_KEPT)
+            backup::rotate(dir, &self.backup_text()?, BACKUPS_KEPT)
                 .map_err(|e| DeskError::Backup(e.to_string()))?;
         }
         Ok(())
@@ -370,7 +380,7 @@ impl<R: JsonRules> Desk<R> {
     fn finish(&mut self) -> Result<(), DeskError> {
         self.store.flush()?;
         if std::mem::take(&mut self.changed) {
-            backup::rotate(self.store.path(), &self.backup_text(), BACKUPS_KEPT)
+            backup::rotate(self.store.path(), &self.backup_text()?, BACKUPS_KEPT)
                 .map_err(|e| DeskError::Backup(e.to_string()))?;
         }
         Ok(())

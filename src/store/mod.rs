@@ -23,7 +23,8 @@ use crate::model::{Game, PlayerIdx, fold_name};
 use crate::rules::Rulebook;
 pub use lock::{Holder, LockError};
 pub use records::{
-    AuditEntry, AuditKind, Change, Delta, EventRecord, GameKey, PlayerRecord, PlayerStatus,
+    AuditEntry, AuditKind, AuditSummary, Change, Delta, EventRecord, GameKey, PlayerRecord,
+    PlayerStatus,
 };
 
 /// The schema this version writes.
@@ -73,7 +74,7 @@ pub struct Contents<R: Rulebook> {
     pub book: Book<R>,
     pub status: Vec<PlayerStatus>,
     pub units: BTreeMap<UnitId, UnitResult<R>>,
-    pub audit: Vec<AuditEntry<R>>,
+    pub audit: Vec<AuditSummary>,
     /// The audit entry the stored results follow from (0: none).
     pub rated_seq: u64,
 }
@@ -87,6 +88,7 @@ pub struct Store {
     games: sled::Tree,
     results: sled::Tree,
     audit: sled::Tree,
+    audit_index: sled::Tree,
     meta: sled::Tree,
     by_name: sled::Tree,
     by_fide: sled::Tree,
@@ -176,6 +178,7 @@ impl Store {
             games: tree("games")?,
             results: tree("results")?,
             audit: tree("audit")?,
+            audit_index: tree("audit_index")?,
             by_name: tree("index_name")?,
             by_fide: tree("index_fide")?,
             by_code: tree("index_code")?,
@@ -329,7 +332,7 @@ impl Store {
             let unit: UnitResult<R> = codec::decode(&v).map_err(|e| bad("result record", &e))?;
             units.insert(id, unit);
         }
-        let audit = self.audit_entries()?;
+        let audit = self.audit_summaries()?;
         Ok(Contents {
             book,
             status,
@@ -339,6 +342,36 @@ impl Store {
         })
     }
 
+    /// The audit log without its records, oldest first.
+    pub fn audit_summaries(&self) -> Result<Vec<AuditSummary>, StoreError> {
+        self.audit_index
+            .iter()
+            .map(|item| {
+                let (_, v) = item.map_err(|e| self.io(e))?;
+                codec::decode(&v).map_err(|e| StoreError::Corrupt {
+                    path: self.path.clone(),
+                    detail: format!("audit index: {e}"),
+                    backups: backup::backup_dir(&self.path),
+                })
+            })
+            .collect()
+    }
+
+    /// One audit entry with its records.
+    pub fn audit_entry<R: Rulebook>(&self, seq: u64) -> Result<Option<AuditEntry<R>>, StoreError> {
+        let Some(v) = self.audit.get(codec::key(seq)).map_err(|e| self.io(e))? else {
+            return Ok(None);
+        };
+        codec::decode(&v)
+            .map(Some)
+            .map_err(|e| StoreError::Corrupt {
+                path: self.path.clone(),
+                detail: format!("audit entry {seq}: {e}"),
+                backups: backup::backup_dir(&self.path),
+            })
+    }
+
+    /// The whole audit log with its records, oldest first.
     pub fn audit_entries<R: Rulebook>(&self) -> Result<Vec<AuditEntry<R>>, StoreError> {
         self.audit
             .iter()
@@ -420,6 +453,7 @@ impl Store {
         }
         counts.audit += 1;
         let audit = codec::encode(entry).map_err(|e| self.io(e))?;
+        let summary = codec::encode(&entry.summary()).map_err(|e| self.io(e))?;
         let mut meta = sled::Batch::default();
         meta.insert("players", &counts.players.to_be_bytes());
         meta.insert("events", &counts.events.to_be_bytes());
@@ -434,13 +468,15 @@ impl Store {
             &self.by_name,
             &self.by_fide,
             &self.by_code,
+            &self.audit_index,
         );
         trees
-            .transaction(|(tp, te, tg, ta, tm, tn, tf, tc)| {
+            .transaction(|(tp, te, tg, ta, tm, tn, tf, tc, ti)| {
                 tp.apply_batch(&players)?;
                 te.apply_batch(&events)?;
                 tg.apply_batch(&games)?;
                 ta.insert(&codec::key(entry.seq), audit.as_slice())?;
+                ti.insert(&codec::key(entry.seq), summary.as_slice())?;
                 tm.apply_batch(&meta)?;
                 tn.apply_batch(&by_name)?;
                 tf.apply_batch(&by_fide)?;
@@ -531,6 +567,7 @@ impl Store {
             &self.games,
             &self.results,
             &self.audit,
+            &self.audit_index,
             &self.by_name,
             &self.by_fide,
             &self.by_code,
@@ -561,14 +598,19 @@ impl Store {
         };
         self.commit(&entry)?;
         self.audit.remove(codec::key(0)).map_err(|e| self.io(e))?;
-        let mut batch = sled::Batch::default();
+        self.audit_index
+            .remove(codec::key(0))
+            .map_err(|e| self.io(e))?;
+        let (mut batch, mut index) = (sled::Batch::default(), sled::Batch::default());
         for a in audit {
-            batch.insert(
-                &codec::key(a.seq),
-                codec::encode(a).map_err(|e| self.io(e))?,
-            );
+            let key = codec::key(a.seq);
+            batch.insert(&key, codec::encode(a).map_err(|e| self.io(e))?);
+            index.insert(&key, codec::encode(&a.summary()).map_err(|e| self.io(e))?);
         }
         self.audit.apply_batch(batch).map_err(|e| self.io(e))?;
+        self.audit_index
+            .apply_batch(index)
+            .map_err(|e| self.io(e))?;
         self.meta
             .insert("audit", &(audit.len() as u64).to_be_bytes())
             .map_err(|e| self.io(e))?;

@@ -198,3 +198,25 @@ pub struct AuditEntry<R: Rulebook> {
     pub kind: AuditKind,
     pub change: Change<R>,
 }
+
+/// An audit entry without its records: what the log shows and undo/redo need to choose.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditSummary {
+    pub seq: u64,
+    pub time: i64,
+    pub user: String,
+    pub action: String,
+    pub kind: AuditKind,
+}
+
+impl<R: Rulebook> AuditEntry<R> {
+    pub fn summary(&self) -> AuditSummary {
+        AuditSummary {
+            seq: self.seq,
+            time: self.time,
+            user: self.user.clone(),
+            action: self.action.clone(),
+            kind: self.kind,
+        }
+    }
+}
