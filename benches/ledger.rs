@@ -81,6 +81,7 @@ fn federation(players: usize, games: usize) -> Book<Ssl> {
             official_representation: false,
             age_limit: None,
             playoff: false,
+            participants: Vec::new(),
             pairing: "swiss".into(),
             games: Vec::new(),
         };

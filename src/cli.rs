@@ -70,12 +70,28 @@ enum Command {
         /// 1-0, 0-1, 1/2-1/2, 0-0, 1/2-0, 0-1/2, +-, -+ or --.
         result: String,
     },
-    /// Set a result: shows its effect, stored and flushed.
+    /// Set a result: shows its effect, stored and flushed. A correction that would take a
+    /// title away is refused unless --keep-titles (titles are permanent: the lost ones are
+    /// recorded as held) or --drop-titles.
     Result {
         event: String,
         round: u32,
         board: u32,
         result: String,
+        #[arg(long, conflicts_with = "drop_titles")]
+        keep_titles: bool,
+        #[arg(long)]
+        drop_titles: bool,
+    },
+    /// Confirm a title that needs the rating committee's confirmation (SSL 6.3: M).
+    Confirm {
+        /// The player's id.
+        player: String,
+        /// The title (M).
+        title: String,
+        /// The date of the committee's decision (default: today).
+        #[arg(long, value_name = "DATE")]
+        date: Option<String>,
     },
     /// Set many results, one `EVENT ROUND BOARD RESULT` a line on stdin; each line is answered
     /// once it is stored and flushed.
@@ -203,7 +219,56 @@ fn open(dir: &Path) -> Result<Desk<Ssl>, Failure> {
     }
 }
 
+/// SIGTERM, SIGHUP (an SSH connection dropping) and SIGINT: the first lets the command finish
+/// its edit, flush and exit cleanly; a second one ends the process at once.
+fn defer_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, Failure> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [SIGTERM, SIGHUP, SIGINT] {
+        signal_hook::flag::register_conditional_shutdown(signal, 1, flag.clone()).map_err(other)?;
+        signal_hook::flag::register(signal, flag.clone()).map_err(other)?;
+    }
+    Ok(flag)
+}
+
+/// What the batch loop waits for: a line, the end of input, or a signal.
+enum Input {
+    Line(String),
+    End,
+    Signal,
+}
+
+/// Lines of stdin and the first terminating signal on one channel, so the loop ends cleanly
+/// between two edits.
+fn input_channel(
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::sync::mpsc::Receiver<Input> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let lines = tx.clone();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lines() {
+            let Ok(line) = line else { break };
+            if lines.send(Input::Line(line)).is_err() {
+                break;
+            }
+        }
+        let _ = lines.send(Input::End);
+    });
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+        let _ = tx.send(Input::Signal);
+    } else if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT]) {
+        std::thread::spawn(move || {
+            if signals.forever().next().is_some() {
+                let _ = tx.send(Input::Signal);
+            }
+        });
+    }
+    rx
+}
+
 fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
+    let stop = defer_signals()?;
     let dir = database_dir(db);
     let mut desk = match (open(&dir), &command) {
         (Ok(desk), _) => desk,
@@ -289,15 +354,58 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             round,
             board,
             result,
+            keep_titles,
+            drop_titles,
         } => {
             let edit = result_edit(&desk, &event, round, board, &result)?;
+            let preview = desk.preview(&edit)?;
+            if !preview.lost.is_empty() && !keep_titles && !drop_titles {
+                write_effect(&desk, &preview, "would change", &mut out).map_err(other)?;
+                return Err(Failure::Input(
+                    "this correction would take a title away: add --keep-titles to keep it (titles are permanent) or --drop-titles".into(),
+                ));
+            }
             let effect = desk.apply(edit)?;
             write_effect(&desk, &effect, "changed", &mut out).map_err(other)?;
+            if keep_titles {
+                let mut by_player: std::collections::BTreeMap<usize, Vec<_>> = Default::default();
+                for a in effect.lost {
+                    by_player.entry(a.player).or_default().push(a);
+                }
+                for (player, awards) in by_player {
+                    let kept = desk.apply(Edit::HoldAwards { player, awards })?;
+                    writeln!(out, "{}", kept.action).map_err(other)?;
+                }
+            }
+        }
+        Command::Confirm {
+            player,
+            title,
+            date,
+        } => {
+            let code = player;
+            let player = desk
+                .store()
+                .player_by_code(&code)?
+                .ok_or_else(|| Failure::Input(format!("there is no player '{code}'")))?;
+            let award = crate::rules::ssl::Title::parse(&title)
+                .ok_or_else(|| Failure::Input(format!("unknown title '{title}'")))?;
+            let date = match date {
+                Some(d) => crate::json::parse_date("--date", &d)?,
+                None => chrono::Local::now().date_naive(),
+            };
+            let effect = desk.apply(Edit::ConfirmAward {
+                player,
+                award,
+                date,
+            })?;
+            writeln!(out, "{}", effect.action).map_err(other)?;
         }
         Command::Results => {
-            let stdin = std::io::stdin();
-            for (n, line) in stdin.lines().enumerate() {
-                let line = line.map_err(other)?;
+            let input = input_channel(stop);
+            let mut n = 0;
+            while let Ok(Input::Line(line)) = input.recv() {
+                n += 1;
                 let fields: Vec<&str> = line.split_whitespace().collect();
                 if fields.is_empty() {
                     continue;
@@ -316,7 +424,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
                         writeln!(out, "ok {seq} {line}").map_err(other)?;
                     }
                     Err(Failure::Input(m) | Failure::Other(m)) => {
-                        writeln!(out, "line {}: {m}", n + 1).map_err(other)?
+                        writeln!(out, "line {n}: {m}").map_err(other)?
                     }
                 }
                 out.flush().map_err(other)?;

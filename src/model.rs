@@ -154,7 +154,34 @@ pub struct Event {
     /// A play-off deciding a place in a standard-play event (SSL 2.10).
     pub playoff: bool,
     pub pairing: String,
+    /// The players entered, in start-number order (start number = position + 1).
+    pub participants: Vec<PlayerIdx>,
     pub games: Vec<Game>,
+}
+
+impl Event {
+    /// The players of the games, in order of first appearance: the participants of an event
+    /// given without a list of them.
+    pub fn players_in_games(&self) -> Vec<PlayerIdx> {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut out = Vec::new();
+        for g in &self.games {
+            for p in std::iter::once(g.white).chain(g.black) {
+                if seen.insert(p) {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    /// The player with a start number (1-based).
+    pub fn by_start_number(&self, number: usize) -> Option<PlayerIdx> {
+        number
+            .checked_sub(1)
+            .and_then(|i| self.participants.get(i))
+            .copied()
+    }
 }
 
 /// A FIDE rating list entry for one player.

@@ -404,3 +404,45 @@ fn preview_changes_nothing_and_names_who_moves() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("board 99"));
 }
+
+#[test]
+fn sigterm_ends_a_batch_cleanly_between_edits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let backups_before = std::fs::read_dir(db.join("backups"))
+        .expect("backups")
+        .count();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .arg("results")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("writer");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut acks = BufReader::new(child.stdout.take().expect("stdout"));
+    writeln!(stdin, "2025-hki-open 1 1 0-1").expect("send");
+    let mut line = String::new();
+    acks.read_line(&mut line).expect("ack");
+    assert!(line.starts_with("ok "), "{line}");
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let exit = child.wait().expect("wait");
+    assert!(exit.success(), "{exit:?}");
+    assert!(!db.join("ratedesk.lock").exists(), "the lock is released");
+    let backups_after = std::fs::read_dir(db.join("backups"))
+        .expect("backups")
+        .count();
+    assert!(
+        backups_after > backups_before,
+        "an automatic backup on the way out"
+    );
+    let doc: Value =
+        serde_json::from_str(&ok(&ratedesk(&db, &["export", "events"]))).expect("json");
+    assert_eq!(doc["events"][0]["games"][0]["result"], "0-1");
+}

@@ -74,6 +74,7 @@ fn event(id: String, day_no: u32, minutes: u32) -> Event {
         official_representation: false,
         age_limit: None,
         playoff: false,
+        participants: Vec::new(),
         pairing: "swiss".into(),
         games: vec![],
     }

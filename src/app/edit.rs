@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::ledger::Book;
+use crate::ledger::{Book, Ledger};
 use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo};
 use crate::rules::{Award, ListId, Rulebook};
 use crate::store::{Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
@@ -52,6 +52,17 @@ pub enum Edit<R: Rulebook> {
         round: u32,
         board: u32,
     },
+    /// The players entered in an event, in start-number order.
+    SetParticipants {
+        event: usize,
+        players: Vec<PlayerIdx>,
+    },
+    /// The rating committee confirms an award that needs it (SSL 6.3: M).
+    ConfirmAward {
+        player: PlayerIdx,
+        award: R::Award,
+        date: chrono::NaiveDate,
+    },
     /// Removes a player who has no games.
     DeletePlayer(PlayerIdx),
     /// Moves every game of `remove` to `keep` and retires `remove`.
@@ -95,8 +106,10 @@ fn err<T>(message: impl Into<String>) -> Result<T, EditError> {
 
 /// Read access to the current data, for checking edits.
 pub(crate) struct Current<'a, R: Rulebook> {
+    pub rulebook: &'a R,
     pub book: &'a Book<R>,
     pub status: &'a [PlayerStatus],
+    pub ledger: &'a Ledger<R>,
 }
 
 impl<R: Rulebook> Current<'_, R> {
@@ -124,6 +137,10 @@ impl<R: Rulebook> Current<'_, R> {
         }
     }
 
+    fn awards(&self, p: PlayerIdx) -> Vec<Award<R::Award>> {
+        self.ledger.awards(self.book, p)
+    }
+
     fn live_event(&self, e: usize) -> Result<&Event, EditError> {
         match (self.book.events.get(e), self.book.live.get(e)) {
             (Some(ev), Some(true)) => Ok(ev),
@@ -136,6 +153,7 @@ impl<R: Rulebook> Current<'_, R> {
             info: self.book.players[p].clone(),
             seeds: self.book.seeds[p].clone(),
             held: self.book.held[p].clone(),
+            confirmed: self.book.confirmed[p].clone(),
             status: self.status[p],
         }
     }
@@ -162,6 +180,14 @@ impl<R: Rulebook> Current<'_, R> {
         if game.round == 0 || game.board == 0 {
             return err(format!("{at}: rounds and boards are numbered from 1"));
         }
+        for p in std::iter::once(game.white).chain(game.black) {
+            if !event.participants.contains(&p) {
+                return err(format!(
+                    "{at}: {} is not a participant",
+                    self.player_name(p)
+                ));
+            }
+        }
         self.active(game.white)
             .map_err(|e| EditError(format!("{at}: {e}")))?;
         if let Some(b) = game.black {
@@ -187,6 +213,23 @@ impl<R: Rulebook> Current<'_, R> {
                         game.round
                     ));
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Participants are players in use, each entered once.
+    fn check_participants(&self, event: &Event, players: &[PlayerIdx]) -> Result<(), EditError> {
+        let mut seen = BTreeSet::new();
+        for &p in players {
+            self.active(p)
+                .map_err(|e| EditError(format!("{}: {e}", event.id)))?;
+            if !seen.insert(p) {
+                return err(format!(
+                    "{}: {} is entered twice",
+                    event.id,
+                    self.player_name(p)
+                ));
             }
         }
         Ok(())
@@ -252,6 +295,12 @@ impl<R: Rulebook> Edit<R> {
                 board,
             } => format!("clear {} round {round} board {board}", event(e)),
             Edit::DeletePlayer(p) => format!("delete player {}", name(p)),
+            Edit::SetParticipants { event: e, players } => {
+                format!("enter {} players in {}", players.len(), event(e))
+            }
+            Edit::ConfirmAward { player, date, .. } => {
+                format!("confirm the title of {} on {date}", name(player))
+            }
             Edit::MergePlayers { keep, remove } => {
                 format!("merge player {} into {}", name(remove), name(keep))
             }
@@ -278,6 +327,7 @@ impl<R: Rulebook> Edit<R> {
                     info: info.clone(),
                     seeds: seeds.clone(),
                     held: held.clone(),
+                    confirmed: Vec::new(),
                     status: PlayerStatus::Active,
                 };
                 change.players.push(Delta {
@@ -330,8 +380,15 @@ impl<R: Rulebook> Edit<R> {
                         event.id
                     ));
                 }
+                let participants = if event.participants.is_empty() {
+                    event.players_in_games()
+                } else {
+                    event.participants.clone()
+                };
+                now.check_participants(event, &participants)?;
                 let mut placed = Event {
                     games: Vec::new(),
+                    participants,
                     ..event.clone()
                 };
                 for g in &event.games {
@@ -344,7 +401,7 @@ impl<R: Rulebook> Edit<R> {
                     after: Some(EventRecord {
                         event: Event {
                             games: Vec::new(),
-                            ..event.clone()
+                            ..placed
                         },
                         live: true,
                     }),
@@ -361,15 +418,83 @@ impl<R: Rulebook> Edit<R> {
                 now.live_event(*event)?;
                 now.check_event(details)?;
                 let before = now.event_record(*event);
+                // Details only: the entries and games stay as they are.
                 let after = EventRecord {
                     event: Event {
                         games: Vec::new(),
+                        participants: before.event.participants.clone(),
                         ..details.clone()
                     },
                     live: true,
                 };
                 change.events.push(Delta {
                     key: *event,
+                    before: Some(before),
+                    after: Some(after),
+                });
+            }
+            Edit::SetParticipants { event, players } => {
+                let ev = now.live_event(*event)?;
+                now.check_participants(ev, players)?;
+                if let Some(g) = ev.games.iter().find(|g| {
+                    !players.contains(&g.white) || g.black.is_some_and(|b| !players.contains(&b))
+                }) {
+                    let p = if players.contains(&g.white) {
+                        g.black.unwrap_or(g.white)
+                    } else {
+                        g.white
+                    };
+                    return err(format!(
+                        "{}: {} plays in round {} and must stay entered",
+                        ev.id,
+                        now.player_name(p),
+                        g.round
+                    ));
+                }
+                let before = now.event_record(*event);
+                let mut after = before.clone();
+                after.event.participants = players.clone();
+                change.events.push(Delta {
+                    key: *event,
+                    before: Some(before),
+                    after: Some(after),
+                });
+            }
+            Edit::ConfirmAward {
+                player,
+                award,
+                date,
+            } => {
+                now.active(*player)?;
+                let Some(reached) = now.awards(*player).into_iter().find(|a| &a.award == award)
+                else {
+                    return err(format!(
+                        "{} has not reached that title",
+                        now.player_name(*player)
+                    ));
+                };
+                if !now.rulebook.needs_confirmation(award) {
+                    return err("that title needs no confirmation");
+                }
+                if now.book.confirmed[*player]
+                    .iter()
+                    .any(|a| &a.award == award)
+                {
+                    return err(format!(
+                        "the title of {} is already confirmed",
+                        now.player_name(*player)
+                    ));
+                }
+                let before = now.record(*player);
+                let mut after = before.clone();
+                after.confirmed.push(Award {
+                    player: *player,
+                    award: award.clone(),
+                    date: Some(*date),
+                    event: reached.event,
+                });
+                change.players.push(Delta {
+                    key: *player,
                     before: Some(before),
                     after: Some(after),
                 });
@@ -518,6 +643,7 @@ impl<R: Rulebook> Edit<R> {
                                 info: info.clone(),
                                 seeds: seeds.clone(),
                                 held,
+                                confirmed: Vec::new(),
                                 status: PlayerStatus::Active,
                             };
                             change.players.push(Delta {
@@ -546,23 +672,31 @@ impl<R: Rulebook> Edit<R> {
                         ));
                     }
                     let e = next_event + k;
+                    let map = |p: PlayerIdx| {
+                        ids.get(p)
+                            .copied()
+                            .ok_or_else(|| EditError(format!("{}: unknown player #{p}", event.id)))
+                    };
+                    let listed = if event.participants.is_empty() {
+                        event.players_in_games()
+                    } else {
+                        event.participants.clone()
+                    };
+                    let participants =
+                        listed.into_iter().map(map).collect::<Result<Vec<_>, _>>()?;
                     change.events.push(Delta {
                         key: e,
                         before: None,
                         after: Some(EventRecord {
                             event: Event {
                                 games: Vec::new(),
+                                participants,
                                 ..event.clone()
                             },
                             live: true,
                         }),
                     });
                     for g in &event.games {
-                        let map = |p: PlayerIdx| {
-                            ids.get(p).copied().ok_or_else(|| {
-                                EditError(format!("{}: unknown player #{p}", event.id))
-                            })
-                        };
                         let game = Game {
                             white: map(g.white)?,
                             black: g.black.map(map).transpose()?,
@@ -621,6 +755,22 @@ fn merge<R: Rulebook>(
                 now.player_name(remove),
                 event.id
             ));
+        }
+        if event.participants.contains(&remove) {
+            let before = now.event_record(e);
+            let mut after = before.clone();
+            let mut seen = BTreeSet::new();
+            after.event.participants = event
+                .participants
+                .iter()
+                .map(|&p| if p == remove { keep } else { p })
+                .filter(|p| seen.insert(*p))
+                .collect();
+            change.events.push(Delta {
+                key: e,
+                before: Some(before),
+                after: Some(after),
+            });
         }
         for g in event
             .games

@@ -125,8 +125,10 @@ impl<R: JsonRules> Desk<R> {
 
     fn current(&self) -> edit::Current<'_, R> {
         edit::Current {
+            rulebook: &self.rulebook,
             book: &self.book,
             status: &self.status,
+            ledger: &self.ledger,
         }
     }
 

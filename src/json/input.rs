@@ -95,6 +95,9 @@ pub(super) struct EventIn {
     pub official_representation: bool,
     #[serde(default)]
     pub playoff: bool,
+    /// Player ids in start-number order; absent: the players of the games.
+    #[serde(default)]
+    pub participants: Option<Vec<String>>,
     #[serde(default)]
     pub age_limit: Option<i64>,
     #[serde(default)]
@@ -390,7 +393,29 @@ pub(super) fn events(
                 date,
             });
         }
-        out.push(Event {
+        let listed = e
+            .participants
+            .as_ref()
+            .map(|listed| {
+                let mut seen = BTreeSet::new();
+                listed
+                    .iter()
+                    .map(|id| {
+                        let p = ids.get(id.as_str()).copied().ok_or_else(|| {
+                            InputError::new(&item, format!("unknown participant '{id}'"))
+                        })?;
+                        if !seen.insert(p) {
+                            return Err(InputError::new(
+                                &item,
+                                format!("participant '{id}' is listed twice"),
+                            ));
+                        }
+                        Ok(p)
+                    })
+                    .collect::<Result<Vec<_>, InputError>>()
+            })
+            .transpose()?;
+        let mut event = Event {
             id: e.id.clone(),
             name: e.name.clone().unwrap_or_default(),
             start,
@@ -400,9 +425,29 @@ pub(super) fn events(
             official_representation: e.official_representation,
             age_limit,
             playoff: e.playoff,
+            participants: Vec::new(),
             pairing: e.pairing.clone().unwrap_or_default(),
             games,
-        });
+        };
+        event.participants = match listed {
+            Some(listed) => {
+                let entered: BTreeSet<PlayerIdx> = listed.iter().copied().collect();
+                if let Some(g) = event.games.iter().find(|g| {
+                    !entered.contains(&g.white) || g.black.is_some_and(|b| !entered.contains(&b))
+                }) {
+                    return Err(InputError::new(
+                        &item,
+                        format!(
+                            "round {} board {} has a player who is not a participant",
+                            g.round, g.board
+                        ),
+                    ));
+                }
+                listed
+            }
+            None => event.players_in_games(),
+        };
+        out.push(event);
     }
     Ok(out)
 }

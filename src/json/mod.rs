@@ -361,6 +361,7 @@ fn event_json<R: Rulebook>(book: &Book<R>, e: &Event) -> Value {
         "abroad": e.abroad,
         "age_limit": e.age_limit,
         "pairing": e.pairing,
+        "participants": e.participants.iter().map(|&p| book.players[p].id.clone()).collect::<Vec<_>>(),
         "games": games,
     });
     if !e.name.is_empty() {

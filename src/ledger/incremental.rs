@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{Event, PlayerIdx, PlayerInfo};
 use crate::rules::{Award, EventPart, ListId, PlayerRating, Rulebook, Unit, UnitKey};
 
-/// The federation's data that ratings are computed from.
+/// The federation's data: what ratings are computed from, and the officer's confirmations.
 #[derive(Clone, Debug)]
 pub struct Book<R: Rulebook> {
     /// Indexed by player id; a removed player keeps his slot.
@@ -19,6 +19,9 @@ pub struct Book<R: Rulebook> {
     pub seeds: Vec<Vec<Option<R::State>>>,
     /// Per player, awards held before the ledger's first unit.
     pub held: Vec<Vec<Award<R::Award>>>,
+    /// Per player, awards the rating committee has confirmed (dated by the confirmation); they
+    /// do not enter the ratings.
+    pub confirmed: Vec<Vec<Award<R::Award>>>,
     /// Indexed by event id; a deleted event keeps its slot with `live` false.
     pub events: Vec<Event>,
     pub live: Vec<bool>,
@@ -30,6 +33,7 @@ impl<R: Rulebook> Default for Book<R> {
             players: Vec::new(),
             seeds: Vec::new(),
             held: Vec::new(),
+            confirmed: Vec::new(),
             events: Vec::new(),
             live: Vec::new(),
         }

@@ -154,6 +154,11 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
     /// How an event's games fall into rating units on its list.
     fn units_of(&self, event_idx: usize, event: &Event, list: ListId) -> Vec<(UnitKey, EventPart)>;
 
+    /// Whether an award is granted only once a committee confirms it.
+    fn needs_confirmation(&self, _award: &Self::Award) -> bool {
+        false
+    }
+
     /// The published rating a state carries, if any.
     fn rating_of(&self, state: &Self::State) -> Option<Rating>;
 

@@ -41,6 +41,7 @@ pub fn write<R: Rulebook>(
             info: info.clone(),
             seeds: book.seeds[p].clone(),
             held: book.held[p].clone(),
+            confirmed: book.confirmed[p].clone(),
             status: status[p],
         };
         line(out, "player", json!({"id": p, "record": record}))?;

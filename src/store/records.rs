@@ -24,6 +24,8 @@ pub struct PlayerRecord<R: Rulebook> {
     pub info: PlayerInfo,
     pub seeds: Vec<Option<R::State>>,
     pub held: Vec<Award<R::Award>>,
+    /// Awards the rating committee confirmed (SSL 6.3).
+    pub confirmed: Vec<Award<R::Award>>,
     pub status: PlayerStatus,
 }
 
@@ -96,6 +98,7 @@ impl<R: Rulebook> Change<R> {
                 book.players.push(PlayerInfo::default());
                 book.seeds.push(Vec::new());
                 book.held.push(Vec::new());
+                book.confirmed.push(Vec::new());
                 status.push(PlayerStatus::Deleted);
             }
             match &d.after {
@@ -103,6 +106,7 @@ impl<R: Rulebook> Change<R> {
                     book.players[p] = rec.info.clone();
                     book.seeds[p] = rec.seeds.clone();
                     book.held[p] = rec.held.clone();
+                    book.confirmed[p] = rec.confirmed.clone();
                     status[p] = rec.status;
                 }
                 None => status[p] = PlayerStatus::Deleted,
@@ -171,6 +175,7 @@ fn placeholder_event() -> Event {
         official_representation: false,
         age_limit: None,
         playoff: false,
+        participants: Vec::new(),
         pairing: String::new(),
         games: Vec::new(),
     }

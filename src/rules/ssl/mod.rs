@@ -213,6 +213,11 @@ impl Rulebook for Ssl {
         )]
     }
 
+    /// Rule 6.3: the rating committee confirms a master's title.
+    fn needs_confirmation(&self, award: &Title) -> bool {
+        award.needs_confirmation()
+    }
+
     fn rating_of(&self, state: &SslState) -> Option<Rating> {
         state.rating
     }

@@ -531,6 +531,7 @@ mod tests {
             official_representation,
             age_limit: None,
             playoff: false,
+            participants: Vec::new(),
             pairing: String::new(),
             games: vec![],
         };

@@ -54,25 +54,26 @@ impl Title {
 /// player's count of such games before the event and `normal_event` whether this event's games
 /// count. Returns each title with the number (1-based) of the game that reached it.
 ///
-/// A title implies the lower ones: reaching ME without I awards ME alone, and a title below
-/// one already held is never awarded again.
+/// Every title whose requirement is met is reached, each at the first game that meets it (a jump
+/// from 1880 to 2060 reaches I and ME together); a title held before the event, or one below a
+/// title held, is not reached again.
 pub fn titles_reached(
     held: &[Award<Title>],
     normal_before: u32,
     normal_event: bool,
     after_game: &[Rating],
 ) -> Vec<(Title, usize)> {
-    let mut highest = held.iter().map(|a| a.award).max();
-    let mut reached = Vec::new();
+    let held_highest = held.iter().map(|a| a.award).max();
+    let mut reached: Vec<(Title, usize)> = Vec::new();
     for (k, &rating) in after_game.iter().enumerate() {
         let normal = normal_before + if normal_event { k as u32 + 1 } else { 0 };
-        let best = Title::ALL.into_iter().find(|t| {
-            let (min_rating, min_games) = t.requirement();
-            rating >= min_rating && normal >= min_games
-        });
-        if let Some(title) = best.filter(|t| highest.is_none_or(|h| *t > h)) {
-            reached.push((title, k + 1));
-            highest = Some(title);
+        for title in [Title::I, Title::Me, Title::M] {
+            let (min_rating, min_games) = title.requirement();
+            let new =
+                held_highest.is_none_or(|h| title > h) && !reached.iter().any(|(t, _)| *t == title);
+            if new && rating >= min_rating && normal >= min_games {
+                reached.push((title, k + 1));
+            }
         }
     }
     reached
@@ -115,8 +116,13 @@ mod tests {
         );
         assert_eq!(
             titles_reached(&[], 30, true, &[2058]),
-            vec![(Title::Me, 1)],
-            "ME implies I"
+            vec![(Title::I, 1), (Title::Me, 1)],
+            "a jump past both thresholds reaches both"
+        );
+        assert_eq!(
+            titles_reached(&holding(Title::Me), 40, true, &[1950]),
+            vec![],
+            "ME covers I"
         );
     }
 
