@@ -131,6 +131,28 @@ fn import_then_export_equals_rate_on_every_conformance_case() {
     assert!(checked > 20);
 }
 
+/// `ratedesk results` running on `db`: the process, its stdin and its answers.
+fn batch_writer(
+    db: &Path,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    BufReader<std::process::ChildStdout>,
+) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(db)
+        .arg("results")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("writer");
+    let stdin = child.stdin.take().expect("stdin");
+    let acks = BufReader::new(child.stdout.take().expect("stdout"));
+    (child, stdin, acks)
+}
+
 fn demo_db(dir: &Path) -> PathBuf {
     let db = dir.join("db");
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/autumn-2025.json");
@@ -201,17 +223,7 @@ fn acknowledged_edits_survive_sigkill() {
             )
         })
         .collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(&db)
-        .arg("results")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("writer");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut acks = BufReader::new(child.stdout.take().expect("stdout"));
+    let (mut child, mut stdin, mut acks) = batch_writer(&db);
     let codes = ["1-0", "0-1", "1/2-1/2"];
     let mut acknowledged = Vec::new();
     for (k, (round, board)) in boards.iter().cycle().take(400).enumerate() {
@@ -412,17 +424,7 @@ fn sigterm_ends_a_batch_cleanly_between_edits() {
     let backups_before = std::fs::read_dir(db.join("backups"))
         .expect("backups")
         .count();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(&db)
-        .arg("results")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("writer");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut acks = BufReader::new(child.stdout.take().expect("stdout"));
+    let (mut child, mut stdin, mut acks) = batch_writer(&db);
     writeln!(stdin, "2025-hki-open 1 1 0-1").expect("send");
     let mut line = String::new();
     acks.read_line(&mut line).expect("ack");

@@ -141,6 +141,20 @@ impl<R: Rulebook> Current<'_, R> {
         self.ledger.awards(self.book, p)
     }
 
+    /// The game on a board, which must be paired.
+    fn paired(&self, e: usize, round: u32, board: u32) -> Result<&Game, EditError> {
+        let ev = self.live_event(e)?;
+        ev.games
+            .iter()
+            .find(|g| (g.round, g.board) == (round, board))
+            .ok_or_else(|| {
+                EditError(format!(
+                    "{}, round {round}, board {board}: no pairing on this board",
+                    ev.id
+                ))
+            })
+    }
+
     fn live_event(&self, e: usize) -> Result<&Event, EditError> {
         match (self.book.events.get(e), self.book.live.get(e)) {
             (Some(ev), Some(true)) => Ok(ev),
@@ -531,17 +545,7 @@ impl<R: Rulebook> Edit<R> {
                 board,
                 result,
             } => {
-                let ev = now.live_event(*event)?;
-                let Some(existing) = ev
-                    .games
-                    .iter()
-                    .find(|g| (g.round, g.board) == (*round, *board))
-                else {
-                    return err(format!(
-                        "{}, round {round}, board {board}: no pairing on this board",
-                        ev.id
-                    ));
-                };
+                let existing = now.paired(*event, *round, *board)?;
                 let mut after = existing.clone();
                 after.result = if existing.black.is_none() {
                     GameResult {
@@ -562,17 +566,7 @@ impl<R: Rulebook> Edit<R> {
                 round,
                 board,
             } => {
-                let ev = now.live_event(*event)?;
-                let Some(existing) = ev
-                    .games
-                    .iter()
-                    .find(|g| (g.round, g.board) == (*round, *board))
-                else {
-                    return err(format!(
-                        "{}, round {round}, board {board}: no pairing on this board",
-                        ev.id
-                    ));
-                };
+                let existing = now.paired(*event, *round, *board)?;
                 change.games.push(Delta {
                     key: (*event, *round, *board),
                     before: Some(existing.clone()),

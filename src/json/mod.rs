@@ -192,6 +192,17 @@ fn rating_row(players: &[PlayerInfo], r: &PlayerRating) -> Value {
     })
 }
 
+/// The players marked in `shown`, with their ids.
+fn shown_players<'a, R: Rulebook>(
+    book: &'a Book<R>,
+    shown: &'a [bool],
+) -> impl Iterator<Item = (PlayerIdx, &'a PlayerInfo)> + 'a {
+    book.players
+        .iter()
+        .enumerate()
+        .filter(|(p, _)| shown.get(*p).copied().unwrap_or(false))
+}
+
 fn award_json<R: JsonRules>(rulebook: &R, a: &Award<R::Award>) -> Value {
     let mut t = Map::new();
     t.insert("title".into(), json!(rulebook.award_code(&a.award)));
@@ -234,11 +245,7 @@ pub fn write_results<R: JsonRules>(
         book,
         ledger,
     };
-    let players: Vec<Value> = book
-        .players
-        .iter()
-        .enumerate()
-        .filter(|(p, _)| shown.get(*p).copied().unwrap_or(false))
+    let players: Vec<Value> = shown_players(book, shown)
         .map(|(p, info)| {
             let mut obj = Map::new();
             obj.insert("id".into(), json!(info.id));
@@ -270,11 +277,7 @@ pub fn write_input<R: JsonRules>(
     players: &[bool],
 ) -> Value {
     let shown = players;
-    let players: Vec<Value> = book
-        .players
-        .iter()
-        .enumerate()
-        .filter(|(p, _)| shown.get(*p).copied().unwrap_or(false))
+    let players: Vec<Value> = shown_players(book, shown)
         .map(|(p, info)| {
             let mut obj = Map::new();
             obj.insert("id".into(), json!(info.id));
