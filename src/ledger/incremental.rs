@@ -4,6 +4,7 @@
 //! property tests hold it to.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound::{Excluded, Unbounded};
 
 use serde::{Deserialize, Serialize};
 
@@ -104,7 +105,8 @@ impl<R: Rulebook> Ledger<R> {
     /// Rates a whole book from scratch.
     pub fn build(rulebook: &R, book: &Book<R>) -> Self {
         let mut ledger = Self::default();
-        ledger.update(rulebook, book, 0..book.events.len());
+        // Nothing was rated before: no "before" to remember.
+        ledger.propagate(rulebook, book, 0..book.events.len(), false);
         ledger
     }
 
@@ -236,6 +238,16 @@ impl<R: Rulebook> Ledger<R> {
         book: &Book<R>,
         events: impl IntoIterator<Item = usize>,
     ) -> Update<R> {
+        self.propagate(rulebook, book, events, true)
+    }
+
+    fn propagate(
+        &mut self,
+        rulebook: &R,
+        book: &Book<R>,
+        events: impl IntoIterator<Item = usize>,
+        remember: bool,
+    ) -> Update<R> {
         let mut queue: BTreeSet<UnitId> = BTreeSet::new();
         for e in events {
             if let Some(event) = book.events.get(e) {
@@ -273,7 +285,7 @@ impl<R: Rulebook> Ledger<R> {
                 }
             }
             // Before the new result is indexed, remember what the moved players had.
-            for &p in moved.iter().chain(&awards_moved) {
+            for &p in moved.iter().chain(&awards_moved).filter(|_| remember) {
                 let list = id.1;
                 if let std::collections::btree_map::Entry::Vacant(slot) =
                     update.states_before.entry((p, list))
@@ -319,10 +331,12 @@ impl<R: Rulebook> Ledger<R> {
     }
 
     fn next_unit(&self, player: PlayerIdx, list: ListId, after: &UnitKey) -> Option<UnitId> {
-        use std::ops::Bound::{Excluded, Unbounded};
         self.timeline
             .get(&(player, list))
-            .and_then(|keys| keys.range((Excluded(after.clone()), Unbounded)).next())
+            .and_then(|keys| {
+                keys.range::<UnitKey, _>((Excluded(after), Unbounded))
+                    .next()
+            })
             .map(|k| (k.clone(), list))
     }
 
@@ -378,7 +392,10 @@ impl<R: Rulebook> Ledger<R> {
     ) -> Option<&'a R::State> {
         self.timeline
             .get(&(player, list))
-            .and_then(|keys| keys.range(..key.clone()).next_back())
+            .and_then(|keys| {
+                keys.range::<UnitKey, _>((Unbounded, Excluded(key)))
+                    .next_back()
+            })
             .and_then(|k| self.units.get(&(k.clone(), list)))
             .and_then(|u| u.states.get(&player))
             .or_else(|| book.seeds.get(player).and_then(|s| s[list].as_ref()))

@@ -35,7 +35,8 @@ pub struct UnitKey {
     pub date: NaiveDate,
     #[serde(with = "crate::model::day")]
     pub second: NaiveDate,
-    pub tag: String,
+    /// Shared, so that keys are cheap to copy into the ledger's indexes.
+    pub tag: std::sync::Arc<str>,
 }
 
 /// The part of an event that falls into one rating unit.

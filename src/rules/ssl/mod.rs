@@ -202,7 +202,7 @@ impl Rulebook for Ssl {
         let key = UnitKey {
             date: event.end,
             second: event.start,
-            tag: event.id.clone(),
+            tag: event.id.as_str().into(),
         };
         vec![(
             key,
