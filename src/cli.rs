@@ -23,8 +23,21 @@ struct Cli {
     /// The database folder (default: $RATEDESK_DB, else the XDG data folder's ratedesk/).
     #[arg(long, global = true, value_name = "PATH")]
     db: Option<PathBuf>,
+    /// Open the workstation on the demo federation (built on first use in the data folder).
+    #[arg(long)]
+    demo: bool,
+    /// Colours: dark (default), light, high-contrast or mono (also chosen by NO_COLOR).
+    #[arg(long, value_name = "NAME")]
+    theme: Option<String>,
+    /// A keymap file layered over the defaults (default: ~/.config/ratedesk/keymap.toml).
+    #[arg(long, value_name = "FILE")]
+    keymap: Option<PathBuf>,
+    /// A shipped keymap preset layered over the defaults (vim).
+    #[arg(long, value_name = "NAME")]
+    keymap_preset: Option<String>,
+    /// Without a command: open the workstation.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -148,8 +161,9 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Rate { input, pretty } => return rate(input.as_deref(), pretty),
-        command => with_database(cli.db, command),
+        Some(Command::Rate { input, pretty }) => return rate(input.as_deref(), pretty),
+        Some(command) => with_database(cli.db, command),
+        None => workstation(cli.db, cli.demo, cli.theme, cli.keymap, cli.keymap_preset),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -210,6 +224,50 @@ pub fn database_dir(flag: Option<PathBuf>) -> PathBuf {
                 });
             data.join("ratedesk")
         })
+}
+
+/// The demo federation's events, built into the binary.
+const DEMO: &str = include_str!("../demo/autumn-2025.json");
+
+/// Opens the TUI. A broken keymap stops here, before the alternate screen, naming the file,
+/// the key and the clash; a broken theme only warns.
+fn workstation(
+    db: Option<PathBuf>,
+    demo: bool,
+    theme: Option<String>,
+    keymap: Option<PathBuf>,
+    preset: Option<String>,
+) -> Result<(), Failure> {
+    use crate::ui::{keymap::Keymap, theme::Theme};
+    let user = keymap.or_else(Keymap::user_file);
+    let keymap = Keymap::load(preset.as_deref(), user.as_deref())
+        .map_err(|e| Failure::Input(e.to_string()))?;
+    let (theme, warning) = Theme::choose(theme.as_deref(), std::env::var_os("NO_COLOR").is_some());
+    if let Some(w) = warning {
+        eprintln!("ratedesk: {w}");
+    }
+    let dir = if demo {
+        database_dir(None).with_file_name("ratedesk-demo")
+    } else {
+        database_dir(db)
+    };
+    let mut desk = open(&dir)?;
+    if demo && desk.book().players.is_empty() {
+        let loaded = json::read(&Ssl, DEMO)?;
+        let book = loaded.book;
+        let players = (0..book.players.len())
+            .map(|p| ImportedPlayer::New {
+                info: book.players[p].clone(),
+                seeds: book.seeds[p].clone(),
+                held: book.held[p].clone(),
+            })
+            .collect();
+        desk.apply(Edit::Import {
+            players,
+            events: book.events,
+        })?;
+    }
+    crate::ui::run(desk, keymap, theme).map_err(other)
 }
 
 fn open(dir: &Path) -> Result<Desk<Ssl>, Failure> {

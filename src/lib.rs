@@ -8,3 +8,4 @@ pub mod ledger;
 pub mod model;
 pub mod rules;
 pub mod store;
+pub mod ui;

@@ -3,7 +3,10 @@
 //! written with its audit entry in one transaction, re-rated incrementally, flushed, and only
 //! then acknowledged. No drawing and no terminal here.
 
+mod action;
 pub mod edit;
+pub mod search;
+pub mod state;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -15,6 +18,7 @@ use crate::rules::{Award, ListId, Rulebook};
 use crate::store::{
     self, AuditEntry, AuditKind, AuditSummary, Change, PlayerStatus, Store, StoreError, backup,
 };
+pub use action::{Action, Context};
 pub use edit::{Edit, EditError, ImportedPlayer};
 
 /// How many automatic backups are kept.

@@ -1,0 +1,216 @@
+//! The action vocabulary: everything a key can ask for. Keymap files name these actions in
+//! snake_case, and the help popup is generated from [`Action::description`] and
+//! [`Action::section`], so the two cannot drift.
+
+use serde::Deserialize;
+
+/// How keys are read where the officer is: in `Form` printable keys go to the field being
+/// typed (only Tab, Enter, Esc and Ctrl/Alt chords reach the keymap); elsewhere every key goes
+/// to the keymap. Specific contexts fall back to `Global`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Context {
+    Global,
+    Table,
+    Form,
+    RoundEntry,
+    Popup,
+}
+
+impl Context {
+    pub const ALL: [Context; 5] = [
+        Context::Global,
+        Context::Table,
+        Context::Form,
+        Context::RoundEntry,
+        Context::Popup,
+    ];
+
+    /// The table name in keymap files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::Global => "global",
+            Context::Table => "table",
+            Context::Form => "form",
+            Context::RoundEntry => "round_entry",
+            Context::Popup => "popup",
+        }
+    }
+}
+
+/// One thing the officer can do with a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    Quit,
+    Help,
+    TabPlayers,
+    TabTournaments,
+    TabTitles,
+    NextTab,
+    PrevTab,
+    Undo,
+    Redo,
+    Back,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Open,
+    Search,
+    WhiteWins,
+    BlackWins,
+    Draw,
+    ForfeitWhite,
+    ForfeitBlack,
+    ClearResult,
+    RareResults,
+    NextBoard,
+    PrevBoard,
+    NextRound,
+    PrevRound,
+    Confirm,
+    Cancel,
+}
+
+impl Action {
+    /// Every action, in the order the help lists them.
+    pub const ALL: [Action; 31] = [
+        Action::Quit,
+        Action::Help,
+        Action::TabPlayers,
+        Action::TabTournaments,
+        Action::TabTitles,
+        Action::NextTab,
+        Action::PrevTab,
+        Action::Undo,
+        Action::Redo,
+        Action::Back,
+        Action::Up,
+        Action::Down,
+        Action::PageUp,
+        Action::PageDown,
+        Action::Top,
+        Action::Bottom,
+        Action::Open,
+        Action::Search,
+        Action::WhiteWins,
+        Action::BlackWins,
+        Action::Draw,
+        Action::ForfeitWhite,
+        Action::ForfeitBlack,
+        Action::ClearResult,
+        Action::RareResults,
+        Action::NextBoard,
+        Action::PrevBoard,
+        Action::NextRound,
+        Action::PrevRound,
+        Action::Confirm,
+        Action::Cancel,
+    ];
+
+    /// What the action does, for the help popup.
+    pub fn description(self) -> &'static str {
+        match self {
+            Action::Quit => "quit",
+            Action::Help => "show the keys in force",
+            Action::TabPlayers => "Players tab",
+            Action::TabTournaments => "Tournaments tab",
+            Action::TabTitles => "Titles tab",
+            Action::NextTab => "next tab",
+            Action::PrevTab => "previous tab",
+            Action::Undo => "undo the latest edit",
+            Action::Redo => "redo the latest undone edit",
+            Action::Back => "back / close",
+            Action::Up => "move up",
+            Action::Down => "move down",
+            Action::PageUp => "page up",
+            Action::PageDown => "page down",
+            Action::Top => "first row",
+            Action::Bottom => "last row",
+            Action::Open => "open the selected row",
+            Action::Search => "search",
+            Action::WhiteWins => "white wins (1-0)",
+            Action::BlackWins => "black wins (0-1)",
+            Action::Draw => "draw (½-½)",
+            Action::ForfeitWhite => "forfeit win for white (+-)",
+            Action::ForfeitBlack => "forfeit win for black (-+)",
+            Action::ClearResult => "clear the result",
+            Action::RareResults => "other results (0-0, ½-0, 0-½, --)",
+            Action::NextBoard => "next board",
+            Action::PrevBoard => "previous board",
+            Action::NextRound => "next round",
+            Action::PrevRound => "previous round",
+            Action::Confirm => "confirm",
+            Action::Cancel => "cancel",
+        }
+    }
+
+    /// The help popup's section.
+    pub fn section(self) -> &'static str {
+        match self {
+            Action::Quit
+            | Action::Help
+            | Action::TabPlayers
+            | Action::TabTournaments
+            | Action::TabTitles
+            | Action::NextTab
+            | Action::PrevTab
+            | Action::Undo
+            | Action::Redo
+            | Action::Back => "General",
+            Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+            | Action::Open
+            | Action::Search => "Lists",
+            Action::WhiteWins
+            | Action::BlackWins
+            | Action::Draw
+            | Action::ForfeitWhite
+            | Action::ForfeitBlack
+            | Action::ClearResult
+            | Action::RareResults
+            | Action::NextBoard
+            | Action::PrevBoard
+            | Action::NextRound
+            | Action::PrevRound => "Round entry",
+            Action::Confirm | Action::Cancel => "Popups",
+        }
+    }
+
+    /// The snake_case name used in keymap files.
+    pub fn name(self) -> String {
+        let debug = format!("{self:?}");
+        let mut out = String::new();
+        for (i, c) in debug.chars().enumerate() {
+            if c.is_uppercase() {
+                if i > 0 {
+                    out.push('_');
+                }
+                out.extend(c.to_lowercase());
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_serde() {
+        for action in Action::ALL {
+            let parsed: Action =
+                serde_json::from_value(serde_json::json!(action.name())).expect("name");
+            assert_eq!(parsed, action);
+        }
+    }
+}

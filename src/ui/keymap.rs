@@ -1,0 +1,449 @@
+//! Keymaps: layered TOML files (the embedded `keymaps/default.toml`, an optional preset, the
+//! user's file), one table per context, merged key by key. A broken keymap is an error naming
+//! the file, the key and the clashing actions — it stops the program before the alternate
+//! screen, never a silent fallback.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::app::Action;
+pub use crate::app::Context;
+
+/// The shipped default, compiled in.
+pub const DEFAULT: &str = include_str!("../../keymaps/default.toml");
+/// The shipped presets, by name.
+pub const PRESETS: [(&str, &str); 1] = [("vim", include_str!("../../keymaps/vim.toml"))];
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("keymap {file}: [{context}] \"{key}\": {message}")]
+pub struct KeymapError {
+    pub file: String,
+    pub context: String,
+    pub key: String,
+    pub message: String,
+}
+
+/// Keys in force, per context, in file order.
+#[derive(Clone, Debug, Default)]
+pub struct Keymap {
+    bindings: BTreeMap<Context, Vec<(Vec<String>, Action)>>,
+}
+
+/// What a key (with any keys of a pending chord before it) means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    Action(Action),
+    /// The start of a chord: wait for the next key (the hint lists what may follow).
+    Pending(Vec<(String, Action)>),
+    Unbound,
+}
+
+/// The canonical name of a key event (`ctrl-r`, `G`, `enter`), or `None` for keys we ignore.
+pub fn key_name(event: &KeyEvent) -> Option<String> {
+    let mut name = String::new();
+    if event.modifiers.contains(KeyModifiers::CONTROL) {
+        name.push_str("ctrl-");
+    }
+    if event.modifiers.contains(KeyModifiers::ALT) {
+        name.push_str("alt-");
+    }
+    let base = match event.code {
+        KeyCode::Char(' ') => "space".to_string(),
+        KeyCode::Char(c) if event.modifiers.contains(KeyModifiers::CONTROL) => {
+            c.to_lowercase().to_string()
+        }
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::Enter => "enter".into(),
+        KeyCode::Esc => "esc".into(),
+        KeyCode::Tab => "tab".into(),
+        KeyCode::BackTab => "backtab".into(),
+        KeyCode::Backspace => "backspace".into(),
+        KeyCode::Delete => "delete".into(),
+        KeyCode::Up => "up".into(),
+        KeyCode::Down => "down".into(),
+        KeyCode::Left => "left".into(),
+        KeyCode::Right => "right".into(),
+        KeyCode::Home => "home".into(),
+        KeyCode::End => "end".into(),
+        KeyCode::PageUp => "pageup".into(),
+        KeyCode::PageDown => "pagedown".into(),
+        KeyCode::F(n) => format!("f{n}"),
+        _ => return None,
+    };
+    name.push_str(&base);
+    Some(name)
+}
+
+const NAMED: [&str; 15] = [
+    "enter",
+    "esc",
+    "tab",
+    "backtab",
+    "backspace",
+    "delete",
+    "up",
+    "down",
+    "left",
+    "right",
+    "home",
+    "end",
+    "pageup",
+    "pagedown",
+    "space",
+];
+
+/// Checks one key as written in a file and returns its canonical name.
+fn canonical(key: &str) -> Option<String> {
+    let mut rest = key;
+    let mut prefix = String::new();
+    for m in ["ctrl-", "alt-"] {
+        if let Some(r) = rest.strip_prefix(m).filter(|r| !r.is_empty()) {
+            prefix.push_str(m);
+            rest = r;
+        }
+    }
+    let lower = rest.to_ascii_lowercase();
+    let base = if rest.chars().count() == 1 {
+        if prefix.contains("ctrl-") {
+            rest.to_lowercase()
+        } else {
+            rest.to_string()
+        }
+    } else if NAMED.contains(&lower.as_str()) {
+        lower
+    } else if let Some(n) = lower
+        .strip_prefix('f')
+        .and_then(|n| n.parse::<u8>().ok())
+        .filter(|n| (1..=12).contains(n))
+    {
+        format!("f{n}")
+    } else {
+        return None;
+    };
+    Some(prefix + &base)
+}
+
+/// A binding while layers merge: keys, action, the key as written, the file it came from.
+type Merged = (Vec<String>, Action, String, String);
+
+/// One layer as written: context → [(keys, action or unbind)], in file order.
+type Layer = Vec<(Context, Vec<(Vec<String>, Option<Action>, String)>)>;
+
+fn parse_layer(file: &str, text: &str) -> Result<Layer, KeymapError> {
+    let err = |context: &str, key: &str, message: String| KeymapError {
+        file: file.to_string(),
+        context: context.to_string(),
+        key: key.to_string(),
+        message,
+    };
+    let table: toml::Table = toml::from_str(text).map_err(|e| err("", "", e.to_string()))?;
+    let mut layer = Layer::new();
+    for (section, value) in &table {
+        let context = Context::ALL
+            .into_iter()
+            .find(|c| c.name() == section)
+            .ok_or_else(|| {
+                err(
+                    section,
+                    "",
+                    format!(
+                        "unknown context (one of {})",
+                        Context::ALL.map(Context::name).join(", ")
+                    ),
+                )
+            })?;
+        let entries = value
+            .as_table()
+            .ok_or_else(|| err(section, "", "expected a table of key = action".into()))?;
+        let mut bindings = Vec::new();
+        for (key, action) in entries {
+            let action = action
+                .as_str()
+                .ok_or_else(|| err(section, key, "the action must be a string".into()))?;
+            let keys = key
+                .split(' ')
+                .filter(|k| !k.is_empty())
+                .map(|k| {
+                    canonical(k).ok_or_else(|| err(section, key, format!("'{k}' is not a key")))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if keys.is_empty() {
+                return Err(err(section, key, "no key".into()));
+            }
+            let action = if action == "none" {
+                None
+            } else {
+                Some(
+                    serde_json::from_value::<Action>(serde_json::Value::String(action.to_string()))
+                        .map_err(|_| err(section, key, format!("unknown action '{action}'")))?,
+                )
+            };
+            bindings.push((keys, action, key.clone()));
+        }
+        layer.push((context, bindings));
+    }
+    Ok(layer)
+}
+
+impl Keymap {
+    /// The default keys, then a preset by name, then the user's file; each later layer replaces
+    /// single keys of the earlier ones.
+    pub fn load(preset: Option<&str>, user: Option<&Path>) -> Result<Self, KeymapError> {
+        let mut layers: Vec<(String, String)> =
+            vec![("keymaps/default.toml".into(), DEFAULT.into())];
+        if let Some(name) = preset {
+            let text = PRESETS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, t)| t.to_string())
+                .ok_or_else(|| KeymapError {
+                    file: format!("keymaps/{name}.toml"),
+                    context: String::new(),
+                    key: String::new(),
+                    message: format!(
+                        "no such preset (one of {})",
+                        PRESETS.map(|(n, _)| n).join(", ")
+                    ),
+                })?;
+            layers.push((format!("keymaps/{name}.toml"), text));
+        }
+        if let Some(path) = user {
+            let text = std::fs::read_to_string(path).map_err(|e| KeymapError {
+                file: path.display().to_string(),
+                context: String::new(),
+                key: String::new(),
+                message: e.to_string(),
+            })?;
+            layers.push((path.display().to_string(), text));
+        }
+        Self::from_layers(&layers)
+    }
+
+    /// The user's keymap in the XDG config folder, if there is one.
+    pub fn user_file() -> Option<PathBuf> {
+        let base = std::env::var_os("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+        let path = base.join("ratedesk/keymap.toml");
+        path.exists().then_some(path)
+    }
+
+    /// Merges layers (name, text) in order.
+    pub fn from_layers(layers: &[(String, String)]) -> Result<Self, KeymapError> {
+        let mut merged: BTreeMap<Context, Vec<Merged>> = BTreeMap::new();
+        for (file, text) in layers {
+            for (context, bindings) in parse_layer(file, text)? {
+                let list = merged.entry(context).or_default();
+                for (keys, action, written) in bindings {
+                    match (list.iter_mut().find(|(k, ..)| *k == keys), action) {
+                        (Some(slot), Some(a)) => {
+                            slot.1 = a;
+                            slot.2 = written;
+                            slot.3 = file.clone();
+                        }
+                        (Some(_), None) => list.retain(|(k, ..)| *k != keys),
+                        (None, Some(a)) => list.push((keys, a, written, file.clone())),
+                        (None, None) => {}
+                    }
+                }
+            }
+        }
+        // A key that is both a binding and the start of a chord can never reach the chord.
+        for (context, list) in &merged {
+            for (keys, action, written, file) in list {
+                if let Some((_, other, other_written, _)) = list
+                    .iter()
+                    .find(|(k, ..)| k.len() > keys.len() && k.starts_with(keys))
+                {
+                    return Err(KeymapError {
+                        file: file.clone(),
+                        context: context.name().into(),
+                        key: written.clone(),
+                        message: format!(
+                            "clashes: it is bound to {} and also starts \"{other_written}\" ({})",
+                            action.name(),
+                            other.name()
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(Self {
+            bindings: merged
+                .into_iter()
+                .map(|(c, list)| (c, list.into_iter().map(|(k, a, ..)| (k, a)).collect()))
+                .collect(),
+        })
+    }
+
+    /// What the keys typed so far mean in `context` (falling back to `global`).
+    pub fn lookup(&self, context: Context, keys: &[String]) -> Lookup {
+        for c in [context, Context::Global] {
+            let Some(list) = self.bindings.get(&c) else {
+                continue;
+            };
+            if let Some((_, action)) = list.iter().find(|(k, _)| k == keys) {
+                return Lookup::Action(*action);
+            }
+            let following: Vec<(String, Action)> = list
+                .iter()
+                .filter(|(k, _)| k.len() > keys.len() && k.starts_with(keys))
+                .map(|(k, a)| (k[keys.len()..].join(" "), *a))
+                .collect();
+            if !following.is_empty() {
+                return Lookup::Pending(following);
+            }
+        }
+        Lookup::Unbound
+    }
+
+    /// The first key (in file order) that does `action` in `context` or globally: for hints.
+    pub fn key_for(&self, context: Context, action: Action) -> Option<String> {
+        [context, Context::Global].into_iter().find_map(|c| {
+            self.bindings
+                .get(&c)?
+                .iter()
+                .find(|(_, a)| *a == action)
+                .map(|(k, _)| k.join(" "))
+        })
+    }
+
+    /// Every binding, by context, for the help popup.
+    pub fn bindings(&self) -> &BTreeMap<Context, Vec<(Vec<String>, Action)>> {
+        &self.bindings
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layers(user: &str) -> Vec<(String, String)> {
+        vec![
+            ("default".into(), DEFAULT.into()),
+            ("user.toml".into(), user.into()),
+        ]
+    }
+
+    #[test]
+    fn shipped_keymaps_load_without_clash() {
+        Keymap::load(None, None).expect("default");
+        for (name, _) in PRESETS {
+            Keymap::load(Some(name), None).expect(name);
+        }
+    }
+
+    #[test]
+    fn every_user_facing_action_is_bound_by_default() {
+        let keymap = Keymap::load(None, None).expect("default");
+        for action in Action::ALL {
+            let bound = Context::ALL
+                .iter()
+                .any(|c| keymap.key_for(*c, action).is_some());
+            assert!(bound, "{} has no key in default.toml", action.name());
+        }
+    }
+
+    #[test]
+    fn contexts_fall_back_to_global() {
+        let keymap = Keymap::load(None, None).expect("default");
+        assert_eq!(
+            keymap.lookup(Context::Table, &["q".into()]),
+            Lookup::Action(Action::Quit)
+        );
+        assert_eq!(
+            keymap.lookup(Context::Form, &["ctrl-c".into()]),
+            Lookup::Action(Action::Quit)
+        );
+        assert_eq!(keymap.lookup(Context::Form, &["q".into()]), Lookup::Unbound);
+        assert_eq!(
+            keymap.lookup(Context::RoundEntry, &["5".into()]),
+            Lookup::Action(Action::Draw)
+        );
+    }
+
+    #[test]
+    fn chords_wait_for_their_second_key() {
+        let keymap = Keymap::load(Some("vim"), None).expect("vim");
+        assert_eq!(
+            keymap.lookup(Context::Table, &["g".into()]),
+            Lookup::Pending(vec![("g".into(), Action::Top)])
+        );
+        assert_eq!(
+            keymap.lookup(Context::Table, &["g".into(), "g".into()]),
+            Lookup::Action(Action::Top)
+        );
+        assert_eq!(
+            keymap.lookup(Context::Table, &["G".into()]),
+            Lookup::Action(Action::Bottom)
+        );
+    }
+
+    #[test]
+    fn a_user_file_overrides_single_keys_and_unbinds() {
+        let keymap = Keymap::from_layers(&layers("[table]\n\"x\" = \"quit\"\n\"q\" = \"none\"\n"))
+            .expect("user");
+        assert_eq!(
+            keymap.lookup(Context::Table, &["x".into()]),
+            Lookup::Action(Action::Quit)
+        );
+        assert_eq!(
+            keymap.lookup(Context::Table, &["q".into()]),
+            Lookup::Unbound
+        );
+        assert_eq!(
+            keymap.key_for(Context::Table, Action::Quit).as_deref(),
+            Some("x")
+        );
+    }
+
+    #[test]
+    fn a_clash_names_the_file_the_key_and_both_actions() {
+        let e = Keymap::from_layers(&layers("[table]\n\"h\" = \"help\"\n\"h e\" = \"quit\"\n"))
+            .expect_err("clash");
+        assert_eq!(
+            (e.file.as_str(), e.context.as_str(), e.key.as_str()),
+            ("user.toml", "table", "h")
+        );
+        assert!(
+            e.message.contains("help") && e.message.contains("quit"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn bad_keys_actions_and_contexts_are_named() {
+        let e =
+            Keymap::from_layers(&layers("[table]\n\"ctrl-\" = \"quit\"\n")).expect_err("bad key");
+        assert!(e.to_string().contains("is not a key"), "{e}");
+        let e =
+            Keymap::from_layers(&layers("[table]\n\"x\" = \"explode\"\n")).expect_err("bad action");
+        assert!(e.to_string().contains("unknown action 'explode'"), "{e}");
+        let e =
+            Keymap::from_layers(&layers("[tables]\n\"x\" = \"quit\"\n")).expect_err("bad context");
+        assert!(e.to_string().contains("unknown context"), "{e}");
+    }
+
+    #[test]
+    fn key_events_get_canonical_names() {
+        let k = |code, mods| key_name(&KeyEvent::new(code, mods));
+        assert_eq!(
+            k(KeyCode::Char('r'), KeyModifiers::CONTROL).as_deref(),
+            Some("ctrl-r")
+        );
+        assert_eq!(
+            k(KeyCode::Char('G'), KeyModifiers::SHIFT).as_deref(),
+            Some("G")
+        );
+        assert_eq!(
+            k(KeyCode::Char('1'), KeyModifiers::ALT).as_deref(),
+            Some("alt-1")
+        );
+        assert_eq!(k(KeyCode::F(1), KeyModifiers::NONE).as_deref(), Some("f1"));
+        assert_eq!(canonical("CTRL-R"), None, "modifiers are lower case");
+        assert_eq!(canonical("ctrl-R").as_deref(), Some("ctrl-r"));
+        assert_eq!(canonical("PageDown").as_deref(), Some("pagedown"));
+    }
+}

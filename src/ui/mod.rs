@@ -1,0 +1,161 @@
+//! The terminal interface: keymaps, themes, drawing, and the loop that feeds keys to the app.
+//! It never computes a rating; it shows what `app` holds.
+//!
+//! One input thread and one signal thread feed a channel; the main loop blocks on it and redraws
+//! only when something changed, so an idle workstation uses no CPU and no SSH traffic.
+
+pub mod draw;
+pub mod keymap;
+pub mod theme;
+
+use std::sync::mpsc;
+
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use crate::app::state::App;
+use crate::app::{Context, Desk};
+use crate::json::JsonRules;
+use keymap::{Keymap, Lookup, key_name};
+use theme::Theme;
+
+/// What the main loop wakes up for.
+enum Message {
+    Key(KeyEvent),
+    Redraw,
+    Stop,
+}
+
+/// Feeds one key to the app: typed text in a form, otherwise the keymap's action (chords wait
+/// for their next key, with a hint in the status line).
+pub fn press<R: JsonRules>(app: &mut App<R>, keymap: &Keymap, key: KeyEvent) {
+    let plain = !key
+        .modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+    if app.context() == Context::Form && app.pending.is_empty() && plain {
+        match key.code {
+            KeyCode::Char(c) => return app.type_char(c),
+            KeyCode::Backspace => return app.backspace(),
+            _ => {}
+        }
+    }
+    let Some(name) = key_name(&key) else { return };
+    let mut keys = std::mem::take(&mut app.pending);
+    keys.push(name);
+    match keymap.lookup(app.context(), &keys) {
+        Lookup::Action(action) => {
+            app.status = None;
+            app.update(action);
+        }
+        Lookup::Pending(_) => app.pending = keys,
+        Lookup::Unbound => {}
+    }
+}
+
+/// Parses keys written as in keymap files (`"alt-2 n"`, `"ctrl-r"`, `"enter"`) and presses
+/// them one by one; for tests and scripted sessions.
+pub fn press_keys<R: JsonRules>(app: &mut App<R>, keymap: &Keymap, keys: &str) {
+    for k in keys.split(' ').filter(|k| !k.is_empty()) {
+        if let Some(event) = key_event(k) {
+            press(app, keymap, event);
+        }
+    }
+}
+
+/// Types text as plain keys.
+pub fn type_text<R: JsonRules>(app: &mut App<R>, keymap: &Keymap, text: &str) {
+    for c in text.chars() {
+        press(
+            app,
+            keymap,
+            KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE),
+        );
+    }
+}
+
+/// The key event a keymap name stands for.
+pub fn key_event(name: &str) -> Option<KeyEvent> {
+    let mut mods = KeyModifiers::NONE;
+    let mut rest = name;
+    loop {
+        if let Some(r) = rest.strip_prefix("ctrl-").filter(|r| !r.is_empty()) {
+            mods |= KeyModifiers::CONTROL;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("alt-").filter(|r| !r.is_empty()) {
+            mods |= KeyModifiers::ALT;
+            rest = r;
+        } else {
+            break;
+        }
+    }
+    let code = match rest {
+        "enter" => KeyCode::Enter,
+        "esc" => KeyCode::Esc,
+        "tab" => KeyCode::Tab,
+        "backtab" => KeyCode::BackTab,
+        "backspace" => KeyCode::Backspace,
+        "delete" => KeyCode::Delete,
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "left" => KeyCode::Left,
+        "right" => KeyCode::Right,
+        "home" => KeyCode::Home,
+        "end" => KeyCode::End,
+        "pageup" => KeyCode::PageUp,
+        "pagedown" => KeyCode::PageDown,
+        "space" => KeyCode::Char(' '),
+        f if f.len() > 1 && f.starts_with('f') => KeyCode::F(f[1..].parse().ok()?),
+        c if c.chars().count() == 1 => KeyCode::Char(c.chars().next()?),
+        _ => return None,
+    };
+    Some(KeyEvent::new(code, mods))
+}
+
+/// Runs the workstation until the officer quits or the session ends (SIGHUP when an SSH
+/// connection drops, SIGTERM): the terminal is restored and the database flushed on every way
+/// out, a panic included.
+pub fn run<R: JsonRules>(desk: Desk<R>, keymap: Keymap, theme: Theme) -> anyhow::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    let keys = tx.clone();
+    std::thread::spawn(move || {
+        loop {
+            let message = match event::read() {
+                Ok(Event::Key(k)) if k.kind != KeyEventKind::Release => Message::Key(k),
+                Ok(Event::Resize(..)) => Message::Redraw,
+                Ok(_) => continue,
+                Err(_) => Message::Stop,
+            };
+            let stop = matches!(message, Message::Stop);
+            if keys.send(message).is_err() || stop {
+                break;
+            }
+        }
+    });
+    {
+        use signal_hook::consts::{SIGHUP, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP])?;
+        std::thread::spawn(move || {
+            if signals.forever().next().is_some() {
+                let _ = tx.send(Message::Stop);
+            }
+        });
+    }
+    let mut terminal = ratatui::init();
+    let mut app = App::new(desk);
+    // Drawn once, then only after something arrived: nothing happens while the officer is idle.
+    let outcome = loop {
+        if let Err(e) = terminal.draw(|frame| draw::render(&app, &theme, &keymap, frame)) {
+            break Err(e.into());
+        }
+        match rx.recv() {
+            Ok(Message::Key(key)) => press(&mut app, &keymap, key),
+            Ok(Message::Redraw) => {}
+            Ok(Message::Stop) | Err(_) => break Ok(()),
+        }
+        if app.quit {
+            break Ok(());
+        }
+    };
+    ratatui::restore();
+    app.desk.close()?;
+    outcome
+}

@@ -1,0 +1,96 @@
+//! The real binary in a real terminal: tmux runs `ratedesk --demo`, keys go in with send-keys
+//! and the screen comes back with capture-pane — what a person over SSH would see.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn tmux(args: &[&str]) -> String {
+    let out = Command::new("tmux")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("tmux is needed for this test (.ci/run installs it: apt-get install tmux): {e}")
+        });
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Waits until the screen shows `text` (the program draws asynchronously).
+fn wait_for(session: &str, text: &str) -> String {
+    let start = Instant::now();
+    loop {
+        let screen = tmux(&["capture-pane", "-p", "-t", session]);
+        if screen.contains(text) {
+            return screen;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "'{text}' never appeared; the screen:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+struct Session(String);
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.0])
+            .output();
+    }
+}
+
+#[test]
+fn an_officer_finds_a_player_opens_his_event_and_keys_a_result() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let session = Session(format!("ratedesk-e2e-{}", std::process::id()));
+    let command = format!(
+        "env XDG_DATA_HOME={} TERM=xterm-256color {} --demo",
+        data.path().display(),
+        env!("CARGO_BIN_EXE_ratedesk")
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session.0,
+        "-x",
+        "80",
+        "-y",
+        "24",
+        &command,
+    ]);
+    wait_for(&session.0, "22 players");
+    tmux(&["send-keys", "-t", &session.0, "jär"]);
+    wait_for(&session.0, "1 players");
+    tmux(&["send-keys", "-t", &session.0, "Enter"]);
+    let card = wait_for(&session.0, "rated events");
+    assert!(
+        card.contains("Järvinen, Aino") && card.contains("Helsinki Autumn Open"),
+        "{card}"
+    );
+    tmux(&["send-keys", "-t", &session.0, "Enter"]);
+    wait_for(&session.0, "Standings");
+    tmux(&["send-keys", "-t", &session.0, "0"]);
+    let after = wait_for(&session.0, "result 2025-hki-open round 1 board 1: 0-1");
+    assert!(after.contains("Standings"), "{after}");
+    tmux(&["send-keys", "-t", &session.0, "C-c"]);
+    let start = Instant::now();
+    while tmux(&["list-sessions"]).contains(&session.0) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "ratedesk did not quit on ctrl-c"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The keyed result is on disk.
+    let db = data.path().join("ratedesk-demo");
+    let out = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .args(["export", "events"])
+        .output()
+        .expect("export");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(doc["events"][0]["games"][0]["result"], "0-1");
+}

@@ -1,0 +1,321 @@
+//! The workstation driven through its action layer and drawn on ratatui's TestBackend: key
+//! sequences change the state and the database as a person's keys would, and insta snapshots
+//! of the screen at 80×24 and 160×48 show what the person sees.
+
+use std::path::Path;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::style::Color;
+use ratedesk::app::state::{App, Focus, Popup, Tab};
+use ratedesk::app::{Desk, Edit, ImportedPlayer};
+use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
+use ratedesk::rules::ssl::{Ssl, SslState};
+use ratedesk::ui::draw::render;
+use ratedesk::ui::keymap::Keymap;
+use ratedesk::ui::theme::Theme;
+use ratedesk::ui::{press_keys, type_text};
+
+const DEMO: &str = include_str!("../demo/autumn-2025.json");
+
+fn demo_desk(dir: &Path) -> Desk<Ssl> {
+    let mut desk = Desk::open(dir, Ssl).expect("open");
+    let book = ratedesk::json::read(&Ssl, DEMO).expect("demo").book;
+    let players = (0..book.players.len())
+        .map(|p| ImportedPlayer::New {
+            info: book.players[p].clone(),
+            seeds: book.seeds[p].clone(),
+            held: book.held[p].clone(),
+        })
+        .collect();
+    desk.apply(Edit::Import {
+        players,
+        events: book.events,
+    })
+    .expect("import");
+    let wide = PlayerInfo {
+        id: "JPN1".into(),
+        name: "山田, 太郎".into(),
+        federation: Some("JPN".into()),
+        ..PlayerInfo::default()
+    };
+    let seed = SslState {
+        rating: Some(1850),
+        games: 40,
+        normal_games: 40,
+        ..SslState::default()
+    };
+    desk.apply(Edit::AddPlayer {
+        info: wide,
+        seeds: vec![Some(seed), None],
+        held: vec![],
+    })
+    .expect("player");
+    desk
+}
+
+fn app(dir: &Path) -> App<Ssl> {
+    App::new(demo_desk(dir))
+}
+
+fn keys() -> Keymap {
+    Keymap::load(None, None).expect("default keymap")
+}
+
+fn theme() -> Theme {
+    Theme::choose(Some("dark"), false).0
+}
+
+fn screen(app: &App<Ssl>, keymap: &Keymap, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    terminal
+        .draw(|frame| render(app, &theme(), keymap, frame))
+        .expect("draw");
+    terminal
+}
+
+fn text(app: &App<Ssl>, keymap: &Keymap, width: u16, height: u16) -> String {
+    screen(app, keymap, width, height).backend().to_string()
+}
+
+fn event_index(app: &App<Ssl>, id: &str) -> usize {
+    app.desk
+        .book()
+        .events
+        .iter()
+        .position(|e| e.id == id)
+        .expect("event")
+}
+
+#[test]
+fn players_tab_and_search_at_both_sizes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    insta::assert_snapshot!("players_80x24", text(&app, &k, 80, 24));
+    insta::assert_snapshot!("players_160x48", text(&app, &k, 160, 48));
+    type_text(&mut app, &k, "jär");
+    insta::assert_snapshot!("players_search_jar_80x24", text(&app, &k, 80, 24));
+}
+
+#[test]
+fn three_letters_find_a_player_with_accents_folded() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    type_text(&mut app, &k, "jar");
+    let first = app.players.results[0];
+    assert_eq!(app.desk.book().players[first].name, "Järvinen, Aino");
+    press_keys(&mut app, &k, "backspace backspace backspace");
+    type_text(&mut app, &k, "kon");
+    let first = app.players.results[0];
+    assert_eq!(app.desk.book().players[first].name, "Könönen, Onni");
+}
+
+#[test]
+fn search_open_player_then_open_his_event() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    type_text(&mut app, &k, "jarvinen");
+    press_keys(&mut app, &k, "enter");
+    assert_eq!(app.players.focus, Focus::Card);
+    insta::assert_snapshot!("player_card_80x24", text(&app, &k, 80, 24));
+    insta::assert_snapshot!("player_card_160x48", text(&app, &k, 160, 48));
+    press_keys(&mut app, &k, "enter");
+    assert_eq!(app.tab, Tab::Tournaments);
+    assert_eq!(
+        app.tournaments.open,
+        Some(event_index(&app, "2025-hki-open"))
+    );
+    insta::assert_snapshot!("round_entry_80x24", text(&app, &k, 80, 24));
+    insta::assert_snapshot!("round_entry_160x48", text(&app, &k, 160, 48));
+}
+
+#[test]
+fn keyed_results_show_the_ratings_that_rate_computes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    let open = event_index(&app, "2025-hki-open");
+    app.open_event(open);
+    let third = app.boards(open, 1)[2];
+    let original = app.desk.book().events[open].games[third].result;
+    // Round 1: boards 1–3 become 0-1, 1-0, ½-½; the cursor moves on after each key.
+    press_keys(&mut app, &k, "0 1 =");
+    let games = &app.desk.book().events[open].games;
+    let round1: Vec<GameResult> = app
+        .boards(open, 1)
+        .iter()
+        .take(3)
+        .map(|&g| games[g].result)
+        .collect();
+    assert_eq!(
+        round1,
+        vec![
+            GameResult::BLACK_WINS,
+            GameResult::WHITE_WINS,
+            GameResult::DRAW
+        ]
+    );
+    let all = app.desk.active_players();
+    let input = ratedesk::json::write_input(app.desk.rulebook(), app.desk.book(), None, &all);
+    let rated = ratedesk::json::rate(&input.to_string()).expect("rate");
+    let event = rated["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["id"] == "2025-hki-open")
+        .expect("event");
+    for s in app.standings(open) {
+        let id = &app.desk.book().players[s.player].id;
+        let row = event["players"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["id"] == id.as_str())
+            .expect("row");
+        assert_eq!(
+            s.rating.as_ref().map(|r| i64::from(r.new)),
+            row["new"].as_i64(),
+            "{id}"
+        );
+    }
+    // Undo takes the last result back.
+    press_keys(&mut app, &k, "u");
+    assert_eq!(app.desk.book().events[open].games[third].result, original);
+}
+
+#[test]
+fn a_correction_that_cascades_asks_first() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    // A later selo event for the two players of round 1, board 1, so a correction cascades.
+    let open = event_index(&app, "2025-hki-open");
+    let first = app.desk.book().events[open].games[app.boards(open, 1)[0]].clone();
+    let later = Event {
+        id: "2025-december".into(),
+        name: "December Cup".into(),
+        start: chrono::NaiveDate::from_ymd_opt(2025, 12, 6).expect("date"),
+        end: chrono::NaiveDate::from_ymd_opt(2025, 12, 6).expect("date"),
+        time_control: Some(TimeControl {
+            base_seconds: 5400,
+            increment_seconds: 30,
+            added: vec![],
+        }),
+        abroad: false,
+        official_representation: false,
+        age_limit: None,
+        playoff: false,
+        pairing: "swiss".into(),
+        participants: vec![],
+        games: vec![Game {
+            round: 1,
+            board: 1,
+            white: first.white,
+            black: first.black,
+            result: GameResult::DRAW,
+            date: None,
+        }],
+    };
+    app.desk.apply(Edit::AddEvent(later)).expect("later event");
+    let before = app.desk.audit().len();
+    app.open_event(open);
+    let key = if first.result == GameResult::BLACK_WINS {
+        "1"
+    } else {
+        "0"
+    };
+    press_keys(&mut app, &k, key);
+    assert!(
+        matches!(app.popup, Some(Popup::Confirm { .. })),
+        "the preview is shown first"
+    );
+    insta::assert_snapshot!("confirm_correction_80x24", text(&app, &k, 80, 24));
+    press_keys(&mut app, &k, "n");
+    assert!(app.popup.is_none());
+    assert_eq!(app.desk.audit().len(), before, "cancelled: nothing stored");
+    press_keys(&mut app, &k, key);
+    press_keys(&mut app, &k, "y");
+    assert_eq!(app.desk.audit().len(), before + 1);
+    assert!(app.desk.check().is_empty());
+}
+
+#[test]
+fn tournaments_and_titles_tabs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    press_keys(&mut app, &k, "alt-2");
+    insta::assert_snapshot!("tournaments_80x24", text(&app, &k, 80, 24));
+    type_text(&mut app, &k, "espoo");
+    assert_eq!(app.tournaments.list.len(), 1);
+    press_keys(&mut app, &k, "alt-3");
+    insta::assert_snapshot!("titles_80x24", text(&app, &k, 80, 24));
+    insta::assert_snapshot!("titles_160x48", text(&app, &k, 160, 48));
+}
+
+#[test]
+fn help_follows_the_keymap_in_force() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let vim = Keymap::load(Some("vim"), None).expect("vim");
+    press_keys(&mut app, &vim, "f1");
+    assert!(matches!(app.popup, Some(Popup::Help { .. })));
+    insta::assert_snapshot!("help_vim_80x24", text(&app, &vim, 80, 24));
+    press_keys(&mut app, &vim, "esc");
+    assert!(app.popup.is_none());
+}
+
+#[test]
+fn a_small_window_says_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let app = app(dir.path());
+    insta::assert_snapshot!("too_small_60x20", text(&app, &keys(), 60, 20));
+}
+
+#[test]
+fn wide_and_accented_names_are_laid_out_by_display_width() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    type_text(&mut app, &k, "jpn1");
+    let shown = text(&app, &k, 80, 24);
+    let line = shown
+        .lines()
+        .find(|l| l.contains("山田"))
+        .expect("the wide name is shown");
+    let fed_column =
+        |l: &str| unicode_width::UnicodeWidthStr::width(&l[..l.find("JPN1").expect("id")]);
+    let header = shown
+        .lines()
+        .find(|l| l.contains("Name") && l.contains("Id"))
+        .expect("header");
+    let header_id =
+        unicode_width::UnicodeWidthStr::width(&header[..header.find("Id").expect("Id")]);
+    assert_eq!(
+        fed_column(line),
+        header_id,
+        "the id column starts at the same display column"
+    );
+}
+
+#[test]
+fn the_selection_is_drawn_in_the_themes_selection_colours() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    type_text(&mut app, &k, "jarvinen");
+    let terminal = screen(&app, &k, 80, 24);
+    let buffer = terminal.backend().buffer();
+    let row = (0..24)
+        .find(|&y| {
+            (0..80)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+                .contains("Järvinen")
+        })
+        .expect("row");
+    assert_eq!(buffer[(2, row)].bg, Color::Cyan);
+}
