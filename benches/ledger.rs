@@ -104,7 +104,7 @@ fn federation(players: usize, games: usize) -> Book<Ssl> {
                     board: b as u32 + 1,
                     white: *w,
                     black: Some(*bl),
-                    result,
+                    result: Some(result),
                     date: None,
                 });
             }
@@ -168,7 +168,7 @@ fn use_database(dir: &std::path::Path, events: usize) {
             event,
             round: 7,
             board: 1,
-            result,
+            result: Some(result),
         })
         .expect("result");
     };
@@ -184,7 +184,7 @@ fn use_database(dir: &std::path::Path, events: usize) {
         event: oldest,
         round: 7,
         board: 2,
-        result: GameResult::DRAW,
+        result: Some(GameResult::DRAW),
     };
     report(
         "preview of a correction ten years back",

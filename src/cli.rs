@@ -538,7 +538,7 @@ fn result_edit(
         event: e,
         round,
         board,
-        result,
+        result: Some(result),
     })
 }
 

@@ -70,6 +70,18 @@ impl GameResult {
         (w + b <= 2).then_some(Self::played(w, b))
     }
 
+    /// The result as a bye carries it: a bye is never a played game, whatever its code.
+    pub fn on_board(self, bye: bool) -> Self {
+        if bye {
+            Self {
+                played: false,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
+
     /// The contract's code for this result (the inverse of [`GameResult::parse`]).
     pub fn code(self) -> String {
         if !self.played {
@@ -122,7 +134,8 @@ pub struct Game {
     pub board: u32,
     pub white: PlayerIdx,
     pub black: Option<PlayerIdx>,
-    pub result: GameResult,
+    /// `None`: paired, no result yet (never rated).
+    pub result: Option<GameResult>,
     /// The day the game was actually played, when it differs from the schedule (SSL 2.12).
     #[serde(with = "day::option")]
     pub date: Option<NaiveDate>,
@@ -131,7 +144,7 @@ pub struct Game {
 impl Game {
     /// A game that is rated: both players present and both made a move (SSL 2.9).
     pub fn is_rated_game(&self) -> bool {
-        self.black.is_some() && self.result.played
+        self.black.is_some() && self.result.is_some_and(|r| r.played)
     }
 }
 
@@ -359,16 +372,20 @@ mod tests {
             result,
             date: None,
         };
-        assert!(game(Some(1), GameResult::DRAW).is_rated_game());
+        assert!(game(Some(1), Some(GameResult::DRAW)).is_rated_game());
         assert!(
-            game(Some(1), GameResult::played(0, 0)).is_rated_game(),
+            game(Some(1), Some(GameResult::played(0, 0))).is_rated_game(),
             "0-0 was played"
         );
         for code in ["+-", "-+", "--"] {
             let r = GameResult::parse(code).expect(code);
-            assert!(!game(Some(1), r).is_rated_game(), "{code}");
+            assert!(!game(Some(1), Some(r)).is_rated_game(), "{code}");
         }
-        assert!(!game(None, GameResult::WHITE_WINS).is_rated_game(), "a bye");
+        assert!(
+            !game(None, Some(GameResult::WHITE_WINS)).is_rated_game(),
+            "a bye"
+        );
+        assert!(!game(Some(1), None).is_rated_game(), "no result yet");
     }
 
     #[test]

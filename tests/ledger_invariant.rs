@@ -20,7 +20,7 @@ const MINUTES: [u32; 4] = [90, 60, 25, 5];
 
 #[derive(Clone, Debug)]
 enum Op {
-    /// Set the result of the k-th game (modulo the number of games).
+    /// Set (or clear) the result of the k-th game (modulo the number of games).
     Result(usize, usize),
     /// A new event on day `day` of 2025 with games between the given pairs.
     NewEvent {
@@ -43,7 +43,7 @@ enum Op {
 fn op(players: usize) -> impl Strategy<Value = Op> {
     let pair = (0..players, 0..players, 0..RESULTS.len());
     prop_oneof![
-        4 => (any::<usize>(), 0..RESULTS.len()).prop_map(|(k, r)| Op::Result(k, r)),
+        4 => (any::<usize>(), 0..=RESULTS.len()).prop_map(|(k, r)| Op::Result(k, r)),
         3 => (1u32..330, 0..MINUTES.len(), proptest::collection::vec(pair, 1..5))
             .prop_map(|(day, minutes, pairs)| Op::NewEvent { day, minutes, pairs }),
         1 => any::<usize>().prop_map(Op::Clear),
@@ -133,7 +133,10 @@ fn apply(desk: &mut Desk<Ssl>, op: &Op, counter: &mut usize) {
                 return;
             }
             let (event, round, board) = all[k % all.len()];
-            let result = GameResult::parse(RESULTS[*r]).expect("code");
+            // One past the last code clears the board: paired, no result yet.
+            let result = RESULTS
+                .get(*r)
+                .map(|code| GameResult::parse(code).expect("code"));
             Edit::SetResult {
                 event,
                 round,
@@ -154,7 +157,7 @@ fn apply(desk: &mut Desk<Ssl>, op: &Op, counter: &mut usize) {
                     board: 1,
                     white: w % players,
                     black: Some(b % players),
-                    result: GameResult::parse(RESULTS[r]).expect("code"),
+                    result: Some(GameResult::parse(RESULTS[r]).expect("code")),
                     date: None,
                 });
             }
@@ -289,7 +292,7 @@ fn setup(dir: &std::path::Path) -> Desk<Ssl> {
                         board: board + 1,
                         white: w,
                         black: Some(b),
-                        result: GameResult::DRAW,
+                        result: Some(GameResult::DRAW),
                         date: None,
                     });
                 }

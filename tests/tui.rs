@@ -144,7 +144,7 @@ fn keyed_results_show_the_ratings_that_rate_computes() {
     // Round 1: boards 1–3 become 0-1, 1-0, ½-½; the cursor moves on after each key.
     press_keys(&mut app, &k, "0 1 =");
     let games = &app.desk.book().events[open].games;
-    let round1: Vec<GameResult> = app
+    let round1: Vec<Option<GameResult>> = app
         .boards(open, 1)
         .iter()
         .take(3)
@@ -153,9 +153,9 @@ fn keyed_results_show_the_ratings_that_rate_computes() {
     assert_eq!(
         round1,
         vec![
-            GameResult::BLACK_WINS,
-            GameResult::WHITE_WINS,
-            GameResult::DRAW
+            Some(GameResult::BLACK_WINS),
+            Some(GameResult::WHITE_WINS),
+            Some(GameResult::DRAW)
         ]
     );
     let all = app.desk.active_players();
@@ -215,14 +215,14 @@ fn a_correction_that_cascades_asks_first() {
             board: 1,
             white: first.white,
             black: first.black,
-            result: GameResult::DRAW,
+            result: Some(GameResult::DRAW),
             date: None,
         }],
     };
     app.desk.apply(Edit::AddEvent(later)).expect("later event");
     let before = app.desk.audit().len();
     app.open_event(open);
-    let key = if first.result == GameResult::BLACK_WINS {
+    let key = if first.result == Some(GameResult::BLACK_WINS) {
         "1"
     } else {
         "0"

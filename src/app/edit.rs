@@ -39,12 +39,12 @@ pub enum Edit<R: Rulebook> {
         event: usize,
         game: Game,
     },
-    /// Sets the result of a paired board.
+    /// Sets (or, with `None`, clears) the result of a paired board.
     SetResult {
         event: usize,
         round: u32,
         board: u32,
-        result: GameResult,
+        result: Option<GameResult>,
     },
     /// Removes a board.
     ClearGame {
@@ -289,7 +289,7 @@ impl<R: Rulebook> Edit<R> {
                 game.board,
                 name(&game.white),
                 game.black.as_ref().map_or("bye".into(), name),
-                game.result.code()
+                game.result.map_or("(no result)".into(), GameResult::code)
             ),
             Edit::SetResult {
                 event: e,
@@ -300,7 +300,7 @@ impl<R: Rulebook> Edit<R> {
                 format!(
                     "result {} round {round} board {board}: {}",
                     event(e),
-                    result.code()
+                    result.map_or("cleared".into(), GameResult::code)
                 )
             }
             Edit::ClearGame {
@@ -547,14 +547,7 @@ impl<R: Rulebook> Edit<R> {
             } => {
                 let existing = now.paired(*event, *round, *board)?;
                 let mut after = existing.clone();
-                after.result = if existing.black.is_none() {
-                    GameResult {
-                        played: false,
-                        ..*result
-                    }
-                } else {
-                    *result
-                };
+                after.result = result.map(|r| r.on_board(existing.black.is_none()));
                 change.games.push(Delta {
                     key: (*event, *round, *board),
                     before: Some(existing.clone()),

@@ -413,15 +413,13 @@ impl<R: JsonRules> App<R> {
                 t.round = t.round.saturating_sub(1).max(1);
                 t.board = 0;
             }
-            Action::WhiteWins => self.set_result(GameResult::WHITE_WINS),
-            Action::BlackWins => self.set_result(GameResult::BLACK_WINS),
-            Action::Draw => self.set_result(GameResult::DRAW),
-            Action::ForfeitWhite => self.set_result(GameResult::unplayed(2, 0)),
-            Action::ForfeitBlack => self.set_result(GameResult::unplayed(0, 2)),
+            Action::WhiteWins => self.set_result(Some(GameResult::WHITE_WINS)),
+            Action::BlackWins => self.set_result(Some(GameResult::BLACK_WINS)),
+            Action::Draw => self.set_result(Some(GameResult::DRAW)),
+            Action::ForfeitWhite => self.set_result(Some(GameResult::unplayed(2, 0))),
+            Action::ForfeitBlack => self.set_result(Some(GameResult::unplayed(0, 2))),
             Action::RareResults => self.popup = Some(Popup::Rare { selected: 0 }),
-            Action::ClearResult => {
-                self.warn("a board without a result cannot be kept yet: key the result instead")
-            }
+            Action::ClearResult => self.set_result(None),
             _ => {}
         }
     }
@@ -448,7 +446,7 @@ impl<R: JsonRules> App<R> {
 
     /// Keys a result on the selected board: applied at once when it moves nothing beyond this
     /// event and no title, otherwise shown for confirmation first.
-    fn set_result(&mut self, result: GameResult) {
+    fn set_result(&mut self, result: Option<GameResult>) {
         let Some(event) = self.tournaments.open else {
             return;
         };
@@ -541,7 +539,7 @@ impl<R: JsonRules> App<R> {
                         selected: step(selected, RARE_RESULTS.len(), action),
                     })
                 }
-                Action::Confirm | Action::Open => self.set_result(RARE_RESULTS[selected].1),
+                Action::Confirm | Action::Open => self.set_result(Some(RARE_RESULTS[selected].1)),
                 _ => {}
             },
         }
@@ -599,9 +597,9 @@ impl<R: JsonRules> App<R> {
                     .iter()
                     .map(|g| {
                         if g.white == p {
-                            u32::from(g.result.white_halves)
+                            g.result.map_or(0, |r| u32::from(r.white_halves))
                         } else if g.black == Some(p) {
-                            u32::from(g.result.black_halves)
+                            g.result.map_or(0, |r| u32::from(r.black_halves))
                         } else {
                             0
                         }

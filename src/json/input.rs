@@ -129,7 +129,9 @@ pub(super) struct GameIn {
     pub white: String,
     #[serde(default)]
     pub black: Option<String>,
-    pub result: String,
+    /// Absent or null: paired, no result yet.
+    #[serde(default)]
+    pub result: Option<String>,
     #[serde(default)]
     pub date: Option<String>,
 }
@@ -351,18 +353,17 @@ pub(super) fn events(
                     ));
                 }
             }
-            let result = GameResult::parse(&g.result).ok_or_else(|| {
-                InputError::new(gitem(), format!("bad result code '{}'", g.result))
-            })?;
-            // A bye is never a played game, whatever its code.
-            let result = if black.is_none() {
-                GameResult {
-                    played: false,
-                    ..result
-                }
-            } else {
-                result
-            };
+            let result = g
+                .result
+                .as_deref()
+                .map(|code| {
+                    GameResult::parse(code)
+                        .map(|r| r.on_board(black.is_none()))
+                        .ok_or_else(|| {
+                            InputError::new(gitem(), format!("bad result code '{code}'"))
+                        })
+                })
+                .transpose()?;
             let date = g
                 .date
                 .as_deref()

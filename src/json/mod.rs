@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use chrono::NaiveDate;
 
 use crate::ledger::{self, Book, Ledger};
-use crate::model::{Event, Game, PlayerIdx, PlayerInfo, Sex};
+use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo, Sex};
 use crate::rules::{Award, Performance, PlayerRating, Rulebook};
 
 /// Bad input: what was wrong and where.
@@ -349,7 +349,7 @@ fn event_json<R: Rulebook>(book: &Book<R>, e: &Event) -> Value {
                 "board": g.board,
                 "white": book.players[g.white].id,
                 "black": g.black.map(|b| book.players[b].id.clone()),
-                "result": g.result.code(),
+                "result": g.result.map(GameResult::code),
             });
             if let Some(d) = g.date {
                 obj["date"] = json!(d.to_string());

@@ -588,7 +588,10 @@ fn draw_event<R: JsonRules>(
                     start_no(game.white),
                     book.players[game.white].name
                 )),
-                Cell::from(game.result.code().replace("1/2", "½")),
+                Cell::from(
+                    game.result
+                        .map_or(String::new(), |r| r.code().replace("1/2", "½")),
+                ),
                 Cell::from(black),
             ])
         })

@@ -158,16 +158,18 @@ struct Encounter {
 fn games_of(games: &[&Game]) -> BTreeMap<PlayerIdx, Vec<Encounter>> {
     let mut by_player = BTreeMap::<PlayerIdx, Vec<Encounter>>::new();
     for g in games {
-        let Some(black) = g.black else { continue };
+        let (Some(black), Some(result)) = (g.black, g.result) else {
+            continue;
+        };
         let round = g.round;
         by_player.entry(g.white).or_default().push(Encounter {
             opponent: black,
-            halves: g.result.white_halves,
+            halves: result.white_halves,
             round,
         });
         by_player.entry(black).or_default().push(Encounter {
             opponent: g.white,
-            halves: g.result.black_halves,
+            halves: result.black_halves,
             round,
         });
     }
