@@ -319,3 +319,128 @@ fn the_selection_is_drawn_in_the_themes_selection_colours() {
         .expect("row");
     assert_eq!(buffer[(2, row)].bg, Color::Cyan);
 }
+
+#[test]
+fn create_an_event_enter_players_pair_a_round_and_key_its_results() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    press_keys(&mut app, &k, "alt-2 ctrl-n");
+    assert!(matches!(app.popup, Some(Popup::Form(_))));
+    type_text(&mut app, &k, "Kevät Open");
+    press_keys(&mut app, &k, "enter");
+    type_text(&mut app, &k, "kevat-open");
+    press_keys(&mut app, &k, "enter");
+    type_text(&mut app, &k, "2026-03-07");
+    press_keys(&mut app, &k, "enter");
+    type_text(&mut app, &k, "2026-03-08");
+    insta::assert_snapshot!("new_event_form_80x24", text(&app, &k, 80, 24));
+    press_keys(&mut app, &k, "enter enter enter enter enter");
+    let event = event_index(&app, "kevat-open");
+    assert_eq!(
+        app.tournaments.open,
+        Some(event),
+        "the new event opens for entry"
+    );
+    for name in ["järvinen", "könönen", "salo, k", "mäkelä"] {
+        press_keys(&mut app, &k, "a");
+        type_text(&mut app, &k, name);
+        press_keys(&mut app, &k, "enter");
+    }
+    assert_eq!(app.desk.book().events[event].participants.len(), 4);
+    press_keys(&mut app, &k, "p");
+    type_text(&mut app, &k, "1 2");
+    press_keys(&mut app, &k, "enter");
+    type_text(&mut app, &k, "3 4");
+    press_keys(&mut app, &k, "enter");
+    // Refused, and never stored: a player twice in a round, an unknown start number, himself.
+    let audit = app.desk.audit().len();
+    for wrong in ["1 3", "9 1", "2 2"] {
+        type_text(&mut app, &k, wrong);
+        press_keys(&mut app, &k, "enter");
+        assert!(
+            app.status.as_ref().is_some_and(|s| s.error),
+            "{wrong} must be refused"
+        );
+    }
+    assert_eq!(app.desk.audit().len(), audit);
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("himself"))
+    );
+    press_keys(&mut app, &k, "esc up 1 =");
+    let games = &app.desk.book().events[event].games;
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].result, Some(GameResult::WHITE_WINS));
+    assert_eq!(games[1].result, Some(GameResult::DRAW));
+    insta::assert_snapshot!("new_event_keyed_80x24", text(&app, &k, 80, 24));
+    // The ratings on screen are those `ratedesk rate` computes for the same data.
+    let all = app.desk.active_players();
+    let input = ratedesk::json::write_input(app.desk.rulebook(), app.desk.book(), None, &all);
+    let rated = ratedesk::json::rate(&input.to_string()).expect("rate");
+    let rows = rated["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["id"] == "kevat-open")
+        .expect("event")["players"]
+        .clone();
+    let standings = app.standings(event);
+    assert_eq!(standings.len(), 4);
+    for s in standings {
+        let id = &app.desk.book().players[s.player].id;
+        let row = rows
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["id"] == id.as_str())
+            .expect("row");
+        assert_eq!(
+            s.rating.as_ref().map(|r| i64::from(r.new)),
+            row["new"].as_i64(),
+            "{id}"
+        );
+    }
+}
+
+#[test]
+fn merging_two_records_shows_the_preview_first() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = demo_desk(dir.path());
+    // A duplicate record of Järvinen with no games.
+    let info = PlayerInfo {
+        id: "FIN9999".into(),
+        name: "Järvinen, A.".into(),
+        ..PlayerInfo::default()
+    };
+    desk.apply(Edit::AddPlayer {
+        info,
+        seeds: vec![None, None],
+        held: vec![],
+    })
+    .expect("duplicate");
+    let mut app = App::new(desk);
+    let k = keys();
+    type_text(&mut app, &k, "FIN9999");
+    press_keys(&mut app, &k, "enter m");
+    type_text(&mut app, &k, "FIN1001");
+    press_keys(&mut app, &k, "enter");
+    assert!(
+        matches!(app.popup, Some(Popup::Confirm { .. })),
+        "merge asks first"
+    );
+    press_keys(&mut app, &k, "y");
+    let first = app
+        .desk
+        .book()
+        .players
+        .iter()
+        .position(|p| p.id == "FIN1001")
+        .expect("player");
+    assert_ne!(
+        app.desk.status()[first],
+        ratedesk::store::PlayerStatus::Active
+    );
+    assert!(app.desk.check().is_empty());
+}

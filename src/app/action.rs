@@ -72,11 +72,18 @@ pub enum Action {
     PrevRound,
     Confirm,
     Cancel,
+    Submit,
+    NewItem,
+    EditItem,
+    Pair,
+    AddParticipant,
+    Merge,
+    ConfirmTitle,
 }
 
 impl Action {
     /// Every action, in the order the help lists them.
-    pub const ALL: [Action; 31] = [
+    pub const ALL: [Action; 38] = [
         Action::Quit,
         Action::Help,
         Action::TabPlayers,
@@ -108,6 +115,13 @@ impl Action {
         Action::PrevRound,
         Action::Confirm,
         Action::Cancel,
+        Action::Submit,
+        Action::NewItem,
+        Action::EditItem,
+        Action::Pair,
+        Action::AddParticipant,
+        Action::Merge,
+        Action::ConfirmTitle,
     ];
 
     /// What the action does, for the help popup.
@@ -144,6 +158,13 @@ impl Action {
             Action::PrevRound => "previous round",
             Action::Confirm => "confirm",
             Action::Cancel => "cancel",
+            Action::Submit => "save the form",
+            Action::NewItem => "new player / new event",
+            Action::EditItem => "edit the selected player / event",
+            Action::Pair => "pair boards by start numbers (12 7)",
+            Action::AddParticipant => "enter a player in the event",
+            Action::Merge => "merge another record into this player",
+            Action::ConfirmTitle => "confirm the selected title",
         }
     }
 
@@ -179,7 +200,13 @@ impl Action {
             | Action::PrevBoard
             | Action::NextRound
             | Action::PrevRound => "Round entry",
-            Action::Confirm | Action::Cancel => "Popups",
+            Action::Confirm | Action::Cancel | Action::Submit => "Popups and forms",
+            Action::NewItem
+            | Action::EditItem
+            | Action::Pair
+            | Action::AddParticipant
+            | Action::Merge
+            | Action::ConfirmTitle => "Editing",
         }
     }
 

@@ -5,6 +5,7 @@
 
 mod action;
 pub mod edit;
+pub mod forms;
 pub mod search;
 pub mod state;
 

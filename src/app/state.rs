@@ -10,6 +10,7 @@ use crate::model::{GameResult, PlayerIdx, Rating};
 use crate::rules::{Award, ListId, PlayerRating};
 use crate::store::PlayerStatus;
 
+use super::forms::{FormKind, FormState, parse_pairing};
 use super::search::SearchIndex;
 use super::{Action, Context, Desk, Edit, Effect};
 
@@ -59,6 +60,8 @@ pub struct TournamentsState {
     pub open: Option<usize>,
     pub round: u32,
     pub board: usize,
+    /// Start numbers being keyed for a pairing (`12 7`), while pairing.
+    pub pairing: Option<String>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -86,6 +89,26 @@ pub enum Popup<R: JsonRules> {
     Rare {
         selected: usize,
     },
+    Form(FormState),
+    Pick(PickState),
+}
+
+/// What a picked player is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PickFor {
+    /// Enter him in this event.
+    Participant(usize),
+    /// Merge his record into this player's.
+    MergeInto(PlayerIdx),
+}
+
+/// Choosing a player by fuzzy search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PickState {
+    pub purpose: PickFor,
+    pub query: String,
+    pub results: Vec<PlayerIdx>,
+    pub selected: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,6 +185,7 @@ impl<R: JsonRules> App<R> {
                 open: None,
                 round: 1,
                 board: 0,
+                pairing: None,
             },
             titles: TitlesState::default(),
             popup: None,
@@ -177,8 +201,13 @@ impl<R: JsonRules> App<R> {
 
     /// How keys are read now.
     pub fn context(&self) -> Context {
-        if self.popup.is_some() {
-            return Context::Popup;
+        match &self.popup {
+            Some(Popup::Form(_) | Popup::Pick(_)) => return Context::Form,
+            Some(_) => return Context::Popup,
+            None => {}
+        }
+        if self.tab == Tab::Tournaments && self.tournaments.pairing.is_some() {
+            return Context::Form;
         }
         match self.tab {
             Tab::Players if self.players.focus == Focus::Search => Context::Form,
@@ -232,6 +261,30 @@ impl<R: JsonRules> App<R> {
 
     /// A printable key typed into the field in focus.
     pub fn type_char(&mut self, c: char) {
+        match &mut self.popup {
+            Some(Popup::Form(form)) => {
+                if let Some((_, value)) = form.fields.get_mut(form.focus) {
+                    value.push(c);
+                }
+                return;
+            }
+            Some(Popup::Pick(pick)) => {
+                pick.query.push(c);
+                pick.selected = 0;
+                pick.results = self.search.search(&pick.query);
+                return;
+            }
+            _ => {}
+        }
+        if let Some(pairing) = self
+            .tournaments
+            .pairing
+            .as_mut()
+            .filter(|_| self.tab == Tab::Tournaments)
+        {
+            pairing.push(c);
+            return;
+        }
         match self.tab {
             Tab::Players => {
                 self.players.query.push(c);
@@ -249,6 +302,29 @@ impl<R: JsonRules> App<R> {
 
     /// Backspace in the field in focus.
     pub fn backspace(&mut self) {
+        match &mut self.popup {
+            Some(Popup::Form(form)) => {
+                if let Some((_, value)) = form.fields.get_mut(form.focus) {
+                    value.pop();
+                }
+                return;
+            }
+            Some(Popup::Pick(pick)) => {
+                pick.query.pop();
+                pick.results = self.search.search(&pick.query);
+                return;
+            }
+            _ => {}
+        }
+        if let Some(pairing) = self
+            .tournaments
+            .pairing
+            .as_mut()
+            .filter(|_| self.tab == Tab::Tournaments)
+        {
+            pairing.pop();
+            return;
+        }
         match self.tab {
             Tab::Players => {
                 self.players.query.pop();
@@ -284,9 +360,11 @@ impl<R: JsonRules> App<R> {
             }
             Action::Undo => self.undo_redo(true),
             Action::Redo => self.undo_redo(false),
+            Action::NewItem | Action::EditItem => self.open_form(action == Action::NewItem),
             _ => match self.tab {
                 Tab::Players => self.update_players(action),
                 Tab::Tournaments => self.update_tournaments(action),
+                Tab::Titles if action == Action::ConfirmTitle => self.confirm_title(),
                 Tab::Titles => {
                     let len = self.title_rows().len();
                     self.titles.selected = step(self.titles.selected, len, action);
@@ -356,6 +434,7 @@ impl<R: JsonRules> App<R> {
                     self.open_event(row.event);
                 }
             }
+            (Focus::Card, Action::Merge) => self.start_merge(),
             (Focus::Card, _) => {
                 let len = p.card.map_or(0, |c| self.history(c).len());
                 self.players.card_row = step(self.players.card_row, len, action);
@@ -380,6 +459,10 @@ impl<R: JsonRules> App<R> {
     }
 
     fn update_tournaments(&mut self, action: Action) {
+        if let (Some(event), Some(text)) = (self.tournaments.open, self.tournaments.pairing.clone())
+        {
+            return self.update_pairing(event, &text, action);
+        }
         let Some(event) = self.tournaments.open else {
             let t = &mut self.tournaments;
             match action {
@@ -401,12 +484,28 @@ impl<R: JsonRules> App<R> {
         let t = &mut self.tournaments;
         match action {
             Action::Back => t.open = None,
+            Action::Pair => {
+                t.pairing = Some(String::new());
+                self.say(
+                    "key the start numbers of white and black (12 7, or 12 for a bye) and Enter",
+                );
+            }
+            Action::AddParticipant => {
+                let results = self.search.search("");
+                self.popup = Some(Popup::Pick(PickState {
+                    purpose: PickFor::Participant(event),
+                    query: String::new(),
+                    results,
+                    selected: 0,
+                }));
+            }
             Action::NextBoard | Action::Down => {
                 t.board = (t.board + 1).min(boards.saturating_sub(1))
             }
             Action::PrevBoard | Action::Up => t.board = t.board.saturating_sub(1),
             Action::NextRound => {
-                t.round = (t.round + 1).min(rounds.max(1));
+                // One round past the last: the next round to pair.
+                t.round = (t.round + 1).min(rounds + 1);
                 t.board = 0;
             }
             Action::PrevRound => {
@@ -506,6 +605,44 @@ impl<R: JsonRules> App<R> {
             return;
         };
         match popup {
+            Popup::Form(mut form) => match action {
+                Action::Back | Action::Cancel => self.say("not saved"),
+                Action::Up | Action::PrevTab => {
+                    form.focus = form.focus.saturating_sub(1);
+                    self.popup = Some(Popup::Form(form));
+                }
+                Action::Down | Action::NextTab => {
+                    form.focus = (form.focus + 1).min(form.fields.len() - 1);
+                    self.popup = Some(Popup::Form(form));
+                }
+                Action::Open if form.focus + 1 < form.fields.len() => {
+                    form.focus += 1;
+                    self.popup = Some(Popup::Form(form));
+                }
+                Action::Open | Action::Submit | Action::Confirm => self.submit(form),
+                _ => self.popup = Some(Popup::Form(form)),
+            },
+            Popup::Pick(mut pick) => match action {
+                Action::Back | Action::Cancel => {}
+                Action::Up
+                | Action::Down
+                | Action::PageUp
+                | Action::PageDown
+                | Action::Top
+                | Action::Bottom => {
+                    pick.selected = step(pick.selected, pick.results.len(), action);
+                    self.popup = Some(Popup::Pick(pick));
+                }
+                Action::Open | Action::Confirm | Action::Submit => self.picked(&pick),
+                Action::NewItem => {
+                    let enter_in = match pick.purpose {
+                        PickFor::Participant(e) => Some(e),
+                        PickFor::MergeInto(_) => None,
+                    };
+                    self.popup = Some(Popup::Form(FormState::new_player(enter_in)));
+                }
+                _ => self.popup = Some(Popup::Pick(pick)),
+            },
             Popup::Help { scroll } => match action {
                 Action::Up => {
                     self.popup = Some(Popup::Help {
@@ -641,5 +778,218 @@ impl<R: JsonRules> App<R> {
     /// A published rating, for display.
     pub fn rating_of(&self, state: Option<&R::State>) -> Option<Rating> {
         state.and_then(|s| self.desk.rulebook().rating_of(s))
+    }
+}
+
+impl<R: JsonRules> App<R> {
+    /// A form for a new or the selected player (Players tab) or event (Tournaments tab).
+    fn open_form(&mut self, new: bool) {
+        let book = self.desk.book();
+        let form = match (self.tab, new) {
+            (Tab::Players, true) => Some(FormState::new_player(None)),
+            (Tab::Players, false) => {
+                let p = self
+                    .players
+                    .card
+                    .or_else(|| self.players.results.get(self.players.selected).copied());
+                p.map(|p| FormState::player(FormKind::EditPlayer(p), &book.players[p], None))
+            }
+            (Tab::Tournaments, true) => Some(FormState::event(FormKind::NewEvent, None)),
+            (Tab::Tournaments, false) => {
+                let e = self.tournaments.open.or_else(|| {
+                    self.tournaments
+                        .list
+                        .get(self.tournaments.selected)
+                        .copied()
+                });
+                e.map(|e| FormState::event(FormKind::EditEvent(e), Some(&book.events[e])))
+            }
+            (Tab::Titles, _) => None,
+        };
+        match form {
+            Some(form) => self.popup = Some(Popup::Form(form)),
+            None => self.warn("nothing selected to edit"),
+        }
+    }
+
+    /// Turns a filled form into its edit; a wrong field keeps the form open with the reason.
+    fn submit(&mut self, form: FormState) {
+        let edit = match &form.kind {
+            FormKind::NewPlayer { .. } | FormKind::EditPlayer(_) => {
+                form.to_player().and_then(|(info, rating)| match form.kind {
+                    FormKind::EditPlayer(player) => Ok(Edit::UpdatePlayer { player, info }),
+                    _ => {
+                        let lists = self.desk.rulebook().lists().len();
+                        let mut seeds = vec![None; lists];
+                        if let Some((r, g)) = rating {
+                            let value = serde_json::json!({"rating": r, "games": g});
+                            seeds[0] = self
+                                .desk
+                                .rulebook()
+                                .state_from_json(0, &value, "the form")
+                                .map_err(|e| e.to_string())?;
+                        }
+                        Ok(Edit::AddPlayer {
+                            info,
+                            seeds,
+                            held: Vec::new(),
+                        })
+                    }
+                })
+            }
+            FormKind::NewEvent => form.to_event().map(Edit::AddEvent),
+            FormKind::EditEvent(e) => form
+                .to_event()
+                .map(|details| Edit::UpdateEvent { event: *e, details }),
+        };
+        let edit = match edit {
+            Ok(edit) => edit,
+            Err(message) => {
+                self.warn(message);
+                self.popup = Some(Popup::Form(form));
+                return;
+            }
+        };
+        let before = self.desk.audit().len();
+        self.propose(edit);
+        if self.desk.audit().len() == before {
+            if self.popup.is_none() && self.status.as_ref().is_some_and(|s| s.error) {
+                self.popup = Some(Popup::Form(form));
+            }
+            return;
+        }
+        match form.kind {
+            FormKind::NewPlayer {
+                enter_in: Some(event),
+            } => {
+                let player = self.desk.book().players.len() - 1;
+                self.enter(event, player);
+            }
+            FormKind::NewEvent => {
+                let event = self.desk.book().events.len() - 1;
+                self.open_event(event);
+            }
+            _ => {}
+        }
+    }
+
+    /// Applies an edit at once when it moves no rating and no title; otherwise shows what it
+    /// does and asks first.
+    fn propose(&mut self, edit: Edit<R>) {
+        match self.desk.preview(&edit) {
+            Ok(effect)
+                if effect.ratings.is_empty()
+                    && effect.gained.is_empty()
+                    && effect.lost.is_empty() =>
+            {
+                self.apply(edit)
+            }
+            Ok(effect) => {
+                self.popup = Some(Popup::Confirm {
+                    edit: Box::new(edit),
+                    effect: Box::new(effect),
+                })
+            }
+            Err(e) => self.warn(e.to_string()),
+        }
+    }
+
+    /// Enters a player in an event (the next start number).
+    fn enter(&mut self, event: usize, player: PlayerIdx) {
+        let mut players = self.desk.book().events[event].participants.clone();
+        if players.contains(&player) {
+            return self.warn(format!(
+                "{} is already entered",
+                self.desk.book().players[player].name
+            ));
+        }
+        players.push(player);
+        self.apply(Edit::SetParticipants { event, players });
+    }
+
+    fn picked(&mut self, pick: &PickState) {
+        let Some(&player) = pick.results.get(pick.selected) else {
+            return;
+        };
+        match pick.purpose {
+            PickFor::Participant(event) => self.enter(event, player),
+            PickFor::MergeInto(keep) if keep == player => {
+                self.warn("a player cannot be merged into himself")
+            }
+            PickFor::MergeInto(keep) => {
+                let edit = Edit::MergePlayers {
+                    keep,
+                    remove: player,
+                };
+                match self.desk.preview(&edit) {
+                    Ok(effect) => {
+                        self.popup = Some(Popup::Confirm {
+                            edit: Box::new(edit),
+                            effect: Box::new(effect),
+                        })
+                    }
+                    Err(e) => self.warn(e.to_string()),
+                }
+            }
+        }
+    }
+
+    /// Pairing mode: Enter pairs the keyed start numbers on the round's next board.
+    fn update_pairing(&mut self, event: usize, text: &str, action: Action) {
+        match action {
+            Action::Back | Action::Cancel => {
+                self.tournaments.pairing = None;
+                self.say("pairing done");
+            }
+            Action::Open | Action::Submit => {
+                let round = self.tournaments.round;
+                match parse_pairing(text, &self.desk.book().events[event], round) {
+                    Ok(game) => {
+                        let before = self.desk.audit().len();
+                        self.apply(Edit::SetGame { event, game });
+                        if self.desk.audit().len() > before {
+                            self.tournaments.pairing = Some(String::new());
+                            self.tournaments.board =
+                                self.boards(event, round).len().saturating_sub(1);
+                        }
+                    }
+                    Err(message) => self.warn(message),
+                }
+                if self.status.as_ref().is_some_and(|s| s.error) {
+                    self.tournaments.pairing = Some(String::new());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Confirms the selected title when it awaits the rating committee (an audited edit).
+    fn confirm_title(&mut self) {
+        let rows = self.title_rows();
+        let Some((player, award, confirmed)) = rows.get(self.titles.selected).cloned() else {
+            return;
+        };
+        if confirmed {
+            return self.warn("that title needs no confirmation, or has it");
+        }
+        let date = chrono::Local::now().date_naive();
+        self.apply(Edit::ConfirmAward {
+            player,
+            award: award.award,
+            date,
+        });
+    }
+
+    /// Merges another record into the player whose card is open (with the preview first).
+    pub fn start_merge(&mut self) {
+        if let Some(keep) = self.players.card {
+            let results = self.search.search("");
+            self.popup = Some(Popup::Pick(PickState {
+                purpose: PickFor::MergeInto(keep),
+                query: String::new(),
+                results,
+                selected: 0,
+            }));
+        }
     }
 }

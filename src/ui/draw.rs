@@ -10,7 +10,8 @@ use ratatui::widgets::{
 
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
-use crate::app::state::{App, Focus, Popup, RARE_RESULTS, Tab};
+use crate::app::forms::FormState;
+use crate::app::state::{App, Focus, PickFor, PickState, Popup, RARE_RESULTS, Tab};
 use crate::app::{Action, Context};
 use crate::json::JsonRules;
 use crate::model::Rating;
@@ -91,6 +92,8 @@ pub fn render<R: JsonRules>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame:
         Some(Popup::Help { scroll }) => draw_help(theme, keymap, frame, *scroll),
         Some(Popup::Confirm { effect, .. }) => draw_confirm(app, theme, keymap, frame, effect),
         Some(Popup::Rare { selected }) => draw_rare(theme, frame, *selected),
+        Some(Popup::Form(form)) => draw_form(theme, keymap, frame, form),
+        Some(Popup::Pick(pick)) => draw_pick(app, theme, keymap, frame, pick),
         None => {}
     }
 }
@@ -185,6 +188,13 @@ fn draw_status<R: JsonRules>(
                     h(Action::Cancel)
                 ),
             },
+            (Tab::Tournaments, Context::Form) if app.tournaments.pairing.is_some() => {
+                format!(
+                    "type start numbers (12 7, or 12 for a bye) · {} pair · {} done",
+                    h(Action::Open),
+                    h(Action::Back)
+                )
+            }
             (Tab::Tournaments, Context::Form) => format!(
                 "type to filter · {} open · {} help",
                 h(Action::Open),
@@ -608,7 +618,10 @@ fn draw_event<R: JsonRules>(
         .row_highlight_style(theme.style(Role::Selection))
         .block(block(
             theme,
-            format!(" Round {round} of {} ", app.rounds(event)),
+            match &app.tournaments.pairing {
+                Some(text) => format!(" Round {round}: pair {text}▏ "),
+                None => format!(" Round {round} of {} ", app.rounds(event)),
+            },
         ));
     let mut state = TableState::default().with_selected(Some(app.tournaments.board));
     frame.render_stateful_widget(table, right, &mut state);
@@ -794,4 +807,117 @@ fn draw_rare(theme: &Theme, frame: &mut Frame, selected: usize) {
     frame.render_widget(Clear, area);
     let mut state = TableState::default().with_selected(Some(selected));
     frame.render_stateful_widget(table, area, &mut state);
+}
+
+fn draw_form(theme: &Theme, keymap: &Keymap, frame: &mut Frame, form: &FormState) {
+    let mut lines: Vec<Line> = form
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, (label, value))| {
+            let focused = i == form.focus;
+            let cursor = if focused { "▏" } else { "" };
+            Line::from(vec![
+                Span::styled(
+                    format!("{label:>32} "),
+                    theme.style(if focused {
+                        Role::Highlight
+                    } else {
+                        Role::Muted
+                    }),
+                ),
+                Span::styled(
+                    format!("{value}{cursor}"),
+                    theme.style(if focused { Role::Input } else { Role::Normal }),
+                ),
+            ])
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        format!(
+            "{} next field · {} save · {} cancel",
+            hint(keymap, Context::Form, Action::Open),
+            hint(keymap, Context::Form, Action::Submit),
+            hint(keymap, Context::Form, Action::Back)
+        ),
+        theme.style(Role::Muted),
+    ));
+    let area = centered(frame.area(), 72, lines.len() as u16 + 2);
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines).block(block(theme, format!(" {} ", form.title()))),
+        area,
+    );
+}
+
+fn draw_pick<R: JsonRules>(
+    app: &App<R>,
+    theme: &Theme,
+    keymap: &Keymap,
+    frame: &mut Frame,
+    pick: &PickState,
+) {
+    let book = app.desk.book();
+    let title = match pick.purpose {
+        PickFor::Participant(e) => format!(" Enter a player in {} ", book.events[e].id),
+        PickFor::MergeInto(p) => format!(" Merge which record into {}? ", book.players[p].name),
+    };
+    let area = centered(frame.area(), 70, frame.area().height.saturating_sub(4));
+    let [query, list, help] = Layout::vertical([
+        Constraint::Length(3),
+        Constraint::Min(3),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            format!("{}▏", pick.query),
+            theme.style(Role::Input),
+        ))
+        .block(block(theme, title)),
+        query,
+    );
+    let rows: Vec<Row> = pick
+        .results
+        .iter()
+        .map(|&p| {
+            let info = &book.players[p];
+            let ratings: Vec<String> = app
+                .ratings(p)
+                .into_iter()
+                .map(|(_, s)| rating(app.rating_of(s)))
+                .collect();
+            Row::new(vec![
+                Cell::from(info.name.clone()),
+                Cell::from(info.id.clone()),
+                Cell::from(ratings.join(" ")),
+            ])
+        })
+        .collect();
+    let table = Table::new(
+        rows,
+        [
+            Constraint::Min(20),
+            Constraint::Length(10),
+            Constraint::Length(12),
+        ],
+    )
+    .row_highlight_style(theme.style(Role::Selection))
+    .block(block(theme, ""));
+    let mut state = TableState::default().with_selected(Some(pick.selected));
+    frame.render_stateful_widget(table, list, &mut state);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            format!(
+                "type to search · {} choose · {} new player · {} cancel",
+                hint(keymap, Context::Form, Action::Open),
+                hint(keymap, Context::Form, Action::NewItem),
+                hint(keymap, Context::Form, Action::Back)
+            ),
+            theme.style(Role::Muted),
+        )),
+        help,
+    );
 }

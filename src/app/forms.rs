@@ -1,0 +1,304 @@
+//! Forms the officer fills in — a player, an event — and the line where pairings are keyed as
+//! start numbers. Each turns its text into a checked edit, or says which field is wrong.
+
+use chrono::NaiveDate;
+
+use crate::model::{Event, FINLAND, Game, PlayerIdx, PlayerInfo, Sex, TimeControl};
+
+/// What a form creates or changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormKind {
+    /// A new player; entered in the event at once when one is given.
+    NewPlayer {
+        enter_in: Option<usize>,
+    },
+    EditPlayer(PlayerIdx),
+    NewEvent,
+    EditEvent(usize),
+}
+
+/// A form: labelled text fields, one in focus.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormState {
+    pub kind: FormKind,
+    pub fields: Vec<(&'static str, String)>,
+    pub focus: usize,
+}
+
+impl FormState {
+    pub fn title(&self) -> &'static str {
+        match self.kind {
+            FormKind::NewPlayer { .. } => "New player",
+            FormKind::EditPlayer(_) => "Edit player",
+            FormKind::NewEvent => "New event",
+            FormKind::EditEvent(_) => "Edit event",
+        }
+    }
+
+    fn value(&self, label: &str) -> &str {
+        self.fields
+            .iter()
+            .find(|(l, _)| *l == label)
+            .map_or("", |(_, v)| v.trim())
+    }
+
+    /// The form of a new player.
+    pub fn new_player(enter_in: Option<usize>) -> Self {
+        Self::player(
+            FormKind::NewPlayer { enter_in },
+            &PlayerInfo::default(),
+            None,
+        )
+    }
+
+    /// The form of a player, filled with what is known of him.
+    pub fn player(kind: FormKind, info: &PlayerInfo, rating: Option<(i32, u32)>) -> Self {
+        let selo_fields = matches!(kind, FormKind::NewPlayer { .. });
+        let mut fields = vec![
+            ("Name (Surname, First)", info.name.clone()),
+            ("Id", info.id.clone()),
+            (
+                "Federation",
+                info.federation.clone().unwrap_or_else(|| FINLAND.into()),
+            ),
+            (
+                "FIDE id",
+                info.fide_id.map(|f| f.to_string()).unwrap_or_default(),
+            ),
+            (
+                "Born (YYYY-MM-DD)",
+                info.born.map(|d| d.to_string()).unwrap_or_default(),
+            ),
+            (
+                "Sex (f/m)",
+                info.sex
+                    .map(|s| if s == Sex::Female { "f" } else { "m" }.to_string())
+                    .unwrap_or_default(),
+            ),
+        ];
+        if selo_fields {
+            fields.push((
+                "Rating (empty: none)",
+                rating.map(|(r, _)| r.to_string()).unwrap_or_default(),
+            ));
+            fields.push((
+                "Rated games so far",
+                rating.map(|(_, g)| g.to_string()).unwrap_or_default(),
+            ));
+        }
+        Self {
+            kind,
+            fields,
+            focus: 0,
+        }
+    }
+
+    /// The form of an event.
+    pub fn event(kind: FormKind, event: Option<&Event>) -> Self {
+        let tc = event.and_then(|e| e.time_control.as_ref());
+        let fields = vec![
+            ("Name", event.map(|e| e.name.clone()).unwrap_or_default()),
+            ("Id", event.map(|e| e.id.clone()).unwrap_or_default()),
+            (
+                "Start (YYYY-MM-DD)",
+                event.map(|e| e.start.to_string()).unwrap_or_default(),
+            ),
+            (
+                "End (YYYY-MM-DD)",
+                event.map(|e| e.end.to_string()).unwrap_or_default(),
+            ),
+            (
+                "Time control (90+30)",
+                tc.map_or_else(
+                    || "90+30".into(),
+                    |t| format!("{}+{}", t.base_seconds / 60, t.increment_seconds),
+                ),
+            ),
+            (
+                "Abroad (y/n)",
+                if event.is_some_and(|e| e.abroad) {
+                    "y".into()
+                } else {
+                    "n".into()
+                },
+            ),
+            (
+                "Age limit (empty: none)",
+                event
+                    .and_then(|e| e.age_limit)
+                    .map(|a| a.to_string())
+                    .unwrap_or_default(),
+            ),
+            (
+                "Pairing (swiss, round_robin, …)",
+                event.map_or_else(|| "swiss".into(), |e| e.pairing.clone()),
+            ),
+        ];
+        Self {
+            kind,
+            fields,
+            focus: 0,
+        }
+    }
+
+    fn date(&self, label: &str) -> Result<Option<NaiveDate>, String> {
+        let text = self.value(label);
+        if text.is_empty() {
+            return Ok(None);
+        }
+        NaiveDate::parse_from_str(text, "%Y-%m-%d")
+            .map(Some)
+            .map_err(|_| format!("{label}: '{text}' is not a date"))
+    }
+
+    /// The player the form describes, with his rating and rated games before his first rated
+    /// event on the main list.
+    pub fn to_player(&self) -> Result<(PlayerInfo, Option<(i32, u32)>), String> {
+        let name = self.value("Name (Surname, First)");
+        let id = self.value("Id");
+        if name.is_empty() || id.is_empty() {
+            return Err("a player needs a name and an id".into());
+        }
+        let fide_id = match self.value("FIDE id") {
+            "" => None,
+            f => Some(
+                f.parse::<u64>()
+                    .map_err(|_| format!("FIDE id: '{f}' is not a number"))?,
+            ),
+        };
+        let sex = match self.value("Sex (f/m)").to_ascii_lowercase().as_str() {
+            "" => None,
+            "f" | "n" | "w" => Some(Sex::Female),
+            "m" => Some(Sex::Male),
+            other => return Err(format!("Sex: '{other}' is not f or m")),
+        };
+        let federation = self.value("Federation").to_ascii_uppercase();
+        let info = PlayerInfo {
+            id: id.to_string(),
+            name: name.to_string(),
+            federation: (!federation.is_empty()).then_some(federation),
+            fide_id,
+            born: self.date("Born (YYYY-MM-DD)")?,
+            sex,
+            fide: Vec::new(),
+            national: Vec::new(),
+        };
+        let rating = match self.value("Rating (empty: none)") {
+            "" => None,
+            r => {
+                let rating = r
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|r| (0..=4000).contains(r))
+                    .ok_or(format!("Rating: '{r}' is not a rating"))?;
+                let games = match self.value("Rated games so far") {
+                    "" => 0,
+                    g => g
+                        .parse::<u32>()
+                        .map_err(|_| format!("Rated games: '{g}' is not a count"))?,
+                };
+                Some((rating, games))
+            }
+        };
+        Ok((info, rating))
+    }
+
+    /// The event the form describes (without participants and games).
+    pub fn to_event(&self) -> Result<Event, String> {
+        let name = self.value("Name");
+        let id = match self.value("Id") {
+            "" => crate::model::fold_name(name).replace(' ', "-"),
+            id => id.to_string(),
+        };
+        if id.is_empty() {
+            return Err("an event needs a name or an id".into());
+        }
+        let start = self
+            .date("Start (YYYY-MM-DD)")?
+            .ok_or("Start: a date is needed")?;
+        let end = self.date("End (YYYY-MM-DD)")?.unwrap_or(start);
+        if start > end {
+            return Err(format!("the event starts {start} after it ends {end}"));
+        }
+        let tc = self.value("Time control (90+30)");
+        let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+        let minutes = base
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|m| *m >= 0.0 && m.is_finite());
+        let increment = inc.trim().parse::<u32>().ok();
+        let (Some(minutes), Some(increment)) = (minutes, increment) else {
+            return Err(format!("Time control: '{tc}' is not minutes+seconds"));
+        };
+        let age_limit = match self.value("Age limit (empty: none)") {
+            "" => None,
+            a => Some(
+                a.parse::<u32>()
+                    .map_err(|_| format!("Age limit: '{a}' is not an age"))?,
+            ),
+        };
+        Ok(Event {
+            id,
+            name: name.to_string(),
+            start,
+            end,
+            time_control: Some(TimeControl {
+                base_seconds: (minutes * 60.0).round() as u32,
+                increment_seconds: increment,
+                added: Vec::new(),
+            }),
+            abroad: matches!(
+                self.value("Abroad (y/n)").to_ascii_lowercase().as_str(),
+                "y" | "yes" | "k" | "kyllä"
+            ),
+            official_representation: false,
+            age_limit,
+            playoff: false,
+            pairing: self.value("Pairing (swiss, round_robin, …)").to_string(),
+            participants: Vec::new(),
+            games: Vec::new(),
+        })
+    }
+}
+
+/// Reads a pairing keyed as start numbers: `12 7` (12 white, 7 black) or `12` alone (a bye).
+/// The board is the round's next free one; the result comes later.
+pub fn parse_pairing(text: &str, event: &Event, round: u32) -> Result<Game, String> {
+    let numbers: Vec<&str> = text.split_whitespace().collect();
+    let player = |s: &str| -> Result<PlayerIdx, String> {
+        let n: usize = s
+            .parse()
+            .map_err(|_| format!("'{s}' is not a start number"))?;
+        event.by_start_number(n).ok_or_else(|| {
+            format!(
+                "there is no start number {n} (1–{})",
+                event.participants.len()
+            )
+        })
+    };
+    let (white, black) = match numbers.as_slice() {
+        [w] => (player(w)?, None),
+        [w, b] => (player(w)?, Some(player(b)?)),
+        _ => return Err("key the start numbers of white and black, e.g. 12 7".into()),
+    };
+    let board = event
+        .games
+        .iter()
+        .filter(|g| g.round == round)
+        .map(|g| g.board)
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let result = black
+        .is_none()
+        .then(|| crate::model::GameResult::unplayed(2, 0));
+    Ok(Game {
+        round,
+        board,
+        white,
+        black,
+        result,
+        date: None,
+    })
+}
