@@ -444,3 +444,47 @@ fn merging_two_records_shows_the_preview_first() {
     );
     assert!(app.desk.check().is_empty());
 }
+
+#[test]
+fn titles_within_reach_and_the_selection_lists() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    press_keys(&mut app, &k, "alt-3 right");
+    assert!(
+        !app.reach_rows().is_empty(),
+        "the demo has players near a title"
+    );
+    insta::assert_snapshot!("titles_reach_80x24", text(&app, &k, 80, 24));
+    app.titles.as_of = chrono::NaiveDate::from_ymd_opt(2025, 12, 31);
+    press_keys(&mut app, &k, "right");
+    let numbers: Vec<Option<i64>> = app
+        .titles
+        .selection
+        .iter()
+        .map(|(_, s)| s.number_doubled)
+        .collect();
+    assert!(numbers.windows(2).all(|w| w[0] >= w[1]), "best first");
+    insta::assert_snapshot!("titles_selection_80x24", text(&app, &k, 80, 24));
+    insta::assert_snapshot!("titles_selection_160x48", text(&app, &k, 160, 48));
+}
+
+#[test]
+fn popups_at_both_sizes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    press_keys(&mut app, &k, "f1");
+    insta::assert_snapshot!("help_default_80x24", text(&app, &k, 80, 24));
+    insta::assert_snapshot!("help_default_160x48", text(&app, &k, 160, 48));
+    press_keys(&mut app, &k, "esc");
+    let open = event_index(&app, "2025-hki-open");
+    app.open_event(open);
+    press_keys(&mut app, &k, "r");
+    insta::assert_snapshot!("rare_results_80x24", text(&app, &k, 80, 24));
+    press_keys(&mut app, &k, "esc a");
+    type_text(&mut app, &k, "aho");
+    insta::assert_snapshot!("enter_player_160x48", text(&app, &k, 160, 48));
+    press_keys(&mut app, &k, "ctrl-n");
+    insta::assert_snapshot!("new_player_form_80x24", text(&app, &k, 80, 24));
+}

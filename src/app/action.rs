@@ -79,11 +79,13 @@ pub enum Action {
     AddParticipant,
     Merge,
     ConfirmTitle,
+    NextView,
+    PrevView,
 }
 
 impl Action {
     /// Every action, in the order the help lists them.
-    pub const ALL: [Action; 38] = [
+    pub const ALL: [Action; 40] = [
         Action::Quit,
         Action::Help,
         Action::TabPlayers,
@@ -122,6 +124,8 @@ impl Action {
         Action::AddParticipant,
         Action::Merge,
         Action::ConfirmTitle,
+        Action::NextView,
+        Action::PrevView,
     ];
 
     /// What the action does, for the help popup.
@@ -165,6 +169,8 @@ impl Action {
             Action::AddParticipant => "enter a player in the event",
             Action::Merge => "merge another record into this player",
             Action::ConfirmTitle => "confirm the selected title",
+            Action::NextView => "next view (titles, within reach, selection)",
+            Action::PrevView => "previous view",
         }
     }
 
@@ -181,6 +187,7 @@ impl Action {
             | Action::Undo
             | Action::Redo
             | Action::Back => "General",
+            Action::NextView | Action::PrevView => "Lists",
             Action::Up
             | Action::Down
             | Action::PageUp

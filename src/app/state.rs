@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::json::JsonRules;
 use crate::ledger;
 use crate::model::{GameResult, PlayerIdx, Rating};
-use crate::rules::{Award, ListId, PlayerRating};
+use crate::rules::{Award, ListId, PlayerRating, Reach, SelectionNumbers};
 use crate::store::PlayerStatus;
 
 use super::forms::{FormKind, FormState, parse_pairing};
@@ -64,9 +64,39 @@ pub struct TournamentsState {
     pub pairing: Option<String>,
 }
 
+/// The Titles tab's views.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TitlesView {
+    #[default]
+    Holders,
+    Reach,
+    Selection,
+}
+
+impl TitlesView {
+    pub const ALL: [TitlesView; 3] = [
+        TitlesView::Holders,
+        TitlesView::Reach,
+        TitlesView::Selection,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            TitlesView::Holders => "Titles",
+            TitlesView::Reach => "Within reach",
+            TitlesView::Selection => "Selection",
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct TitlesState {
+    pub view: TitlesView,
     pub selected: usize,
+    /// The selection date (today when the view opens).
+    pub as_of: Option<chrono::NaiveDate>,
+    /// Selection figures as of `as_of`, best first, computed when the view opens.
+    pub selection: Vec<(PlayerIdx, SelectionNumbers)>,
 }
 
 /// The results that are not on a single key (SSL 2.9 marks which are played).
@@ -365,8 +395,26 @@ impl<R: JsonRules> App<R> {
                 Tab::Players => self.update_players(action),
                 Tab::Tournaments => self.update_tournaments(action),
                 Tab::Titles if action == Action::ConfirmTitle => self.confirm_title(),
+                Tab::Titles if matches!(action, Action::NextView | Action::PrevView) => {
+                    let views = TitlesView::ALL;
+                    let i = views
+                        .iter()
+                        .position(|v| *v == self.titles.view)
+                        .unwrap_or(0);
+                    let n = views.len();
+                    let next = if action == Action::NextView {
+                        (i + 1) % n
+                    } else {
+                        (i + n - 1) % n
+                    };
+                    self.show_titles_view(views[next]);
+                }
                 Tab::Titles => {
-                    let len = self.title_rows().len();
+                    let len = match self.titles.view {
+                        TitlesView::Holders => self.title_rows().len(),
+                        TitlesView::Reach => self.reach_rows().len(),
+                        TitlesView::Selection => self.titles.selection.len(),
+                    };
                     self.titles.selected = step(self.titles.selected, len, action);
                 }
             },
@@ -395,6 +443,11 @@ impl<R: JsonRules> App<R> {
     }
 
     fn after_edit(&mut self) {
+        if self.titles.view == TitlesView::Selection
+            && let Some(as_of) = self.titles.as_of
+        {
+            self.select_as_of(as_of);
+        }
         self.search = SearchIndex::new(&self.desk.book().players, &self.desk.active_players());
         self.refresh_players();
         self.refresh_tournaments();
@@ -991,5 +1044,76 @@ impl<R: JsonRules> App<R> {
                 selected: 0,
             }));
         }
+    }
+}
+
+impl<R: JsonRules> App<R> {
+    /// Switches the Titles tab's view; the selection figures are computed as of today.
+    pub fn show_titles_view(&mut self, view: TitlesView) {
+        self.titles.view = view;
+        self.titles.selected = 0;
+        if view == TitlesView::Selection {
+            let as_of = self
+                .titles
+                .as_of
+                .unwrap_or_else(|| chrono::Local::now().date_naive());
+            self.select_as_of(as_of);
+        }
+    }
+
+    /// Computes every player's selection figures on a date, best valintaluku first.
+    pub fn select_as_of(&mut self, as_of: chrono::NaiveDate) {
+        let book = self.desk.book();
+        let ledger = self.desk.ledger();
+        let mut rows: Vec<(PlayerIdx, SelectionNumbers)> = self
+            .desk
+            .status()
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| **s == PlayerStatus::Active)
+            .filter_map(|(p, _)| {
+                let history = |list: ListId| {
+                    ledger
+                        .history(p, list)
+                        .into_iter()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                };
+                let numbers = self.desk.rulebook().selection_numbers(
+                    as_of,
+                    &book.players[p],
+                    &book.seeds[p],
+                    &history,
+                    &book.events,
+                )?;
+                numbers.number_doubled.is_some().then_some((p, numbers))
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            b.1.number_doubled
+                .cmp(&a.1.number_doubled)
+                .then(a.0.cmp(&b.0))
+        });
+        self.titles.as_of = Some(as_of);
+        self.titles.selection = rows;
+    }
+
+    /// Players close to their next title: (player, how close).
+    pub fn reach_rows(&self) -> Vec<(PlayerIdx, Reach<R::Award>)> {
+        let book = self.desk.book();
+        let mut rows: Vec<(PlayerIdx, Reach<R::Award>)> = (0..book.players.len())
+            .filter(|&p| self.desk.status()[p] == PlayerStatus::Active)
+            .filter_map(|p| {
+                let states: Vec<Option<&R::State>> =
+                    self.ratings(p).into_iter().map(|(_, s)| s).collect();
+                let held = self.desk.ledger().awards(book, p);
+                self.desk
+                    .rulebook()
+                    .within_reach(&book.players[p], &states, &held)
+                    .map(|r| (p, r))
+            })
+            .collect();
+        rows.sort_by_key(|(p, r)| (r.needed_rating - r.rating, *p));
+        rows
     }
 }

@@ -107,6 +107,29 @@ pub struct Award<A> {
     pub event: Option<String>,
 }
 
+/// How close a player is to an award.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reach<A> {
+    pub award: A,
+    pub rating: Rating,
+    pub needed_rating: Rating,
+    pub games: u32,
+    pub needed_games: u32,
+}
+
+/// (event, round) of the first and of the last game of a run of games.
+pub type RunBounds = ((usize, u32), (usize, u32));
+
+/// Team-selection figures: the named factors, the number they give (doubled: it may end in
+/// .5), the women's number, and what gave the performance factor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelectionNumbers {
+    pub factors: Vec<(&'static str, Option<Rating>)>,
+    pub number_doubled: Option<i64>,
+    pub womens: Option<Rating>,
+    pub best_run: Option<RunBounds>,
+}
+
 /// What a rulebook sees of one unit.
 pub struct Unit<'a, R: Rulebook> {
     pub list: ListId,
@@ -154,6 +177,30 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
 
     /// How an event's games fall into rating units on its list.
     fn units_of(&self, event_idx: usize, event: &Event, list: ListId) -> Vec<(UnitKey, EventPart)>;
+
+    /// The next award a player could reach and how far he is from it, for the "within reach"
+    /// list; `None` when the rulebook has no awards or he is not close.
+    fn within_reach(
+        &self,
+        _info: &PlayerInfo,
+        _states: &[Option<&Self::State>],
+        _held: &[Award<Self::Award>],
+    ) -> Option<Reach<Self::Award>> {
+        None
+    }
+
+    /// Team-selection figures on a date, from a player's history on the lists; `None` when the
+    /// rulebook has none.
+    fn selection_numbers(
+        &self,
+        _as_of: NaiveDate,
+        _info: &PlayerInfo,
+        _initial: &[Option<Self::State>],
+        _history: &dyn Fn(ListId) -> Vec<PlayerRating>,
+        _events: &[Event],
+    ) -> Option<SelectionNumbers> {
+        None
+    }
 
     /// Whether an award is granted only once a committee confirms it.
     fn needs_confirmation(&self, _award: &Self::Award) -> bool {

@@ -215,6 +215,66 @@ impl Rulebook for Ssl {
         )]
     }
 
+    /// Rules 6.3–6.5: the next title above the highest held, when the selo is within 50
+    /// points of its threshold, or past it with normal-time games still short.
+    fn within_reach(
+        &self,
+        info: &crate::model::PlayerInfo,
+        states: &[Option<&SslState>],
+        held: &[crate::rules::Award<Title>],
+    ) -> Option<crate::rules::Reach<Title>> {
+        if !info.is_finnish() {
+            return None;
+        }
+        let selo = states.get(SELO).copied().flatten()?;
+        let rating = selo.rating?;
+        let highest = held.iter().map(|a| a.award).max();
+        let next = [Title::I, Title::Me, Title::M]
+            .into_iter()
+            .find(|t| highest.is_none_or(|h| *t > h))?;
+        let (needed_rating, needed_games) = next.requirement();
+        let close = rating + 50 >= needed_rating;
+        (close && !(rating >= needed_rating && selo.normal_games >= needed_games)).then_some(
+            crate::rules::Reach {
+                award: next,
+                rating,
+                needed_rating,
+                games: selo.normal_games,
+                needed_games,
+            },
+        )
+    }
+
+    /// Section 5.
+    fn selection_numbers(
+        &self,
+        as_of: NaiveDate,
+        info: &crate::model::PlayerInfo,
+        initial: &[Option<SslState>],
+        history: &dyn Fn(ListId) -> Vec<crate::rules::PlayerRating>,
+        events: &[Event],
+    ) -> Option<crate::rules::SelectionNumbers> {
+        let rows = history(SELO);
+        let refs: Vec<&crate::rules::PlayerRating> = rows.iter().collect();
+        let s = selection::selection(
+            as_of,
+            info,
+            initial.get(SELO).and_then(Option::as_ref),
+            &refs,
+            events,
+        );
+        Some(crate::rules::SelectionNumbers {
+            factors: vec![
+                ("huippuselo", s.huippuselo),
+                ("huippuelo", s.huippuelo),
+                ("huippusuoritusluku", s.huippusuoritusluku),
+            ],
+            number_doubled: s.valintaluku_doubled,
+            womens: s.womens_valintaluku,
+            best_run: s.best_run,
+        })
+    }
+
     /// Rule 6.3: the rating committee confirms a master's title.
     fn needs_confirmation(&self, award: &Title) -> bool {
         award.needs_confirmation()
