@@ -71,7 +71,10 @@ fn an_officer_finds_a_player_opens_his_event_and_keys_a_result() {
     );
     tmux(&["send-keys", "-t", &session.0, "Enter"]);
     wait_for(&session.0, "Standings");
+    // Board 1 was drawn: keying 0-1 is a correction, so the preview asks first.
     tmux(&["send-keys", "-t", &session.0, "0"]);
+    wait_for(&session.0, "This correction changes");
+    tmux(&["send-keys", "-t", &session.0, "y"]);
     let after = wait_for(&session.0, "result 2025-hki-open round 1 board 1: 0-1");
     assert!(after.contains("Standings"), "{after}");
     tmux(&["send-keys", "-t", &session.0, "C-c"]);

@@ -142,7 +142,8 @@ fn keyed_results_show_the_ratings_that_rate_computes() {
     let third = app.boards(open, 1)[2];
     let original = app.desk.book().events[open].games[third].result;
     // Round 1: boards 1–3 become 0-1, 1-0, ½-½; the cursor moves on after each key.
-    press_keys(&mut app, &k, "0 1 =");
+    // Each board had a result: every key is a correction, shown and confirmed.
+    press_keys(&mut app, &k, "0 y 1 y = y");
     let games = &app.desk.book().events[open].games;
     let round1: Vec<Option<GameResult>> = app
         .boards(open, 1)
@@ -487,4 +488,18 @@ fn popups_at_both_sizes() {
     insta::assert_snapshot!("enter_player_160x48", text(&app, &k, 160, 48));
     press_keys(&mut app, &k, "ctrl-n");
     insta::assert_snapshot!("new_player_form_80x24", text(&app, &k, 80, 24));
+}
+
+#[test]
+fn an_events_report_and_crosstable() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    let open = event_index(&app, "2025-hki-open");
+    app.open_event(open);
+    press_keys(&mut app, &k, "v");
+    insta::assert_snapshot!("event_report_160x48", text(&app, &k, 160, 48));
+    press_keys(&mut app, &k, "v");
+    insta::assert_snapshot!("event_crosstable_80x24", text(&app, &k, 80, 24));
+    insta::assert_snapshot!("event_crosstable_160x48", text(&app, &k, 160, 48));
 }

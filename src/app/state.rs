@@ -62,6 +62,17 @@ pub struct TournamentsState {
     pub board: usize,
     /// Start numbers being keyed for a pairing (`12 7`), while pairing.
     pub pairing: Option<String>,
+    pub view: EventView,
+}
+
+/// What the open event's left pane shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EventView {
+    #[default]
+    Standings,
+    /// The rating report: old, new, ±, games, score, expected, performance, factors.
+    Report,
+    Crosstable,
 }
 
 /// The Titles tab's views.
@@ -216,6 +227,7 @@ impl<R: JsonRules> App<R> {
                 round: 1,
                 board: 0,
                 pairing: None,
+                view: EventView::Standings,
             },
             titles: TitlesState::default(),
             popup: None,
@@ -537,6 +549,19 @@ impl<R: JsonRules> App<R> {
         let t = &mut self.tournaments;
         match action {
             Action::Back => t.open = None,
+            Action::NextView | Action::PrevView => {
+                let views = [
+                    EventView::Standings,
+                    EventView::Report,
+                    EventView::Crosstable,
+                ];
+                let i = views.iter().position(|v| *v == t.view).unwrap_or(0);
+                t.view = views[if action == Action::NextView {
+                    (i + 1) % 3
+                } else {
+                    (i + 2) % 3
+                }];
+            }
             Action::Pair => {
                 t.pairing = Some(String::new());
                 self.say(
@@ -617,7 +642,9 @@ impl<R: JsonRules> App<R> {
             Ok(effect) => effect,
             Err(e) => return self.warn(e.to_string()),
         };
-        let correction = game.result != result && effect.units_rated > 1;
+        // A correction (a board that had another result) is shown before it is made, and so is
+        // anything that touches a title.
+        let correction = game.result.is_some() && game.result != result;
         if correction || !effect.gained.is_empty() || !effect.lost.is_empty() {
             self.popup = Some(Popup::Confirm {
                 edit: Box::new(edit),
@@ -714,10 +741,16 @@ impl<R: JsonRules> App<R> {
                             m.entry(a.player).or_default().push(a.clone());
                             m
                         });
+                    let result_keyed = matches!(*edit, Edit::SetResult { .. });
                     self.apply(*edit);
                     // Titles are permanent: one a correction takes away is kept as held.
                     for (player, awards) in lost {
                         self.apply(Edit::HoldAwards { player, awards });
+                    }
+                    if result_keyed && let Some(event) = self.tournaments.open {
+                        let boards = self.boards(event, self.tournaments.round).len();
+                        self.tournaments.board =
+                            (self.tournaments.board + 1).min(boards.saturating_sub(1));
                     }
                 }
                 Action::Cancel | Action::Back => self.say("not changed"),
