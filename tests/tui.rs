@@ -117,6 +117,8 @@ fn search_open_player_then_open_his_event() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut app = app(dir.path());
     let k = keys();
+    // The card shows the selection number on the selection date: fixed, so the snapshot is.
+    app.titles.as_of = chrono::NaiveDate::from_ymd_opt(2025, 12, 31);
     type_text(&mut app, &k, "jarvinen");
     press_keys(&mut app, &k, "enter");
     assert_eq!(app.players.focus, Focus::Card);
@@ -502,4 +504,35 @@ fn an_events_report_and_crosstable() {
     press_keys(&mut app, &k, "v");
     insta::assert_snapshot!("event_crosstable_80x24", text(&app, &k, 80, 24));
     insta::assert_snapshot!("event_crosstable_160x48", text(&app, &k, 160, 48));
+}
+
+/// Both sizes of a screen.
+fn both(app: &App<Ssl>, k: &Keymap, name: &str) {
+    insta::assert_snapshot!(format!("{name}_both_80x24"), text(app, k, 80, 24));
+    insta::assert_snapshot!(format!("{name}_both_160x48"), text(app, k, 160, 48));
+}
+
+#[test]
+fn every_tab_and_popup_at_80x24_and_160x48() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    app.titles.as_of = chrono::NaiveDate::from_ymd_opt(2025, 12, 31);
+    press_keys(&mut app, &k, "alt-2");
+    both(&app, &k, "tournaments");
+    press_keys(&mut app, &k, "ctrl-n");
+    both(&app, &k, "event_form");
+    press_keys(&mut app, &k, "esc");
+    let open = event_index(&app, "2025-hki-open");
+    app.open_event(open);
+    press_keys(&mut app, &k, "r");
+    both(&app, &k, "rare_results");
+    press_keys(&mut app, &k, "esc 0");
+    both(&app, &k, "correction_preview");
+    press_keys(&mut app, &k, "n a");
+    both(&app, &k, "enter_player");
+    press_keys(&mut app, &k, "ctrl-n");
+    both(&app, &k, "player_form");
+    press_keys(&mut app, &k, "esc alt-3 right");
+    both(&app, &k, "titles_reach");
 }

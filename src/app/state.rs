@@ -857,7 +857,13 @@ impl<R: JsonRules> App<R> {
                 rows.push((p, a, confirmed));
             }
         }
-        rows.sort_by(|a, b| b.1.date.cmp(&a.1.date).then(a.0.cmp(&b.0)));
+        // By title, the highest first; within a title the newest first.
+        rows.sort_by(|a, b| {
+            b.1.award
+                .cmp(&a.1.award)
+                .then(b.1.date.cmp(&a.1.date))
+                .then(a.0.cmp(&b.0))
+        });
         rows
     }
 
@@ -1148,5 +1154,31 @@ impl<R: JsonRules> App<R> {
             .collect();
         rows.sort_by_key(|(p, r)| (r.needed_rating - r.rating, *p));
         rows
+    }
+}
+
+impl<R: JsonRules> App<R> {
+    /// A player's selection figures on the Titles tab's date (today unless set).
+    pub fn card_selection(&self, player: PlayerIdx) -> Option<SelectionNumbers> {
+        let book = self.desk.book();
+        let ledger = self.desk.ledger();
+        let as_of = self
+            .titles
+            .as_of
+            .unwrap_or_else(|| chrono::Local::now().date_naive());
+        let history = |list: ListId| {
+            ledger
+                .history(player, list)
+                .into_iter()
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        self.desk.rulebook().selection_numbers(
+            as_of,
+            &book.players[player],
+            &book.seeds[player],
+            &history,
+            &book.events,
+        )
     }
 }

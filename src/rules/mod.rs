@@ -164,7 +164,7 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
     /// A player's state on one list between units.
     type State: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// A title or other permanent award.
-    type Award: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
+    type Award: Clone + std::fmt::Debug + Ord + Serialize + DeserializeOwned;
 
     /// The rulebook's code (`ssl`, `isl`, `tsf`).
     fn code(&self) -> &'static str;
@@ -200,6 +200,12 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
         _events: &[Event],
     ) -> Option<SelectionNumbers> {
         None
+    }
+
+    /// A state for the player card: the rating with what stands behind it.
+    fn state_summary(&self, _list: ListId, state: &Self::State) -> String {
+        self.rating_of(state)
+            .map_or_else(|| "unrated".into(), |r| r.to_string())
     }
 
     /// Whether an award is granted only once a committee confirms it.

@@ -51,6 +51,20 @@ fn half_points(h: u32) -> String {
     }
 }
 
+/// A number kept doubled because it may end in .5 (a selection number).
+fn doubled(d: Option<i64>) -> String {
+    d.map_or_else(
+        || "–".into(),
+        |d| {
+            if d % 2 == 0 {
+                (d / 2).to_string()
+            } else {
+                format!("{}.5", d / 2)
+            }
+        },
+    )
+}
+
 fn performance(p: Performance) -> String {
     match p {
         Performance::Finite(x) => format!("{x:.0}"),
@@ -315,16 +329,16 @@ fn draw_card<R: JsonRules>(
 
     let mut ratings = Vec::new();
     for (list, state) in app.ratings(player) {
-        let events = history.iter().filter(|r| r.list == list).count();
         ratings.push(Span::styled(
             format!("{} ", rulebook.lists()[list]),
             theme.style(Role::Header),
         ));
-        ratings.push(Span::raw(format!(
-            "{} ({events} events)   ",
-            rating(app.rating_of(state))
-        )));
+        let summary = state.map_or_else(|| "unrated".into(), |s| rulebook.state_summary(list, s));
+        ratings.push(Span::raw(format!("{summary}   ")));
     }
+    let selection = app
+        .card_selection(player)
+        .map(|numbers| doubled(numbers.number_doubled));
     let awards = app.desk.ledger().awards(book, player);
     let titles: Vec<String> = awards
         .iter()
@@ -363,6 +377,15 @@ fn draw_card<R: JsonRules>(
             } else {
                 titles.join(", ")
             }),
+            Span::styled(
+                if selection.is_some() {
+                    "   selection "
+                } else {
+                    ""
+                },
+                theme.style(Role::Header),
+            ),
+            Span::raw(selection.unwrap_or_default()),
         ]),
     ];
     frame.render_widget(Paragraph::new(lines).block(block(theme, " Player ")), head);
@@ -651,7 +674,7 @@ fn draw_holders<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, ar
     let table = Table::new(rows, widths)
         .header(header)
         .row_highlight_style(theme.style(Role::Selection))
-        .block(block(theme, " Titles, newest first "));
+        .block(block(theme, " Titles by rank, newest first "));
     let mut state = TableState::default().with_selected(Some(app.titles.selected));
     frame.render_stateful_widget(table, area, &mut state);
 }
@@ -703,18 +726,6 @@ fn draw_selection<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, 
     let book = app.desk.book();
     let [open, women] =
         Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
-    let number = |d: Option<i64>| {
-        d.map_or_else(
-            || "–".into(),
-            |d| {
-                if d % 2 == 0 {
-                    (d / 2).to_string()
-                } else {
-                    format!("{}.5", d / 2)
-                }
-            },
-        )
-    };
     let names: Vec<&str> = app
         .titles
         .selection
@@ -739,7 +750,7 @@ fn draw_selection<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, 
             let mut cells = vec![
                 Cell::from((i + 1).to_string()),
                 Cell::from(book.players[*p].name.clone()),
-                Cell::from(number(s.number_doubled)),
+                Cell::from(doubled(s.number_doubled)),
             ];
             cells.extend(s.factors.iter().map(|(_, f)| Cell::from(rating(*f))));
             cells.push(Cell::from(run(&s.best_run)));

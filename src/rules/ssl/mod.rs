@@ -275,6 +275,23 @@ impl Rulebook for Ssl {
         })
     }
 
+    /// Rules 3.1 and 4.1: the rating, the games behind it, and established or new.
+    fn state_summary(&self, list: ListId, state: &SslState) -> String {
+        let Some(rating) = state.rating else {
+            return "unrated".into();
+        };
+        let established = if list == SELO {
+            state.selo_established()
+        } else {
+            state.pelo_established()
+        };
+        format!(
+            "{rating} ({} games, {})",
+            state.games,
+            if established { "established" } else { "new" }
+        )
+    }
+
     /// Rule 6.3: the rating committee confirms a master's title.
     fn needs_confirmation(&self, award: &Title) -> bool {
         award.needs_confirmation()
