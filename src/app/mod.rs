@@ -5,9 +5,11 @@
 
 mod action;
 pub mod edit;
+mod editing;
 pub mod forms;
 pub mod search;
 pub mod state;
+mod views;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

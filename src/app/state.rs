@@ -6,11 +6,10 @@ use std::collections::BTreeMap;
 
 use crate::json::JsonRules;
 use crate::ledger;
-use crate::model::{GameResult, PlayerIdx, Rating};
-use crate::rules::{Award, ListId, PlayerRating, Reach, SelectionNumbers};
-use crate::store::PlayerStatus;
+use crate::model::{GameResult, PlayerIdx};
+use crate::rules::{Award, ListId, PlayerRating, SelectionNumbers};
 
-use super::forms::{FormKind, FormState, parse_pairing};
+use super::forms::FormState;
 use super::search::SearchIndex;
 use super::{Action, Context, Desk, Edit, Effect};
 
@@ -187,7 +186,7 @@ pub struct App<R: JsonRules> {
     /// Keys of a chord typed so far, with what may follow.
     pub pending: Vec<String>,
     pub quit: bool,
-    search: SearchIndex,
+    pub(super) search: SearchIndex,
 }
 
 const PAGE: usize = 10;
@@ -259,21 +258,21 @@ impl<R: JsonRules> App<R> {
         }
     }
 
-    fn say(&mut self, text: impl Into<String>) {
+    pub(super) fn say(&mut self, text: impl Into<String>) {
         self.status = Some(Status {
             text: text.into(),
             error: false,
         });
     }
 
-    fn warn(&mut self, text: impl Into<String>) {
+    pub(super) fn warn(&mut self, text: impl Into<String>) {
         self.status = Some(Status {
             text: text.into(),
             error: true,
         });
     }
 
-    fn refresh_players(&mut self) {
+    pub(super) fn refresh_players(&mut self) {
         self.players.results = self.search.search(&self.players.query);
         self.players.selected = self
             .players
@@ -281,7 +280,7 @@ impl<R: JsonRules> App<R> {
             .min(self.players.results.len().saturating_sub(1));
     }
 
-    fn refresh_tournaments(&mut self) {
+    pub(super) fn refresh_tournaments(&mut self) {
         let book = self.desk.book();
         let q = crate::model::fold_name(self.tournaments.query.trim());
         let mut list: Vec<usize> = ledger::event_order(&book.events)
@@ -454,7 +453,7 @@ impl<R: JsonRules> App<R> {
         }
     }
 
-    fn after_edit(&mut self) {
+    pub(super) fn after_edit(&mut self) {
         if self.titles.view == TitlesView::Selection
             && let Some(as_of) = self.titles.as_of
         {
@@ -656,7 +655,7 @@ impl<R: JsonRules> App<R> {
         self.tournaments.board = (self.tournaments.board + 1).min(boards.len().saturating_sub(1));
     }
 
-    fn apply(&mut self, edit: Edit<R>) {
+    pub(super) fn apply(&mut self, edit: Edit<R>) {
         match self.desk.apply(edit) {
             Ok(effect) => {
                 let moved: Vec<String> = effect
@@ -766,419 +765,5 @@ impl<R: JsonRules> App<R> {
                 _ => {}
             },
         }
-    }
-
-    /// A player's rated events on every list, in ledger order.
-    pub fn history(&self, player: PlayerIdx) -> Vec<HistoryRow> {
-        let book = self.desk.book();
-        let lists = self.desk.rulebook().lists().len();
-        let mut rows: Vec<HistoryRow> = (0..lists)
-            .flat_map(|list| {
-                self.desk
-                    .ledger()
-                    .history(player, list)
-                    .into_iter()
-                    .map(move |r| HistoryRow {
-                        event: r.event,
-                        list,
-                        rating: r.clone(),
-                    })
-            })
-            .collect();
-        rows.sort_by(|a, b| {
-            let (x, y) = (&book.events[a.event], &book.events[b.event]);
-            (x.end, x.start, &x.id).cmp(&(y.end, y.start, &y.id))
-        });
-        rows
-    }
-
-    /// The current rating and state of a player on each list.
-    pub fn ratings(&self, player: PlayerIdx) -> Vec<(ListId, Option<&R::State>)> {
-        (0..self.desk.rulebook().lists().len())
-            .map(|l| (l, self.desk.ledger().state(self.desk.book(), player, l)))
-            .collect()
-    }
-
-    /// An event's standings: participants by points, then rating.
-    pub fn standings(&self, event: usize) -> Vec<Standing> {
-        let book = self.desk.book();
-        let ev = &book.events[event];
-        let ratings: BTreeMap<PlayerIdx, &PlayerRating> = self
-            .desk
-            .ledger()
-            .ratings()
-            .filter(|r| r.event == event)
-            .map(|r| (r.player, r))
-            .collect();
-        let mut rows: Vec<Standing> = ev
-            .participants
-            .iter()
-            .enumerate()
-            .map(|(i, &p)| {
-                let points = ev
-                    .games
-                    .iter()
-                    .map(|g| {
-                        if g.white == p {
-                            g.result.map_or(0, |r| u32::from(r.white_halves))
-                        } else if g.black == Some(p) {
-                            g.result.map_or(0, |r| u32::from(r.black_halves))
-                        } else {
-                            0
-                        }
-                    })
-                    .sum();
-                Standing {
-                    start_number: i + 1,
-                    player: p,
-                    points,
-                    rating: ratings.get(&p).map(|r| (*r).clone()),
-                }
-            })
-            .collect();
-        rows.sort_by(|a, b| {
-            let rating = |s: &Standing| s.rating.as_ref().and_then(|r| r.old).unwrap_or(0);
-            b.points.cmp(&a.points).then(rating(b).cmp(&rating(a)))
-        });
-        rows
-    }
-
-    /// Title holders and pending confirmations: (player, award, confirmed).
-    pub fn title_rows(&self) -> Vec<(PlayerIdx, Award<R::Award>, bool)> {
-        let book = self.desk.book();
-        let mut rows = Vec::new();
-        for (p, status) in self.desk.status().iter().enumerate() {
-            if *status != PlayerStatus::Active {
-                continue;
-            }
-            for a in self.desk.ledger().awards(book, p) {
-                let confirmed = !self.desk.rulebook().needs_confirmation(&a.award)
-                    || book.confirmed[p].iter().any(|c| c.award == a.award);
-                rows.push((p, a, confirmed));
-            }
-        }
-        // By title, the highest first; within a title the newest first.
-        rows.sort_by(|a, b| {
-            b.1.award
-                .cmp(&a.1.award)
-                .then(b.1.date.cmp(&a.1.date))
-                .then(a.0.cmp(&b.0))
-        });
-        rows
-    }
-
-    /// A published rating, for display.
-    pub fn rating_of(&self, state: Option<&R::State>) -> Option<Rating> {
-        state.and_then(|s| self.desk.rulebook().rating_of(s))
-    }
-}
-
-impl<R: JsonRules> App<R> {
-    /// A form for a new or the selected player (Players tab) or event (Tournaments tab).
-    fn open_form(&mut self, new: bool) {
-        let book = self.desk.book();
-        let form = match (self.tab, new) {
-            (Tab::Players, true) => Some(FormState::new_player(None)),
-            (Tab::Players, false) => {
-                let p = self
-                    .players
-                    .card
-                    .or_else(|| self.players.results.get(self.players.selected).copied());
-                p.map(|p| FormState::player(FormKind::EditPlayer(p), &book.players[p], None))
-            }
-            (Tab::Tournaments, true) => Some(FormState::event(FormKind::NewEvent, None)),
-            (Tab::Tournaments, false) => {
-                let e = self.tournaments.open.or_else(|| {
-                    self.tournaments
-                        .list
-                        .get(self.tournaments.selected)
-                        .copied()
-                });
-                e.map(|e| FormState::event(FormKind::EditEvent(e), Some(&book.events[e])))
-            }
-            (Tab::Titles, _) => None,
-        };
-        match form {
-            Some(form) => self.popup = Some(Popup::Form(form)),
-            None => self.warn("nothing selected to edit"),
-        }
-    }
-
-    /// Turns a filled form into its edit; a wrong field keeps the form open with the reason.
-    fn submit(&mut self, form: FormState) {
-        let edit = match &form.kind {
-            FormKind::NewPlayer { .. } | FormKind::EditPlayer(_) => {
-                form.to_player().and_then(|(info, rating)| match form.kind {
-                    FormKind::EditPlayer(player) => Ok(Edit::UpdatePlayer { player, info }),
-                    _ => {
-                        let lists = self.desk.rulebook().lists().len();
-                        let mut seeds = vec![None; lists];
-                        if let Some((r, g)) = rating {
-                            let value = serde_json::json!({"rating": r, "games": g});
-                            seeds[0] = self
-                                .desk
-                                .rulebook()
-                                .state_from_json(0, &value, "the form")
-                                .map_err(|e| e.to_string())?;
-                        }
-                        Ok(Edit::AddPlayer {
-                            info,
-                            seeds,
-                            held: Vec::new(),
-                        })
-                    }
-                })
-            }
-            FormKind::NewEvent => form.to_event().map(Edit::AddEvent),
-            FormKind::EditEvent(e) => form
-                .to_event()
-                .map(|details| Edit::UpdateEvent { event: *e, details }),
-        };
-        let edit = match edit {
-            Ok(edit) => edit,
-            Err(message) => {
-                self.warn(message);
-                self.popup = Some(Popup::Form(form));
-                return;
-            }
-        };
-        let before = self.desk.audit().len();
-        self.propose(edit);
-        if self.desk.audit().len() == before {
-            if self.popup.is_none() && self.status.as_ref().is_some_and(|s| s.error) {
-                self.popup = Some(Popup::Form(form));
-            }
-            return;
-        }
-        match form.kind {
-            FormKind::NewPlayer {
-                enter_in: Some(event),
-            } => {
-                let player = self.desk.book().players.len() - 1;
-                self.enter(event, player);
-            }
-            FormKind::NewEvent => {
-                let event = self.desk.book().events.len() - 1;
-                self.open_event(event);
-            }
-            _ => {}
-        }
-    }
-
-    /// Applies an edit at once when it moves no rating and no title; otherwise shows what it
-    /// does and asks first.
-    fn propose(&mut self, edit: Edit<R>) {
-        match self.desk.preview(&edit) {
-            Ok(effect)
-                if effect.ratings.is_empty()
-                    && effect.gained.is_empty()
-                    && effect.lost.is_empty() =>
-            {
-                self.apply(edit)
-            }
-            Ok(effect) => {
-                self.popup = Some(Popup::Confirm {
-                    edit: Box::new(edit),
-                    effect: Box::new(effect),
-                })
-            }
-            Err(e) => self.warn(e.to_string()),
-        }
-    }
-
-    /// Enters a player in an event (the next start number).
-    fn enter(&mut self, event: usize, player: PlayerIdx) {
-        let mut players = self.desk.book().events[event].participants.clone();
-        if players.contains(&player) {
-            return self.warn(format!(
-                "{} is already entered",
-                self.desk.book().players[player].name
-            ));
-        }
-        players.push(player);
-        self.apply(Edit::SetParticipants { event, players });
-    }
-
-    fn picked(&mut self, pick: &PickState) {
-        let Some(&player) = pick.results.get(pick.selected) else {
-            return;
-        };
-        match pick.purpose {
-            PickFor::Participant(event) => self.enter(event, player),
-            PickFor::MergeInto(keep) if keep == player => {
-                self.warn("a player cannot be merged into himself")
-            }
-            PickFor::MergeInto(keep) => {
-                let edit = Edit::MergePlayers {
-                    keep,
-                    remove: player,
-                };
-                match self.desk.preview(&edit) {
-                    Ok(effect) => {
-                        self.popup = Some(Popup::Confirm {
-                            edit: Box::new(edit),
-                            effect: Box::new(effect),
-                        })
-                    }
-                    Err(e) => self.warn(e.to_string()),
-                }
-            }
-        }
-    }
-
-    /// Pairing mode: Enter pairs the keyed start numbers on the round's next board.
-    fn update_pairing(&mut self, event: usize, text: &str, action: Action) {
-        match action {
-            Action::Back | Action::Cancel => {
-                self.tournaments.pairing = None;
-                self.say("pairing done");
-            }
-            Action::Open | Action::Submit => {
-                let round = self.tournaments.round;
-                match parse_pairing(text, &self.desk.book().events[event], round) {
-                    Ok(game) => {
-                        let before = self.desk.audit().len();
-                        self.apply(Edit::SetGame { event, game });
-                        if self.desk.audit().len() > before {
-                            self.tournaments.pairing = Some(String::new());
-                            self.tournaments.board =
-                                self.boards(event, round).len().saturating_sub(1);
-                        }
-                    }
-                    Err(message) => self.warn(message),
-                }
-                if self.status.as_ref().is_some_and(|s| s.error) {
-                    self.tournaments.pairing = Some(String::new());
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Confirms the selected title when it awaits the rating committee (an audited edit).
-    fn confirm_title(&mut self) {
-        let rows = self.title_rows();
-        let Some((player, award, confirmed)) = rows.get(self.titles.selected).cloned() else {
-            return;
-        };
-        if confirmed {
-            return self.warn("that title needs no confirmation, or has it");
-        }
-        let date = chrono::Local::now().date_naive();
-        self.apply(Edit::ConfirmAward {
-            player,
-            award: award.award,
-            date,
-        });
-    }
-
-    /// Merges another record into the player whose card is open (with the preview first).
-    pub fn start_merge(&mut self) {
-        if let Some(keep) = self.players.card {
-            let results = self.search.search("");
-            self.popup = Some(Popup::Pick(PickState {
-                purpose: PickFor::MergeInto(keep),
-                query: String::new(),
-                results,
-                selected: 0,
-            }));
-        }
-    }
-}
-
-impl<R: JsonRules> App<R> {
-    /// Switches the Titles tab's view; the selection figures are computed as of today.
-    pub fn show_titles_view(&mut self, view: TitlesView) {
-        self.titles.view = view;
-        self.titles.selected = 0;
-        if view == TitlesView::Selection {
-            let as_of = self
-                .titles
-                .as_of
-                .unwrap_or_else(|| chrono::Local::now().date_naive());
-            self.select_as_of(as_of);
-        }
-    }
-
-    /// Computes every player's selection figures on a date, best valintaluku first.
-    pub fn select_as_of(&mut self, as_of: chrono::NaiveDate) {
-        let book = self.desk.book();
-        let ledger = self.desk.ledger();
-        let mut rows: Vec<(PlayerIdx, SelectionNumbers)> = self
-            .desk
-            .status()
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| **s == PlayerStatus::Active)
-            .filter_map(|(p, _)| {
-                let history = |list: ListId| {
-                    ledger
-                        .history(p, list)
-                        .into_iter()
-                        .cloned()
-                        .collect::<Vec<_>>()
-                };
-                let numbers = self.desk.rulebook().selection_numbers(
-                    as_of,
-                    &book.players[p],
-                    &book.seeds[p],
-                    &history,
-                    &book.events,
-                )?;
-                numbers.number_doubled.is_some().then_some((p, numbers))
-            })
-            .collect();
-        rows.sort_by(|a, b| {
-            b.1.number_doubled
-                .cmp(&a.1.number_doubled)
-                .then(a.0.cmp(&b.0))
-        });
-        self.titles.as_of = Some(as_of);
-        self.titles.selection = rows;
-    }
-
-    /// Players close to their next title: (player, how close).
-    pub fn reach_rows(&self) -> Vec<(PlayerIdx, Reach<R::Award>)> {
-        let book = self.desk.book();
-        let mut rows: Vec<(PlayerIdx, Reach<R::Award>)> = (0..book.players.len())
-            .filter(|&p| self.desk.status()[p] == PlayerStatus::Active)
-            .filter_map(|p| {
-                let states: Vec<Option<&R::State>> =
-                    self.ratings(p).into_iter().map(|(_, s)| s).collect();
-                let held = self.desk.ledger().awards(book, p);
-                self.desk
-                    .rulebook()
-                    .within_reach(&book.players[p], &states, &held)
-                    .map(|r| (p, r))
-            })
-            .collect();
-        rows.sort_by_key(|(p, r)| (r.needed_rating - r.rating, *p));
-        rows
-    }
-}
-
-impl<R: JsonRules> App<R> {
-    /// A player's selection figures on the Titles tab's date (today unless set).
-    pub fn card_selection(&self, player: PlayerIdx) -> Option<SelectionNumbers> {
-        let book = self.desk.book();
-        let ledger = self.desk.ledger();
-        let as_of = self
-            .titles
-            .as_of
-            .unwrap_or_else(|| chrono::Local::now().date_naive());
-        let history = |list: ListId| {
-            ledger
-                .history(player, list)
-                .into_iter()
-                .cloned()
-                .collect::<Vec<_>>()
-        };
-        self.desk.rulebook().selection_numbers(
-            as_of,
-            &book.players[player],
-            &book.seeds[player],
-            &history,
-            &book.events,
-        )
     }
 }

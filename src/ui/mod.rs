@@ -6,7 +6,11 @@
 
 pub mod draw;
 pub mod keymap;
+mod players;
+mod popups;
 pub mod theme;
+mod titles;
+mod tournaments;
 
 use std::sync::mpsc;
 

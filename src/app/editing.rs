@@ -1,0 +1,223 @@
+//! Editing from the workstation: forms, entering players, pairing, merging, confirming titles.
+//! Every change goes through the desk's edits; anything that moves a rating or a title is shown
+//! before it is made.
+
+use crate::json::JsonRules;
+use crate::model::PlayerIdx;
+
+use super::forms::{FormKind, FormState, parse_pairing};
+use super::state::{App, PickFor, PickState, Popup, Tab};
+use super::{Action, Edit};
+
+impl<R: JsonRules> App<R> {
+    /// A form for a new or the selected player (Players tab) or event (Tournaments tab).
+    pub(super) fn open_form(&mut self, new: bool) {
+        let book = self.desk.book();
+        let form = match (self.tab, new) {
+            (Tab::Players, true) => Some(FormState::new_player(None)),
+            (Tab::Players, false) => {
+                let p = self
+                    .players
+                    .card
+                    .or_else(|| self.players.results.get(self.players.selected).copied());
+                p.map(|p| FormState::player(FormKind::EditPlayer(p), &book.players[p], None))
+            }
+            (Tab::Tournaments, true) => Some(FormState::event(FormKind::NewEvent, None)),
+            (Tab::Tournaments, false) => {
+                let e = self.tournaments.open.or_else(|| {
+                    self.tournaments
+                        .list
+                        .get(self.tournaments.selected)
+                        .copied()
+                });
+                e.map(|e| FormState::event(FormKind::EditEvent(e), Some(&book.events[e])))
+            }
+            (Tab::Titles, _) => None,
+        };
+        match form {
+            Some(form) => self.popup = Some(Popup::Form(form)),
+            None => self.warn("nothing selected to edit"),
+        }
+    }
+
+    /// Turns a filled form into its edit; a wrong field keeps the form open with the reason.
+    pub(super) fn submit(&mut self, form: FormState) {
+        let edit = match &form.kind {
+            FormKind::NewPlayer { .. } | FormKind::EditPlayer(_) => {
+                form.to_player().and_then(|(info, rating)| match form.kind {
+                    FormKind::EditPlayer(player) => Ok(Edit::UpdatePlayer { player, info }),
+                    _ => {
+                        let lists = self.desk.rulebook().lists().len();
+                        let mut seeds = vec![None; lists];
+                        if let Some((r, g)) = rating {
+                            let value = serde_json::json!({"rating": r, "games": g});
+                            seeds[0] = self
+                                .desk
+                                .rulebook()
+                                .state_from_json(0, &value, "the form")
+                                .map_err(|e| e.to_string())?;
+                        }
+                        Ok(Edit::AddPlayer {
+                            info,
+                            seeds,
+                            held: Vec::new(),
+                        })
+                    }
+                })
+            }
+            FormKind::NewEvent => form.to_event().map(Edit::AddEvent),
+            FormKind::EditEvent(e) => form
+                .to_event()
+                .map(|details| Edit::UpdateEvent { event: *e, details }),
+        };
+        let edit = match edit {
+            Ok(edit) => edit,
+            Err(message) => {
+                self.warn(message);
+                self.popup = Some(Popup::Form(form));
+                return;
+            }
+        };
+        let before = self.desk.audit().len();
+        self.propose(edit);
+        if self.desk.audit().len() == before {
+            if self.popup.is_none() && self.status.as_ref().is_some_and(|s| s.error) {
+                self.popup = Some(Popup::Form(form));
+            }
+            return;
+        }
+        match form.kind {
+            FormKind::NewPlayer {
+                enter_in: Some(event),
+            } => {
+                let player = self.desk.book().players.len() - 1;
+                self.enter(event, player);
+            }
+            FormKind::NewEvent => {
+                let event = self.desk.book().events.len() - 1;
+                self.open_event(event);
+            }
+            _ => {}
+        }
+    }
+
+    /// Applies an edit at once when it moves no rating and no title; otherwise shows what it
+    /// does and asks first.
+    pub(super) fn propose(&mut self, edit: Edit<R>) {
+        match self.desk.preview(&edit) {
+            Ok(effect)
+                if effect.ratings.is_empty()
+                    && effect.gained.is_empty()
+                    && effect.lost.is_empty() =>
+            {
+                self.apply(edit)
+            }
+            Ok(effect) => {
+                self.popup = Some(Popup::Confirm {
+                    edit: Box::new(edit),
+                    effect: Box::new(effect),
+                })
+            }
+            Err(e) => self.warn(e.to_string()),
+        }
+    }
+
+    /// Enters a player in an event (the next start number).
+    pub(super) fn enter(&mut self, event: usize, player: PlayerIdx) {
+        let mut players = self.desk.book().events[event].participants.clone();
+        if players.contains(&player) {
+            return self.warn(format!(
+                "{} is already entered",
+                self.desk.book().players[player].name
+            ));
+        }
+        players.push(player);
+        self.apply(Edit::SetParticipants { event, players });
+    }
+
+    pub(super) fn picked(&mut self, pick: &PickState) {
+        let Some(&player) = pick.results.get(pick.selected) else {
+            return;
+        };
+        match pick.purpose {
+            PickFor::Participant(event) => self.enter(event, player),
+            PickFor::MergeInto(keep) if keep == player => {
+                self.warn("a player cannot be merged into himself")
+            }
+            PickFor::MergeInto(keep) => {
+                let edit = Edit::MergePlayers {
+                    keep,
+                    remove: player,
+                };
+                match self.desk.preview(&edit) {
+                    Ok(effect) => {
+                        self.popup = Some(Popup::Confirm {
+                            edit: Box::new(edit),
+                            effect: Box::new(effect),
+                        })
+                    }
+                    Err(e) => self.warn(e.to_string()),
+                }
+            }
+        }
+    }
+
+    /// Pairing mode: Enter pairs the keyed start numbers on the round's next board.
+    pub(super) fn update_pairing(&mut self, event: usize, text: &str, action: Action) {
+        match action {
+            Action::Back | Action::Cancel => {
+                self.tournaments.pairing = None;
+                self.say("pairing done");
+            }
+            Action::Open | Action::Submit => {
+                let round = self.tournaments.round;
+                match parse_pairing(text, &self.desk.book().events[event], round) {
+                    Ok(game) => {
+                        let before = self.desk.audit().len();
+                        self.apply(Edit::SetGame { event, game });
+                        if self.desk.audit().len() > before {
+                            self.tournaments.pairing = Some(String::new());
+                            self.tournaments.board =
+                                self.boards(event, round).len().saturating_sub(1);
+                        }
+                    }
+                    Err(message) => self.warn(message),
+                }
+                if self.status.as_ref().is_some_and(|s| s.error) {
+                    self.tournaments.pairing = Some(String::new());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Confirms the selected title when it awaits the rating committee (an audited edit).
+    pub(super) fn confirm_title(&mut self) {
+        let rows = self.title_rows();
+        let Some((player, award, confirmed)) = rows.get(self.titles.selected).cloned() else {
+            return;
+        };
+        if confirmed {
+            return self.warn("that title needs no confirmation, or has it");
+        }
+        let date = chrono::Local::now().date_naive();
+        self.apply(Edit::ConfirmAward {
+            player,
+            award: award.award,
+            date,
+        });
+    }
+
+    /// Merges another record into the player whose card is open (with the preview first).
+    pub fn start_merge(&mut self) {
+        if let Some(keep) = self.players.card {
+            let results = self.search.search("");
+            self.popup = Some(Popup::Pick(PickState {
+                purpose: PickFor::MergeInto(keep),
+                query: String::new(),
+                results,
+                selected: 0,
+            }));
+        }
+    }
+}
