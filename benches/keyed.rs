@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratedesk::app::state::App;
-use ratedesk::app::{Desk, Edit, ImportedPlayer};
+use ratedesk::app::{Desk, Edit};
 use ratedesk::rules::ssl::Ssl;
 use ratedesk::ui::draw::render;
 use ratedesk::ui::keymap::Keymap;
@@ -29,18 +29,7 @@ fn main() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut desk = Desk::open(dir.path(), Ssl).expect("open");
     let book = ratedesk::json::read(&Ssl, DEMO).expect("demo").book;
-    let players = (0..book.players.len())
-        .map(|p| ImportedPlayer::New {
-            info: book.players[p].clone(),
-            seeds: book.seeds[p].clone(),
-            held: book.held[p].clone(),
-        })
-        .collect();
-    desk.apply(Edit::Import {
-        players,
-        events: book.events,
-    })
-    .expect("import");
+    desk.apply(Edit::import_new(book)).expect("import");
     let mut app = App::new(desk);
     let keymap = Keymap::load(None, None).expect("keymap");
     let theme = Theme::choose(Some("dark"), false).0;

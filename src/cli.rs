@@ -253,19 +253,7 @@ fn workstation(
     };
     let mut desk = open(&dir)?;
     if demo && desk.book().players.is_empty() {
-        let loaded = json::read(&Ssl, DEMO)?;
-        let book = loaded.book;
-        let players = (0..book.players.len())
-            .map(|p| ImportedPlayer::New {
-                info: book.players[p].clone(),
-                seeds: book.seeds[p].clone(),
-                held: book.held[p].clone(),
-            })
-            .collect();
-        desk.apply(Edit::Import {
-            players,
-            events: book.events,
-        })?;
+        desk.apply(Edit::import_new(json::read(&Ssl, DEMO)?.book))?;
     }
     crate::ui::run(desk, keymap, theme).map_err(other)
 }

@@ -8,7 +8,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 use ratedesk::app::state::{App, Focus, Popup, Tab};
-use ratedesk::app::{Desk, Edit, ImportedPlayer};
+use ratedesk::app::{Desk, Edit};
 use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
 use ratedesk::rules::ssl::{Ssl, SslState};
 use ratedesk::ui::draw::render;
@@ -21,18 +21,7 @@ const DEMO: &str = include_str!("../demo/autumn-2025.json");
 fn demo_desk(dir: &Path) -> Desk<Ssl> {
     let mut desk = Desk::open(dir, Ssl).expect("open");
     let book = ratedesk::json::read(&Ssl, DEMO).expect("demo").book;
-    let players = (0..book.players.len())
-        .map(|p| ImportedPlayer::New {
-            info: book.players[p].clone(),
-            seeds: book.seeds[p].clone(),
-            held: book.held[p].clone(),
-        })
-        .collect();
-    desk.apply(Edit::Import {
-        players,
-        events: book.events,
-    })
-    .expect("import");
+    desk.apply(Edit::import_new(book)).expect("import");
     let wide = PlayerInfo {
         id: "JPN1".into(),
         name: "山田, 太郎".into(),

@@ -261,6 +261,21 @@ impl<R: Rulebook> Current<'_, R> {
 }
 
 impl<R: Rulebook> Edit<R> {
+    /// Imports a whole book as new players and events (a document read from a file).
+    pub fn import_new(book: Book<R>) -> Self {
+        let players = book
+            .players
+            .into_iter()
+            .zip(book.seeds)
+            .zip(book.held)
+            .map(|((info, seeds), held)| ImportedPlayer::New { info, seeds, held })
+            .collect();
+        Edit::Import {
+            players,
+            events: book.events,
+        }
+    }
+
     /// A line for the audit log.
     pub fn describe(&self, book: &Book<R>) -> String {
         let name = |p: &PlayerIdx| {

@@ -235,6 +235,26 @@ pub(crate) fn block<'a>(theme: &Theme, title: impl Into<Line<'a>>) -> Block<'a> 
         .title_style(theme.style(Role::Title))
 }
 
+/// A one-line text box with a title, and the cursor when it has the focus.
+pub(crate) fn query_box(
+    frame: &mut Frame,
+    theme: &Theme,
+    area: Rect,
+    title: impl Into<String>,
+    text: &str,
+    focused: bool,
+) {
+    let cursor = if focused { "▏" } else { "" };
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            format!("{text}{cursor}"),
+            theme.style(Role::Input),
+        ))
+        .block(block(theme, title.into())),
+        area,
+    );
+}
+
 pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let w = width.min(area.width);
     let h = height.min(area.height);

@@ -9,7 +9,7 @@ use super::theme::{Role, Theme};
 use crate::app::state::{App, Focus};
 use crate::json::JsonRules;
 
-use super::draw::{block, doubled, half_points, performance, rating, signed};
+use super::draw::{block, doubled, half_points, performance, query_box, rating, signed};
 
 pub(crate) fn draw_players<R: JsonRules>(
     app: &App<R>,
@@ -21,18 +21,14 @@ pub(crate) fn draw_players<R: JsonRules>(
         return draw_card(app, theme, frame, area, player);
     }
     let [search, list] = Layout::vertical([Constraint::Length(3), Constraint::Min(3)]).areas(area);
-    let cursor = if app.players.focus == Focus::Search {
-        "▏"
-    } else {
-        ""
-    };
-    frame.render_widget(
-        Paragraph::new(Line::styled(
-            format!("{}{cursor}", app.players.query),
-            theme.style(Role::Input),
-        ))
-        .block(block(theme, " Search: name, id or FIDE id ")),
+    let focused = app.players.focus == Focus::Search;
+    query_box(
+        frame,
+        theme,
         search,
+        " Search: name, id or FIDE id ",
+        &app.players.query,
+        focused,
     );
     let book = app.desk.book();
     let lists = app.desk.rulebook().lists();

@@ -12,7 +12,7 @@ use crate::app::state::{App, PickFor, PickState, RARE_RESULTS};
 use crate::app::{Action, Context};
 use crate::json::JsonRules;
 
-use super::draw::{block, centered, hint, rating, signed};
+use super::draw::{block, centered, hint, query_box, rating, signed};
 
 pub(crate) fn draw_help(theme: &Theme, keymap: &Keymap, frame: &mut Frame, scroll: u16) {
     let area = centered(frame.area(), 64, frame.area().height.saturating_sub(4));
@@ -209,14 +209,7 @@ pub(crate) fn draw_pick<R: JsonRules>(
     ])
     .areas(area);
     frame.render_widget(Clear, area);
-    frame.render_widget(
-        Paragraph::new(Line::styled(
-            format!("{}▏", pick.query),
-            theme.style(Role::Input),
-        ))
-        .block(block(theme, title)),
-        query,
-    );
+    query_box(frame, theme, query, title, &pick.query, true);
     let rows: Vec<Row> = pick
         .results
         .iter()

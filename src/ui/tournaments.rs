@@ -10,7 +10,7 @@ use super::theme::{Role, Theme};
 use crate::app::state::{App, EventView};
 use crate::json::JsonRules;
 
-use super::draw::{block, delta_role, half_points, performance, rating, signed};
+use super::draw::{block, delta_role, half_points, performance, query_box, rating, signed};
 
 pub(crate) fn draw_tournaments<R: JsonRules>(
     app: &App<R>,
@@ -23,13 +23,13 @@ pub(crate) fn draw_tournaments<R: JsonRules>(
         return draw_event(app, theme, frame, area, event);
     }
     let [search, list] = Layout::vertical([Constraint::Length(3), Constraint::Min(3)]).areas(area);
-    frame.render_widget(
-        Paragraph::new(Line::styled(
-            format!("{}▏", app.tournaments.query),
-            theme.style(Role::Input),
-        ))
-        .block(block(theme, " Filter ")),
+    query_box(
+        frame,
+        theme,
         search,
+        " Filter ",
+        &app.tournaments.query,
+        true,
     );
     let rows: Vec<Row> = app
         .tournaments
