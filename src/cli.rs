@@ -113,6 +113,18 @@ enum Command {
     Undo,
     /// Apply again the latest undone edit.
     Redo,
+    /// Build a generated federation into a database (deterministic for a seed).
+    Demo {
+        #[arg(long, default_value_t = 3000)]
+        players: usize,
+        #[arg(long, default_value_t = 10)]
+        years: u32,
+        /// The database folder to create.
+        #[arg(long, value_name = "DB")]
+        out: PathBuf,
+        #[arg(long, default_value_t = 2025)]
+        seed: u64,
+    },
     /// Show the audit log.
     Log {
         /// Only the newest N entries.
@@ -226,9 +238,6 @@ pub fn database_dir(flag: Option<PathBuf>) -> PathBuf {
         })
 }
 
-/// The demo federation's events, built into the binary.
-const DEMO: &str = include_str!("../demo/autumn-2025.json");
-
 /// Opens the TUI. A broken keymap stops here, before the alternate screen, naming the file,
 /// the key and the clash; a broken theme only warns.
 fn workstation(
@@ -253,7 +262,12 @@ fn workstation(
     };
     let mut desk = open(&dir)?;
     if demo && desk.book().players.is_empty() {
-        desk.apply(Edit::import_new(json::read(&Ssl, DEMO)?.book))?;
+        eprintln!(
+            "ratedesk: building the demo federation in {} …",
+            dir.display()
+        );
+        let (book, years) = crate::demo::generate(&crate::demo::Params::demo());
+        desk.import_in_parts(book, &years)?;
     }
     crate::ui::run(desk, keymap, theme).map_err(other)
 }
@@ -315,6 +329,39 @@ fn input_channel(
 
 fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
     let stop = defer_signals()?;
+    if let Command::Demo {
+        players,
+        years,
+        out,
+        seed,
+    } = &command
+    {
+        if Store::rules_in(out).is_some() {
+            return Err(Failure::Input(format!(
+                "{} already holds a database",
+                out.display()
+            )));
+        }
+        let params = crate::demo::Params {
+            players: *players,
+            years: *years,
+            seed: *seed,
+            ..crate::demo::Params::demo()
+        };
+        let started = std::time::Instant::now();
+        let (book, parts) = crate::demo::generate(&params);
+        let games: usize = book.events.iter().map(|e| e.games.len()).sum();
+        let events = book.events.len();
+        let mut desk = open(out)?;
+        desk.import_in_parts(book, &parts)?;
+        desk.close()?;
+        println!(
+            "{}: {players} players, {events} events, {games} games over {years} years, built in {:.1?}",
+            out.display(),
+            started.elapsed()
+        );
+        return Ok(());
+    }
     let dir = database_dir(db);
     let mut desk = match (open(&dir), &command) {
         (Ok(desk), _) => desk,
@@ -333,7 +380,9 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
     };
     let mut out = std::io::stdout().lock();
     match command {
-        Command::Rate { .. } => unreachable!("handled without a database"),
+        Command::Rate { .. } | Command::Demo { .. } => {
+            unreachable!("handled before the database opens")
+        }
         Command::Import {
             what: ImportKind::Json { file, dry_run },
         } => import_json(&mut desk, &file, dry_run, &mut out)?,

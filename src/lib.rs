@@ -3,6 +3,9 @@
 
 pub mod app;
 pub mod cli;
+/// The demo federation's generator (`demo/generator.rs`).
+#[path = "../demo/generator.rs"]
+pub mod demo;
 pub mod json;
 pub mod ledger;
 pub mod model;

@@ -281,6 +281,33 @@ impl<R: JsonRules> Desk<R> {
         self.commit(change, action, AuditKind::Redo(seq)).map(Some)
     }
 
+    /// Writes a generated (or imported) book as one edit per part — e.g. one a year — so each
+    /// part is audited and rated like any import. The first part brings the players.
+    pub fn import_in_parts(
+        &mut self,
+        book: Book<R>,
+        parts: &[std::ops::Range<usize>],
+    ) -> Result<(), DeskError> {
+        let base = self.book.players.len();
+        let count = book.players.len();
+        let mut records = Some(book.players.into_iter().zip(book.seeds).zip(book.held));
+        for part in parts {
+            let players: Vec<ImportedPlayer<R>> = match records.take() {
+                Some(new) => new
+                    .map(|((info, seeds), held)| ImportedPlayer::New { info, seeds, held })
+                    .collect(),
+                None => (0..count)
+                    .map(|p| ImportedPlayer::Existing(base + p))
+                    .collect(),
+            };
+            self.apply(Edit::Import {
+                players,
+                events: book.events[part.clone()].to_vec(),
+            })?;
+        }
+        Ok(())
+    }
+
     /// Re-rates everything from scratch and lists every stored result that differs.
     pub fn check(&self) -> Vec<String> {
         let fresh = Ledger::build(&self.rulebook, &self.book);
