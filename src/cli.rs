@@ -125,6 +125,21 @@ enum Command {
         #[arg(long, default_value_t = 2025)]
         seed: u64,
     },
+    /// Measure every row of the performance table on generated federations (national scale,
+    /// then FIDE scale) and print the figures.
+    Bench {
+        /// One JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// National scale only.
+        #[arg(long)]
+        quick: bool,
+        /// One phase in a fresh process (used by the run itself).
+        #[arg(long, hide = true, value_name = "PHASE")]
+        phase: Option<String>,
+        #[arg(hide = true)]
+        dir: Option<PathBuf>,
+    },
     /// Show the audit log.
     Log {
         /// Only the newest N entries.
@@ -174,6 +189,12 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Rate { input, pretty }) => return rate(input.as_deref(), pretty),
+        Some(Command::Bench {
+            json,
+            quick,
+            phase,
+            dir,
+        }) => run_bench(json, quick, phase.as_deref(), dir.as_deref()),
         Some(command) => with_database(cli.db, command),
         None => workstation(cli.db, cli.demo, cli.theme, cli.keymap, cli.keymap_preset),
     };
@@ -380,7 +401,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
     };
     let mut out = std::io::stdout().lock();
     match command {
-        Command::Rate { .. } | Command::Demo { .. } => {
+        Command::Rate { .. } | Command::Demo { .. } | Command::Bench { .. } => {
             unreachable!("handled before the database opens")
         }
         Command::Import {
@@ -745,4 +766,27 @@ fn rate(input: Option<&Path>, pretty: bool) -> ExitCode {
             ExitCode::from(BAD_INPUT)
         }
     }
+}
+
+fn run_bench(
+    json: bool,
+    quick: bool,
+    phase: Option<&str>,
+    dir: Option<&Path>,
+) -> Result<(), Failure> {
+    let value = match (phase, dir) {
+        (Some("national"), Some(dir)) => crate::bench::national_phase(dir).map_err(other)?,
+        (Some("fide"), _) => crate::bench::fide_phase().map_err(other)?,
+        (Some(p), _) => return Err(Failure::Input(format!("unknown bench phase '{p}'"))),
+        (None, _) => crate::bench::run(quick).map_err(other)?,
+    };
+    let mut out = std::io::stdout().lock();
+    if json || phase.is_some() {
+        writeln!(out, "{value}").map_err(other)?;
+    } else if let serde_json::Value::Object(map) = value {
+        for (k, v) in map {
+            writeln!(out, "{k:<24} {v}").map_err(other)?;
+        }
+    }
+    Ok(())
 }

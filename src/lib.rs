@@ -2,6 +2,7 @@
 //! parses the command line and calls [`cli::run`].
 
 pub mod app;
+pub mod bench;
 pub mod cli;
 /// The demo federation's generator (`demo/generator.rs`).
 #[path = "../demo/generator.rs"]

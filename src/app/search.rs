@@ -13,6 +13,9 @@ pub const MAX_RESULTS: usize = 200;
 pub struct SearchIndex {
     keys: Vec<(PlayerIdx, String)>,
     matcher: SkimMatcherV2,
+    /// The last query and the keys it matched: a query that extends it can only match among
+    /// them (a fuzzy match of "jarvi" is one of "jarv"), so typing narrows instead of rescanning.
+    last: std::cell::RefCell<Option<(String, Vec<usize>)>>,
 }
 
 impl SearchIndex {
@@ -34,6 +37,7 @@ impl SearchIndex {
         Self {
             keys,
             matcher: SkimMatcherV2::default(),
+            last: std::cell::RefCell::new(None),
         }
     }
 
@@ -48,15 +52,21 @@ impl SearchIndex {
                 .map(|(p, _)| *p)
                 .collect();
         }
-        let mut scored: Vec<(i64, &str, PlayerIdx)> = self
-            .keys
-            .iter()
-            .filter_map(|(p, key)| {
-                self.matcher
-                    .fuzzy_match(key, &query)
-                    .map(|s| (s, key.as_str(), *p))
-            })
-            .collect();
+        let mut last = self.last.borrow_mut();
+        let candidates: Vec<usize> = match last.as_ref() {
+            Some((previous, matched)) if query.starts_with(previous.as_str()) => matched.clone(),
+            _ => (0..self.keys.len()).collect(),
+        };
+        let mut scored: Vec<(i64, &str, PlayerIdx)> = Vec::new();
+        let mut matched = Vec::new();
+        for k in candidates {
+            let (p, key) = &self.keys[k];
+            if let Some(score) = self.matcher.fuzzy_match(key, &query) {
+                scored.push((score, key.as_str(), *p));
+                matched.push(k);
+            }
+        }
+        *last = Some((query.clone(), matched));
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
         scored
             .into_iter()
@@ -94,6 +104,22 @@ mod tests {
         assert_eq!(index.search("fin3").first(), Some(&2), "the exact id first");
         assert_eq!(index.search("501234"), vec![0]);
         assert_eq!(index.search(""), vec![1, 0, 2], "by folded name");
+    }
+
+    #[test]
+    fn typing_narrows_to_the_same_results_as_a_fresh_search() {
+        let (book, _) = crate::demo::generate(&crate::demo::Params {
+            players: 400,
+            years: 1,
+            opens_per_year: Some(1),
+            ..crate::demo::Params::demo()
+        });
+        let all = vec![true; book.players.len()];
+        let typed = SearchIndex::new(&book.players, &all);
+        for query in ["k", "ko", "kor", "korh", "ka", "jä", "järv"] {
+            let fresh = SearchIndex::new(&book.players, &all);
+            assert_eq!(typed.search(query), fresh.search(query), "{query}");
+        }
     }
 
     #[test]
