@@ -58,18 +58,53 @@ pub enum Performance {
 /// One rated game as seen by one of its players.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameLine {
-    pub event: usize,
     pub round: u32,
     pub opponent: PlayerIdx,
     pub halves: u8,
     /// The opponent's rating as this player's own calculation used it.
     pub opponent_rating: Rating,
-    /// Expected score in hundredths, from the player's rating before the unit.
-    pub expected: Option<i64>,
+    /// Expected score in percent, from the player's rating before the unit.
+    pub expected: Option<u8>,
     /// The player's running rating after this game (rounded).
     pub rating_after: Rating,
-    /// Seconds available for the first 60 moves.
-    pub seconds_for_60: u64,
+}
+
+/// The factors a calculation applied, for reports. Plain numbers (no text), since a
+/// federation's ledger holds hundreds of thousands of these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Factors {
+    /// The rating factor (SSL 7.7: Kr).
+    pub k: Option<u16>,
+    /// The time factor in tenths (SSL 7.8: Kt).
+    pub time_tenths: Option<u8>,
+    /// The temporary rating the calculation started from (SSL 4.3: Rt).
+    pub temporary: Option<Rating>,
+    /// Rated by the new player's formula (SSL 7.3).
+    pub new_player: bool,
+}
+
+impl Factors {
+    /// `Kr 35 Kt 0.5`, `Rt 1900`, or empty.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(k) = self.k {
+            parts.push(format!("Kr {k}"));
+        }
+        if let Some(t) = self.time_tenths {
+            parts.push(if t % 10 == 0 {
+                format!("Kt {}", t / 10)
+            } else {
+                format!("Kt 0.{t}")
+            });
+        }
+        if let Some(r) = self.temporary {
+            parts.push(format!("Rt {r}"));
+        }
+        if self.new_player {
+            parts.push("new player".into());
+        }
+        parts.join(" ")
+    }
 }
 
 /// Everything published for one player in one event.
@@ -85,8 +120,8 @@ pub struct PlayerRating {
     /// Sum of expectations in hundredths, `None` where the rules give none.
     pub expected: Option<i64>,
     pub performance: Performance,
-    /// The factors the rulebook applied, for reports (e.g. `Kr 35`, `Kt 0.5`).
-    pub factors: Vec<(String, String)>,
+    /// The factors the rulebook applied, for reports.
+    pub factors: Factors,
     pub lines: Vec<GameLine>,
 }
 

@@ -226,7 +226,7 @@ fn draw_report<R: JsonRules>(
         .filter_map(|s| s.rating.as_ref().map(|r| (s, r)))
         .map(|(s, r)| {
             let delta = r.old.map(|o| r.new - o);
-            let factors: Vec<String> = r.factors.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            let factors = r.factors.describe();
             Row::new(vec![
                 Cell::from(s.start_number.to_string()),
                 Cell::from(book.players[s.player].name.clone()),
@@ -242,7 +242,7 @@ fn draw_report<R: JsonRules>(
                         .unwrap_or_default(),
                 ),
                 Cell::from(performance(r.performance)),
-                Cell::from(factors.join(" ")),
+                Cell::from(factors),
             ])
         })
         .collect();

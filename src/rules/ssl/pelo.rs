@@ -3,12 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use super::{Ssl, SslState, Title, default_rating, games_of, rated_games, seconds_for_60};
+use super::{Ssl, SslState, Title, default_rating, games_of, rated_games};
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::arith::{round_half_up, round_half_up_f64};
 use crate::rules::expectation::p_table;
 use crate::rules::performance::performance;
-use crate::rules::{GameLine, Halves, PlayerRating, Unit, UnitOutcome};
+use crate::rules::{Factors, GameLine, Halves, PlayerRating, Unit, UnitOutcome};
 
 /// Rule 7.5 with 4.3: the temporary rating `(1/N) Σ Ri + 800 (W/N − 1/2)` over the games against
 /// pelo-rated opponents, rounded (3.5). Exact: ×N the numerator is `Σ Ri + 400 w − 400 N` with
@@ -45,7 +45,6 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
         return out;
     };
     let event = &unit.events[part.event];
-    let seconds = seconds_for_60(event);
     let by_player = games_of(&rated_games(event, part));
     let default = default_rating(event.age_limit);
     let states: BTreeMap<PlayerIdx, SslState> = by_player
@@ -86,14 +85,12 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             .map(|(e, &rating_after)| {
                 let ri = start[&e.opponent];
                 GameLine {
-                    event: part.event,
                     round: e.round,
                     opponent: e.opponent,
                     halves: e.halves,
                     opponent_rating: ri,
-                    expected: Some(i64::from(p_table(i64::from(ro) - i64::from(ri)))),
+                    expected: Some(p_table(i64::from(ro) - i64::from(ri))),
                     rating_after,
-                    seconds_for_60: seconds,
                 }
             })
             .collect();
@@ -109,12 +106,11 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             established: was_established,
             games: games.len() as u32,
             score,
-            expected: Some(lines.iter().filter_map(|l| l.expected).sum()),
+            expected: Some(lines.iter().filter_map(|l| l.expected).map(i64::from).sum()),
             performance: performance(&ratings, score),
-            factors: if was_established {
-                vec![]
-            } else {
-                vec![("Rt".into(), ro.to_string())]
+            factors: Factors {
+                temporary: (!was_established).then_some(ro),
+                ..Factors::default()
             },
             lines,
         });

@@ -3,7 +3,7 @@
 
 use chrono::{Datelike, NaiveDate};
 
-use super::{SslState, is_normal_time};
+use super::{SslState, is_normal_time, seconds_for_60};
 use crate::model::{Event, PlayerInfo, Rating};
 use crate::rules::PlayerRating;
 use crate::rules::arith::round_half_up_f64;
@@ -104,9 +104,12 @@ pub fn selection(
     let games: Vec<(usize, u32, Rating, u8)> = history
         .iter()
         .filter(in_period)
-        .flat_map(|r| r.lines.iter())
-        .filter(|l| is_normal_time(l.seconds_for_60))
-        .map(|l| (l.event, l.round, l.opponent_rating, l.halves))
+        .filter(|r| is_normal_time(seconds_for_60(&events[r.event])))
+        .flat_map(|r| {
+            r.lines
+                .iter()
+                .map(|l| (r.event, l.round, l.opponent_rating, l.halves))
+        })
         .collect();
     let pairs: Vec<(Rating, u8)> = games.iter().map(|&(_, _, r, h)| (r, h)).collect();
     let best: Option<ReliableRun> = best_reliable_run(&pairs, RELIABLE_WITHIN);

@@ -14,7 +14,9 @@ use crate::model::{Event, PlayerIdx, PlayerInfo, Rating};
 use crate::rules::arith::{round_half_up, round_half_up_f64};
 use crate::rules::expectation::p_selo;
 use crate::rules::performance::performance;
-use crate::rules::{Award, GameLine, Halves, Performance, PlayerRating, Unit, UnitOutcome};
+use crate::rules::{
+    Award, Factors, GameLine, Halves, Performance, PlayerRating, Unit, UnitOutcome,
+};
 
 /// The lowest rating a foreign opponent in an event abroad counts with (3.9).
 pub const FOREIGN_FLOOR: Rating = 1000;
@@ -240,16 +242,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
         let after = new_selo_after_each(history, person.state.games, &opponents);
         new_ratings.insert(p, after.last().copied().unwrap_or(default));
         let ro = person.state.rating;
-        let row = player_rating(
-            p,
-            part.event,
-            ro,
-            false,
-            &by_player[&p],
-            &opponents,
-            &after,
-            seconds,
-        );
+        let row = player_rating(p, part.event, ro, false, &by_player[&p], &opponents, &after);
         let mut state = advance(&person.state, &opponents, &after, seconds);
         if state.games <= 10 && !state.elo_corrected {
             let added: i64 = opponents.iter().map(|&(r, _)| i64::from(r)).sum();
@@ -288,9 +281,12 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             &by_player[&p],
             &opponents,
             &after,
-            seconds,
         );
-        row.factors = vec![("Kr".into(), kr.to_string()), ("Kt".into(), tenths(kt))];
+        row.factors = Factors {
+            k: Some(kr as u16),
+            time_tenths: Some(kt as u8),
+            ..Factors::default()
+        };
         let state = advance(&person.state, &opponents, &after, seconds);
         rows.insert(p, (row, state));
     }
@@ -316,14 +312,6 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
     out
 }
 
-fn tenths(kt: i64) -> String {
-    if kt % 10 == 0 {
-        (kt / 10).to_string()
-    } else {
-        format!("0.{kt}")
-    }
-}
-
 /// The state after the event: the published rating, and the game counts of 3.1 and 6.2.
 fn advance(before: &SslState, games: &[(Rating, u8)], after: &[Rating], seconds: u64) -> SslState {
     let k = games.len() as u32;
@@ -345,21 +333,18 @@ fn player_rating(
     games: &[Encounter],
     opponents: &[(Rating, u8)],
     after: &[Rating],
-    seconds: u64,
 ) -> PlayerRating {
     let lines: Vec<GameLine> = games
         .iter()
         .zip(opponents)
         .zip(after)
         .map(|((e, &(ri, _)), &rating_after)| GameLine {
-            event,
             round: e.round,
             opponent: e.opponent,
             halves: e.halves,
             opponent_rating: ri,
-            expected: ro.map(|ro| i64::from(p_selo(i64::from(ro) - i64::from(ri)))),
+            expected: ro.map(|ro| p_selo(i64::from(ro) - i64::from(ri))),
             rating_after,
-            seconds_for_60: seconds,
         })
         .collect();
     let score: Halves = opponents.iter().map(|&(_, h)| Halves::from(h)).sum();
@@ -372,13 +357,16 @@ fn player_rating(
         established,
         games: opponents.len() as u32,
         score,
-        expected: ro.map(|_| lines.iter().filter_map(|l| l.expected).sum()),
+        expected: ro.map(|_| lines.iter().filter_map(|l| l.expected).map(i64::from).sum()),
         performance: if ratings.is_empty() {
             Performance::MinusInfinity
         } else {
             performance(&ratings, score)
         },
-        factors: vec![("7.3".into(), "new player".into())],
+        factors: Factors {
+            new_player: true,
+            ..Factors::default()
+        },
         lines,
     }
 }
