@@ -60,7 +60,8 @@ pub type UnitId = (UnitKey, ListId);
 #[derive(Clone, Debug)]
 pub struct Ledger<R: Rulebook> {
     units: BTreeMap<UnitId, UnitResult<R>>,
-    members: BTreeMap<UnitId, BTreeMap<usize, EventPart>>,
+    /// Per unit, the parts of events it rates, in event order.
+    members: BTreeMap<UnitId, Vec<EventPart>>,
     event_units: BTreeMap<usize, Vec<UnitId>>,
     /// Per player and list, the units in which he has a state.
     timeline: BTreeMap<(PlayerIdx, ListId), BTreeSet<UnitKey>>,
@@ -179,7 +180,7 @@ impl<R: Rulebook> Ledger<R> {
         let mut touched = self.event_units.remove(&e).unwrap_or_default();
         for id in &touched {
             if let Some(parts) = self.members.get_mut(id) {
-                parts.remove(&e);
+                parts.retain(|part| part.event != e);
                 if parts.is_empty() {
                     self.members.remove(id);
                 }
@@ -190,7 +191,9 @@ impl<R: Rulebook> Ledger<R> {
         {
             for (key, part) in rulebook.units_of(e, event, list) {
                 let id = (key, list);
-                self.members.entry(id.clone()).or_default().insert(e, part);
+                let parts = self.members.entry(id.clone()).or_default();
+                let at = parts.partition_point(|p| p.event < e);
+                parts.insert(at, part);
                 self.event_units.entry(e).or_default().push(id.clone());
                 touched.push(id);
             }
@@ -345,12 +348,11 @@ impl<R: Rulebook> Ledger<R> {
         rulebook: &R,
         book: &Book<R>,
         id: &UnitId,
-        parts: &BTreeMap<usize, EventPart>,
+        parts: &[EventPart],
     ) -> UnitResult<R> {
         let (key, list) = id;
-        let parts: Vec<EventPart> = parts.values().cloned().collect();
         let mut players: BTreeSet<PlayerIdx> = BTreeSet::new();
-        for part in &parts {
+        for part in parts {
             for &g in &part.games {
                 let game = &book.events[part.event].games[g];
                 players.insert(game.white);
@@ -369,7 +371,7 @@ impl<R: Rulebook> Ledger<R> {
         let awards_of = |p: PlayerIdx| awards.get(&p).map_or(&[][..], |a| a.as_slice());
         let unit = Unit::<R> {
             list: *list,
-            parts: &parts,
+            parts,
             events: &book.events,
             players: &book.players,
             state: &state_of,
