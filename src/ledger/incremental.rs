@@ -124,10 +124,25 @@ impl<R: Rulebook> Ledger<R> {
         for (e, event) in book.events.iter().enumerate() {
             ledger.place(rulebook, book, e, event);
         }
-        let ids: Vec<UnitId> = ledger.units.keys().cloned().collect();
-        for id in ids {
-            ledger.index(&id, None);
+        // Units come in ledger order, so every player's timeline is built already sorted, in
+        // bulk rather than key by key.
+        let mut timeline: BTreeMap<(PlayerIdx, ListId), Vec<UnitKey>> = BTreeMap::new();
+        for ((key, list), unit) in &ledger.units {
+            for p in unit.states.keys() {
+                timeline.entry((*p, *list)).or_default().push(key.clone());
+            }
+            for a in &unit.awards {
+                let reached = ledger.reached.entry(a.player).or_default();
+                reached
+                    .entry((key.clone(), *list))
+                    .or_default()
+                    .push(a.clone());
+            }
         }
+        ledger.timeline = timeline
+            .into_iter()
+            .map(|(k, keys)| (k, keys.into_iter().collect()))
+            .collect();
         ledger
     }
 

@@ -291,40 +291,56 @@ impl Store {
             detail: format!("{what}: {e}"),
             backups: backup::backup_dir(&self.path),
         };
+        // Keys are big-endian ids, so every tree comes in id order (games by event, round,
+        // board): records are placed as they come, without a change to apply.
         let mut book = Book::<R>::default();
         let mut status = Vec::new();
-        let mut change = Change::<R>::default();
         for item in self.players.iter() {
             let (k, v) = item.map_err(|e| self.io(e))?;
             let id = codec::id_of(&k).ok_or_else(|| bad("player key", &"short key"))? as usize;
             let rec: PlayerRecord<R> = codec::decode(&v).map_err(|e| bad("player record", &e))?;
-            change.players.push(Delta {
-                key: id,
-                before: None,
-                after: Some(rec),
-            });
+            while book.players.len() < id {
+                book.players.push(crate::model::PlayerInfo::default());
+                book.seeds.push(Vec::new());
+                book.held.push(Vec::new());
+                book.confirmed.push(Vec::new());
+                status.push(PlayerStatus::Deleted);
+            }
+            book.players.push(rec.info);
+            book.seeds.push(rec.seeds);
+            book.held.push(rec.held);
+            book.confirmed.push(rec.confirmed);
+            status.push(rec.status);
         }
         for item in self.events.iter() {
             let (k, v) = item.map_err(|e| self.io(e))?;
             let id = codec::id_of(&k).ok_or_else(|| bad("event key", &"short key"))? as usize;
             let rec: EventRecord = codec::decode(&v).map_err(|e| bad("event record", &e))?;
-            change.events.push(Delta {
-                key: id,
-                before: None,
-                after: Some(rec),
-            });
+            while book.events.len() < id {
+                book.events.push(records::placeholder_event());
+                book.live.push(false);
+            }
+            book.events.push(rec.event);
+            book.live.push(rec.live);
         }
         for item in self.games.iter() {
             let (_, v) = item.map_err(|e| self.io(e))?;
             let (event, game): (usize, Game) =
                 codec::decode(&v).map_err(|e| bad("game record", &e))?;
-            change.games.push(Delta {
-                key: (event, game.round, game.board),
-                before: None,
-                after: Some(game),
-            });
+            let valid = book.events.get(event).is_some()
+                && game.white < book.players.len()
+                && game.black.is_none_or(|b| b < book.players.len());
+            if !valid {
+                return Err(bad(
+                    "game record",
+                    &format!(
+                        "event {event}, round {}: unknown event or player",
+                        game.round
+                    ),
+                ));
+            }
+            book.events[event].games.push(game);
         }
-        change.apply(&mut book, &mut status);
         let mut units = BTreeMap::new();
         for item in self.results.iter() {
             let (k, v) = item.map_err(|e| self.io(e))?;

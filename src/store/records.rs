@@ -164,7 +164,8 @@ impl<R: Rulebook> Change<R> {
     }
 }
 
-fn placeholder_event() -> Event {
+/// The slot of an event id that holds no event.
+pub(crate) fn placeholder_event() -> Event {
     Event {
         id: String::new(),
         name: String::new(),
