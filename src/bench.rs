@@ -102,17 +102,29 @@ pub fn run(quick: bool) -> anyhow::Result<Value> {
     desk.import_in_parts(book, &parts)?;
     desk.close()?;
     let build_s = t.elapsed().as_secs_f64();
-    say("opening it in a fresh process …");
-    let out = std::process::Command::new(&exe)
-        .args(["bench", "--phase", "national"])
-        .arg(dir.path())
-        .output()?;
-    anyhow::ensure!(
-        out.status.success(),
-        "the national phase failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let national: Value = serde_json::from_slice(&out.stdout)?;
+    say("opening it in fresh processes …");
+    // Three cold starts for their median and spread; the other figures come from the first.
+    let mut national = Value::Null;
+    let mut cold = Vec::new();
+    for _ in 0..3 {
+        let out = std::process::Command::new(&exe)
+            .args(["bench", "--phase", "national"])
+            .arg(dir.path())
+            .output()?;
+        anyhow::ensure!(
+            out.status.success(),
+            "the national phase failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let phase: Value = serde_json::from_slice(&out.stdout)?;
+        cold.push(phase["cold_start_ms"].as_f64().unwrap_or(f64::NAN));
+        if national.is_null() {
+            national = phase;
+        }
+    }
+    cold.sort_by(f64::total_cmp);
+    national["cold_start_ms"] = json!(cold[1]);
+    national["cold_start_spread_ms"] = json!([cold[0], cold[2]]);
     let mut result = json!({
         "players": scale.players,
         "games": games,
