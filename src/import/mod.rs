@@ -1,0 +1,4 @@
+//! Reading the files other programs write: arbiters' tournament reports (TRF). Parsers only
+//! read; what a file becomes in the database goes through the edit API.
+
+pub mod trf;

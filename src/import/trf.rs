@@ -1,0 +1,385 @@
+//! Reading FIDE's Tournament Report File (TRF16, with TRF26 and the common extensions) as the
+//! arbiters' programs write it: UTF-8 or Latin-1, CRLF or LF, old one-letter titles, blank
+//! fields, byes written as `0000 - H`, forfeits with or without colour, mid-tournament files,
+//! team records. This module only reads the file into its records, keeping every line it does
+//! not interpret; matching players and turning the file into events is the importer's job.
+//!
+//! Player records (`001`) are read by the fixed columns of TRF16.
+
+use std::collections::BTreeMap;
+
+/// A problem in a file, with its place.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct TrfError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// One round of a player record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrfRound {
+    /// The opponent's start number; `None` for a bye or an unplayed round.
+    pub opponent: Option<u32>,
+    /// `w`, `b`, `-` or blank.
+    pub colour: char,
+    /// The result code as written (`1 0 = + - W D L H F U Z`, or blank).
+    pub result: char,
+}
+
+impl TrfRound {
+    /// Points in halves by TRF16's codes: 1, +, W, F and U a win; =, D and H a draw.
+    pub fn halves(&self) -> u32 {
+        match self.result {
+            '1' | '+' | 'W' | 'w' | 'F' | 'f' | 'U' | 'u' => 2,
+            '=' | 'D' | 'd' | 'H' | 'h' => 1,
+            _ => 0,
+        }
+    }
+
+    /// A game both players sat down to play (rated codes 1, 0, =).
+    pub fn played(&self) -> bool {
+        self.opponent.is_some() && matches!(self.result, '1' | '0' | '=')
+    }
+}
+
+/// A player record (`001`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrfPlayer {
+    pub line: usize,
+    pub start_number: u32,
+    pub sex: Option<char>,
+    /// As written: `GM`, `IM`, … or the old one-letter codes `g`, `m`, `f`, `wf`.
+    pub title: String,
+    pub name: String,
+    pub rating: Option<u32>,
+    /// A FIDE federation code, or whatever the file keeps there (club codes).
+    pub federation: String,
+    /// The FIDE id field (some national files keep national ids there).
+    pub fide_id: Option<u64>,
+    /// The birth date field as written (`1969.12.06`, `1981`, `1966/02/06`, …).
+    pub born: String,
+    /// The points column, in halves.
+    pub points: Option<u32>,
+    pub rank: Option<u32>,
+    pub rounds: Vec<TrfRound>,
+}
+
+impl TrfPlayer {
+    /// Points by the round results (a blank result counts as Z, 0).
+    pub fn points_from_rounds(&self) -> u32 {
+        self.rounds.iter().map(TrfRound::halves).sum()
+    }
+
+    /// Rounds with no opponent and a blank result.
+    pub fn blank_rounds(&self) -> usize {
+        self.rounds
+            .iter()
+            .filter(|r| r.opponent.is_none() && r.result == ' ')
+            .count()
+    }
+
+    /// What the blank rounds are worth, in halves, by the file's own points column: by TRF16
+    /// nothing (Z), but some programs (the Irish Chess Union's) write requested half-point byes
+    /// so, while a withdrawal's blanks stay 0. `None` when the column cannot be explained that
+    /// way (or is missing).
+    pub fn blank_points(&self) -> Option<u32> {
+        let diff = self.points?.checked_sub(self.points_from_rounds())?;
+        (diff as usize <= 2 * self.blank_rounds()).then_some(diff)
+    }
+}
+
+/// A team record (`013`): the name and the start numbers of its members.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrfTeam {
+    pub name: String,
+    pub members: Vec<u32>,
+}
+
+/// A whole file.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct TrfFile {
+    /// Header records by code (`012` name, `042` start, `122` time control, `XXR`, …); a code
+    /// given twice keeps every value.
+    pub headers: BTreeMap<String, Vec<String>>,
+    pub players: Vec<TrfPlayer>,
+    pub teams: Vec<TrfTeam>,
+    /// TRF26 national-rating records (`NRS` …) and other lines kept as written.
+    pub other: Vec<(usize, String)>,
+}
+
+impl TrfFile {
+    /// The first value of a header record, trimmed.
+    pub fn header(&self, code: &str) -> Option<&str> {
+        self.headers
+            .get(code)
+            .and_then(|v| v.first())
+            .map(|s| s.trim())
+            .filter(|s| !s.is_empty())
+    }
+
+    /// The highest round any player has something in.
+    pub fn rounds(&self) -> usize {
+        self.players
+            .iter()
+            .map(|p| {
+                p.rounds
+                    .iter()
+                    .rposition(|r| r.opponent.is_some() || r.result != ' ')
+                    .map_or(0, |i| i + 1)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Decodes a file's bytes: UTF-8 when valid, Latin-1 otherwise (each byte one character).
+pub fn decode(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.trim_start_matches('\u{feff}').to_string(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
+}
+
+/// Columns `from..=to` (1-based, as TRF16 numbers them) of a line, trimmed; empty past its end.
+fn field(chars: &[char], from: usize, to: usize) -> String {
+    let end = to.min(chars.len());
+    if from > end {
+        return String::new();
+    }
+    chars[from - 1..end]
+        .iter()
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+fn number<T: std::str::FromStr>(
+    chars: &[char],
+    from: usize,
+    to: usize,
+    line: usize,
+    what: &str,
+) -> Result<Option<T>, TrfError> {
+    let text = field(chars, from, to);
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse::<T>().map(Some).map_err(|_| TrfError {
+        line,
+        column: from,
+        message: format!("{what} '{text}' is not a number"),
+    })
+}
+
+fn player(line: usize, chars: &[char]) -> Result<TrfPlayer, TrfError> {
+    let start_number = number::<u32>(chars, 5, 8, line, "start number")?.ok_or(TrfError {
+        line,
+        column: 5,
+        message: "a player record needs a start number".into(),
+    })?;
+    let points = {
+        let text = field(chars, 81, 84).replace(',', ".");
+        if text.is_empty() {
+            None
+        } else {
+            let value: f64 = text.parse().map_err(|_| TrfError {
+                line,
+                column: 81,
+                message: format!("points '{text}' are not a number"),
+            })?;
+            let halves = value * 2.0;
+            if !(0.0..=2000.0).contains(&halves) || halves.fract() != 0.0 {
+                return Err(TrfError {
+                    line,
+                    column: 81,
+                    message: format!("points '{text}' are not whole or half points"),
+                });
+            }
+            Some(halves as u32)
+        }
+    };
+    let fide_id = number::<u64>(chars, 58, 68, line, "FIDE id")?.filter(|&id| id > 0);
+    let mut rounds = Vec::new();
+    let mut at = 92;
+    while at <= chars.len() {
+        let opponent = field(chars, at, at + 3);
+        let colour = chars.get(at + 4).copied().unwrap_or(' ');
+        let result = chars.get(at + 6).copied().unwrap_or(' ');
+        let opponent = match opponent.as_str() {
+            "" | "0000" | "0" => None,
+            text => Some(text.parse::<u32>().map_err(|_| TrfError {
+                line,
+                column: at,
+                message: format!("opponent '{text}' is not a start number"),
+            })?),
+        };
+        if !matches!(colour, 'w' | 'b' | 'W' | 'B' | '-' | ' ') {
+            return Err(TrfError {
+                line,
+                column: at + 4,
+                message: format!("colour '{colour}' is not w, b or -"),
+            });
+        }
+        if !"10=+-WDLHFUZwdlhfuz ".contains(result) {
+            return Err(TrfError {
+                line,
+                column: at + 6,
+                message: format!("result '{result}' is not a TRF result code"),
+            });
+        }
+        rounds.push(TrfRound {
+            opponent,
+            colour: colour.to_ascii_lowercase(),
+            result,
+        });
+        at += 10;
+    }
+    while rounds
+        .last()
+        .is_some_and(|r| r.opponent.is_none() && r.result == ' ' && r.colour == ' ')
+    {
+        rounds.pop();
+    }
+    Ok(TrfPlayer {
+        line,
+        start_number,
+        sex: chars.get(9).copied().filter(|c| !c.is_whitespace()),
+        title: field(chars, 11, 13),
+        name: field(chars, 15, 47),
+        rating: number::<u32>(chars, 49, 52, line, "rating")?.filter(|&r| r > 0),
+        federation: field(chars, 54, 56),
+        fide_id,
+        born: field(chars, 70, 79),
+        points,
+        rank: number::<u32>(chars, 86, 89, line, "rank")?,
+        rounds,
+    })
+}
+
+fn team(line: usize, chars: &[char]) -> Result<TrfTeam, TrfError> {
+    let mut members = Vec::new();
+    let mut at = 37;
+    while at <= chars.len() {
+        if let Some(n) = number::<u32>(chars, at, at + 4, line, "team member")? {
+            members.push(n);
+        }
+        at += 5;
+    }
+    Ok(TrfTeam {
+        name: field(chars, 5, 36),
+        members,
+    })
+}
+
+/// Reads a TRF file. Never panics; a malformed record is an error naming its line and column.
+pub fn parse(bytes: &[u8]) -> Result<TrfFile, TrfError> {
+    let text = decode(bytes);
+    let mut file = TrfFile::default();
+    for (i, raw) in text.split('\n').enumerate() {
+        let line = i + 1;
+        let content = raw.trim_end_matches('\r');
+        if content.trim().is_empty() || content.starts_with("###") {
+            continue;
+        }
+        let chars: Vec<char> = content.chars().collect();
+        // A record is a three-character code and a blank (or nothing more): anything else —
+        // a column ruler such as "0123456789…" — is a comment, whatever it starts with.
+        let code: String = chars.iter().take(3).collect();
+        let is_record = chars.len() == 3 || chars.get(3) == Some(&' ');
+        if !is_record {
+            file.other.push((line, content.to_string()));
+            continue;
+        }
+        match code.as_str() {
+            "001" => file.players.push(player(line, &chars)?),
+            "013" => file.teams.push(team(line, &chars)?),
+            c if c.chars().all(|ch| ch.is_ascii_digit()) || c.starts_with("XX") => {
+                let value: String = chars.iter().skip(4).collect();
+                file.headers.entry(c.to_string()).or_default().push(value);
+            }
+            _ => file.other.push((line, content.to_string())),
+        }
+    }
+    if file.players.is_empty() {
+        return Err(TrfError {
+            line: 1,
+            column: 1,
+            message: "no player records (001): is this a TRF file?".into(),
+        });
+    }
+    Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str = "001    1    g Vasquez,Rodrigo                   2558 CHI     3400042 1969.12.06  6.0    4   141 w 1    78 b 1    42 w =  0000 - H";
+
+    #[test]
+    fn a_player_line_by_its_columns() {
+        let f = parse(LINE.as_bytes()).expect("parse");
+        let p = &f.players[0];
+        assert_eq!(
+            (p.start_number, p.title.as_str(), p.name.as_str()),
+            (1, "g", "Vasquez,Rodrigo")
+        );
+        assert_eq!(
+            (p.rating, p.federation.as_str(), p.fide_id),
+            (Some(2558), "CHI", Some(3_400_042))
+        );
+        assert_eq!(
+            (p.born.as_str(), p.points, p.rank),
+            ("1969.12.06", Some(12), Some(4))
+        );
+        assert_eq!(p.rounds.len(), 4);
+        assert_eq!(
+            p.rounds[0],
+            TrfRound {
+                opponent: Some(141),
+                colour: 'w',
+                result: '1'
+            }
+        );
+        assert_eq!(
+            p.rounds[3],
+            TrfRound {
+                opponent: None,
+                colour: '-',
+                result: 'H'
+            }
+        );
+        assert_eq!(p.points_from_rounds(), 2 + 2 + 1 + 1);
+    }
+
+    #[test]
+    fn latin1_and_crlf() {
+        let mut bytes = b"012 Junior \xe9v\xe9nement\r\n".to_vec();
+        bytes.extend_from_slice(LINE.as_bytes());
+        bytes.extend_from_slice(b"\r\n");
+        let f = parse(&bytes).expect("parse");
+        assert_eq!(f.header("012"), Some("Junior événement"));
+        assert_eq!(f.players.len(), 1);
+    }
+
+    #[test]
+    fn a_column_ruler_is_not_a_record() {
+        let text = format!("012 Cup\n0123456789012345678901234567890\n{LINE}\n");
+        let f = parse(text.as_bytes()).expect("parse");
+        assert_eq!(f.headers["012"], vec!["Cup".to_string()]);
+        assert_eq!(f.other.len(), 1);
+    }
+
+    #[test]
+    fn malformed_fields_are_named_with_line_and_column() {
+        let bad = LINE.replace("2558", "25x8");
+        let e = parse(bad.as_bytes()).expect_err("bad rating");
+        assert_eq!((e.line, e.column), (1, 49));
+        let bad = LINE.replace(" 42 w =", " 42 w ?");
+        let e = parse(bad.as_bytes()).expect_err("bad result");
+        assert!(e.message.contains("result '?'"), "{e}");
+        assert!(parse(b"hello").is_err());
+    }
+}

@@ -1,0 +1,76 @@
+//! Every real TRF file in `../shared/data/trf` reads: players and rounds as their SOURCES.md
+//! counts them, and each player's points equal to what his rounds give.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use ratedesk::import::trf::parse;
+
+/// (file, players, rounds) from SOURCES.md.
+const FILES: [(&str, usize, usize); 10] = [
+    ("erral_fidetournament_test_demo.trf", 137, 7),
+    ("sklangen_TRF_example1.trf", 284, 7),
+    ("echecsjs_trf_javafo_sample2.trf", 52, 5),
+    ("sanichi_icu_tournament_bunratty_masters_2011.tab", 34, 6),
+    ("sanichi_icu_tournament_bunratty_minor_2011.tab", 103, 6),
+    ("sanichi_icu_tournament_irish_junior_champs_2011.tab", 34, 5),
+    ("sanichi_icu_tournament_armstrong_2011.tab", 160, 11),
+    ("sklangen_TRF_2021_03.trf", 9, 9),
+    ("OttoMilvang_TieBreakServer_held_round_robin.trf", 6, 5),
+    ("echecsjs_trf_grandmommyscup.trf", 249, 14),
+];
+
+fn read(name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/trf")
+        .join(name);
+    std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("the TRF sample {} could not be read: {e}", path.display()))
+}
+
+#[test]
+fn every_sample_reads_with_its_players_and_rounds() {
+    for (name, players, rounds) in FILES {
+        let file = parse(&read(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(file.players.len(), players, "{name}: players");
+        assert_eq!(file.rounds(), rounds, "{name}: rounds");
+    }
+}
+
+#[test]
+fn points_columns_agree_with_the_rounds() {
+    for (name, _, _) in FILES {
+        let file = parse(&read(name)).expect("parse");
+        let wrong: Vec<String> = file
+            .players
+            .iter()
+            .filter(|p| p.points.is_some() && p.blank_points().is_none())
+            .map(|p| {
+                format!(
+                    "{} {:?} vs {}",
+                    p.start_number,
+                    p.points,
+                    p.points_from_rounds()
+                )
+            })
+            .collect();
+        assert!(wrong.is_empty(), "{name}: {}", wrong.join("; "));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+        let _ = parse(&bytes);
+    }
+
+    #[test]
+    fn mutated_samples_never_panic(which in 0usize..10, at in any::<usize>(), byte in any::<u8>(), cut in any::<usize>()) {
+        let mut bytes = read(FILES[which].0);
+        let at = at % bytes.len();
+        bytes[at] = byte;
+        bytes.truncate(cut % (bytes.len() + 1));
+        let _ = parse(&bytes);
+    }
+}
