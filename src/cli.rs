@@ -1,5 +1,6 @@
 //! The command line: argument parsing and the subcommands' input and output.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -156,6 +157,23 @@ enum ImportKind {
         /// Say what would be imported, change nothing.
         #[arg(long)]
         dry_run: bool,
+    },
+    /// An arbiter's tournament report (TRF16, TRF26): shows what would be created, matched
+    /// or is ambiguous, and imports with --yes.
+    Trf {
+        file: PathBuf,
+        /// Say what would be imported, change nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Import it.
+        #[arg(long)]
+        yes: bool,
+        /// The time control as minutes+seconds (e.g. 90+30), over the file's.
+        #[arg(long, value_name = "BASE+INC")]
+        time_control: Option<String>,
+        /// The event's id (default: the file's name).
+        #[arg(long)]
+        id: Option<String>,
     },
 }
 
@@ -407,6 +425,23 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
         Command::Import {
             what: ImportKind::Json { file, dry_run },
         } => import_json(&mut desk, &file, dry_run, &mut out)?,
+        Command::Import {
+            what:
+                ImportKind::Trf {
+                    file,
+                    dry_run,
+                    yes,
+                    time_control,
+                    id,
+                },
+        } => import_trf(
+            &mut desk,
+            &file,
+            dry_run || !yes,
+            time_control.as_deref(),
+            id,
+            &mut out,
+        )?,
         Command::Export { what } => {
             let (doc, as_of) = match what {
                 ExportKind::Events { as_of } => (true, as_of),
@@ -788,5 +823,183 @@ fn run_bench(
             writeln!(out, "{k:<24} {v}").map_err(other)?;
         }
     }
+    Ok(())
+}
+
+/// What becomes of one player of a TRF file.
+enum Match {
+    Existing(usize),
+    New(crate::model::PlayerInfo),
+    Ambiguous(crate::model::PlayerInfo, Vec<usize>),
+}
+
+fn import_trf(
+    desk: &mut Desk<Ssl>,
+    file: &Path,
+    dry_run: bool,
+    time_control: Option<&str>,
+    id: Option<String>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    use crate::import::{trf, trf_event};
+    use crate::model::{FideEntry, PlayerInfo, fold_name};
+    let bytes =
+        std::fs::read(file).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    if bytes.starts_with(b"PK")
+        || file
+            .extension()
+            .is_some_and(|e| e.to_string_lossy().to_ascii_uppercase().starts_with("TU"))
+    {
+        return Err(Failure::Input(format!(
+            "{}: this is a Swiss-Manager file; in Swiss-Manager choose Export → TRF (FIDE) and import that",
+            file.display()
+        )));
+    }
+    let parsed =
+        trf::parse(&bytes).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let time_control = match time_control {
+        Some(t) => Some(trf_event::parse_base_increment(t).ok_or_else(|| {
+            Failure::Input(format!(
+                "--time-control '{t}' is not minutes+seconds, e.g. 90+30"
+            ))
+        })?),
+        None => None,
+    };
+    let id = id.unwrap_or_else(|| {
+        file.file_stem()
+            .map_or("trf".into(), |s| s.to_string_lossy().into_owned())
+    });
+    let start = parsed.header("042").and_then(trf_event::parse_date);
+    let book = desk.book();
+    let mut matches = Vec::new();
+    for p in &parsed.players {
+        let name = p.name.replacen(',', ", ", 1).replace(",  ", ", ");
+        let born = trf_event::parse_date(&p.born);
+        let by_fide = p
+            .fide_id
+            .map(|f| desk.store().player_by_fide(f))
+            .transpose()?
+            .flatten();
+        let by_code = p
+            .fide_id
+            .map(|f| desk.store().player_by_code(&f.to_string()))
+            .transpose()?
+            .flatten();
+        let found = match by_fide.or(by_code) {
+            Some(existing) => Match::Existing(existing),
+            None => {
+                let folded = fold_name(&name);
+                let candidates: Vec<usize> = desk
+                    .store()
+                    .players_by_name(&folded)?
+                    .into_iter()
+                    .filter(|&c| fold_name(&book.players[c].name) == folded)
+                    .filter(|&c| born.is_none() || book.players[c].born == born)
+                    .collect();
+                let federation = Some(p.federation.clone())
+                    .filter(|f| f.len() == 3 && f.chars().all(|c| c.is_ascii_uppercase()));
+                let fide = match (p.fide_id, p.rating, start) {
+                    (Some(_), Some(r), Some(date)) => vec![FideEntry {
+                        list_date: date,
+                        standard: Some(r as i32),
+                        rapid: None,
+                        blitz: None,
+                    }],
+                    _ => Vec::new(),
+                };
+                let info = PlayerInfo {
+                    id: p.fide_id.map_or_else(
+                        || format!("{id}-{}", p.start_number),
+                        |f| format!("FIDE{f}"),
+                    ),
+                    name,
+                    federation: federation.filter(|f| f != crate::model::FINLAND),
+                    fide_id: p.fide_id,
+                    born,
+                    sex: match p.sex.map(|c| c.to_ascii_lowercase()) {
+                        Some('f' | 'w') => Some(crate::model::Sex::Female),
+                        Some('m') => Some(crate::model::Sex::Male),
+                        _ => None,
+                    },
+                    fide,
+                    national: Vec::new(),
+                };
+                match candidates.as_slice() {
+                    [one] => Match::Existing(*one),
+                    [] => Match::New(info),
+                    many => Match::Ambiguous(info, many.to_vec()),
+                }
+            }
+        };
+        matches.push((p.start_number, found));
+    }
+    let count = |f: &dyn Fn(&Match) -> bool| matches.iter().filter(|(_, m)| f(m)).count();
+    let (matched, created, ambiguous) = (
+        count(&|m| matches!(m, Match::Existing(_))),
+        count(&|m| matches!(m, Match::New(_))),
+        count(&|m| matches!(m, Match::Ambiguous(..))),
+    );
+    writeln!(
+        out,
+        "{}: {} ({} players, {} rounds)",
+        file.display(),
+        parsed.header("012").unwrap_or(&id),
+        parsed.players.len(),
+        parsed.rounds()
+    )
+    .map_err(other)?;
+    writeln!(
+        out,
+        "  {matched} matched, {created} new, {ambiguous} ambiguous"
+    )
+    .map_err(other)?;
+    for (n, m) in &matches {
+        if let Match::Ambiguous(info, candidates) = m {
+            let names: Vec<String> = candidates
+                .iter()
+                .map(|&c| format!("{} ({})", book.players[c].name, book.players[c].id))
+                .collect();
+            writeln!(out, "  ? {n} {}: {}", info.name, names.join(", ")).map_err(other)?;
+        }
+    }
+    // The event refers to players by their place in the import's player list.
+    let mut players = Vec::new();
+    let mut numbers = BTreeMap::new();
+    for (n, m) in matches {
+        numbers.insert(n, players.len());
+        players.push(match m {
+            Match::Existing(p) => ImportedPlayer::Existing(p),
+            // An ambiguous player becomes a new record; a merge can join them later.
+            Match::New(info) | Match::Ambiguous(info, _) => ImportedPlayer::New {
+                info,
+                seeds: vec![None, None],
+                held: Vec::new(),
+            },
+        });
+    }
+    let event = trf_event::to_event(&parsed, &id, &numbers, time_control)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let games = event.games.iter().filter(|g| g.is_rated_game()).count();
+    let unplayed = event.games.len() - games;
+    writeln!(
+        out,
+        "  event {id}: {} to {}, {games} games to rate, {unplayed} byes and forfeits",
+        event.start, event.end
+    )
+    .map_err(other)?;
+    if dry_run {
+        writeln!(out, "  nothing imported (add --yes to import)").map_err(other)?;
+        return Ok(());
+    }
+    let effect = desk.apply(Edit::Import {
+        players,
+        events: vec![event],
+    })?;
+    writeln!(
+        out,
+        "  imported; {} rating(s) changed",
+        effect.ratings.len()
+    )
+    .map_err(other)?;
     Ok(())
 }

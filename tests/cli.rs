@@ -37,3 +37,95 @@ fn an_unknown_theme_only_warns() {
     assert_eq!(theme.name, "dark");
     assert!(warning.is_some());
 }
+
+fn shared(path: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(path)
+}
+
+fn run(db: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .output()
+        .expect("run")
+}
+
+#[test]
+fn a_trf_file_is_previewed_then_imported_and_rated() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let file = shared("trf/erral_fidetournament_test_demo.trf");
+    let file = file.to_str().expect("path");
+    let preview = run(&db, &["import", "trf", file, "--dry-run"]);
+    let text = String::from_utf8_lossy(&preview.stdout);
+    assert!(
+        preview.status.success(),
+        "{}",
+        String::from_utf8_lossy(&preview.stderr)
+    );
+    assert!(
+        text.contains("137 new") && text.contains("nothing imported"),
+        "{text}"
+    );
+    let log = run(&db, &["log"]);
+    assert!(
+        String::from_utf8_lossy(&log.stdout).trim().is_empty(),
+        "a dry run changes nothing"
+    );
+    let imported = run(&db, &["import", "trf", file, "--yes"]);
+    assert!(
+        imported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&imported.stderr)
+    );
+    // A second import of the same players matches them by FIDE id.
+    let again = run(&db, &["import", "trf", file, "--dry-run", "--id", "again"]);
+    assert!(String::from_utf8_lossy(&again.stdout).contains("137 matched"));
+    assert!(run(&db, &["check"]).status.success());
+}
+
+#[test]
+fn an_unreadable_time_control_asks_for_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let file = shared("trf/sklangen_TRF_2021_03.trf");
+    let file = file.to_str().expect("path");
+    let out = run(&db, &["import", "trf", file, "--yes"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--time-control"));
+    let out = run(
+        &db,
+        &["import", "trf", file, "--yes", "--time-control", "5+0"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn swiss_manager_files_and_malformed_files_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let tunx = shared("swissmanager/echecsjs_tunx_2023_elllobregat_a_753347.TUNX");
+    let out = run(&db, &["import", "trf", tunx.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Export"));
+    let bad = dir.path().join("bad.trf");
+    std::fs::write(
+        &bad,
+        "012 Cup\n001    1    g Name,A                            25x8 FIN\n",
+    )
+    .expect("write");
+    let out = run(&db, &["import", "trf", bad.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("line 2, column 49"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

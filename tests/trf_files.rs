@@ -74,3 +74,48 @@ proptest! {
         let _ = parse(&bytes);
     }
 }
+
+/// Every sample becomes an event whose games give every player exactly the points of the
+/// file's own points column (byes and forfeits keep their points, and are never rated).
+#[test]
+fn every_sample_becomes_an_event_with_the_files_points() {
+    use ratedesk::import::trf_event::{parse_base_increment, to_event};
+    for (name, players, _) in FILES {
+        let file = parse(&read(name)).expect("parse");
+        let numbers: std::collections::BTreeMap<u32, usize> = file
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.start_number, i))
+            .collect();
+        // Three samples give no readable time control; the officer names one.
+        let event = to_event(&file, name, &numbers, None)
+            .or_else(|_| to_event(&file, name, &numbers, parse_base_increment("90+30")))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(event.participants.len(), players, "{name}");
+        assert!(
+            event.games.iter().any(|g| g.is_rated_game()),
+            "{name}: games to rate"
+        );
+        let mut points = vec![0u32; players];
+        for g in &event.games {
+            let r = g.result.expect("every game has a result");
+            points[g.white] += u32::from(r.white_halves);
+            if let Some(b) = g.black {
+                points[b] += u32::from(r.black_halves);
+            }
+            if g.black.is_none() {
+                assert!(!g.is_rated_game(), "{name}: a bye is never rated");
+            }
+        }
+        for (i, p) in file.players.iter().enumerate() {
+            if let Some(expected) = p.points {
+                assert_eq!(
+                    points[i], expected,
+                    "{name}: player {} {}",
+                    p.start_number, p.name
+                );
+            }
+        }
+    }
+}

@@ -2,3 +2,4 @@
 //! read; what a file becomes in the database goes through the edit API.
 
 pub mod trf;
+pub mod trf_event;
