@@ -184,6 +184,11 @@ enum ExportKind {
         #[arg(long, value_name = "DATE")]
         as_of: Option<String>,
     },
+    /// An event as a TRF16 file (for FIDE or another program).
+    Trf {
+        /// The event's id.
+        event: String,
+    },
     /// The stored results, in the `rate` output format.
     Ratings {
         /// Add selection numbers as of this date.
@@ -442,10 +447,28 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             id,
             &mut out,
         )?,
+        Command::Export {
+            what: ExportKind::Trf { event },
+        } => {
+            let book = desk.book();
+            let e = book
+                .events
+                .iter()
+                .zip(&book.live)
+                .position(|(ev, live)| *live && ev.id == event)
+                .ok_or_else(|| Failure::Input(format!("there is no event '{event}'")))?;
+            write!(
+                out,
+                "{}",
+                crate::export::trf::write(&book.events[e], &book.players)
+            )
+            .map_err(other)?;
+        }
         Command::Export { what } => {
             let (doc, as_of) = match what {
                 ExportKind::Events { as_of } => (true, as_of),
                 ExportKind::Ratings { as_of } => (false, as_of),
+                ExportKind::Trf { .. } => unreachable!("handled above"),
             };
             let as_of = as_of
                 .map(|d| crate::json::parse_date("--as-of", &d))
@@ -842,7 +865,7 @@ fn import_trf(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     use crate::import::{trf, trf_event};
-    use crate::model::{FideEntry, PlayerInfo, fold_name};
+    use crate::model::fold_name;
     let bytes =
         std::fs::read(file).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     if bytes.starts_with(b"PK")
@@ -873,8 +896,8 @@ fn import_trf(
     let book = desk.book();
     let mut matches = Vec::new();
     for p in &parsed.players {
-        let name = p.name.replacen(',', ", ", 1).replace(",  ", ", ");
-        let born = trf_event::parse_date(&p.born);
+        let info = trf_event::player_info(p, &id, start);
+        let born = info.born;
         let by_fide = p
             .fide_id
             .map(|f| desk.store().player_by_fide(f))
@@ -888,7 +911,7 @@ fn import_trf(
         let found = match by_fide.or(by_code) {
             Some(existing) => Match::Existing(existing),
             None => {
-                let folded = fold_name(&name);
+                let folded = fold_name(&info.name);
                 let candidates: Vec<usize> = desk
                     .store()
                     .players_by_name(&folded)?
@@ -896,34 +919,6 @@ fn import_trf(
                     .filter(|&c| fold_name(&book.players[c].name) == folded)
                     .filter(|&c| born.is_none() || book.players[c].born == born)
                     .collect();
-                let federation = Some(p.federation.clone())
-                    .filter(|f| f.len() == 3 && f.chars().all(|c| c.is_ascii_uppercase()));
-                let fide = match (p.fide_id, p.rating, start) {
-                    (Some(_), Some(r), Some(date)) => vec![FideEntry {
-                        list_date: date,
-                        standard: Some(r as i32),
-                        rapid: None,
-                        blitz: None,
-                    }],
-                    _ => Vec::new(),
-                };
-                let info = PlayerInfo {
-                    id: p.fide_id.map_or_else(
-                        || format!("{id}-{}", p.start_number),
-                        |f| format!("FIDE{f}"),
-                    ),
-                    name,
-                    federation: federation.filter(|f| f != crate::model::FINLAND),
-                    fide_id: p.fide_id,
-                    born,
-                    sex: match p.sex.map(|c| c.to_ascii_lowercase()) {
-                        Some('f' | 'w') => Some(crate::model::Sex::Female),
-                        Some('m') => Some(crate::model::Sex::Male),
-                        _ => None,
-                    },
-                    fide,
-                    national: Vec::new(),
-                };
                 match candidates.as_slice() {
                     [one] => Match::Existing(*one),
                     [] => Match::New(info),

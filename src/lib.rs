@@ -7,6 +7,7 @@ pub mod cli;
 /// The demo federation's generator (`demo/generator.rs`).
 #[path = "../demo/generator.rs"]
 pub mod demo;
+pub mod export;
 pub mod import;
 pub mod json;
 pub mod ledger;

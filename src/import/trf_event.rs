@@ -6,8 +6,10 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-use super::trf::{TrfError, TrfFile};
-use crate::model::{AddedTime, Event, Game, GameResult, PlayerIdx, TimeControl};
+use super::trf::{TrfError, TrfFile, TrfPlayer};
+use crate::model::{
+    AddedTime, Event, FINLAND, FideEntry, Game, GameResult, PlayerIdx, PlayerInfo, Sex, TimeControl,
+};
 
 fn err(line: usize, message: impl Into<String>) -> TrfError {
     TrfError {
@@ -162,6 +164,43 @@ pub fn parse_122(text: &str) -> Option<TimeControl> {
         increment_seconds: increment,
         added: Vec::new(),
     })
+}
+
+/// A player of a file as a player of ours: "Surname,First" spaced, the federation when it is
+/// a FIDE code (not Finland: a Finn has none), the FIDE id, a full birth date, the sex, and his
+/// FIDE rating as a list entry on the event's start (for 3.7 and 3.9).
+pub fn player_info(p: &TrfPlayer, event_id: &str, start: Option<NaiveDate>) -> PlayerInfo {
+    let name = p.name.replacen(',', ", ", 1).replace(",  ", ", ");
+    let federation = Some(p.federation.clone())
+        .filter(|f| f.len() == 3 && f.chars().all(|c| c.is_ascii_uppercase()) && f != FINLAND);
+    let fide = match (p.fide_id, p.rating, start) {
+        (Some(_), Some(r), Some(date)) => {
+            vec![FideEntry {
+                list_date: date,
+                standard: Some(r as i32),
+                rapid: None,
+                blitz: None,
+            }]
+        }
+        _ => Vec::new(),
+    };
+    PlayerInfo {
+        id: p.fide_id.map_or_else(
+            || format!("{event_id}-{}", p.start_number),
+            |f| format!("FIDE{f}"),
+        ),
+        name,
+        federation,
+        fide_id: p.fide_id,
+        born: parse_date(&p.born).filter(|_| p.born.len() >= 8),
+        sex: match p.sex.map(|c| c.to_ascii_lowercase()) {
+            Some('f' | 'w') => Some(Sex::Female),
+            Some('m') => Some(Sex::Male),
+            _ => None,
+        },
+        fide,
+        national: Vec::new(),
+    }
 }
 
 /// The event a file describes. `players` maps each start number to the player it is (matched

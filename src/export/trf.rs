@@ -1,0 +1,145 @@
+//! An event as a TRF16 file: the header records the importer reads (012, 042, 052, 062, 092,
+//! 122, 222) and one `001` record per participant in start-number order, by the fixed columns
+//! of TRF16. Importing what this writes and writing it again gives the same text.
+
+use std::fmt::Write;
+
+use crate::model::{Event, GameResult, PlayerInfo};
+
+fn date(d: chrono::NaiveDate) -> String {
+    d.format("%Y/%m/%d").to_string()
+}
+
+fn points(halves: u32) -> String {
+    format!("{}.{}", halves / 2, if halves % 2 == 1 { 5 } else { 0 })
+}
+
+/// The TRF code of one side's result.
+fn code(result: GameResult, halves: u8, bye: bool) -> char {
+    match (bye, result.played, halves) {
+        (true, _, 2) => 'F',
+        (true, _, 1) => 'H',
+        (true, _, _) => 'Z',
+        (false, true, 2) => '1',
+        (false, true, 1) => '=',
+        (false, true, _) => '0',
+        (false, false, 2) => '+',
+        (false, false, 1) => 'D',
+        (false, false, _) => '-',
+    }
+}
+
+/// The event's TRF16 text. `players` is the whole player table (events refer to it by index).
+pub fn write(event: &Event, players: &[PlayerInfo]) -> String {
+    let mut out = String::new();
+    let n = event.participants.len();
+    let start_no = |p: usize| {
+        event
+            .participants
+            .iter()
+            .position(|&q| q == p)
+            .map_or(0, |i| i + 1)
+    };
+    let rounds = event.games.iter().map(|g| g.round).max().unwrap_or(0);
+    let mut halves = vec![0u32; n];
+    for g in &event.games {
+        let Some(r) = g.result else { continue };
+        if let Some(i) = start_no(g.white).checked_sub(1) {
+            halves[i] += u32::from(r.white_halves);
+        }
+        if let Some(i) = g.black.map(start_no).and_then(|s| s.checked_sub(1)) {
+            halves[i] += u32::from(r.black_halves);
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| halves[b].cmp(&halves[a]).then(a.cmp(&b)));
+    let mut rank = vec![0usize; n];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r + 1;
+    }
+    let _ = writeln!(
+        out,
+        "012 {}",
+        if event.name.is_empty() {
+            &event.id
+        } else {
+            &event.name
+        }
+    );
+    let _ = writeln!(out, "042 {}", date(event.start));
+    let _ = writeln!(out, "052 {}", date(event.end));
+    let _ = writeln!(out, "062 {n}");
+    let _ = writeln!(out, "092 {}", event.pairing);
+    if let Some(tc) = &event.time_control {
+        let _ = writeln!(out, "122 {}+{}", tc.base_seconds / 60, tc.increment_seconds);
+        let mut encoded = format!("{}+{}", tc.base_seconds, tc.increment_seconds);
+        if !tc.added.is_empty() {
+            // TRF26's 222: moves/seconds+increment per period, the last without a move count.
+            let mut periods = Vec::new();
+            let mut previous = 0;
+            let mut base = tc.base_seconds;
+            for a in &tc.added {
+                periods.push(format!(
+                    "{}/{}+{}",
+                    a.after_move - previous,
+                    base,
+                    tc.increment_seconds
+                ));
+                previous = a.after_move;
+                base = a.seconds;
+            }
+            periods.push(format!("{base}+{}", tc.increment_seconds));
+            encoded = periods.join(":");
+        }
+        let _ = writeln!(out, "222 {encoded}");
+    }
+    for (i, &p) in event.participants.iter().enumerate() {
+        let info = &players[p];
+        let sex = match info.sex {
+            Some(crate::model::Sex::Female) => 'f',
+            Some(crate::model::Sex::Male) => 'm',
+            None => ' ',
+        };
+        let rating = info
+            .fide_on(event.start)
+            .and_then(|f| f.standard)
+            .unwrap_or(0);
+        let federation = info.federation.as_deref().unwrap_or(crate::model::FINLAND);
+        let mut line = format!(
+            "001 {:>4} {sex}{:>3} {:<33} {:>4} {:<3} {:>11} {:<10} {:>4} {:>4}",
+            i + 1,
+            "",
+            info.name.chars().take(33).collect::<String>(),
+            rating,
+            federation,
+            info.fide_id.map(|f| f.to_string()).unwrap_or_default(),
+            info.born.map(date).unwrap_or_default(),
+            points(halves[i]),
+            rank[i],
+        );
+        for round in 1..=rounds {
+            let game = event
+                .games
+                .iter()
+                .find(|g| g.round == round && (g.white == p || g.black == Some(p)));
+            let block = match game.and_then(|g| g.result.map(|r| (g, r))) {
+                None => "          ".to_string(),
+                Some((g, r)) => match g.black {
+                    None => format!("  0000 - {}", code(r, r.white_halves, true)),
+                    Some(b) => {
+                        let white = g.white == p;
+                        let (opponent, colour, mine) = if white {
+                            (start_no(b), 'w', r.white_halves)
+                        } else {
+                            (start_no(g.white), 'b', r.black_halves)
+                        };
+                        format!("  {opponent:>4} {colour} {}", code(r, mine, false))
+                    }
+                },
+            };
+            line.push_str(&block);
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
