@@ -452,10 +452,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
         } => {
             let book = desk.book();
             let e = book
-                .events
-                .iter()
-                .zip(&book.live)
-                .position(|(ev, live)| *live && ev.id == event)
+                .live_event(&event)
                 .ok_or_else(|| Failure::Input(format!("there is no event '{event}'")))?;
             write!(
                 out,
@@ -643,10 +640,7 @@ fn result_edit(
 ) -> Result<Edit<Ssl>, Failure> {
     let book = desk.book();
     let e = book
-        .events
-        .iter()
-        .zip(&book.live)
-        .position(|(ev, live)| *live && ev.id == event)
+        .live_event(event)
         .ok_or_else(|| Failure::Input(format!("there is no event '{event}'")))?;
     let result = GameResult::parse(result)
         .ok_or_else(|| Failure::Input(format!("bad result code '{result}'")))?;

@@ -28,6 +28,32 @@ fn read(name: &str) -> Vec<u8> {
         .unwrap_or_else(|e| panic!("the TRF sample {} could not be read: {e}", path.display()))
 }
 
+/// A sample as an event (the three samples with no readable time control get 90+30, as the
+/// officer would give it) and its players as ours.
+fn event_of(
+    bytes: &[u8],
+    name: &str,
+) -> (ratedesk::model::Event, Vec<ratedesk::model::PlayerInfo>) {
+    use ratedesk::import::trf_event::{parse_base_increment, parse_date, player_info, to_event};
+    let file = parse(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let start = file.header("042").and_then(parse_date);
+    let infos = file
+        .players
+        .iter()
+        .map(|p| player_info(p, name, start))
+        .collect();
+    let numbers: std::collections::BTreeMap<u32, usize> = file
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.start_number, i))
+        .collect();
+    let event = to_event(&file, name, &numbers, None)
+        .or_else(|_| to_event(&file, name, &numbers, parse_base_increment("90+30")))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    (event, infos)
+}
+
 #[test]
 fn every_sample_reads_with_its_players_and_rounds() {
     for (name, players, rounds) in FILES {
@@ -79,19 +105,9 @@ proptest! {
 /// file's own points column (byes and forfeits keep their points, and are never rated).
 #[test]
 fn every_sample_becomes_an_event_with_the_files_points() {
-    use ratedesk::import::trf_event::{parse_base_increment, to_event};
     for (name, players, _) in FILES {
         let file = parse(&read(name)).expect("parse");
-        let numbers: std::collections::BTreeMap<u32, usize> = file
-            .players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.start_number, i))
-            .collect();
-        // Three samples give no readable time control; the officer names one.
-        let event = to_event(&file, name, &numbers, None)
-            .or_else(|_| to_event(&file, name, &numbers, parse_base_increment("90+30")))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (event, _) = event_of(&read(name), name);
         assert_eq!(event.participants.len(), players, "{name}");
         assert!(
             event.games.iter().any(|g| g.is_rated_game()),
@@ -125,28 +141,6 @@ fn every_sample_becomes_an_event_with_the_files_points() {
 #[test]
 fn import_export_import_is_stable() {
     use ratedesk::export::trf::write;
-    use ratedesk::import::trf_event::{parse_base_increment, player_info, to_event};
-    let event_of = |bytes: &[u8], name: &str| {
-        let file = parse(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let start = file
-            .header("042")
-            .and_then(ratedesk::import::trf_event::parse_date);
-        let infos: Vec<_> = file
-            .players
-            .iter()
-            .map(|p| player_info(p, name, start))
-            .collect();
-        let numbers: std::collections::BTreeMap<u32, usize> = file
-            .players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.start_number, i))
-            .collect();
-        let event = to_event(&file, name, &numbers, None)
-            .or_else(|_| to_event(&file, name, &numbers, parse_base_increment("90+30")))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        (event, infos)
-    };
     for (name, _, _) in FILES {
         let (first, infos) = event_of(&read(name), name);
         let text = write(&first, &infos);

@@ -398,12 +398,7 @@ impl<R: Rulebook> Edit<R> {
             }
             Edit::AddEvent(event) => {
                 now.check_event(event)?;
-                if book
-                    .events
-                    .iter()
-                    .zip(&book.live)
-                    .any(|(e, live)| *live && e.id == event.id)
-                {
+                if book.live_event(&event.id).is_some() {
                     return err(format!(
                         "an event with id {} is already in the database",
                         event.id
@@ -661,13 +656,7 @@ impl<R: Rulebook> Edit<R> {
                 let mut seen: BTreeSet<&str> = BTreeSet::new();
                 for (k, event) in events.iter().enumerate() {
                     now.check_event(event)?;
-                    if !seen.insert(&event.id)
-                        || book
-                            .events
-                            .iter()
-                            .zip(&book.live)
-                            .any(|(e, live)| *live && e.id == event.id)
-                    {
+                    if !seen.insert(&event.id) || book.live_event(&event.id).is_some() {
                         return err(format!(
                             "an event with id {} is already in the database",
                             event.id

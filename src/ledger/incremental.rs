@@ -41,6 +41,16 @@ impl<R: Rulebook> Default for Book<R> {
     }
 }
 
+impl<R: Rulebook> Book<R> {
+    /// The live event with this id.
+    pub fn live_event(&self, id: &str) -> Option<usize> {
+        self.events
+            .iter()
+            .zip(&self.live)
+            .position(|(e, live)| *live && e.id == id)
+    }
+}
+
 /// One unit's published results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
