@@ -9,23 +9,10 @@ use std::time::{Duration, Instant};
 
 use chrono::NaiveDate;
 use ratedesk::app::{Desk, Edit, ImportedPlayer};
+use ratedesk::demo::Rng;
 use ratedesk::ledger::{Book, Ledger};
 use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
 use ratedesk::rules::ssl::{Ssl, SslState};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -37,7 +24,7 @@ fn env(name: &str, default: usize) -> usize {
 /// Weekend opens of 40 players over 7 rounds, every few days for ten years; results drawn from
 /// hidden strengths.
 fn federation(players: usize, games: usize) -> Book<Ssl> {
-    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut rng = Rng::new(0x5EED_1234_ABCD_0001);
     let mut book = Book::<Ssl>::default();
     let strength: Vec<i64> = (0..players)
         .map(|_| 1200 + rng.below(1200) as i64)
@@ -63,7 +50,7 @@ fn federation(players: usize, games: usize) -> Book<Ssl> {
     for e in 0..events {
         let day = start + chrono::Days::new((e * 3650 / events) as u64);
         let field: Vec<usize> = (0..40)
-            .map(|_| rng.below(players as u64) as usize)
+            .map(|_| rng.below(players))
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
             .collect();
@@ -88,7 +75,7 @@ fn federation(players: usize, games: usize) -> Book<Ssl> {
         for round in 1..=7u32 {
             let mut order = field.clone();
             for i in (1..order.len()).rev() {
-                order.swap(i, rng.below(i as u64 + 1) as usize);
+                order.swap(i, rng.below(i + 1));
             }
             for (b, pair) in order.chunks(2).enumerate() {
                 let [w, bl] = pair else { continue };

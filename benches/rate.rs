@@ -2,26 +2,12 @@
 //! of section 5.5 for a player with 300 games in the period.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use ratedesk::demo::Rng;
 use serde_json::{Value, json};
-
-/// A deterministic xorshift generator, so every run rates the same event.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// A Swiss of `players` players over `rounds` rounds, paired by score groups.
 fn swiss(players: usize, rounds: u32, as_of: Option<&str>) -> String {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let ratings: Vec<i64> = (0..players)
         .map(|_| 1200 + rng.below(1300) as i64)
         .collect();
@@ -69,13 +55,13 @@ fn swiss(players: usize, rounds: u32, as_of: Option<&str>) -> String {
 
 /// One player with `n` single-game events in the period against varied opposition.
 fn long_season(n: usize) -> String {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut players = vec![json!({"id": "x", "selo": {"rating": 2100, "games": 200}})];
     let mut events = Vec::new();
     for k in 0..n {
         let id = format!("o{k}");
         players.push(json!({"id": id, "selo": {"rating": 1700 + rng.below(700), "games": 50}}));
-        let result = ["1-0", "1/2-1/2", "0-1"][rng.below(3) as usize];
+        let result = ["1-0", "1/2-1/2", "0-1"][rng.below(3)];
         let day = chrono::NaiveDate::from_ymd_opt(2025, 1, 1).expect("date")
             + chrono::Days::new(k as u64);
         events.push(

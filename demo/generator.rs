@@ -103,10 +103,16 @@ impl Params {
     }
 }
 
-/// xorshift64*: small, seeded, the same everywhere.
-struct Rng(u64);
+/// xorshift64*: small, seeded, the same everywhere. The demo federation and the benchmarks'
+/// generated events draw from it, so every run builds the same data.
+pub struct Rng(u64);
 
 impl Rng {
+    /// A generator started from `seed` (zero is moved off, as xorshift would stay at zero).
+    pub fn new(seed: u64) -> Self {
+        Rng(seed | 1)
+    }
+
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -114,7 +120,8 @@ impl Rng {
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    /// Uniform in `0..n` (`0` when `n` is zero).
+    pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 
@@ -154,7 +161,7 @@ fn tc(minutes: u32, increment: u32) -> Option<TimeControl> {
 impl Generator {
     fn new(p: &Params) -> Self {
         let mut g = Self {
-            rng: Rng(p.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
+            rng: Rng::new(p.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
             book: Book::default(),
             strength: Vec::new(),
             finns: Vec::new(),

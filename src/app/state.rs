@@ -302,56 +302,35 @@ impl<R: JsonRules> App<R> {
 
     /// A printable key typed into the field in focus.
     pub fn type_char(&mut self, c: char) {
-        match &mut self.popup {
-            Some(Popup::Form(form)) => {
-                if let Some((_, value)) = form.fields.get_mut(form.focus) {
-                    value.push(c);
-                }
-                return;
-            }
-            Some(Popup::Pick(pick)) => {
-                pick.query.push(c);
-                pick.selected = 0;
-                pick.results = self.search.search(&pick.query);
-                return;
-            }
-            _ => {}
-        }
-        if let Some(pairing) = self
-            .tournaments
-            .pairing
-            .as_mut()
-            .filter(|_| self.tab == Tab::Tournaments)
-        {
-            pairing.push(c);
-            return;
-        }
-        match self.tab {
-            Tab::Players => {
-                self.players.query.push(c);
-                self.players.selected = 0;
-                self.refresh_players();
-            }
-            Tab::Tournaments => {
-                self.tournaments.query.push(c);
-                self.tournaments.selected = 0;
-                self.refresh_tournaments();
-            }
-            Tab::Titles => {}
-        }
+        self.edit_focused_field(|text| text.push(c), true);
     }
 
     /// Backspace in the field in focus.
     pub fn backspace(&mut self) {
+        self.edit_focused_field(
+            |text| {
+                text.pop();
+            },
+            false,
+        );
+    }
+
+    /// Applies `edit` to the text field that has the focus: a popup's field, the pairing being
+    /// keyed, or the search query of the tab. Queries are searched again after the edit;
+    /// `from_top` moves the selection back to the first hit.
+    fn edit_focused_field(&mut self, edit: impl FnOnce(&mut String), from_top: bool) {
         match &mut self.popup {
             Some(Popup::Form(form)) => {
                 if let Some((_, value)) = form.fields.get_mut(form.focus) {
-                    value.pop();
+                    edit(value);
                 }
                 return;
             }
             Some(Popup::Pick(pick)) => {
-                pick.query.pop();
+                edit(&mut pick.query);
+                if from_top {
+                    pick.selected = 0;
+                }
                 pick.results = self.search.search(&pick.query);
                 return;
             }
@@ -363,16 +342,22 @@ impl<R: JsonRules> App<R> {
             .as_mut()
             .filter(|_| self.tab == Tab::Tournaments)
         {
-            pairing.pop();
+            edit(pairing);
             return;
         }
         match self.tab {
             Tab::Players => {
-                self.players.query.pop();
+                edit(&mut self.players.query);
+                if from_top {
+                    self.players.selected = 0;
+                }
                 self.refresh_players();
             }
             Tab::Tournaments => {
-                self.tournaments.query.pop();
+                edit(&mut self.tournaments.query);
+                if from_top {
+                    self.tournaments.selected = 0;
+                }
                 self.refresh_tournaments();
             }
             Tab::Titles => {}
