@@ -107,16 +107,7 @@ pub fn run(quick: bool) -> anyhow::Result<Value> {
     let mut national = Value::Null;
     let mut cold = Vec::new();
     for _ in 0..3 {
-        let out = std::process::Command::new(&exe)
-            .args(["bench", "--phase", "national"])
-            .arg(dir.path())
-            .output()?;
-        anyhow::ensure!(
-            out.status.success(),
-            "the national phase failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let phase: Value = serde_json::from_slice(&out.stdout)?;
+        let phase = phase_in_child(&exe, &["national".as_ref(), dir.path().as_os_str()])?;
         cold.push(phase["cold_start_ms"].as_f64().unwrap_or(f64::NAN));
         if national.is_null() {
             national = phase;
@@ -140,20 +131,99 @@ pub fn run(quick: bool) -> anyhow::Result<Value> {
             "FIDE scale: {} players / ~{} games, in a fresh process …",
             FIDE.players, FIDE.games
         ));
-        let out = std::process::Command::new(&exe)
-            .args(["bench", "--phase", "fide"])
-            .output()?;
-        anyhow::ensure!(
-            out.status.success(),
-            "the FIDE phase failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let fide: Value = serde_json::from_slice(&out.stdout)?;
+        let fide = phase_in_child(&exe, &["fide".as_ref()])?;
         if let (Value::Object(r), Value::Object(f)) = (&mut result, fide) {
             r.extend(f);
         }
+        say(&format!(
+            "a FIDE rating list of {FIDE_LIST_LINES} lines, imported in a fresh process …"
+        ));
+        let list = fide_list_in_child(&exe, FIDE_LIST_LINES)?;
+        if let (Value::Object(r), Value::Object(l)) = (&mut result, list) {
+            r.extend(l);
+        }
     }
     Ok(result)
+}
+
+/// The size of a full FIDE list (about 1.9 million lines in October 2026).
+pub const FIDE_LIST_LINES: usize = 1_000_000;
+
+/// Runs the FIDE-list phase in a fresh process and returns its figures.
+pub fn fide_list_in_child(exe: &Path, lines: usize) -> anyhow::Result<Value> {
+    let lines = lines.to_string();
+    phase_in_child(
+        exe,
+        &["fide-list".as_ref(), "--lines".as_ref(), lines.as_ref()],
+    )
+}
+
+/// Runs `ratedesk bench --phase ARGS…` in a fresh process and reads its figures: the last line
+/// of its output (an import says what it did before them).
+fn phase_in_child(exe: &Path, args: &[&std::ffi::OsStr]) -> anyhow::Result<Value> {
+    let out = std::process::Command::new(exe)
+        .args(["bench", "--phase"])
+        .args(args)
+        .output()?;
+    anyhow::ensure!(
+        out.status.success(),
+        "the {} phase failed: {}",
+        args.first().map_or("?".into(), |a| a.to_string_lossy()),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    Ok(serde_json::from_str(last)?)
+}
+
+/// The FIDE-list phase, in its own process: writes a combined list of `lines` players (as FIDE
+/// publishes it), imports it into an empty database as `ratedesk import fide-list` does, and
+/// reports the time, the file's size and the process's peak memory.
+pub fn fide_list_phase(lines: usize) -> anyhow::Result<Value> {
+    let dir = tempfile::tempdir()?;
+    let file = dir.path().join("players_list_foa.txt");
+    {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&file)?);
+        crate::demo::write_fide_list(&mut out, lines, 100_000_000, 7)?;
+        std::io::Write::flush(&mut out)?;
+    }
+    let size_mb = std::fs::metadata(&file)?.len() as f64 / 1e6;
+    let db = dir.path().join("db");
+    let (_, before) = memory_mb();
+    let t = Instant::now();
+    let args: Vec<std::ffi::OsString> = vec![
+        "ratedesk".into(),
+        "--db".into(),
+        db.clone().into_os_string(),
+        "import".into(),
+        "fide-list".into(),
+        "--date".into(),
+        "2026-10".into(),
+        file.into_os_string(),
+    ];
+    let code = crate::cli::run(args);
+    let import_ms = ms(t.elapsed());
+    let (_, peak) = memory_mb();
+    anyhow::ensure!(
+        code == std::process::ExitCode::SUCCESS,
+        "the import of the generated list failed"
+    );
+    let held = crate::store::Store::open(&db, "ssl")?.fide_reference_count()?;
+    anyhow::ensure!(
+        held == lines as u64,
+        "{held} reference records held after importing {lines} lines"
+    );
+    Ok(json!({
+        "fide_list_lines": lines,
+        "fide_list_file_mb": (size_mb * 10.0).round() / 10.0,
+        "fide_list_import_ms": import_ms,
+        "fide_list_rss_mb": peak,
+        "fide_list_rss_before_mb": before,
+    }))
 }
 
 /// The national phase, in its own process: cold start to the first frame, search per

@@ -207,6 +207,52 @@ pub struct FideEntry {
     pub blitz: Option<Rating>,
 }
 
+impl FideEntry {
+    pub fn rating(&self, kind: FideKind) -> Option<Rating> {
+        match kind {
+            FideKind::Standard => self.standard,
+            FideKind::Rapid => self.rapid,
+            FideKind::Blitz => self.blitz,
+        }
+    }
+
+    pub fn rating_mut(&mut self, kind: FideKind) -> &mut Option<Rating> {
+        match kind {
+            FideKind::Standard => &mut self.standard,
+            FideKind::Rapid => &mut self.rapid,
+            FideKind::Blitz => &mut self.blitz,
+        }
+    }
+}
+
+/// FIDE's three rating lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum FideKind {
+    Standard,
+    Rapid,
+    Blitz,
+}
+
+impl FideKind {
+    pub const ALL: [FideKind; 3] = [FideKind::Standard, FideKind::Rapid, FideKind::Blitz];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FideKind::Standard => "standard",
+            FideKind::Rapid => "rapid",
+            FideKind::Blitz => "blitz",
+        }
+    }
+
+    /// The kind a file name speaks of (`standard_rating_list.txt`, `rapid_sep26frl.zip`).
+    pub fn from_file_name(name: &str) -> Option<FideKind> {
+        let name = name.to_ascii_lowercase();
+        FideKind::ALL
+            .into_iter()
+            .find(|k| name.contains(k.name()) || (*k == FideKind::Standard && name.contains("std")))
+    }
+}
+
 /// A foreign national rating (SSL 3.9).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NationalEntry {

@@ -3,6 +3,9 @@
 
 use std::process::Command;
 
+mod common;
+use common::{ratedesk as run, shared};
+
 #[test]
 fn a_broken_keymap_stops_before_the_alternate_screen() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -36,21 +39,6 @@ fn an_unknown_theme_only_warns() {
     let (theme, warning) = ratedesk::ui::theme::Theme::choose(Some("plaid"), false);
     assert_eq!(theme.name, "dark");
     assert!(warning.is_some());
-}
-
-fn shared(path: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(path)
-}
-
-fn run(db: &std::path::Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .output()
-        .expect("run")
 }
 
 #[test]
@@ -111,10 +99,26 @@ fn an_unreadable_time_control_asks_for_one() {
 fn swiss_manager_files_and_malformed_files_are_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("db");
-    let tunx = shared("swissmanager/echecsjs_tunx_2023_elllobregat_a_753347.TUNX");
-    let out = run(&db, &["import", "trf", tunx.to_str().expect("path")]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("Export"));
+    // Every Swiss-Manager file of the samples, and one renamed to .trf, by its content.
+    let folder = shared("swissmanager");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+        .map(|f| f.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e != "md"))
+        .collect();
+    assert_eq!(files.len(), 4);
+    let renamed = dir.path().join("renamed.trf");
+    std::fs::copy(&files[0], &renamed).expect("copy");
+    files.push(renamed);
+    for file in files {
+        let out = run(&db, &["import", "trf", file.to_str().expect("path")]);
+        assert_eq!(out.status.code(), Some(2), "{}", file.display());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("Export → TRF"),
+            "{}",
+            file.display()
+        );
+    }
     let bad = dir.path().join("bad.trf");
     std::fs::write(
         &bad,

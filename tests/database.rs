@@ -9,14 +9,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-fn ratedesk(db: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .output()
-        .expect("run ratedesk")
-}
+mod common;
+use common::ratedesk;
 
 fn rate(input: &str) -> Value {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))

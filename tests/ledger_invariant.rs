@@ -1,5 +1,5 @@
 //! The ledger invariant: after any sequence of edits — new results, corrections in old events,
-//! events inserted in the past, merges, deletions, undo and redo — the stored ratings equal a
+//! events inserted in the past, merges, deletions, FIDE lists, undo and redo — the stored ratings equal a
 //! from-scratch calculation, bit for bit. The oracle is `ledger::rate_all`, which shares no
 //! code with the incremental path but the rulebook.
 
@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 use proptest::prelude::*;
 use ratedesk::app::{Desk, Edit};
 use ratedesk::ledger::rate_all;
-use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
+use ratedesk::model::{Event, FideEntry, FideKind, Game, GameResult, PlayerInfo, TimeControl};
 use ratedesk::rules::PlayerRating;
 use ratedesk::rules::ssl::{Ssl, SslState};
 
@@ -36,6 +36,8 @@ enum Op {
     Merge(usize, usize),
     /// Move the k-th live event to another day.
     Move(usize, u32),
+    /// A FIDE standard list on day `day` rating player p (or not rating him).
+    Fide(u32, usize, Option<i32>),
     Undo,
     Redo,
 }
@@ -50,6 +52,8 @@ fn op(players: usize) -> impl Strategy<Value = Op> {
         1 => any::<usize>().prop_map(Op::DeleteEvent),
         1 => (0..players, 0..players).prop_map(|(a, b)| Op::Merge(a, b)),
         1 => (any::<usize>(), 1u32..330).prop_map(|(k, d)| Op::Move(k, d)),
+        1 => (1u32..330, 0..players, proptest::option::of(1400i32..2400))
+            .prop_map(|(d, p, r)| Op::Fide(d, p, r)),
         1 => Just(Op::Undo),
         1 => Just(Op::Redo),
     ]
@@ -199,6 +203,20 @@ fn apply(desk: &mut Desk<Ssl>, op: &Op, counter: &mut usize) {
             };
             Edit::UpdateEvent { event: e, details }
         }
+        Op::Fide(d, p, rating) => Edit::FideList {
+            list_date: day(*d),
+            kinds: vec![FideKind::Standard],
+            entries: vec![(
+                *p,
+                FideEntry {
+                    list_date: day(*d),
+                    standard: *rating,
+                    rapid: None,
+                    blitz: None,
+                },
+            )],
+            source: "test".into(),
+        },
         Op::Undo => {
             desk.undo().expect("undo");
             return;
@@ -260,9 +278,12 @@ fn assert_invariant(desk: &Desk<Ssl>) -> Result<(), TestCaseError> {
 fn setup(dir: &std::path::Path) -> Desk<Ssl> {
     let mut desk = Desk::open(dir, Ssl).expect("open");
     for k in 0..8 {
+        // Two foreigners, whose FIDE ratings count in Finland (SSL 3.9).
         let info = PlayerInfo {
             id: format!("p{k}"),
             name: format!("Pelaaja {k}"),
+            federation: (k >= 6).then(|| "SWE".to_string()),
+            fide_id: Some(1000 + k as u64),
             ..PlayerInfo::default()
         };
         desk.apply(Edit::AddPlayer {

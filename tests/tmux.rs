@@ -85,8 +85,8 @@ fn an_officer_finds_a_player_opens_his_event_and_keys_a_result() {
     let start = Instant::now();
     while tmux(&["list-sessions"]).contains(&session.0) {
         assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "ratedesk did not quit on ctrl-c"
+            start.elapsed() < Duration::from_secs(30),
+            "ratedesk did not quit on ctrl-c (it writes its exit backup first)"
         );
         std::thread::sleep(Duration::from_millis(100));
     }

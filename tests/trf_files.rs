@@ -101,6 +101,45 @@ proptest! {
     }
 }
 
+/// Rated games, forfeited games and byes per sample. Rated games and forfeits are what the round
+/// cells say (counted separately from the raw lines); byes are the `0000` cells with a code,
+/// plus, in the ICU files, the blank rounds their points column credits (they write half-point
+/// byes as blanks).
+const COUNTS: [(&str, usize, usize, usize); 10] = [
+    ("erral_fidetournament_test_demo.trf", 396, 15, 137),
+    ("sklangen_TRF_example1.trf", 970, 10, 2),
+    ("echecsjs_trf_javafo_sample2.trf", 89, 4, 25),
+    ("sanichi_icu_tournament_bunratty_masters_2011.tab", 97, 0, 6),
+    ("sanichi_icu_tournament_bunratty_minor_2011.tab", 298, 0, 22),
+    (
+        "sanichi_icu_tournament_irish_junior_champs_2011.tab",
+        82,
+        0,
+        6,
+    ),
+    ("sanichi_icu_tournament_armstrong_2011.tab", 522, 0, 8),
+    ("sklangen_TRF_2021_03.trf", 36, 0, 9),
+    ("OttoMilvang_TieBreakServer_held_round_robin.trf", 14, 1, 0),
+    ("echecsjs_trf_grandmommyscup.trf", 1030, 0, 1426),
+];
+
+#[test]
+fn every_sample_has_its_games_forfeits_and_byes() {
+    for (name, rated, forfeits, byes) in COUNTS {
+        let (event, _) = event_of(&read(name), name);
+        let count = |f: &dyn Fn(&ratedesk::model::Game) -> bool| {
+            event.games.iter().filter(|g| f(g)).count()
+        };
+        assert_eq!(count(&|g| g.is_rated_game()), rated, "{name}: rated games");
+        assert_eq!(
+            count(&|g| g.black.is_some() && !g.is_rated_game()),
+            forfeits,
+            "{name}: forfeits"
+        );
+        assert_eq!(count(&|g| g.black.is_none()), byes, "{name}: byes");
+    }
+}
+
 /// Every sample becomes an event whose games give every player exactly the points of the
 /// file's own points column (byes and forfeits keep their points, and are never rated).
 #[test]
@@ -147,15 +186,122 @@ fn import_export_import_is_stable() {
         let (second, infos2) = event_of(text.as_bytes(), name);
         let again = write(&second, &infos2);
         assert_eq!(text, again, "{name}: the export is not stable");
-        let games = |e: &ratedesk::model::Event| {
-            let mut g: Vec<_> = e
-                .games
-                .iter()
-                .map(|g| (g.round, g.white, g.black, g.result.map(|r| r.code())))
-                .collect();
-            g.sort();
-            g
-        };
         assert_eq!(games(&first), games(&second), "{name}: the games changed");
+    }
+}
+
+/// A game as compared across a round trip: round, players, result and date.
+type GameKey = (
+    u32,
+    usize,
+    Option<usize>,
+    Option<String>,
+    Option<chrono::NaiveDate>,
+);
+
+fn games(e: &ratedesk::model::Event) -> Vec<GameKey> {
+    let mut g: Vec<_> = e
+        .games
+        .iter()
+        .map(|g| {
+            (
+                g.round,
+                g.white,
+                g.black,
+                g.result.map(|r| r.code()),
+                g.date,
+            )
+        })
+        .collect();
+    g.sort();
+    g
+}
+
+/// The rounds' dates (132) land on the games, read the way each program wrote them
+/// (`YY/MM/DD`, `YY.MM.DD`, Bunratty's `YY.DD.MM`); files without them leave games undated.
+#[test]
+fn round_dates_come_from_132() {
+    let dated = [
+        ("erral_fidetournament_test_demo.trf", 7),
+        ("sanichi_icu_tournament_armstrong_2011.tab", 11),
+        ("sanichi_icu_tournament_bunratty_masters_2011.tab", 6),
+        ("sanichi_icu_tournament_bunratty_minor_2011.tab", 6),
+        ("sanichi_icu_tournament_irish_junior_champs_2011.tab", 5),
+        ("echecsjs_trf_grandmommyscup.trf", 14),
+        ("sklangen_TRF_example1.trf", 0),
+        ("echecsjs_trf_javafo_sample2.trf", 0),
+    ];
+    for (name, rounds) in dated {
+        let (event, _) = event_of(&read(name), name);
+        let with_dates: std::collections::BTreeSet<u32> = event
+            .games
+            .iter()
+            .filter(|g| g.date.is_some())
+            .map(|g| g.round)
+            .collect();
+        assert_eq!(with_dates.len(), rounds, "{name}: rounds with a date");
+        for g in &event.games {
+            if let Some(d) = g.date {
+                assert!(event.start <= d && d <= event.end, "{name}: {d}");
+            }
+        }
+    }
+    let (bunratty, _) = event_of(
+        &read("sanichi_icu_tournament_bunratty_masters_2011.tab"),
+        "bunratty",
+    );
+    let round = |r: u32| {
+        bunratty
+            .games
+            .iter()
+            .find(|g| g.round == r)
+            .and_then(|g| g.date)
+    };
+    assert_eq!(round(1), chrono::NaiveDate::from_ymd_opt(2011, 2, 25));
+    assert_eq!(round(6), chrono::NaiveDate::from_ymd_opt(2011, 2, 27));
+}
+
+/// TRF26: the round count and a national-rating record for each player with a national
+/// rating; it imports as the same event, and writes again the same.
+#[test]
+fn trf26_with_national_ratings_round_trips() {
+    use ratedesk::export::trf::{Options, write_with};
+    for (name, _, _) in FILES {
+        let (first, infos) = event_of(&read(name), name);
+        let options = Options {
+            trf26: true,
+            federation: "FIN".into(),
+            national: first
+                .participants
+                .iter()
+                .step_by(2)
+                .map(|&p| (p, 1500 + p as i32))
+                .collect(),
+        };
+        let text = write_with(&first, &infos, &options);
+        let nrs: Vec<&str> = text.lines().filter(|l| l.starts_with("FIN ")).collect();
+        assert_eq!(nrs.len(), options.national.len(), "{name}");
+        let (p, rating) = options.national[0];
+        let number = first
+            .participants
+            .iter()
+            .position(|&q| q == p)
+            .expect("entered")
+            + 1;
+        assert_eq!(
+            &nrs[0][4..8],
+            format!("{number:>4}"),
+            "{name}: start number"
+        );
+        assert_eq!(
+            &nrs[0][48..52],
+            format!("{rating:>4}"),
+            "{name}: rating in 001's column"
+        );
+        let file = parse(text.as_bytes()).expect("parse");
+        assert!(file.header("142").is_some(), "{name}");
+        let (second, infos2) = event_of(text.as_bytes(), name);
+        assert_eq!(games(&first), games(&second), "{name}: the games changed");
+        assert_eq!(write_with(&second, &infos2, &options), text, "{name}");
     }
 }

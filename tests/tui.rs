@@ -525,3 +525,56 @@ fn every_tab_and_popup_at_80x24_and_160x48() {
     press_keys(&mut app, &k, "esc alt-3 right");
     both(&app, &k, "titles_reach");
 }
+
+#[test]
+fn an_arbiters_trf_file_is_shown_then_imported_from_the_tournaments_tab() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    press_keys(&mut app, &k, "alt-2 ctrl-o");
+    assert!(matches!(app.popup, Some(Popup::Form(_))));
+    // A file that is not there keeps the form open and says why.
+    type_text(&mut app, &k, "no-such-file.trf");
+    press_keys(&mut app, &k, "enter enter enter");
+    assert!(matches!(app.popup, Some(Popup::Form(_))));
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.error && s.text.contains("no-such-file.trf")),
+        "{:?}",
+        app.status
+    );
+    let audit = app.desk.audit().len();
+    press_keys(&mut app, &k, "esc ctrl-o");
+    type_text(
+        &mut app,
+        &k,
+        "../shared/data/trf/sanichi_icu_tournament_bunratty_masters_2011.tab",
+    );
+    press_keys(&mut app, &k, "enter");
+    type_text(&mut app, &k, "120+30");
+    press_keys(&mut app, &k, "enter");
+    type_text(&mut app, &k, "bunratty-2011");
+    press_keys(&mut app, &k, "enter");
+    let Some(Popup::Import { lines, .. }) = &app.popup else {
+        panic!("the import is shown first: {:?}", app.status);
+    };
+    assert!(lines[1].contains("34 new"), "{lines:?}");
+    assert_eq!(
+        app.desk.audit().len(),
+        audit,
+        "nothing is imported before y"
+    );
+    insta::assert_snapshot!("import_trf_80x24", text(&app, &k, 80, 24));
+    press_keys(&mut app, &k, "y");
+    let event = event_index(&app, "bunratty-2011");
+    assert_eq!(
+        app.tournaments.open,
+        Some(event),
+        "the imported event opens"
+    );
+    let ev = &app.desk.book().events[event];
+    assert_eq!(ev.participants.len(), 34);
+    assert_eq!(ev.time_control.as_ref().map(|t| t.base_seconds), Some(7200));
+    assert_eq!(app.desk.audit().len(), audit + 1);
+}

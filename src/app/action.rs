@@ -81,11 +81,12 @@ pub enum Action {
     ConfirmTitle,
     NextView,
     PrevView,
+    ImportFile,
 }
 
 impl Action {
     /// Every action, in the order the help lists them.
-    pub const ALL: [Action; 40] = [
+    pub const ALL: [Action; 41] = [
         Action::Quit,
         Action::Help,
         Action::TabPlayers,
@@ -126,6 +127,7 @@ impl Action {
         Action::ConfirmTitle,
         Action::NextView,
         Action::PrevView,
+        Action::ImportFile,
     ];
 
     /// What the action does, for the help popup.
@@ -171,6 +173,7 @@ impl Action {
             Action::ConfirmTitle => "confirm the selected title",
             Action::NextView => "next view (titles, within reach, selection)",
             Action::PrevView => "previous view",
+            Action::ImportFile => "import an arbiter's TRF file as an event",
         }
     }
 
@@ -213,7 +216,8 @@ impl Action {
             | Action::Pair
             | Action::AddParticipant
             | Action::Merge
-            | Action::ConfirmTitle => "Editing",
+            | Action::ConfirmTitle
+            | Action::ImportFile => "Editing",
         }
     }
 

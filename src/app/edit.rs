@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::ledger::{Book, Ledger};
-use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo};
+use crate::model::{Event, FideEntry, FideKind, Game, GameResult, PlayerIdx, PlayerInfo};
 use crate::rules::{Award, ListId, Rulebook};
 use crate::store::{Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
 
@@ -75,6 +75,14 @@ pub enum Edit<R: Rulebook> {
     HoldAwards {
         player: PlayerIdx,
         awards: Vec<Award<R::Award>>,
+    },
+    /// One FIDE rating list's ratings (of `kinds`; a per-list file carries one) for the
+    /// federation's players, read from `source`.
+    FideList {
+        list_date: chrono::NaiveDate,
+        kinds: Vec<FideKind>,
+        entries: Vec<(PlayerIdx, FideEntry)>,
+        source: String,
     },
     /// Players and events read from a file; events refer to players by their index in
     /// `players`, which are either new records or existing players.
@@ -336,6 +344,16 @@ impl<R: Rulebook> Edit<R> {
             Edit::HoldAwards { player, awards } => {
                 format!("keep {} award(s) of {}", awards.len(), name(player))
             }
+            Edit::FideList {
+                list_date,
+                kinds,
+                entries,
+                source,
+            } => format!(
+                "FIDE {} list of {list_date} from {source}: {} players",
+                kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join("/"),
+                entries.len()
+            ),
             Edit::Import { players, events } => format!(
                 "import {} players and {} events",
                 players.len(),
@@ -377,6 +395,21 @@ impl<R: Rulebook> Edit<R> {
                     before: Some(before),
                     after: Some(after),
                 });
+            }
+            Edit::FideList { kinds, entries, .. } => {
+                for (player, entry) in entries {
+                    now.active(*player)?;
+                    let before = now.record(*player);
+                    let mut after = before.clone();
+                    crate::store::fide::merge_entry(&mut after.info.fide, entry.clone(), kinds);
+                    if after != before {
+                        change.players.push(Delta {
+                            key: *player,
+                            before: Some(before),
+                            after: Some(after),
+                        });
+                    }
+                }
             }
             Edit::SetSeed {
                 player,

@@ -42,6 +42,9 @@ impl<R: JsonRules> App<R> {
 
     /// Turns a filled form into its edit; a wrong field keeps the form open with the reason.
     pub(super) fn submit(&mut self, form: FormState) {
+        if form.kind == FormKind::ImportTrf {
+            return self.plan_import(form);
+        }
         let edit = match &form.kind {
             FormKind::NewPlayer { .. } | FormKind::EditPlayer(_) => {
                 form.to_player().and_then(|(info, rating)| match form.kind {
@@ -69,6 +72,7 @@ impl<R: JsonRules> App<R> {
             FormKind::EditEvent(e) => form
                 .to_event()
                 .map(|details| Edit::UpdateEvent { event: *e, details }),
+            FormKind::ImportTrf => unreachable!("planned above"),
         };
         let edit = match edit {
             Ok(edit) => edit,
@@ -98,6 +102,30 @@ impl<R: JsonRules> App<R> {
                 self.open_event(event);
             }
             _ => {}
+        }
+    }
+
+    /// Reads the file of the import form and shows what importing it would do; a file that
+    /// cannot be read keeps the form open with the reason.
+    fn plan_import(&mut self, form: FormState) {
+        let (file, time_control, id) = form.import_fields();
+        if file.is_empty() {
+            self.warn("give the file to import");
+            self.popup = Some(Popup::Form(form));
+            return;
+        }
+        let path = std::path::Path::new(&file);
+        match super::trf_import::plan(&self.desk, path, time_control.as_deref(), id) {
+            Ok(plan) => {
+                self.popup = Some(Popup::Import {
+                    edit: Box::new(plan.edit),
+                    lines: plan.lines,
+                })
+            }
+            Err(e) => {
+                self.warn(e.to_string());
+                self.popup = Some(Popup::Form(form));
+            }
         }
     }
 

@@ -15,6 +15,8 @@ pub enum FormKind {
     EditPlayer(PlayerIdx),
     NewEvent,
     EditEvent(usize),
+    /// An arbiter's TRF file to import as a new event.
+    ImportTrf,
 }
 
 /// A form: labelled text fields, one in focus.
@@ -25,6 +27,10 @@ pub struct FormState {
     pub focus: usize,
 }
 
+const IMPORT_FILE: &str = "File (path of a .trf / .txt)";
+const IMPORT_TIME_CONTROL: &str = "Time control (empty: the file's)";
+const IMPORT_ID: &str = "Event id (empty: the file's name)";
+
 impl FormState {
     pub fn title(&self) -> &'static str {
         match self.kind {
@@ -32,7 +38,32 @@ impl FormState {
             FormKind::EditPlayer(_) => "Edit player",
             FormKind::NewEvent => "New event",
             FormKind::EditEvent(_) => "Edit event",
+            FormKind::ImportTrf => "Import a TRF file",
         }
+    }
+
+    /// The form asking for a TRF file to import.
+    pub fn import_trf() -> Self {
+        Self {
+            kind: FormKind::ImportTrf,
+            fields: vec![
+                (IMPORT_FILE, String::new()),
+                (IMPORT_TIME_CONTROL, String::new()),
+                (IMPORT_ID, String::new()),
+            ],
+            focus: 0,
+        }
+    }
+
+    /// The import form's answers: the file, the time control and the event id (`None`: the
+    /// file's own).
+    pub fn import_fields(&self) -> (String, Option<String>, Option<String>) {
+        let given = |label| Some(self.value(label).to_string()).filter(|v| !v.is_empty());
+        (
+            self.value(IMPORT_FILE).to_string(),
+            given(IMPORT_TIME_CONTROL),
+            given(IMPORT_ID),
+        )
     }
 
     fn value(&self, label: &str) -> &str {

@@ -9,7 +9,8 @@ mod editing;
 pub mod forms;
 pub mod search;
 pub mod state;
-mod views;
+pub mod trf_import;
+pub mod views;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

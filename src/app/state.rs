@@ -131,6 +131,11 @@ pub enum Popup<R: JsonRules> {
     },
     Form(FormState),
     Pick(PickState),
+    /// A file's import, shown before it is made: who is matched, new or ambiguous.
+    Import {
+        edit: Box<Edit<R>>,
+        lines: Vec<String>,
+    },
 }
 
 /// What a picked player is for.
@@ -387,6 +392,10 @@ impl<R: JsonRules> App<R> {
             Action::Undo => self.undo_redo(true),
             Action::Redo => self.undo_redo(false),
             Action::NewItem | Action::EditItem => self.open_form(action == Action::NewItem),
+            Action::ImportFile => {
+                self.tab = Tab::Tournaments;
+                self.popup = Some(Popup::Form(FormState::import_trf()));
+            }
             _ => match self.tab {
                 Tab::Players => self.update_players(action),
                 Tab::Tournaments => self.update_tournaments(action),
@@ -739,6 +748,18 @@ impl<R: JsonRules> App<R> {
                 }
                 Action::Cancel | Action::Back => self.say("not changed"),
                 _ => self.popup = Some(Popup::Confirm { edit, effect }),
+            },
+            Popup::Import { edit, lines } => match action {
+                Action::Confirm => {
+                    let before = self.desk.audit().len();
+                    self.apply(*edit);
+                    if self.desk.audit().len() > before {
+                        let event = self.desk.book().events.len() - 1;
+                        self.open_event(event);
+                    }
+                }
+                Action::Cancel | Action::Back => self.say("not imported"),
+                _ => self.popup = Some(Popup::Import { edit, lines }),
             },
             Popup::Rare { selected } => match action {
                 Action::Up | Action::Down => {

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use crate::json::JsonRules;
+use crate::ledger::{Book, Ledger};
 use crate::model::{PlayerIdx, Rating};
-use crate::rules::{Award, ListId, PlayerRating, Reach, SelectionNumbers};
+use crate::rules::{Award, ListId, PlayerRating, Reach, Rulebook, SelectionNumbers};
 use crate::store::PlayerStatus;
 
 use super::state::{App, HistoryRow, Standing, TitlesView};
@@ -44,46 +45,7 @@ impl<R: JsonRules> App<R> {
 
     /// An event's standings: participants by points, then rating.
     pub fn standings(&self, event: usize) -> Vec<Standing> {
-        let book = self.desk.book();
-        let ev = &book.events[event];
-        let ratings: BTreeMap<PlayerIdx, &PlayerRating> = self
-            .desk
-            .ledger()
-            .ratings()
-            .filter(|r| r.event == event)
-            .map(|r| (r.player, r))
-            .collect();
-        let mut rows: Vec<Standing> = ev
-            .participants
-            .iter()
-            .enumerate()
-            .map(|(i, &p)| {
-                let points = ev
-                    .games
-                    .iter()
-                    .map(|g| {
-                        if g.white == p {
-                            g.result.map_or(0, |r| u32::from(r.white_halves))
-                        } else if g.black == Some(p) {
-                            g.result.map_or(0, |r| u32::from(r.black_halves))
-                        } else {
-                            0
-                        }
-                    })
-                    .sum();
-                Standing {
-                    start_number: i + 1,
-                    player: p,
-                    points,
-                    rating: ratings.get(&p).map(|r| (*r).clone()),
-                }
-            })
-            .collect();
-        rows.sort_by(|a, b| {
-            let rating = |s: &Standing| s.rating.as_ref().and_then(|r| r.old).unwrap_or(0);
-            b.points.cmp(&a.points).then(rating(b).cmp(&rating(a)))
-        });
-        rows
+        standings(self.desk.book(), self.desk.ledger(), event)
     }
 
     /// Title holders and pending confirmations: (player, award, confirmed).
@@ -211,4 +173,45 @@ impl<R: JsonRules> App<R> {
             &book.events,
         )
     }
+}
+
+/// An event's standings: participants by points (unplayed games included), then rating.
+pub fn standings<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) -> Vec<Standing> {
+    let ev = &book.events[event];
+    let ratings: BTreeMap<PlayerIdx, &PlayerRating> = ledger
+        .event_ratings(event)
+        .into_iter()
+        .map(|r| (r.player, r))
+        .collect();
+    let mut rows: Vec<Standing> = ev
+        .participants
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| {
+            let points = ev
+                .games
+                .iter()
+                .map(|g| {
+                    if g.white == p {
+                        g.result.map_or(0, |r| u32::from(r.white_halves))
+                    } else if g.black == Some(p) {
+                        g.result.map_or(0, |r| u32::from(r.black_halves))
+                    } else {
+                        0
+                    }
+                })
+                .sum();
+            Standing {
+                start_number: i + 1,
+                player: p,
+                points,
+                rating: ratings.get(&p).map(|r| (*r).clone()),
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        let rating = |s: &Standing| s.rating.as_ref().and_then(|r| r.old).unwrap_or(0);
+        b.points.cmp(&a.points).then(rating(b).cmp(&rating(a)))
+    });
+    rows
 }

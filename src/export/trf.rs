@@ -1,10 +1,23 @@
-//! An event as a TRF16 file: the header records the importer reads (012, 042, 052, 062, 092,
-//! 122, 222) and one `001` record per participant in start-number order, by the fixed columns
-//! of TRF16. Importing what this writes and writing it again gives the same text.
+//! An event as a TRF file: the header records the importer reads (012, 042, 052, 062, 092,
+//! 122, 132, 222) and one `001` record per participant in start-number order, by the fixed
+//! columns of TRF16. TRF26 adds the round count (142) and a national-rating record per player
+//! (the federation's code in place of `001`, the national rating where `001` has FIDE's, and
+//! the national id). Importing what this writes and writing it again gives the same text.
 
 use std::fmt::Write;
 
-use crate::model::{Event, GameResult, PlayerInfo};
+use crate::model::{Event, GameResult, PlayerIdx, PlayerInfo, Rating};
+
+/// What to write beyond TRF16.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Write TRF26: 142 and the national-rating records.
+    pub trf26: bool,
+    /// The federation code of the national-rating records (`FIN`).
+    pub federation: String,
+    /// Each player's national rating going into the event (selo or pelo, by the event's list).
+    pub national: Vec<(PlayerIdx, Rating)>,
+}
 
 fn date(d: chrono::NaiveDate) -> String {
     d.format("%Y/%m/%d").to_string()
@@ -31,6 +44,11 @@ fn code(result: GameResult, halves: u8, bye: bool) -> char {
 
 /// The event's TRF16 text. `players` is the whole player table (events refer to it by index).
 pub fn write(event: &Event, players: &[PlayerInfo]) -> String {
+    write_with(event, players, &Options::default())
+}
+
+/// The event's TRF16 or TRF26 text.
+pub fn write_with(event: &Event, players: &[PlayerInfo], options: &Options) -> String {
     let mut out = String::new();
     let n = event.participants.len();
     let start_no = |p: usize| {
@@ -51,8 +69,25 @@ pub fn write(event: &Event, players: &[PlayerInfo]) -> String {
             halves[i] += u32::from(r.black_halves);
         }
     }
+    // Ranked by points, then Buchholz (the opponents' points), then start number.
+    let mut buchholz = vec![0u32; n];
+    for g in &event.games {
+        let (Some(_), Some(b)) = (g.result, g.black) else {
+            continue;
+        };
+        let (Some(w), Some(b)) = (start_no(g.white).checked_sub(1), start_no(b).checked_sub(1))
+        else {
+            continue;
+        };
+        buchholz[w] += halves[b];
+        buchholz[b] += halves[w];
+    }
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| halves[b].cmp(&halves[a]).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| {
+        (halves[b], buchholz[b])
+            .cmp(&(halves[a], buchholz[a]))
+            .then(a.cmp(&b))
+    });
     let mut rank = vec![0usize; n];
     for (r, &i) in order.iter().enumerate() {
         rank[i] = r + 1;
@@ -70,6 +105,29 @@ pub fn write(event: &Event, players: &[PlayerInfo]) -> String {
     let _ = writeln!(out, "052 {}", date(event.end));
     let _ = writeln!(out, "062 {n}");
     let _ = writeln!(out, "092 {}", event.pairing);
+    // 132: each round's date (of its first dated game), round 1 at column 92.
+    let dates: Vec<Option<chrono::NaiveDate>> = (1..=rounds)
+        .map(|r| {
+            event
+                .games
+                .iter()
+                .filter(|g| g.round == r)
+                .find_map(|g| g.date)
+        })
+        .collect();
+    if dates.iter().any(Option::is_some) {
+        let cells: String = dates
+            .iter()
+            .map(|d| {
+                let cell = d.map(|d| d.format("%y/%m/%d").to_string());
+                format!("{:<10}", cell.unwrap_or_default())
+            })
+            .collect();
+        let _ = writeln!(out, "{}", format!("132 {:87}{cells}", "").trim_end());
+    }
+    if options.trf26 {
+        let _ = writeln!(out, "142 {rounds}");
+    }
     if let Some(tc) = &event.time_control {
         let _ = writeln!(out, "122 {}+{}", tc.base_seconds / 60, tc.increment_seconds);
         let mut encoded = format!("{}+{}", tc.base_seconds, tc.increment_seconds);
@@ -140,6 +198,27 @@ pub fn write(event: &Event, players: &[PlayerInfo]) -> String {
             line.push_str(&block);
         }
         let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if options.trf26 {
+        for (i, &p) in event.participants.iter().enumerate() {
+            let Some(&(_, rating)) = options.national.iter().find(|(q, _)| *q == p) else {
+                continue;
+            };
+            let info = &players[p];
+            let id = Some(info.id.as_str()).filter(|id| id.chars().count() <= 11);
+            let line = format!(
+                "{:<3} {:>4} {:>4} {:<33} {:>4} {:<3} {:>11} {:<10}",
+                options.federation,
+                i + 1,
+                "",
+                info.name.chars().take(33).collect::<String>(),
+                rating,
+                "",
+                id.unwrap_or(""),
+                info.born.map(date).unwrap_or_default(),
+            );
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
     }
     out
 }

@@ -47,6 +47,46 @@ pub fn parse_date(text: &str) -> Option<NaiveDate> {
     NaiveDate::from_ymd_opt(y, m, d)
 }
 
+/// The rounds' dates from `132`: round 1 at columns 92–99, each further round 10 columns on,
+/// written `YY/MM/DD` (some programs write `YY.MM.DD`, one `YY.DD.MM`). A date is read the way
+/// that puts it within the event; a blank, unreadable or outside date is unknown (`None`).
+pub fn round_dates(file: &TrfFile, start: NaiveDate, end: NaiveDate) -> Vec<Option<NaiveDate>> {
+    let Some(line) = file.headers.get("132").and_then(|v| v.first()) else {
+        return Vec::new();
+    };
+    // The value starts at column 5; round 1's date at column 92.
+    let chars: Vec<char> = line.chars().collect();
+    let mut dates = Vec::new();
+    let mut at = 87;
+    while at < chars.len() {
+        let cell: String = chars[at..(at + 10).min(chars.len())].iter().collect();
+        dates.push(round_date(cell.trim(), start, end));
+        at += 10;
+    }
+    while dates.last() == Some(&None) {
+        dates.pop();
+    }
+    dates
+}
+
+fn round_date(cell: &str, start: NaiveDate, end: NaiveDate) -> Option<NaiveDate> {
+    let parts: Vec<i32> = cell
+        .split(['/', '.', '-'])
+        .map(|p| p.trim().parse().ok())
+        .collect::<Option<Vec<i32>>>()?;
+    let [a, b, c] = parts.as_slice() else {
+        return None;
+    };
+    let year = |y: i32| if y < 100 { 2000 + y } else { y };
+    let date = |y: i32, m: i32, d: i32| {
+        NaiveDate::from_ymd_opt(year(y), u32::try_from(m).ok()?, u32::try_from(d).ok()?)
+    };
+    [date(*a, *b, *c), date(*a, *c, *b), date(*c, *b, *a)]
+        .into_iter()
+        .flatten()
+        .find(|d| (start..=end).contains(d))
+}
+
 /// `90+30`: base minutes and increment seconds, as the officer writes it.
 pub fn parse_base_increment(text: &str) -> Option<TimeControl> {
     let (base, inc) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
@@ -341,6 +381,13 @@ pub fn to_event(
         }
     });
     let mut all: Vec<Game> = games.chain(byes).collect();
+    let dates = round_dates(file, start, end);
+    for g in &mut all {
+        g.date = g
+            .round
+            .checked_sub(1)
+            .and_then(|i| dates.get(i as usize).copied().flatten());
+    }
     all.sort_by_key(|g| (g.round, g.black.is_none(), g.white));
     let mut board = BTreeMap::<u32, u32>::new();
     for g in &mut all {
@@ -372,6 +419,36 @@ mod tests {
 
     fn date(y: i32, m: u32, d: u32) -> Option<NaiveDate> {
         NaiveDate::from_ymd_opt(y, m, d)
+    }
+
+    #[test]
+    fn round_dates_from_132_in_the_samples_formats() {
+        let file = |value: &str| TrfFile {
+            headers: [("132".to_string(), vec![format!("{:87}{value}", "")])].into(),
+            ..TrfFile::default()
+        };
+        let d = |y, m, day| NaiveDate::from_ymd_opt(y, m, day);
+        let (start, end) = (
+            d(2011, 2, 25).expect("a date"),
+            d(2011, 2, 27).expect("a date"),
+        );
+        // YY.DD.MM (Bunratty), with a blank round and an unreadable one.
+        let f = file("11.25.02  11.26.02            xx.yy.zz  11.27.02  ");
+        assert_eq!(
+            round_dates(&f, start, end),
+            vec![d(2011, 2, 25), d(2011, 2, 26), None, None, d(2011, 2, 27)]
+        );
+        let (start, end) = (
+            d(2024, 12, 1).expect("a date"),
+            d(2024, 12, 14).expect("a date"),
+        );
+        let f = file("24/12/01  24/12/02  25/01/01");
+        assert_eq!(
+            round_dates(&f, start, end),
+            vec![d(2024, 12, 1), d(2024, 12, 2)],
+            "a date outside the event is unknown"
+        );
+        assert_eq!(round_dates(&TrfFile::default(), start, end), Vec::new());
     }
 
     #[test]

@@ -163,9 +163,12 @@ fn optional_date(item: &str, text: &Option<String>) -> Result<Option<NaiveDate>,
     text.as_deref().map(|t| date(item, t)).transpose()
 }
 
+/// The published ratings the rules allow.
+pub const RATINGS: std::ops::RangeInclusive<i64> = 0..=4000;
+
 /// A published rating: a whole number from 0 to 4000.
 pub(super) fn rating(item: &str, value: i64) -> Result<Rating, InputError> {
-    if (0..=4000).contains(&value) {
+    if RATINGS.contains(&value) {
         Ok(value as Rating)
     } else {
         Err(InputError::new(

@@ -3,6 +3,7 @@
 //! `import json` and `export events|ratings`.
 
 mod input;
+pub use input::RATINGS;
 mod ssl;
 
 use std::collections::BTreeMap;

@@ -180,6 +180,23 @@ impl<R: Rulebook> Ledger<R> {
             .or_else(|| book.seeds.get(player).and_then(|s| s[list].as_ref()))
     }
 
+    /// A player's state on a list after his units dated on or before `date` (a unit's date is
+    /// its events' end), or his seed.
+    pub fn state_on<'a>(
+        &'a self,
+        book: &'a Book<R>,
+        player: PlayerIdx,
+        list: ListId,
+        date: chrono::NaiveDate,
+    ) -> Option<&'a R::State> {
+        self.timeline
+            .get(&(player, list))
+            .and_then(|keys| keys.iter().rev().find(|k| k.date <= date))
+            .and_then(|key| self.units.get(&(key.clone(), list)))
+            .and_then(|u| u.states.get(&player))
+            .or_else(|| book.seeds.get(player).and_then(|s| s[list].as_ref()))
+    }
+
     /// A player's awards: held before the ledger and reached since, in order.
     pub fn awards(&self, book: &Book<R>, player: PlayerIdx) -> Vec<Award<R::Award>> {
         let mut all: Vec<Award<R::Award>> = book.held.get(player).cloned().unwrap_or_default();
@@ -187,6 +204,17 @@ impl<R: Rulebook> Ledger<R> {
             all.extend(reached.values().flatten().cloned());
         }
         all
+    }
+
+    /// The ratings an event published, on whichever list and in whichever units it is rated.
+    pub fn event_ratings(&self, event: usize) -> Vec<&PlayerRating> {
+        self.event_units
+            .get(&event)
+            .into_iter()
+            .flatten()
+            .filter_map(|id| self.units.get(id))
+            .flat_map(|u| u.ratings.iter().filter(|r| r.event == event))
+            .collect()
     }
 
     /// A player's ratings on a list, in ledger order.

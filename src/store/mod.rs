@@ -8,6 +8,7 @@
 
 pub mod backup;
 mod codec;
+pub mod fide;
 pub mod lock;
 mod manifest;
 pub mod records;
@@ -93,6 +94,8 @@ pub struct Store {
     by_name: sled::Tree,
     by_fide: sled::Tree,
     by_code: sled::Tree,
+    /// FIDE's records of players not in the database (reference data from rating lists).
+    fide: sled::Tree,
     _lock: lock::LockFile,
 }
 
@@ -182,6 +185,7 @@ impl Store {
             by_name: tree("index_name")?,
             by_fide: tree("index_fide")?,
             by_code: tree("index_code")?,
+            fide: tree("fide_reference")?,
             meta,
             db,
             path: dir.to_path_buf(),

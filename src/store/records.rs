@@ -149,19 +149,61 @@ impl<R: Rulebook> Change<R> {
         let mut touched: std::collections::BTreeSet<usize> =
             self.events.iter().map(|d| d.key).collect();
         touched.extend(self.games.iter().map(|d| d.key.0));
-        let players: std::collections::BTreeSet<PlayerIdx> =
-            self.players.iter().map(|d| d.key).collect();
+        // Each changed player with the first day his change can matter from.
+        let players: std::collections::BTreeMap<PlayerIdx, chrono::NaiveDate> = self
+            .players
+            .iter()
+            .map(|d| (d.key, matters_from(d.before.as_ref(), d.after.as_ref())))
+            .collect();
         if !players.is_empty() {
             for (e, event) in book.events.iter().enumerate() {
-                if event.games.iter().any(|g| {
-                    players.contains(&g.white) || g.black.is_some_and(|b| players.contains(&b))
-                }) {
+                let concerned = |p: PlayerIdx| players.get(&p).is_some_and(|&d| event.start >= d);
+                if event
+                    .games
+                    .iter()
+                    .any(|g| concerned(g.white) || g.black.is_some_and(concerned))
+                {
                     touched.insert(e);
                 }
             }
         }
         touched
     }
+}
+
+/// The first day from which a change to a player's record can change a rating: a change to
+/// his FIDE lists alone matters only to events starting on or after the earliest list changed
+/// (a rating is taken from the newest list published by the event's start); anything else
+/// matters from the beginning.
+fn matters_from<R: Rulebook>(
+    before: Option<&PlayerRecord<R>>,
+    after: Option<&PlayerRecord<R>>,
+) -> chrono::NaiveDate {
+    let (Some(b), Some(a)) = (before, after) else {
+        return chrono::NaiveDate::MIN;
+    };
+    let same_otherwise = PlayerInfo {
+        fide: Vec::new(),
+        ..b.info.clone()
+    } == PlayerInfo {
+        fide: Vec::new(),
+        ..a.info.clone()
+    } && b.seeds == a.seeds
+        && b.held == a.held
+        && b.confirmed == a.confirmed
+        && b.status == a.status;
+    if !same_otherwise {
+        return chrono::NaiveDate::MIN;
+    }
+    // Entries in one history and not the other, whichever was removed, added or changed.
+    b.info
+        .fide
+        .iter()
+        .filter(|e| !a.info.fide.contains(e))
+        .chain(a.info.fide.iter().filter(|e| !b.info.fide.contains(e)))
+        .map(|e| e.list_date)
+        .min()
+        .unwrap_or(chrono::NaiveDate::MAX)
 }
 
 /// The slot of an event id that holds no event.

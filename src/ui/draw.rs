@@ -11,9 +11,8 @@ use super::keymap::Keymap;
 use super::theme::{Role, Theme};
 use crate::app::state::{App, Popup, Tab};
 use crate::app::{Action, Context};
+pub(crate) use crate::export::format::{half_points, performance, rating, signed};
 use crate::json::JsonRules;
-use crate::model::Rating;
-use crate::rules::Performance;
 
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
@@ -22,28 +21,6 @@ pub(crate) fn hint(keymap: &Keymap, context: Context, action: Action) -> String 
     keymap
         .key_for(context, action)
         .unwrap_or_else(|| "?".into())
-}
-
-pub(crate) fn signed(d: i32) -> String {
-    if d == 0 {
-        "±0".into()
-    } else {
-        format!("{d:+}")
-    }
-}
-
-pub(crate) fn rating(r: Option<Rating>) -> String {
-    r.map_or_else(|| "–".into(), |r| r.to_string())
-}
-
-pub(crate) fn half_points(h: u32) -> String {
-    if h.is_multiple_of(2) {
-        (h / 2).to_string()
-    } else if h == 1 {
-        "½".into()
-    } else {
-        format!("{}½", h / 2)
-    }
 }
 
 /// A number kept doubled because it may end in .5 (a selection number).
@@ -58,14 +35,6 @@ pub(crate) fn doubled(d: Option<i64>) -> String {
             }
         },
     )
-}
-
-pub(crate) fn performance(p: Performance) -> String {
-    match p {
-        Performance::Finite(x) => format!("{x:.0}"),
-        Performance::PlusInfinity => "+∞".into(),
-        Performance::MinusInfinity => "−∞".into(),
-    }
 }
 
 /// Paints the whole screen.
@@ -107,6 +76,9 @@ pub fn render<R: JsonRules>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame:
         Some(Popup::Rare { selected }) => super::popups::draw_rare(theme, frame, *selected),
         Some(Popup::Form(form)) => super::popups::draw_form(theme, keymap, frame, form),
         Some(Popup::Pick(pick)) => super::popups::draw_pick(app, theme, keymap, frame, pick),
+        Some(Popup::Import { lines, .. }) => {
+            super::popups::draw_import(theme, keymap, frame, lines)
+        }
         None => {}
     }
 }

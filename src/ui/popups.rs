@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Clear, Paragraph, Row, Table, TableState};
+use ratatui::widgets::{Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
 
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
@@ -117,18 +117,55 @@ pub(crate) fn draw_confirm<R: JsonRules>(
         ));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled(
-        format!(
-            "{} apply · {} cancel",
-            hint(keymap, Context::Popup, Action::Confirm),
-            hint(keymap, Context::Popup, Action::Cancel)
-        ),
-        theme.style(Role::Muted),
-    ));
+    lines.push(keys_line(theme, keymap, "apply"));
     let area = centered(frame.area(), 64, lines.len() as u16 + 2);
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines).block(block(theme, " This correction changes ")),
+        area,
+    );
+}
+
+/// The keys of a popup that asks: `enter import · esc cancel`.
+fn keys_line<'a>(theme: &Theme, keymap: &Keymap, what: &str) -> Line<'a> {
+    Line::styled(
+        format!(
+            "{} {what} · {} cancel",
+            hint(keymap, Context::Popup, Action::Confirm),
+            hint(keymap, Context::Popup, Action::Cancel)
+        ),
+        theme.style(Role::Muted),
+    )
+}
+
+/// A file's import before it is made: the plan's lines, then the keys.
+pub(crate) fn draw_import(theme: &Theme, keymap: &Keymap, frame: &mut Frame, plan: &[String]) {
+    let width = frame.area().width.saturating_sub(4).min(100);
+    let mut lines: Vec<Line> = plan
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                Line::styled(l.clone(), theme.style(Role::Title))
+            } else if l.trim_start().starts_with('?') {
+                Line::styled(l.clone(), theme.style(Role::Highlight))
+            } else {
+                Line::raw(l.clone())
+            }
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(keys_line(theme, keymap, "import"));
+    // Long lines wrap: count the rows they take inside the borders.
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+    let height = (rows as u16 + 2).min(frame.area().height.saturating_sub(2));
+    let area = centered(frame.area(), width, height);
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block(theme, " Import ")),
         area,
     );
 }

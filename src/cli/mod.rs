@@ -1,6 +1,5 @@
 //! The command line: argument parsing and the subcommands' input and output.
 
-use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -13,6 +12,8 @@ use crate::json::{self, InputError};
 use crate::model::GameResult;
 use crate::rules::ssl::Ssl;
 use crate::store::{Store, StoreError};
+
+mod files;
 
 /// Exit status for input that was refused.
 const BAD_INPUT: u8 = 2;
@@ -138,6 +139,9 @@ enum Command {
         /// One phase in a fresh process (used by the run itself).
         #[arg(long, hide = true, value_name = "PHASE")]
         phase: Option<String>,
+        /// The FIDE list phase's size.
+        #[arg(long, hide = true, default_value_t = crate::bench::FIDE_LIST_LINES)]
+        lines: usize,
         #[arg(hide = true)]
         dir: Option<PathBuf>,
     },
@@ -175,6 +179,50 @@ enum ImportKind {
         #[arg(long)]
         id: Option<String>,
     },
+    /// FIDE rating lists (combined, legacy or per-list TXT, or XML; zipped or not): our
+    /// players found by FIDE id get the list's ratings, everyone else is kept as reference.
+    FideList {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The list's month (2026-10), when neither the file nor its name says it.
+        #[arg(long, value_name = "MONTH")]
+        date: Option<String>,
+        /// Only this list (standard, rapid or blitz); for a per-list file whose name does not
+        /// say which it is.
+        #[arg(long, value_name = "LIST")]
+        list: Option<String>,
+        /// Say what would be imported, change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// The selo service's national list (`Id;Sukunimi;Etunimi;Seura;Selo;Selopelejä;…`):
+    /// players not yet in the database, with their ratings as starting states. Imports with
+    /// --yes.
+    SeloCsv {
+        file: PathBuf,
+        /// Import it.
+        #[arg(long)]
+        yes: bool,
+    },
+}
+
+/// How a list or report is written.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Csv,
+    Text,
+    Html,
+}
+
+impl Format {
+    /// The page kind, for the printable formats.
+    fn page(self) -> Option<crate::export::format::PageKind> {
+        match self {
+            Format::Csv => None,
+            Format::Text => Some(crate::export::format::PageKind::Text),
+            Format::Html => Some(crate::export::format::PageKind::Html),
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -184,10 +232,40 @@ enum ExportKind {
         #[arg(long, value_name = "DATE")]
         as_of: Option<String>,
     },
-    /// An event as a TRF16 file (for FIDE or another program).
+    /// An event as a TRF16 file (for FIDE or another program), or TRF26 with national
+    /// ratings.
     Trf {
         /// The event's id.
         event: String,
+        /// TRF26, with a national-rating record (selo or pelo) for every Finn.
+        #[arg(long)]
+        trf26: bool,
+    },
+    /// The national rating list on a date: CSV as the selo service writes it (both lists), or
+    /// a printable text or HTML page of one list with ranks and changes.
+    List {
+        #[arg(long, value_enum, default_value = "csv")]
+        format: Format,
+        /// selo or pelo (text and HTML).
+        #[arg(long, default_value = "selo")]
+        list: String,
+        /// The list's date (default: today).
+        #[arg(long, value_name = "DATE")]
+        date: Option<String>,
+        /// The previous list's date, for the change column (default: three months earlier).
+        #[arg(long, value_name = "DATE")]
+        previous: Option<String>,
+    },
+    /// An event's rating report: old, new, ±, games, score, expected, performance, factors.
+    Report {
+        event: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// A player's rated games on every list, as CSV.
+    History {
+        /// The player's id, FIDE id or name.
+        player: String,
     },
     /// The stored results, in the `rate` output format.
     Ratings {
@@ -216,8 +294,9 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             json,
             quick,
             phase,
+            lines,
             dir,
-        }) => run_bench(json, quick, phase.as_deref(), dir.as_deref()),
+        }) => run_bench(json, quick, phase.as_deref(), lines, dir.as_deref()),
         Some(command) => with_database(cli.db, command),
         None => workstation(cli.db, cli.demo, cli.theme, cli.keymap, cli.keymap_preset),
     };
@@ -227,6 +306,9 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             eprintln!("ratedesk: {message}");
             ExitCode::from(BAD_INPUT)
         }
+        // The reader of our output went away (EPIPE, `ratedesk export list | head`): nothing
+        // to say about it.
+        Err(Failure::Other(message)) if message.ends_with("(os error 32)") => ExitCode::FAILURE,
         Err(Failure::Other(message)) => {
             eprintln!("ratedesk: {message}");
             ExitCode::FAILURE
@@ -447,25 +529,108 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             id,
             &mut out,
         )?,
-        Command::Export {
-            what: ExportKind::Trf { event },
+        Command::Import {
+            what:
+                ImportKind::FideList {
+                    files,
+                    date,
+                    list,
+                    dry_run,
+                },
         } => {
+            let date = date.as_deref().map(files::parse_list_date).transpose()?;
+            let kind = list.as_deref().map(files::parse_kind).transpose()?;
+            files::import_fide_lists(&mut desk, &files, date, kind, dry_run, &mut out)?;
+        }
+        Command::Import {
+            what: ImportKind::SeloCsv { file, yes },
+        } => files::import_selo_csv(&mut desk, &file, !yes, &mut out)?,
+        Command::Export {
+            what: ExportKind::Trf { event, trf26 },
+        } => {
+            let e = live_event(&desk, &event)?;
+            let options = crate::export::trf::Options {
+                trf26,
+                federation: crate::model::FINLAND.into(),
+                national: if trf26 {
+                    files::national_ratings(&desk, e)
+                } else {
+                    Vec::new()
+                },
+            };
             let book = desk.book();
-            let e = book
-                .live_event(&event)
-                .ok_or_else(|| Failure::Input(format!("there is no event '{event}'")))?;
-            write!(
-                out,
-                "{}",
-                crate::export::trf::write(&book.events[e], &book.players)
-            )
-            .map_err(other)?;
+            let text = crate::export::trf::write_with(&book.events[e], &book.players, &options);
+            write!(out, "{text}").map_err(other)?;
+        }
+        Command::Export {
+            what:
+                ExportKind::List {
+                    format,
+                    list,
+                    date,
+                    previous,
+                },
+        } => {
+            use crate::export::list;
+            let date = match date {
+                Some(d) => json::parse_date("--date", &d)?,
+                None => chrono::Local::now().date_naive(),
+            };
+            let previous = match previous {
+                Some(d) => json::parse_date("--previous", &d)?,
+                None => date
+                    .checked_sub_months(chrono::Months::new(3))
+                    .unwrap_or(date),
+            };
+            let id = match list.to_ascii_lowercase().as_str() {
+                "selo" => crate::rules::ssl::SELO,
+                "pelo" => crate::rules::ssl::PELO,
+                other => {
+                    return Err(Failure::Input(format!(
+                        "--list '{other}' is not selo or pelo"
+                    )));
+                }
+            };
+            let active = desk.active_players();
+            let (book, ledger) = (desk.book(), desk.ledger());
+            let text = match format.page() {
+                None => list::write_csv(book, ledger, &active, date),
+                Some(kind) => {
+                    let l = list::national_list(book, ledger, &active, id, date, previous);
+                    list::page(book, &l).render(kind)
+                }
+            };
+            write!(out, "{text}").map_err(other)?;
+        }
+        Command::Export {
+            what: ExportKind::Report { event, format },
+        } => {
+            let e = live_event(&desk, &event)?;
+            let Some(kind) = format.page() else {
+                return Err(Failure::Input(
+                    "a rating report is written as text or html".into(),
+                ));
+            };
+            let text = crate::export::report::page(desk.rulebook(), desk.book(), desk.ledger(), e)
+                .render(kind);
+            write!(out, "{text}").map_err(other)?;
+        }
+        Command::Export {
+            what: ExportKind::History { player },
+        } => {
+            let p = files::find_player(&desk, &player)?;
+            let text =
+                crate::export::history::write_csv(desk.rulebook(), desk.book(), desk.ledger(), p);
+            write!(out, "{text}").map_err(other)?;
         }
         Command::Export { what } => {
             let (doc, as_of) = match what {
                 ExportKind::Events { as_of } => (true, as_of),
                 ExportKind::Ratings { as_of } => (false, as_of),
-                ExportKind::Trf { .. } => unreachable!("handled above"),
+                ExportKind::Trf { .. }
+                | ExportKind::List { .. }
+                | ExportKind::Report { .. }
+                | ExportKind::History { .. } => unreachable!("handled above"),
             };
             let as_of = as_of
                 .map(|d| crate::json::parse_date("--as-of", &d))
@@ -704,6 +869,13 @@ fn write_effect(
     Ok(())
 }
 
+/// The live event with this id.
+fn live_event(desk: &Desk<Ssl>, id: &str) -> Result<usize, Failure> {
+    desk.book()
+        .live_event(id)
+        .ok_or_else(|| Failure::Input(format!("there is no event '{id}'")))
+}
+
 fn label(info: &crate::model::PlayerInfo) -> String {
     if info.name.is_empty() {
         info.id.clone()
@@ -824,9 +996,11 @@ fn run_bench(
     json: bool,
     quick: bool,
     phase: Option<&str>,
+    lines: usize,
     dir: Option<&Path>,
 ) -> Result<(), Failure> {
     let value = match (phase, dir) {
+        (Some("fide-list"), _) => crate::bench::fide_list_phase(lines).map_err(other)?,
         (Some("national"), Some(dir)) => crate::bench::national_phase(dir).map_err(other)?,
         (Some("fide"), _) => crate::bench::fide_phase().map_err(other)?,
         (Some(p), _) => return Err(Failure::Input(format!("unknown bench phase '{p}'"))),
@@ -843,13 +1017,6 @@ fn run_bench(
     Ok(())
 }
 
-/// What becomes of one player of a TRF file.
-enum Match {
-    Existing(usize),
-    New(crate::model::PlayerInfo),
-    Ambiguous(crate::model::PlayerInfo, Vec<usize>),
-}
-
 fn import_trf(
     desk: &mut Desk<Ssl>,
     file: &Path,
@@ -858,132 +1025,18 @@ fn import_trf(
     id: Option<String>,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    use crate::import::{trf, trf_event};
-    use crate::model::fold_name;
-    let bytes =
-        std::fs::read(file).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-    if bytes.starts_with(b"PK")
-        || file
-            .extension()
-            .is_some_and(|e| e.to_string_lossy().to_ascii_uppercase().starts_with("TU"))
-    {
-        return Err(Failure::Input(format!(
-            "{}: this is a Swiss-Manager file; in Swiss-Manager choose Export → TRF (FIDE) and import that",
-            file.display()
-        )));
+    let plan = crate::app::trf_import::plan(desk, file, time_control, id).map_err(|e| match e {
+        crate::app::trf_import::PlanError::Input(m) => Failure::Input(m),
+        crate::app::trf_import::PlanError::Store(e) => Failure::from(e),
+    })?;
+    for line in &plan.lines {
+        writeln!(out, "{line}").map_err(other)?;
     }
-    let parsed =
-        trf::parse(&bytes).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-    let time_control = match time_control {
-        Some(t) => Some(trf_event::parse_base_increment(t).ok_or_else(|| {
-            Failure::Input(format!(
-                "--time-control '{t}' is not minutes+seconds, e.g. 90+30"
-            ))
-        })?),
-        None => None,
-    };
-    let id = id.unwrap_or_else(|| {
-        file.file_stem()
-            .map_or("trf".into(), |s| s.to_string_lossy().into_owned())
-    });
-    let start = parsed.header("042").and_then(trf_event::parse_date);
-    let book = desk.book();
-    let mut matches = Vec::new();
-    for p in &parsed.players {
-        let info = trf_event::player_info(p, &id, start);
-        let born = info.born;
-        let by_fide = p
-            .fide_id
-            .map(|f| desk.store().player_by_fide(f))
-            .transpose()?
-            .flatten();
-        let by_code = p
-            .fide_id
-            .map(|f| desk.store().player_by_code(&f.to_string()))
-            .transpose()?
-            .flatten();
-        let found = match by_fide.or(by_code) {
-            Some(existing) => Match::Existing(existing),
-            None => {
-                let folded = fold_name(&info.name);
-                let candidates: Vec<usize> = desk
-                    .store()
-                    .players_by_name(&folded)?
-                    .into_iter()
-                    .filter(|&c| fold_name(&book.players[c].name) == folded)
-                    .filter(|&c| born.is_none() || book.players[c].born == born)
-                    .collect();
-                match candidates.as_slice() {
-                    [one] => Match::Existing(*one),
-                    [] => Match::New(info),
-                    many => Match::Ambiguous(info, many.to_vec()),
-                }
-            }
-        };
-        matches.push((p.start_number, found));
-    }
-    let count = |f: &dyn Fn(&Match) -> bool| matches.iter().filter(|(_, m)| f(m)).count();
-    let (matched, created, ambiguous) = (
-        count(&|m| matches!(m, Match::Existing(_))),
-        count(&|m| matches!(m, Match::New(_))),
-        count(&|m| matches!(m, Match::Ambiguous(..))),
-    );
-    writeln!(
-        out,
-        "{}: {} ({} players, {} rounds)",
-        file.display(),
-        parsed.header("012").unwrap_or(&id),
-        parsed.players.len(),
-        parsed.rounds()
-    )
-    .map_err(other)?;
-    writeln!(
-        out,
-        "  {matched} matched, {created} new, {ambiguous} ambiguous"
-    )
-    .map_err(other)?;
-    for (n, m) in &matches {
-        if let Match::Ambiguous(info, candidates) = m {
-            let names: Vec<String> = candidates
-                .iter()
-                .map(|&c| format!("{} ({})", book.players[c].name, book.players[c].id))
-                .collect();
-            writeln!(out, "  ? {n} {}: {}", info.name, names.join(", ")).map_err(other)?;
-        }
-    }
-    // The event refers to players by their place in the import's player list.
-    let mut players = Vec::new();
-    let mut numbers = BTreeMap::new();
-    for (n, m) in matches {
-        numbers.insert(n, players.len());
-        players.push(match m {
-            Match::Existing(p) => ImportedPlayer::Existing(p),
-            // An ambiguous player becomes a new record; a merge can join them later.
-            Match::New(info) | Match::Ambiguous(info, _) => ImportedPlayer::New {
-                info,
-                seeds: vec![None, None],
-                held: Vec::new(),
-            },
-        });
-    }
-    let event = trf_event::to_event(&parsed, &id, &numbers, time_control)
-        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-    let games = event.games.iter().filter(|g| g.is_rated_game()).count();
-    let unplayed = event.games.len() - games;
-    writeln!(
-        out,
-        "  event {id}: {} to {}, {games} games to rate, {unplayed} byes and forfeits",
-        event.start, event.end
-    )
-    .map_err(other)?;
     if dry_run {
         writeln!(out, "  nothing imported (add --yes to import)").map_err(other)?;
         return Ok(());
     }
-    let effect = desk.apply(Edit::Import {
-        players,
-        events: vec![event],
-    })?;
+    let effect = desk.apply(plan.edit)?;
     writeln!(
         out,
         "  imported; {} rating(s) changed",

@@ -1,0 +1,355 @@
+//! The file commands beyond JSON and TRF import: FIDE rating lists and the selo service's CSV
+//! in; the national list, event reports, players' histories and TRF26 out.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use chrono::NaiveDate;
+
+use super::{Failure, other};
+use crate::app::{Desk, Edit, ImportedPlayer};
+use crate::import::fide_list::{self, FideRecord, Kind};
+use crate::model::{FideEntry, PlayerIdx, PlayerInfo, fold_name};
+use crate::rules::Award;
+use crate::rules::ssl::{PELO, SELO, Ssl, SslState, titles::Title};
+use crate::store::fide::FideReference;
+
+/// How many reference records are written in one batch.
+const BATCH: usize = 20_000;
+
+/// A list's date given as `2026-10` or `2026-10-01` (lists are dated the first of the month).
+pub fn parse_list_date(text: &str) -> Result<NaiveDate, Failure> {
+    let full = if text.len() == 7 {
+        format!("{text}-01")
+    } else {
+        text.to_string()
+    };
+    NaiveDate::parse_from_str(&full, "%Y-%m-%d").map_err(|_| {
+        Failure::Input(format!(
+            "--date '{text}' is not a month (2026-10) or a date"
+        ))
+    })
+}
+
+pub fn parse_kind(text: &str) -> Result<Kind, Failure> {
+    Kind::ALL
+        .into_iter()
+        .find(|k| k.name().eq_ignore_ascii_case(text))
+        .ok_or_else(|| Failure::Input(format!("--list '{text}' is not standard, rapid or blitz")))
+}
+
+fn progress_bar(path: &Path, what: &str) -> indicatif::ProgressBar {
+    let size = std::fs::metadata(path).map_or(0, |m| m.len());
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(size),
+        indicatif::ProgressDrawTarget::stderr_with_hz(4),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{msg} [{bar:30}] {bytes}/{total_bytes} {elapsed} (eta {eta})",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(format!("{what} {}", path.display()));
+    bar
+}
+
+/// Streams a list through `each`, with a progress bar on a terminal.
+fn stream_list(
+    path: &Path,
+    hint: Option<Kind>,
+    what: &str,
+    mut each: impl FnMut(FideRecord) -> Result<(), Failure>,
+) -> Result<fide_list::Opened, Failure> {
+    let read = Arc::new(AtomicU64::new(0));
+    let bar = progress_bar(path, what);
+    let outcome = fide_list::read_file(path, read.clone(), hint, |opened, records| {
+        let mut n = 0u64;
+        for record in &mut *records {
+            let record = record.map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+            each(record)?;
+            n += 1;
+            if n.is_multiple_of(8192) {
+                bar.set_position(read.load(Ordering::Relaxed));
+            }
+        }
+        let mut opened = opened.clone();
+        opened.month = records.header_month().or(opened.month);
+        opened.single = records.single();
+        Ok::<_, Failure>(opened)
+    });
+    bar.finish_and_clear();
+    outcome.map_err(|e| Failure::Input(e.to_string()))?
+}
+
+/// `ratedesk import fide-list FILE…`: the federation's players found by FIDE id get the list's
+/// ratings in one audited edit; everyone else is kept as reference data. A file is read twice:
+/// once to check all of it (nothing is written if any line is bad), once to store it.
+pub fn import_fide_lists(
+    desk: &mut Desk<Ssl>,
+    files: &[std::path::PathBuf],
+    date: Option<NaiveDate>,
+    kind: Option<Kind>,
+    dry_run: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    for file in files {
+        let started = std::time::Instant::now();
+        let mut ours: Vec<(PlayerIdx, FideRecord)> = Vec::new();
+        let (mut total, mut rated) = (0u64, 0u64);
+        // Our players by FIDE id, in memory: a list has a million lines and we a few thousand.
+        let active = desk.active_players();
+        let by_fide: std::collections::HashMap<u64, PlayerIdx> = desk
+            .book()
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(p, _)| active[*p])
+            .filter_map(|(p, info)| info.fide_id.map(|f| (f, p)))
+            .collect();
+        let opened = stream_list(file, kind, "checking", |record| {
+            total += 1;
+            if Kind::ALL.iter().any(|&k| record.rating(k).is_some()) {
+                rated += 1;
+            }
+            if let Some(&p) = by_fide.get(&record.fide_id) {
+                ours.push((p, record));
+            }
+            Ok(())
+        })?;
+        let Some(list_date) = date.or(opened.month) else {
+            return Err(Failure::Input(format!(
+                "{}: neither the file nor its name gives the list's month; give it with --date 2026-10",
+                file.display()
+            )));
+        };
+        let kinds: Vec<Kind> = match (kind, opened.single) {
+            (Some(k), _) | (None, Some(k)) => vec![k],
+            (None, None) => Kind::ALL.to_vec(),
+        };
+        let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+        writeln!(
+            out,
+            "{}: FIDE {} list of {list_date}, {total} players ({rated} rated); {} of ours by FIDE id, {} kept as reference",
+            file.display(),
+            names.join("/"),
+            ours.len(),
+            total - ours.len() as u64
+        )
+        .map_err(other)?;
+        if dry_run {
+            writeln!(out, "  nothing imported (dry run)").map_err(other)?;
+            continue;
+        }
+        let matched: BTreeSet<u64> = ours.iter().map(|(_, r)| r.fide_id).collect();
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut added = 0;
+        let store = desk.store();
+        stream_list(file, kind, "storing", |record| {
+            if !matched.contains(&record.fide_id) {
+                batch.push((record.fide_id, reference(record, list_date)));
+                if batch.len() == BATCH {
+                    added += store.merge_fide_references(std::mem::take(&mut batch), &kinds)?;
+                    // Written out as it goes: sled holds unflushed pages in memory.
+                    store.flush()?;
+                }
+            }
+            Ok(())
+        })?;
+        added += store.merge_fide_references(batch, &kinds)?;
+        store.flush()?;
+        let entries: Vec<(PlayerIdx, FideEntry)> =
+            ours.iter().map(|(p, r)| (*p, r.entry(list_date))).collect();
+        let effect = desk.apply(Edit::FideList {
+            list_date,
+            kinds: kinds.clone(),
+            entries,
+            source: opened.member.clone(),
+        })?;
+        writeln!(
+            out,
+            "  imported in {:.1?}: {added} new reference players ({} held); {} of our players' ratings changed, {} units re-rated",
+            started.elapsed(),
+            desk.store().fide_reference_count()?,
+            effect.ratings.len(),
+            effect.units_rated
+        )
+        .map_err(other)?;
+    }
+    Ok(())
+}
+
+fn reference(r: FideRecord, list_date: NaiveDate) -> FideReference {
+    let entry = r.entry(list_date);
+    FideReference {
+        name: r.name,
+        federation: r.federation,
+        sex: r.sex,
+        birth_year: r.birth_year,
+        title: r.title,
+        women_title: r.women_title,
+        inactive: r.inactive,
+        lists: vec![entry],
+    }
+}
+
+/// `ratedesk import selo-csv FILE`: players not yet in the database are created with the
+/// list's selo and pelo as their starting states (and its title as held); players already in
+/// it (by id, then FIDE id) are left as they are.
+pub fn import_selo_csv(
+    desk: &mut Desk<Ssl>,
+    file: &Path,
+    dry_run: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    use crate::import::selo_csv;
+    let bytes =
+        std::fs::read(file).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let rows =
+        selo_csv::parse(&bytes).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let mut players = Vec::new();
+    let mut matched = 0;
+    let mut seen = BTreeSet::new();
+    for row in rows {
+        if !seen.insert(row.id.clone()) {
+            return Err(Failure::Input(format!(
+                "{}: line {}: the id {} is listed twice",
+                file.display(),
+                row.line,
+                row.id
+            )));
+        }
+        let existing = match desk.store().player_by_code(&row.id)? {
+            Some(p) => Some(p),
+            None => row
+                .fide_id
+                .map(|f| desk.store().player_by_fide(f))
+                .transpose()?
+                .flatten(),
+        };
+        if existing.is_some() {
+            matched += 1;
+            continue;
+        }
+        let state = |f: Option<selo_csv::Figures>| {
+            f.map(|f| SslState {
+                rating: Some(f.rating),
+                games: f.games,
+                normal_games: f.games,
+                history: None,
+                elo_corrected: false,
+            })
+        };
+        let mut seeds = vec![None; 2];
+        seeds[SELO] = state(row.selo);
+        seeds[PELO] = state(row.pelo);
+        let held = match row.title.as_str() {
+            "" => Vec::new(),
+            t => {
+                let title = Title::parse(t).ok_or_else(|| {
+                    Failure::Input(format!(
+                        "{}: line {}, column Arvo: '{t}' is not a title (M, ME, I)",
+                        file.display(),
+                        row.line
+                    ))
+                })?;
+                vec![Award {
+                    player: 0,
+                    award: title,
+                    date: None,
+                    event: None,
+                }]
+            }
+        };
+        let info = PlayerInfo {
+            id: row.id,
+            name: row.name,
+            federation: None,
+            fide_id: row.fide_id,
+            born: row.born,
+            sex: row.sex,
+            fide: Vec::new(),
+            national: Vec::new(),
+        };
+        players.push(ImportedPlayer::New {
+            info: crate::app::trf_import::with_reference(desk, info)?,
+            seeds,
+            held,
+        });
+    }
+    let summary = format!(
+        "{}: {} new players, {matched} already in the database (left as they are)",
+        file.display(),
+        players.len()
+    );
+    if dry_run {
+        writeln!(out, "{summary}; nothing imported (add --yes to import)").map_err(other)?;
+        return Ok(());
+    }
+    desk.apply(Edit::Import {
+        players,
+        events: Vec::new(),
+    })?;
+    writeln!(out, "{summary}; imported").map_err(other)?;
+    Ok(())
+}
+
+/// A player named on the command line: by id, FIDE id, or a name only one player has.
+pub fn find_player(desk: &Desk<Ssl>, key: &str) -> Result<PlayerIdx, Failure> {
+    if let Some(p) = desk.store().player_by_code(key)? {
+        return Ok(p);
+    }
+    if let Ok(f) = key.parse::<u64>()
+        && let Some(p) = desk.store().player_by_fide(f)?
+    {
+        return Ok(p);
+    }
+    let folded = fold_name(key);
+    let book = desk.book();
+    let active = desk.active_players();
+    let found: Vec<PlayerIdx> = desk
+        .store()
+        .players_by_name(&folded)?
+        .into_iter()
+        .filter(|&p| active.get(p).copied().unwrap_or(false))
+        .filter(|&p| fold_name(&book.players[p].name) == folded)
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(Failure::Input(format!(
+            "no player has the id, FIDE id or name '{key}'"
+        ))),
+        many => Err(Failure::Input(format!(
+            "'{key}' is the name of {} players; give an id: {}",
+            many.len(),
+            many.iter()
+                .map(|&p| book.players[p].id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// The national ratings going into an event, for TRF26's national-rating records: each Finn's
+/// rating on the event's list after the units that ended before the event began.
+pub fn national_ratings(desk: &Desk<Ssl>, event: usize) -> Vec<(PlayerIdx, crate::model::Rating)> {
+    use crate::rules::Rulebook;
+    let book = desk.book();
+    let ev = &book.events[event];
+    let list = Ssl.list_of(ev).unwrap_or(SELO);
+    let Some(before) = ev.start.pred_opt() else {
+        return Vec::new();
+    };
+    ev.participants
+        .iter()
+        .filter(|&&p| book.players[p].is_finnish())
+        .filter_map(|&p| {
+            desk.ledger()
+                .state_on(book, p, list, before)
+                .and_then(|s| s.rating)
+                .map(|r| (p, r))
+        })
+        .collect()
+}

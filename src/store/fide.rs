@@ -1,0 +1,175 @@
+//! FIDE's records of players the federation does not keep (foreign players, mostly), read from
+//! FIDE's rating lists: reference data for when such a player turns up in an event. They are
+//! not rated players and take no part in the ledger. The federation's own players get their FIDE
+//! ratings through an audited edit instead.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Store, StoreError, codec};
+use crate::model::{FideEntry, FideKind, Sex};
+
+/// What FIDE's lists say of a player, newest identity first and every list's ratings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FideReference {
+    pub name: String,
+    pub federation: String,
+    pub sex: Option<Sex>,
+    pub birth_year: Option<u16>,
+    pub title: String,
+    pub women_title: String,
+    pub inactive: bool,
+    /// Ratings by list date, oldest first.
+    pub lists: Vec<FideEntry>,
+}
+
+impl FideReference {
+    /// Takes in one list's line: its ratings of `kinds` at the entry's date, and the identity
+    /// if the list is not older than what is held.
+    pub fn merge(&mut self, newer: FideReference, kinds: &[FideKind]) {
+        let Some(entry) = newer.lists.into_iter().next() else {
+            return;
+        };
+        let newest = self.lists.last().map(|e| e.list_date);
+        if newest.is_none_or(|d| d <= entry.list_date) {
+            self.name = newer.name;
+            self.federation = newer.federation;
+            self.sex = newer.sex.or(self.sex);
+            self.birth_year = newer.birth_year.or(self.birth_year);
+            self.title = newer.title;
+            self.women_title = newer.women_title;
+            self.inactive = newer.inactive;
+        }
+        merge_entry(&mut self.lists, entry, kinds);
+    }
+}
+
+/// Puts one list's ratings of `kinds` into a history of list entries (kept in date order): a
+/// list already held for that date keeps its other kinds.
+pub fn merge_entry(lists: &mut Vec<FideEntry>, entry: FideEntry, kinds: &[FideKind]) {
+    match lists.binary_search_by_key(&entry.list_date, |e| e.list_date) {
+        Ok(at) => {
+            for &k in kinds {
+                *lists[at].rating_mut(k) = entry.rating(k);
+            }
+        }
+        Err(at) => {
+            let mut fresh = FideEntry {
+                list_date: entry.list_date,
+                standard: None,
+                rapid: None,
+                blitz: None,
+            };
+            for &k in kinds {
+                *fresh.rating_mut(k) = entry.rating(k);
+            }
+            lists.insert(at, fresh);
+        }
+    }
+}
+
+impl Store {
+    /// FIDE's record of a player the federation does not keep.
+    pub fn fide_reference(&self, fide_id: u64) -> Result<Option<FideReference>, StoreError> {
+        self.fide
+            .get(codec::key(fide_id))
+            .map_err(|e| self.io(e))?
+            .map(|v| codec::decode(&v).map_err(|e| self.io(e)))
+            .transpose()
+    }
+
+    /// How many FIDE reference records are held.
+    pub fn fide_reference_count(&self) -> Result<u64, StoreError> {
+        self.counter("fide_reference")
+    }
+
+    /// Merges a batch of one list's records into the reference data; returns how many were new.
+    /// Not yet flushed.
+    pub fn merge_fide_references(
+        &self,
+        records: Vec<(u64, FideReference)>,
+        kinds: &[FideKind],
+    ) -> Result<u64, StoreError> {
+        let mut batch = sled::Batch::default();
+        let mut added = 0;
+        for (id, record) in records {
+            let key = codec::key(id);
+            let merged = match self.fide.get(key).map_err(|e| self.io(e))? {
+                Some(v) => {
+                    let mut held: FideReference = codec::decode(&v).map_err(|e| self.io(e))?;
+                    held.merge(record, kinds);
+                    held
+                }
+                None => {
+                    added += 1;
+                    let mut fresh = FideReference {
+                        lists: Vec::new(),
+                        ..record.clone()
+                    };
+                    fresh.merge(record, kinds);
+                    fresh
+                }
+            };
+            batch.insert(&key, codec::encode(&merged).map_err(|e| self.io(e))?);
+        }
+        self.fide.apply_batch(batch).map_err(|e| self.io(e))?;
+        let count = self.fide_reference_count()? + added;
+        self.meta
+            .insert("fide_reference", &count.to_be_bytes())
+            .map_err(|e| self.io(e))?;
+        Ok(added)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    fn entry(month: u32, standard: Option<i32>, rapid: Option<i32>) -> FideEntry {
+        FideEntry {
+            list_date: NaiveDate::from_ymd_opt(2026, month, 1).expect("a date"),
+            standard,
+            rapid,
+            blitz: None,
+        }
+    }
+
+    #[test]
+    fn a_single_list_keeps_the_other_kinds_of_its_month() {
+        let mut lists = vec![entry(9, Some(2000), Some(1900))];
+        merge_entry(&mut lists, entry(9, None, Some(1950)), &[FideKind::Rapid]);
+        assert_eq!(lists, vec![entry(9, Some(2000), Some(1950))]);
+        merge_entry(
+            &mut lists,
+            entry(8, Some(1990), Some(5)),
+            &[FideKind::Standard],
+        );
+        assert_eq!(
+            lists,
+            vec![entry(8, Some(1990), None), entry(9, Some(2000), Some(1950))]
+        );
+        // A combined list sets every kind, unrated ones too.
+        merge_entry(&mut lists, entry(9, Some(2010), None), &FideKind::ALL);
+        assert_eq!(lists[1], entry(9, Some(2010), None));
+    }
+
+    #[test]
+    fn an_older_list_does_not_overwrite_the_identity() {
+        let record = |name: &str, month| FideReference {
+            name: name.into(),
+            federation: "SWE".into(),
+            sex: None,
+            birth_year: None,
+            title: String::new(),
+            women_title: String::new(),
+            inactive: false,
+            lists: vec![entry(month, Some(2000), None)],
+        };
+        let mut held = record("New, Name", 10);
+        held.lists.clear();
+        held.merge(record("New, Name", 10), &FideKind::ALL);
+        held.merge(record("Old, Name", 3), &FideKind::ALL);
+        assert_eq!(held.name, "New, Name");
+        assert_eq!(held.lists.len(), 2);
+    }
+}

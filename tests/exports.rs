@@ -1,0 +1,283 @@
+//! The federation's publications from a database: the national list as the selo service's CSV
+//! (which imports back into a new database and exports the same), as text and HTML with ranks
+//! and changes; an event's rating report; a player's history. Each is checked against the
+//! `rate`-format export of the same database, an independent path to the same figures.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+mod common;
+use common::{ok, ratedesk};
+
+/// The example federation of `demo/autumn-2025.json` in a new database.
+fn example(dir: &Path) -> PathBuf {
+    let db = dir.join("db");
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/autumn-2025.json");
+    ok(&ratedesk(
+        &db,
+        &["import", "json", doc.to_str().expect("utf-8")],
+    ));
+    db
+}
+
+fn ratings(db: &Path) -> Value {
+    serde_json::from_str(&ok(&ratedesk(db, &["export", "ratings"]))).expect("json")
+}
+
+#[test]
+fn the_selo_csv_round_trips_through_a_new_database() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = example(dir.path());
+    let csv = ok(&ratedesk(&db, &["export", "list", "--date", "2025-12-31"]));
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "Id;Sukunimi;Etunimi;Seura;Selo;Selopelejä;Pelo;Pelopelejä;Arvo;FIDE-id;Syntynyt;Sukupuoli"
+        )
+    );
+    // Every Finn with a rating, with the figures `export ratings` gives.
+    let doc = ratings(&db);
+    let rated: Vec<&Value> = doc["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .filter(|p| p["selo"]["rating"].is_number() || p["pelo"]["rating"].is_number())
+        .filter(|p| p["id"].as_str().is_some_and(|id| id.starts_with("FIN")))
+        .collect();
+    assert_eq!(csv.lines().count() - 1, rated.len());
+    for p in &rated {
+        let id = p["id"].as_str().expect("id");
+        let row: Vec<&str> = csv
+            .lines()
+            .find(|l| l.starts_with(&format!("{id};")))
+            .unwrap_or_else(|| panic!("{id} is not on the list"))
+            .split(';')
+            .collect();
+        let figure = |v: &Value| v.as_i64().map(|n| n.to_string()).unwrap_or_default();
+        assert_eq!(row[4], figure(&p["selo"]["rating"]), "{id} selo");
+        assert_eq!(row[5], figure(&p["selo"]["games"]), "{id} selo games");
+        assert_eq!(row[6], figure(&p["pelo"]["rating"]), "{id} pelo");
+    }
+    let file = dir.path().join("selo.csv");
+    std::fs::write(&file, &csv).expect("write");
+    let file = file.to_str().expect("utf-8");
+    let fresh = dir.path().join("fresh");
+    let said = ok(&ratedesk(&fresh, &["import", "selo-csv", file]));
+    assert!(
+        said.contains(&format!("{} new players", rated.len())),
+        "{said}"
+    );
+    assert!(said.contains("nothing imported"), "{said}");
+    ok(&ratedesk(&fresh, &["import", "selo-csv", "--yes", file]));
+    let again = ok(&ratedesk(
+        &fresh,
+        &["export", "list", "--date", "2025-12-31"],
+    ));
+    assert_eq!(
+        again, csv,
+        "the list seeds a new database with the same figures"
+    );
+    // A second import finds everyone already there.
+    let said = ok(&ratedesk(&fresh, &["import", "selo-csv", "--yes", file]));
+    assert!(
+        said.contains(&format!("0 new players, {} already", rated.len())),
+        "{said}"
+    );
+    // A bad cell is refused with its place, and nothing changes.
+    std::fs::write(
+        dir.path().join("bad.csv"),
+        "Id;Sukunimi;Etunimi;Selo\nX1;A;B;1800\nX2;C;D;18o0\n",
+    )
+    .expect("write");
+    let out = ratedesk(
+        &fresh,
+        &[
+            "import",
+            "selo-csv",
+            "--yes",
+            dir.path().join("bad.csv").to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("line 3, column Selo"), "{message}");
+    assert!(
+        !ok(&ratedesk(
+            &fresh,
+            &["export", "list", "--date", "2025-12-31"]
+        ))
+        .contains("X1;")
+    );
+}
+
+#[test]
+fn the_printable_list_ranks_and_shows_changes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = example(dir.path());
+    let text = ok(&ratedesk(
+        &db,
+        &[
+            "export",
+            "list",
+            "--format",
+            "text",
+            "--date",
+            "2025-12-31",
+            "--previous",
+            "2025-09-15",
+        ],
+    ));
+    assert!(text.starts_with("Finnish selo list 2025-12-31\n"), "{text}");
+    assert!(text.contains("change since 2025-09-15"));
+    let csv_on = |date: &str| -> Vec<(String, Option<i64>)> {
+        ok(&ratedesk(&db, &["export", "list", "--date", date]))
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split(';').collect();
+                (format!("{}, {}", f[1], f[2]), f[4].parse().ok())
+            })
+            .collect()
+    };
+    let (now, before) = (csv_on("2025-12-31"), csv_on("2025-09-15"));
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(5)
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect();
+    assert!(!rows.is_empty());
+    let mut last: Option<(usize, i64)> = None;
+    for row in &rows {
+        let rank: usize = row[0].parse().expect("rank");
+        let rating: i64 = row[2].trim_end_matches('*').parse().expect("rating");
+        if let Some((r, previous)) = last {
+            assert!(rating <= previous, "ranked by rating");
+            assert_eq!(rank == r, rating == previous, "ties share a rank");
+        }
+        last = Some((rank, rating));
+        let name = row[1];
+        assert_eq!(
+            now.iter().find(|(n, _)| n == name).and_then(|r| r.1),
+            Some(rating)
+        );
+        let change = row.last().expect("change");
+        match before.iter().find(|(n, _)| n == name).and_then(|r| r.1) {
+            Some(b) if rating == b => assert_eq!(*change, "±0", "{name}"),
+            Some(b) => assert_eq!(*change, format!("{:+}", rating - b), "{name}"),
+            None => assert_eq!(*change, "new", "{name}"),
+        }
+    }
+    let html = ok(&ratedesk(
+        &db,
+        &[
+            "export",
+            "list",
+            "--format",
+            "html",
+            "--list",
+            "pelo",
+            "--date",
+            "2025-12-31",
+        ],
+    ));
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("Finnish pelo list"));
+    assert!(html.contains("<td>Järvinen, Aino</td>"));
+}
+
+#[test]
+fn the_event_report_and_histories_agree_with_the_ratings() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = example(dir.path());
+    let doc = ratings(&db);
+    let event = doc["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["list"] == "selo" && e["players"].as_array().is_some_and(|p| p.len() > 3))
+        .expect("a rated event");
+    let id = event["id"].as_str().expect("id");
+    let report = ok(&ratedesk(&db, &["export", "report", id]));
+    assert!(report.starts_with("Rating report: "), "{report}");
+    let names: Value =
+        serde_json::from_str(&ok(&ratedesk(&db, &["export", "events"]))).expect("json");
+    let name_of = |pid: &str| {
+        names["players"]
+            .as_array()
+            .expect("players")
+            .iter()
+            .find(|p| p["id"] == pid)
+            .and_then(|p| p["name"].as_str())
+            .expect("name")
+            .to_string()
+    };
+    for p in event["players"].as_array().expect("players") {
+        let name = name_of(p["id"].as_str().expect("id"));
+        let line = report
+            .lines()
+            .find(|l| l.contains(&name))
+            .unwrap_or_else(|| panic!("{name} is not in the report"));
+        assert!(
+            line.contains(&format!("  {}  ", p["new"])),
+            "{name}: new {} in {line}",
+            p["new"]
+        );
+    }
+    let html = ok(&ratedesk(
+        &db,
+        &["export", "report", id, "--format", "html"],
+    ));
+    assert!(html.contains("<th>Perf</th>"));
+    // A player's history: one line per rated game, ending at his published rating.
+    let player = event["players"][0]["id"].as_str().expect("id");
+    let history = ok(&ratedesk(&db, &["export", "history", player]));
+    let mut reader = csv::Reader::from_reader(history.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("row")).collect();
+    let games: i64 = doc["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .flat_map(|e| e["players"].as_array().into_iter().flatten())
+        .filter(|p| p["id"] == player)
+        .map(|p| p["games"].as_i64().expect("games"))
+        .sum();
+    assert_eq!(rows.len() as i64, games);
+    let selo = doc["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .find(|p| p["id"] == player)
+        .map(|p| p["selo"]["rating"].to_string())
+        .expect("player");
+    let last_selo = rows
+        .iter()
+        .rev()
+        .find(|r| &r[0] == "selo")
+        .expect("a selo game");
+    assert_eq!(&last_selo[13], selo.as_str());
+    let out = ratedesk(&db, &["export", "history", "Nobody, Here"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// The selo CSV reader takes random bytes and mutated lists without a panic.
+    #[test]
+    fn the_selo_csv_reader_never_panics(
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+        at in 0usize..400,
+        junk in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..12),
+    ) {
+        let _ = ratedesk::import::selo_csv::parse(&bytes);
+        let mut list = b"Id;Sukunimi;Etunimi;Seura;Selo;Selopelej\xc3\xa4;Pelo;Pelopelej\xc3\xa4;Arvo;FIDE-id;Syntynyt;Sukupuoli\r\nFIN1;M\xc3\xa4kel\xc3\xa4;Eero;HSK;1850;120;1700;4;I;500001;1983-07-19;M\r\nFIN2;Ek;Anna;;;;1400;2;;;;N\r\n".to_vec();
+        let at = at % (list.len() + 1);
+        list.splice(at..at, junk);
+        let _ = ratedesk::import::selo_csv::parse(&list);
+    }
+}
