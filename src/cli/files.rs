@@ -152,8 +152,6 @@ pub fn import_fide_lists(
                 batch.push((record.fide_id, reference(record, list_date)));
                 if batch.len() == BATCH {
                     added += store.merge_fide_references(std::mem::take(&mut batch), &kinds)?;
-                    // Written out as it goes: sled holds unflushed pages in memory.
-                    store.flush()?;
                 }
             }
             Ok(())
