@@ -133,3 +133,70 @@ fn swiss_manager_files_and_malformed_files_are_refused() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Players without ids are matched by name and birth date, and the preview names each such
+/// match for the officer to check; a name two of ours share is ambiguous, with both named.
+#[test]
+fn trf_players_matched_by_name_are_shown_for_checking() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let doc = dir.path().join("players.json");
+    std::fs::write(
+        &doc,
+        r#"{"rules": "ssl", "players": [
+            {"id": "FIN1", "name": "Mäkelä, Eero", "born": "1983-07-19"},
+            {"id": "FIN2", "name": "Salo, Kari"},
+            {"id": "FIN3", "name": "Salo, Kari"}
+        ], "events": []}"#,
+    )
+    .expect("write");
+    assert!(
+        run(&db, &["import", "json", doc.to_str().expect("utf-8")])
+            .status
+            .success()
+    );
+    let trf = dir.path().join("club.trf");
+    let line = |n: u32, name: &str, born: &str, opponent: u32, result: char| {
+        format!(
+            "001 {n:>4} m    {name:<33} {:>4} {:<3} {:>11} {born:<10} {:>4} {:>4}  {opponent:>4} w {result}",
+            "", "FIN", "", "1.0", n
+        )
+    };
+    std::fs::write(
+        &trf,
+        [
+            "012 Club".to_string(),
+            "042 2025/09/06".to_string(),
+            "052 2025/09/06".to_string(),
+            line(1, "Makela,Eero", "1983/07/19", 2, '1'),
+            line(2, "Salo,Kari", "", 1, '0'),
+        ]
+        .join("\n"),
+    )
+    .expect("write");
+    let out = run(
+        &db,
+        &[
+            "import",
+            "trf",
+            trf.to_str().expect("utf-8"),
+            "--time-control",
+            "90+30",
+        ],
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("1 matched, 0 new, 1 ambiguous"), "{said}");
+    assert!(
+        said.contains("= 1 Mäkelä, Eero (FIN1) by name and birth date"),
+        "{said}"
+    );
+    assert!(
+        said.contains("? 2 Salo, Kari: Salo, Kari (FIN2), Salo, Kari (FIN3)"),
+        "{said}"
+    );
+}

@@ -281,3 +281,45 @@ proptest::proptest! {
         let _ = ratedesk::import::selo_csv::parse(&list);
     }
 }
+
+/// A master's title (SSL 6.3) is on the list only once the rating committee has confirmed it;
+/// until then the list shows the highest title below it.
+#[test]
+fn the_list_shows_a_masters_title_once_it_is_confirmed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let doc = dir.path().join("m.json");
+    std::fs::write(
+        &doc,
+        r#"{"rules": "ssl", "players": [
+            {"id": "FIN1", "name": "Mestari, Matti", "selo": {"rating": 2196, "games": 60, "normal_games": 60}},
+            {"id": "FIN2", "name": "Vahva, Ville", "selo": {"rating": 2400, "games": 200, "normal_games": 200}}
+        ], "events": [
+            {"id": "e1", "start": "2025-10-04", "end": "2025-10-05",
+             "time_control": {"base_minutes": 90, "increment_seconds": 30},
+             "games": [{"round": 1, "white": "FIN1", "black": "FIN2", "result": "1-0"}]}
+        ]}"#,
+    )
+    .expect("write");
+    ok(&ratedesk(
+        &db,
+        &["import", "json", doc.to_str().expect("utf-8")],
+    ));
+    let title = |date: &str| {
+        let csv = ok(&ratedesk(&db, &["export", "list", "--date", date]));
+        let row = csv
+            .lines()
+            .find(|l| l.starts_with("FIN1;"))
+            .expect("on the list")
+            .to_string();
+        row.split(';').nth(8).expect("Arvo").to_string()
+    };
+    assert_eq!(title("2025-10-03"), "", "before the event");
+    assert_eq!(title("2025-10-06"), "ME", "M reached, not yet confirmed");
+    ok(&ratedesk(
+        &db,
+        &["confirm", "FIN1", "M", "--date", "2025-11-01"],
+    ));
+    assert_eq!(title("2025-10-31"), "ME");
+    assert_eq!(title("2025-11-01"), "M");
+}

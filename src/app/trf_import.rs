@@ -30,7 +30,8 @@ pub struct Plan<R: JsonRules> {
 
 /// What becomes of one player of the file.
 enum Match {
-    Existing(PlayerIdx),
+    /// One of ours: by an id (`false`), or by name and birth date (`true`, shown for a check).
+    Existing(PlayerIdx, bool),
     New(PlayerInfo),
     Ambiguous(PlayerInfo, Vec<PlayerIdx>),
 }
@@ -111,7 +112,7 @@ pub fn plan<R: JsonRules>(
             .transpose()?
             .flatten();
         let found = match by_fide.or(by_code) {
-            Some(existing) => Match::Existing(existing),
+            Some(existing) => Match::Existing(existing, false),
             None => {
                 let folded = fold_name(&info.name);
                 let candidates: Vec<PlayerIdx> = store
@@ -121,7 +122,7 @@ pub fn plan<R: JsonRules>(
                     .filter(|&c| born.is_none() || book.players[c].born == born)
                     .collect();
                 match candidates.as_slice() {
-                    [one] => Match::Existing(*one),
+                    [one] => Match::Existing(*one, true),
                     [] => Match::New(info),
                     many => Match::Ambiguous(info, many.to_vec()),
                 }
@@ -131,7 +132,7 @@ pub fn plan<R: JsonRules>(
     }
     let count = |f: &dyn Fn(&Match) -> bool| matches.iter().filter(|(_, m)| f(m)).count();
     let (matched, created, ambiguous) = (
-        count(&|m| matches!(m, Match::Existing(_))),
+        count(&|m| matches!(m, Match::Existing(..))),
         count(&|m| matches!(m, Match::New(_))),
         count(&|m| matches!(m, Match::Ambiguous(..))),
     );
@@ -145,13 +146,17 @@ pub fn plan<R: JsonRules>(
         ),
         format!("  {matched} matched, {created} new, {ambiguous} ambiguous"),
     ];
+    let label = |c: PlayerIdx| format!("{} ({})", book.players[c].name, book.players[c].id);
     for (n, m) in &matches {
-        if let Match::Ambiguous(info, candidates) = m {
-            let names: Vec<String> = candidates
-                .iter()
-                .map(|&c| format!("{} ({})", book.players[c].name, book.players[c].id))
-                .collect();
-            lines.push(format!("  ? {n} {}: {}", info.name, names.join(", ")));
+        match m {
+            Match::Ambiguous(info, candidates) => {
+                let names: Vec<String> = candidates.iter().map(|&c| label(c)).collect();
+                lines.push(format!("  ? {n} {}: {}", info.name, names.join(", ")));
+            }
+            Match::Existing(p, true) => {
+                lines.push(format!("  = {n} {} by name and birth date", label(*p)));
+            }
+            _ => {}
         }
     }
     // The event refers to players by their place in the import's player list.
@@ -161,7 +166,7 @@ pub fn plan<R: JsonRules>(
     for (n, m) in matches {
         numbers.insert(n, players.len());
         players.push(match m {
-            Match::Existing(p) => ImportedPlayer::Existing(p),
+            Match::Existing(p, _) => ImportedPlayer::Existing(p),
             // An ambiguous player becomes a new record; a merge can join them later.
             Match::New(info) | Match::Ambiguous(info, _) => ImportedPlayer::New {
                 info: with_reference(desk, info)?,

@@ -50,18 +50,32 @@ fn state_on<'a>(
         .filter(|s| s.rating.is_some())
 }
 
-/// The highest title a player held on a date (titles held before the ledger count always).
+/// The highest title a player held on a date: titles held before the ledger always count; a
+/// title reached since counts from the day it was reached, and a master's title (6.3) only once
+/// the rating committee has confirmed it.
 pub fn title_on(
     book: &Book<Ssl>,
     ledger: &Ledger<Ssl>,
     p: PlayerIdx,
     date: NaiveDate,
 ) -> Option<Title> {
-    ledger
-        .awards(book, p)
-        .iter()
+    let all = ledger.awards(book, p);
+    let (held, reached) = all.split_at(book.held[p].len().min(all.len()));
+    let confirmed = |t: Title| {
+        !t.needs_confirmation()
+            || book.confirmed[p]
+                .iter()
+                .any(|c| c.award == t && c.date.is_none_or(|d| d <= date))
+    };
+    held.iter()
         .filter(|a| a.date.is_none_or(|d| d <= date))
         .map(|a| a.award)
+        .chain(
+            reached
+                .iter()
+                .filter(|a| a.date.is_none_or(|d| d <= date) && confirmed(a.award))
+                .map(|a| a.award),
+        )
         .max()
 }
 
