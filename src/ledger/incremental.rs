@@ -116,8 +116,7 @@ impl<R: Rulebook> Ledger<R> {
     /// Rates a whole book from scratch.
     pub fn build(rulebook: &R, book: &Book<R>) -> Self {
         let mut ledger = Self::default();
-        // Nothing was rated before: no "before" to remember.
-        ledger.propagate(rulebook, book, 0..book.events.len(), false);
+        ledger.propagate(rulebook, book, 0..book.events.len(), true);
         ledger
     }
 
@@ -294,7 +293,7 @@ impl<R: Rulebook> Ledger<R> {
         book: &Book<R>,
         events: impl IntoIterator<Item = usize>,
     ) -> Update<R> {
-        self.propagate(rulebook, book, events, true)
+        self.propagate(rulebook, book, events, false)
     }
 
     fn propagate(
@@ -302,7 +301,7 @@ impl<R: Rulebook> Ledger<R> {
         rulebook: &R,
         book: &Book<R>,
         events: impl IntoIterator<Item = usize>,
-        remember: bool,
+        from_scratch: bool,
     ) -> Update<R> {
         let mut queue: BTreeSet<UnitId> = BTreeSet::new();
         for e in events {
@@ -312,13 +311,37 @@ impl<R: Rulebook> Ledger<R> {
         }
         let lists = rulebook.lists().len();
         let mut update = Update::default();
+        // From scratch, units are rated in ledger order, so the state before a unit is each
+        // player's latest: kept at hand, by player and list, starting from the seeds.
+        let mut latest: Vec<Option<R::State>> = if from_scratch {
+            book.seeds
+                .iter()
+                .flat_map(|s| (0..lists).map(move |l| s.get(l).cloned().flatten()))
+                .collect()
+        } else {
+            Vec::new()
+        };
         while let Some(id) = queue.pop_first() {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
-            let new = self
-                .members
-                .get(&id)
-                .map(|parts| self.rate(rulebook, book, &id, parts));
+            let new = self.members.get(&id).map(|parts| {
+                let before = from_scratch.then_some((latest.as_slice(), lists));
+                self.rate(rulebook, book, &id, parts, before)
+            });
+            if from_scratch {
+                // Every unit was queued from the start and is rated in order: no outcome needs
+                // comparing, and every next unit is already waiting.
+                if let Some(unit) = new {
+                    for (p, state) in &unit.states {
+                        if let Some(slot) = latest.get_mut(p * lists + id.1) {
+                            *slot = Some(state.clone());
+                        }
+                    }
+                    self.units.insert(id.clone(), unit);
+                }
+                self.index(&id, old.as_ref());
+                continue;
+            }
             let mut moved: BTreeSet<PlayerIdx> = BTreeSet::new();
             let mut awards_moved: BTreeSet<PlayerIdx> = BTreeSet::new();
             let empty = BTreeMap::new();
@@ -341,7 +364,7 @@ impl<R: Rulebook> Ledger<R> {
                 }
             }
             // Before the new result is indexed, remember what the moved players had.
-            for &p in moved.iter().chain(&awards_moved).filter(|_| remember) {
+            for &p in moved.iter().chain(&awards_moved) {
                 let list = id.1;
                 if let std::collections::btree_map::Entry::Vacant(slot) =
                     update.states_before.entry((p, list))
@@ -396,12 +419,15 @@ impl<R: Rulebook> Ledger<R> {
             .map(|k| (k.clone(), list))
     }
 
+    /// Rates one unit; `latest` (from scratch: every player's latest state by `player × lists +
+    /// list`, and the number of lists) spares looking each state up in the timeline.
     fn rate(
         &self,
         rulebook: &R,
         book: &Book<R>,
         id: &UnitId,
         parts: &[EventPart],
+        latest: Option<(&[Option<R::State>], usize)>,
     ) -> UnitResult<R> {
         let (key, list) = id;
         let mut players: BTreeSet<PlayerIdx> = BTreeSet::new();
@@ -414,7 +440,13 @@ impl<R: Rulebook> Ledger<R> {
         }
         let states: BTreeMap<PlayerIdx, Option<&R::State>> = players
             .iter()
-            .map(|&p| (p, self.state_before(book, p, *list, key)))
+            .map(|&p| {
+                let state = match latest {
+                    Some((states, lists)) => states.get(p * lists + list).and_then(Option::as_ref),
+                    None => self.state_before(book, p, *list, key),
+                };
+                (p, state)
+            })
             .collect();
         let awards: BTreeMap<PlayerIdx, Vec<Award<R::Award>>> = players
             .iter()

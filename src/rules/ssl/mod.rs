@@ -142,7 +142,10 @@ fn rated_games<'e>(event: &'e Event, part: &EventPart) -> Vec<&'e Game> {
         .map(|&g| &event.games[g])
         .filter(|g| g.is_rated_game())
         .collect();
-    games.sort_by_key(|g| g.round);
+    // Stored games come in round order already; sorting is for events given otherwise.
+    if !games.is_sorted_by_key(|g| g.round) {
+        games.sort_by_key(|g| g.round);
+    }
     games
 }
 
