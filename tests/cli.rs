@@ -200,3 +200,61 @@ fn trf_players_matched_by_name_are_shown_for_checking() {
         "{said}"
     );
 }
+
+/// Several TRF files at once: every one is checked before any is imported, then each becomes
+/// its own event.
+#[test]
+fn several_trf_files_are_checked_first_then_imported_each_as_an_event() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let masters = shared("trf/sanichi_icu_tournament_bunratty_masters_2011.tab");
+    let minor = shared("trf/sanichi_icu_tournament_bunratty_minor_2011.tab");
+    let bad = dir.path().join("bad.trf");
+    std::fs::write(
+        &bad,
+        "012 Cup\n001    1    g Name,A                            25x8 FIN\n",
+    )
+    .expect("write");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+    let (masters, minor, bad) = (path(&masters), path(&minor), path(&bad));
+    let out = run(
+        &db,
+        &[
+            "import",
+            "trf",
+            &masters,
+            &bad,
+            "--yes",
+            "--time-control",
+            "120+30",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.trf: line 2"));
+    let events = |db: &std::path::Path| -> usize {
+        let doc: serde_json::Value =
+            serde_json::from_slice(&run(db, &["export", "events"]).stdout).expect("json");
+        doc["events"].as_array().map_or(0, Vec::len)
+    };
+    assert_eq!(events(&db), 0, "nothing is imported when one file is bad");
+    let out = run(
+        &db,
+        &[
+            "import",
+            "trf",
+            &masters,
+            &minor,
+            "--yes",
+            "--time-control",
+            "120+30",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(events(&db), 2);
+    let out = run(&db, &["import", "trf", &masters, &minor, "--id", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -162,10 +162,12 @@ enum ImportKind {
         #[arg(long)]
         dry_run: bool,
     },
-    /// An arbiter's tournament report (TRF16, TRF26): shows what would be created, matched
-    /// or is ambiguous, and imports with --yes.
+    /// Arbiters' tournament reports (TRF16, TRF26), an event each: shows what would be
+    /// created, matched or is ambiguous, and imports with --yes. Every file is checked before
+    /// any is imported.
     Trf {
-        file: PathBuf,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         /// Say what would be imported, change nothing.
         #[arg(long)]
         dry_run: bool,
@@ -175,7 +177,7 @@ enum ImportKind {
         /// The time control as minutes+seconds (e.g. 90+30), over the file's.
         #[arg(long, value_name = "BASE+INC")]
         time_control: Option<String>,
-        /// The event's id (default: the file's name).
+        /// The event's id (default: the file's name; one file only).
         #[arg(long)]
         id: Option<String>,
     },
@@ -515,7 +517,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
         Command::Import {
             what:
                 ImportKind::Trf {
-                    file,
+                    files,
                     dry_run,
                     yes,
                     time_control,
@@ -523,7 +525,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
                 },
         } => import_trf(
             &mut desk,
-            &file,
+            &files,
             dry_run || !yes,
             time_control.as_deref(),
             id,
@@ -1019,29 +1021,43 @@ fn run_bench(
 
 fn import_trf(
     desk: &mut Desk<Ssl>,
-    file: &Path,
+    files: &[PathBuf],
     dry_run: bool,
     time_control: Option<&str>,
     id: Option<String>,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let plan = crate::app::trf_import::plan(desk, file, time_control, id).map_err(|e| match e {
-        crate::app::trf_import::PlanError::Input(m) => Failure::Input(m),
-        crate::app::trf_import::PlanError::Store(e) => Failure::from(e),
-    })?;
-    for line in &plan.lines {
-        writeln!(out, "{line}").map_err(other)?;
+    use crate::app::trf_import::{PlanError, plan};
+    if id.is_some() && files.len() > 1 {
+        return Err(Failure::Input(
+            "--id names one event: give it with one file".into(),
+        ));
     }
-    if dry_run {
-        writeln!(out, "  nothing imported (add --yes to import)").map_err(other)?;
-        return Ok(());
+    let failure = |e: PlanError| match e {
+        PlanError::Input(m) => Failure::Input(m),
+        PlanError::Store(e) => Failure::from(e),
+    };
+    // Every file is read and checked before any is imported.
+    for file in files {
+        plan(desk, file, time_control, id.clone()).map_err(failure)?;
     }
-    let effect = desk.apply(plan.edit)?;
-    writeln!(
-        out,
-        "  imported; {} rating(s) changed",
-        effect.ratings.len()
-    )
-    .map_err(other)?;
+    for file in files {
+        // Planned again against what the files before it brought in.
+        let plan = plan(desk, file, time_control, id.clone()).map_err(failure)?;
+        for line in &plan.lines {
+            writeln!(out, "{line}").map_err(other)?;
+        }
+        if dry_run {
+            writeln!(out, "  nothing imported (add --yes to import)").map_err(other)?;
+            continue;
+        }
+        let effect = desk.apply(plan.edit)?;
+        writeln!(
+            out,
+            "  imported; {} rating(s) changed",
+            effect.ratings.len()
+        )
+        .map_err(other)?;
+    }
     Ok(())
 }
