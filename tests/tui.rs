@@ -578,3 +578,37 @@ fn an_arbiters_trf_file_is_shown_then_imported_from_the_tournaments_tab() {
     assert_eq!(ev.time_control.as_ref().map(|t| t.base_seconds), Some(7200));
     assert_eq!(app.desk.audit().len(), audit + 1);
 }
+
+#[test]
+fn the_card_shows_the_newest_fide_list() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    let player = app
+        .desk
+        .book()
+        .players
+        .iter()
+        .position(|p| p.name == "Järvinen, Aino")
+        .expect("the player");
+    let entry = |month, standard, rapid| ratedesk::model::FideEntry {
+        list_date: chrono::NaiveDate::from_ymd_opt(2025, month, 1).expect("a date"),
+        standard: Some(standard),
+        rapid,
+        blitz: None,
+    };
+    for (month, standard, rapid) in [(9, 1950, None), (10, 1961, Some(1890))] {
+        app.desk
+            .apply(Edit::FideList {
+                list_date: entry(month, 0, None).list_date,
+                kinds: ratedesk::model::FideKind::ALL.to_vec(),
+                entries: vec![(player, entry(month, standard, rapid))],
+                source: "test".into(),
+            })
+            .expect("the list");
+    }
+    type_text(&mut app, &k, "jarvinen");
+    press_keys(&mut app, &k, "enter");
+    let screen = text(&app, &k, 160, 48);
+    assert!(screen.contains("FIDE 1961/1890/– (2025-10)"), "{screen}");
+}

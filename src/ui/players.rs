@@ -8,6 +8,7 @@ use ratatui::widgets::{Cell, Paragraph, Row, Sparkline, Table, TableState};
 use super::theme::{Role, Theme};
 use crate::app::state::{App, Focus};
 use crate::json::JsonRules;
+use crate::model::FideKind;
 
 use super::draw::{block, doubled, half_points, performance, query_box, rating, signed};
 
@@ -131,11 +132,33 @@ fn draw_card<R: JsonRules>(
             )
         })
         .collect();
+    // FIDE: the id, and the newest list's ratings with its month.
+    let fide = match (info.fide_id, info.fide.iter().max_by_key(|e| e.list_date)) {
+        (None, None) => String::new(),
+        (id, entry) => {
+            let figures = entry.map(|e| {
+                let r = |k| rating(e.rating(k));
+                format!(
+                    "{}/{}/{} ({})",
+                    r(FideKind::Standard),
+                    r(FideKind::Rapid),
+                    r(FideKind::Blitz),
+                    e.list_date.format("%Y-%m")
+                )
+            });
+            let parts: Vec<String> = id
+                .map(|f| f.to_string())
+                .into_iter()
+                .chain(figures)
+                .collect();
+            format!("  FIDE {}", parts.join(": "))
+        }
+    };
     let lines = vec![
         Line::from(vec![
             Span::styled(info.name.clone(), theme.style(Role::Title)),
             Span::raw(format!(
-                "  {}  {}  born {}",
+                "  {}  {}  born {}{fide}",
                 info.id,
                 info.federation.clone().unwrap_or_else(|| "FIN".into()),
                 info.born
