@@ -156,8 +156,11 @@ enum Command {
 #[derive(Subcommand, Debug)]
 enum ImportKind {
     /// A document in the `rate` input format.
+    /// Documents in the `rate` input format, each its own audited import (every file is read
+    /// and checked before any is imported).
     Json {
-        file: PathBuf,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         /// Say what would be imported, change nothing.
         #[arg(long)]
         dry_run: bool,
@@ -512,8 +515,15 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             unreachable!("handled before the database opens")
         }
         Command::Import {
-            what: ImportKind::Json { file, dry_run },
-        } => import_json(&mut desk, &file, dry_run, &mut out)?,
+            what: ImportKind::Json { files, dry_run },
+        } => {
+            for file in &files {
+                read_json(file)?;
+            }
+            for file in &files {
+                import_json(&mut desk, file, dry_run, &mut out)?;
+            }
+        }
         Command::Import {
             what:
                 ImportKind::Trf {
@@ -886,12 +896,8 @@ fn label(info: &crate::model::PlayerInfo) -> String {
     }
 }
 
-fn import_json(
-    desk: &mut Desk<Ssl>,
-    file: &Path,
-    dry_run: bool,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
+/// A `rate` document read and checked.
+fn read_json(file: &Path) -> Result<crate::ledger::Book<Ssl>, Failure> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let rules =
@@ -903,9 +909,18 @@ fn import_json(
             json::unsupported(&rules)
         )));
     }
-    let loaded =
-        json::read(&Ssl, &text).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-    let book = loaded.book;
+    json::read(&Ssl, &text)
+        .map(|loaded| loaded.book)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))
+}
+
+fn import_json(
+    desk: &mut Desk<Ssl>,
+    file: &Path,
+    dry_run: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let book = read_json(file)?;
     let (mut matched, mut created) = (0, 0);
     let mut players = Vec::with_capacity(book.players.len());
     for (p, info) in book.players.iter().enumerate() {
