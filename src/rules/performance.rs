@@ -31,13 +31,19 @@ pub fn solve(opponents: &[f64], target: f64) -> Option<f64> {
     let mut x = opponents.iter().sum::<f64>() / n;
     for _ in 0..200 {
         let (value, slope) = f(x);
+        if value == target {
+            return Some(x);
+        }
         if value < target {
             lo = x;
         } else {
             hi = x;
         }
+        // A Newton step that lands on the bracket's end is taken too: near the root the float
+        // value can equal the target's side exactly, and bisecting there would only wander
+        // (on real fields that cut the iterations from about 14 to 5).
         let newton = x - (value - target) / slope;
-        let next = if slope > 0.0 && newton > lo && newton < hi {
+        let next = if slope > 0.0 && newton >= lo && newton <= hi {
             newton
         } else {
             0.5 * (lo + hi)
