@@ -155,7 +155,6 @@ enum Command {
 
 #[derive(Subcommand, Debug)]
 enum ImportKind {
-    /// A document in the `rate` input format.
     /// Documents in the `rate` input format, each its own audited import (every file is read
     /// and checked before any is imported).
     Json {
