@@ -197,9 +197,9 @@ impl<S, A> Default for UnitOutcome<S, A> {
 /// One federation's rating rules.
 pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
     /// A player's state on one list between units.
-    type State: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send;
+    type State: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// A title or other permanent award.
-    type Award: Clone + std::fmt::Debug + Ord + Serialize + DeserializeOwned + Send;
+    type Award: Clone + std::fmt::Debug + Ord + Serialize + DeserializeOwned;
 
     /// The rulebook's code (`ssl`, `isl`, `tsf`).
     fn code(&self) -> &'static str;

@@ -295,43 +295,8 @@ impl Store {
             detail: format!("{what}: {e}"),
             backups: backup::backup_dir(&self.path),
         };
-        // The stored results are read on a second core while the book is read on this one.
-        let (book_read, units) = std::thread::scope(|scope| {
-            let results = scope.spawn(|| -> Result<BTreeMap<UnitId, UnitResult<R>>, StoreError> {
-                let mut units = BTreeMap::new();
-                for item in self.results.iter() {
-                    let (k, v) = item.map_err(|e| self.io(e))?;
-                    let id: UnitId = codec::decode(&k).map_err(|e| bad("result key", &e))?;
-                    let unit: UnitResult<R> =
-                        codec::decode(&v).map_err(|e| bad("result record", &e))?;
-                    units.insert(id, unit);
-                }
-                Ok(units)
-            });
-            let book = self.load_book::<R>(&bad);
-            let units = results
-                .join()
-                .unwrap_or_else(|_| Err(bad("results", &"the reader stopped")));
-            (book, units)
-        });
-        let (book, status) = book_read?;
-        let units = units?;
-        let audit = self.audit_summaries()?;
-        Ok(Contents {
-            book,
-            status,
-            units,
-            audit,
-            rated_seq: self.counter("rated_seq")?,
-        })
-    }
-
-    /// Reads the players, events and games. Keys are big-endian ids, so every tree comes in id
-    /// order (games by event, round, board): records are placed as they come.
-    fn load_book<R: Rulebook>(
-        &self,
-        bad: &dyn Fn(&str, &dyn std::fmt::Display) -> StoreError,
-    ) -> Result<(Book<R>, Vec<PlayerStatus>), StoreError> {
+        // Keys are big-endian ids, so every tree comes in id order (games by event, round,
+        // board): records are placed as they come, without a change to apply.
         let mut book = Book::<R>::default();
         let mut status = Vec::new();
         for item in self.players.iter() {
@@ -380,7 +345,21 @@ impl Store {
             }
             book.events[event].games.push(game);
         }
-        Ok((book, status))
+        let mut units = BTreeMap::new();
+        for item in self.results.iter() {
+            let (k, v) = item.map_err(|e| self.io(e))?;
+            let id: UnitId = codec::decode(&k).map_err(|e| bad("result key", &e))?;
+            let unit: UnitResult<R> = codec::decode(&v).map_err(|e| bad("result record", &e))?;
+            units.insert(id, unit);
+        }
+        let audit = self.audit_summaries()?;
+        Ok(Contents {
+            book,
+            status,
+            units,
+            audit,
+            rated_seq: self.counter("rated_seq")?,
+        })
     }
 
     /// The audit log without its records, oldest first.
