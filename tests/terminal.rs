@@ -1,0 +1,139 @@
+//! The real binary in a real terminal: `ratedesk --demo` runs on a pseudo-terminal of 80×24,
+//! keys go in as the terminal sends them and the screen is what a VT100 emulator makes of the
+//! output — what a person over SSH would see. Nothing beyond the Rust toolchain is needed.
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+/// The program in its terminal: the emulated screen, fed by a reader thread.
+struct Terminal {
+    screen: Arc<Mutex<vt100::Parser>>,
+    keys: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    /// Kept open for as long as the program runs.
+    _master: Box<dyn portable_pty::MasterPty + Send>,
+}
+
+impl Terminal {
+    fn start(data: &std::path::Path) -> Self {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: 24,
+                cols: 80,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_ratedesk"));
+        command.arg("--demo");
+        command.env("XDG_DATA_HOME", data);
+        command.env("TERM", "xterm-256color");
+        let child = pty.slave.spawn_command(command).expect("ratedesk starts");
+        let mut output = pty
+            .master
+            .try_clone_reader()
+            .expect("the terminal's output");
+        let keys = pty.master.take_writer().expect("the terminal's input");
+        let size = |n: u16| std::num::NonZeroU16::new(n).expect("not zero");
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(size(24), size(80), 0)));
+        let feed = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = output.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut parser) = feed.lock() {
+                    parser.process(&buf[..n]);
+                }
+            }
+        });
+        drop(pty.slave);
+        Self {
+            screen,
+            keys,
+            child,
+            _master: pty.master,
+        }
+    }
+
+    fn contents(&self) -> String {
+        self.screen.lock().expect("the screen").screen().contents()
+    }
+
+    fn send(&mut self, keys: &[u8]) {
+        self.keys.write_all(keys).expect("keys");
+        self.keys.flush().expect("keys");
+    }
+
+    /// Waits until the screen shows `text` (the program draws asynchronously).
+    fn wait_for(&self, text: &str, limit: Duration) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.contents();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "'{text}' never appeared; the screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+const ENTER: &[u8] = b"\r";
+const CTRL_C: &[u8] = b"\x03";
+const WAIT: Duration = Duration::from_secs(20);
+
+#[test]
+fn an_officer_finds_a_player_opens_his_event_and_keys_a_result() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut terminal = Terminal::start(data.path());
+    // The first start builds the demo federation (3 000 players, ten years).
+    terminal.wait_for("3008 players", Duration::from_secs(180));
+    terminal.send(b"FIN10000");
+    terminal.wait_for("FIN10000▏", WAIT);
+    terminal.send(ENTER);
+    let card = terminal.wait_for("rated events", WAIT);
+    assert!(card.contains("FIN10000"), "{card}");
+    terminal.send(ENTER);
+    terminal.wait_for("Standings", WAIT);
+    // Key white's win on board 1; if the board had another result this is a correction and
+    // its preview asks first.
+    terminal.send(b"1");
+    std::thread::sleep(Duration::from_millis(500));
+    if terminal.contents().contains("This correction changes") {
+        terminal.send(b"y");
+    }
+    terminal.wait_for("round 1 board 1: 1-0", WAIT);
+    terminal.send(CTRL_C);
+    let start = Instant::now();
+    while terminal.child.try_wait().expect("the child").is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "ratedesk did not quit on ctrl-c (it writes its exit backup first)"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The keyed result is on disk, audited.
+    let db = data.path().join("ratedesk-demo");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .args(["log", "--last", "1"])
+        .output()
+        .expect("log");
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(log.contains("round 1 board 1: 1-0"), "{log}");
+}
