@@ -12,6 +12,7 @@ use chrono::NaiveDate;
 use super::{Failure, other};
 use crate::app::{Desk, Edit, ImportedPlayer};
 use crate::import::fide_list::{self, FideRecord, Kind};
+use crate::json::JsonRules;
 use crate::model::{FideEntry, PlayerIdx, PlayerInfo, fold_name};
 use crate::rules::Award;
 use crate::rules::ssl::{PELO, SELO, Ssl, SslState, titles::Title};
@@ -231,18 +232,16 @@ pub fn import_selo_csv(
             matched += 1;
             continue;
         }
-        let state = |f: Option<selo_csv::Figures>| {
-            f.map(|f| SslState {
-                rating: Some(f.rating),
-                games: f.games,
-                normal_games: f.games,
-                history: None,
-                elo_corrected: false,
-            })
+        // A starting state read as the `rate` format reads one (`{"rating", "games"}`).
+        let state = |list, f: Option<selo_csv::Figures>| -> Result<Option<SslState>, Failure> {
+            let Some(f) = f else { return Ok(None) };
+            let value = serde_json::json!({"rating": f.rating, "games": f.games});
+            Ssl.state_from_json(list, &value, &format!("line {}", row.line))
+                .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))
         };
         let mut seeds = vec![None; 2];
-        seeds[SELO] = state(row.selo);
-        seeds[PELO] = state(row.pelo);
+        seeds[SELO] = state(SELO, row.selo)?;
+        seeds[PELO] = state(PELO, row.pelo)?;
         let held = match row.title.as_str() {
             "" => Vec::new(),
             t => {

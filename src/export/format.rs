@@ -33,6 +33,13 @@ pub fn decimal_points(h: u32) -> String {
     format!("{}{}", h / 2, if h % 2 == 1 { ".5" } else { "" })
 }
 
+/// An expected score kept in hundredths, as points with two decimals (`4.93`); empty for none.
+pub fn expected(hundredths: Option<i64>) -> String {
+    hundredths
+        .map(|e| format!("{:.2}", e as f64 / 100.0))
+        .unwrap_or_default()
+}
+
 /// A performance rating, rounded; unbounded ones as `+∞` / `−∞`.
 pub fn performance(p: Performance) -> String {
     match p {

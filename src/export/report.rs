@@ -2,7 +2,7 @@
 //! player's old and new rating, change, games, score, expected score, performance and the
 //! factors of his calculation, in the order of the standings.
 
-use super::format::{Page, half_points, performance, rating, signed};
+use super::format::{Page, expected, half_points, performance, rating, signed};
 use crate::app::views::standings;
 use crate::ledger::{Book, Ledger};
 use crate::rules::Rulebook;
@@ -57,9 +57,7 @@ fn cells<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) -> Vec<V
                 r.old.map(|o| signed(r.new - o)).unwrap_or_default(),
                 r.games.to_string(),
                 half_points(r.score),
-                r.expected
-                    .map(|e| format!("{:.2}", e as f64 / 100.0))
-                    .unwrap_or_default(),
+                expected(r.expected),
                 performance(r.performance),
                 r.factors.describe(),
             ]

@@ -182,6 +182,14 @@ fn matters_from<R: Rulebook>(
     let (Some(b), Some(a)) = (before, after) else {
         return chrono::NaiveDate::MIN;
     };
+    // Most edits leave the FIDE lists alone: no copies to compare the rest.
+    if b.info.fide == a.info.fide {
+        return if b == a {
+            chrono::NaiveDate::MAX
+        } else {
+            chrono::NaiveDate::MIN
+        };
+    }
     let same_otherwise = PlayerInfo {
         fide: Vec::new(),
         ..b.info.clone()

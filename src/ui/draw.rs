@@ -11,7 +11,7 @@ use super::keymap::Keymap;
 use super::theme::{Role, Theme};
 use crate::app::state::{App, Popup, Tab};
 use crate::app::{Action, Context};
-pub(crate) use crate::export::format::{half_points, performance, rating, signed};
+pub(crate) use crate::export::format::{expected, half_points, performance, rating, signed};
 use crate::json::JsonRules;
 
 pub const MIN_WIDTH: u16 = 80;

@@ -10,7 +10,7 @@ use crate::app::state::{App, Focus};
 use crate::json::JsonRules;
 use crate::model::FideKind;
 
-use super::draw::{block, doubled, half_points, performance, query_box, rating, signed};
+use super::draw::{block, doubled, expected, half_points, performance, query_box, rating, signed};
 
 pub(crate) fn draw_players<R: JsonRules>(
     app: &App<R>,
@@ -230,11 +230,7 @@ fn draw_card<R: JsonRules>(
                 Cell::from(delta.map(signed).unwrap_or_default()).style(theme.style(change_role)),
                 Cell::from(g.games.to_string()),
                 Cell::from(half_points(g.score)),
-                Cell::from(
-                    g.expected
-                        .map(|e| format!("{:.2}", e as f64 / 100.0))
-                        .unwrap_or_default(),
-                ),
+                Cell::from(expected(g.expected)),
                 Cell::from(performance(g.performance)),
             ])
         })

@@ -10,7 +10,9 @@ use super::theme::{Role, Theme};
 use crate::app::state::{App, EventView};
 use crate::json::JsonRules;
 
-use super::draw::{block, delta_role, half_points, performance, query_box, rating, signed};
+use super::draw::{
+    block, delta_role, expected, half_points, performance, query_box, rating, signed,
+};
 
 pub(crate) fn draw_tournaments<R: JsonRules>(
     app: &App<R>,
@@ -176,11 +178,6 @@ fn draw_standings<R: JsonRules>(
         .map(|(rank, s)| {
             let r = s.rating.as_ref();
             let delta = r.and_then(|r| r.old.map(|o| r.new - o));
-            let role = match delta {
-                Some(d) if d > 0 => Role::RatingGain,
-                Some(d) if d < 0 => Role::RatingLoss,
-                _ => Role::Normal,
-            };
             Row::new(vec![
                 Cell::from((rank + 1).to_string()),
                 Cell::from(s.start_number.to_string()),
@@ -188,7 +185,8 @@ fn draw_standings<R: JsonRules>(
                 Cell::from(half_points(s.points)),
                 Cell::from(rating(r.and_then(|r| r.old))),
                 Cell::from(r.map(|r| r.new.to_string()).unwrap_or_default()),
-                Cell::from(delta.map(signed).unwrap_or_default()).style(theme.style(role)),
+                Cell::from(delta.map(signed).unwrap_or_default())
+                    .style(theme.style(delta_role(delta))),
             ])
         })
         .collect();
@@ -236,11 +234,7 @@ fn draw_report<R: JsonRules>(
                     .style(theme.style(delta_role(delta))),
                 Cell::from(r.games.to_string()),
                 Cell::from(half_points(r.score)),
-                Cell::from(
-                    r.expected
-                        .map(|e| format!("{:.2}", e as f64 / 100.0))
-                        .unwrap_or_default(),
-                ),
+                Cell::from(expected(r.expected)),
                 Cell::from(performance(r.performance)),
                 Cell::from(factors),
             ])
