@@ -4,6 +4,7 @@
 
 mod input;
 pub use input::RATINGS;
+mod isl;
 mod ssl;
 
 use std::collections::BTreeMap;
@@ -72,6 +73,7 @@ pub trait JsonRules: Rulebook + Sized {
 fn rate_with_code(rules: &str, text: &str) -> Result<Value, InputError> {
     match rules {
         "ssl" => rate_with(&crate::rules::ssl::Ssl, text),
+        "isl" => rate_with(&crate::rules::isl::Isl, text),
         other => Err(unsupported(other)),
     }
 }

@@ -12,6 +12,7 @@
 
 pub mod arith;
 pub mod expectation;
+pub mod isl;
 pub mod performance;
 pub mod ssl;
 
