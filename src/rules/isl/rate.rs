@@ -289,3 +289,280 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use chrono::NaiveDate;
+
+    use super::*;
+    use crate::model::{GameResult, PlayerInfo};
+    use crate::rules::isl::{STANDARD, period_of, unit_key};
+    use crate::rules::{Rulebook, UnitKey};
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
+    }
+
+    fn event(id: &str, start: &str, end: &str, games: &[(u32, usize, usize, &str)]) -> Event {
+        Event {
+            id: id.into(),
+            name: String::new(),
+            start: d(start),
+            end: d(end),
+            time_control: None,
+            abroad: false,
+            official_representation: false,
+            age_limit: None,
+            playoff_of: None,
+            pairing: "swiss".into(),
+            received: None,
+            participants: Vec::new(),
+            games: games
+                .iter()
+                .enumerate()
+                .map(|(b, &(round, white, black, code))| Game {
+                    round,
+                    board: b as u32 + 1,
+                    white,
+                    black: Some(black),
+                    result: GameResult::parse(code),
+                    date: None,
+                })
+                .collect(),
+        }
+    }
+
+    fn rated(rating: Rating, games: u32) -> Option<IslState> {
+        Some(IslState::rated(rating, games, false))
+    }
+
+    /// Rates the period `name` of `events` (every event's games in it) from `states`.
+    fn rate_period(
+        name: &str,
+        events: &[Event],
+        players: &[PlayerInfo],
+        states: &[Option<IslState>],
+    ) -> UnitOutcome<IslState, (), IslDetail> {
+        let key: UnitKey = unit_key(&period_of(d(name).pred_opt().expect("date")));
+        let mut parts = Vec::new();
+        for (i, e) in events.iter().enumerate() {
+            for (k, part) in Isl.units_of(i, e, STANDARD) {
+                if k == key {
+                    parts.push(part);
+                }
+            }
+        }
+        let state = |p: PlayerIdx| states.get(p).and_then(Option::as_ref);
+        let state_on = |_: PlayerIdx, _: usize| None;
+        let awards = |_: PlayerIdx| &[][..];
+        let unit = Unit::<Isl> {
+            key: &key,
+            list: STANDARD,
+            parts: &parts,
+            events,
+            players,
+            state: &state,
+            state_on: &state_on,
+            awards: &awards,
+        };
+        Isl.rate(&unit)
+    }
+
+    fn state_of(out: &UnitOutcome<IslState, (), IslDetail>, p: PlayerIdx) -> Option<&IslState> {
+        out.states.iter().find(|(q, _)| *q == p).map(|(_, s)| s)
+    }
+
+    fn rows_of(
+        out: &UnitOutcome<IslState, (), IslDetail>,
+        p: PlayerIdx,
+    ) -> Vec<&PlayerRating<IslDetail>> {
+        out.ratings.iter().filter(|r| r.player == p).collect()
+    }
+
+    #[test]
+    fn tafla_1_numbers_games_in_ledger_order_of_the_events() {
+        // Player 0 has 99 games. The event ending 20 January is given first, yet the one
+        // ending 10 January holds his 100th game (K 30) and the other his 101st (K 25).
+        let events = [
+            event("late", "2025-01-20", "2025-01-20", &[(1, 0, 2, "1-0")]),
+            event("early", "2025-01-10", "2025-01-10", &[(1, 0, 1, "0-1")]),
+        ];
+        let players = vec![PlayerInfo::default(); 3];
+        let states = [rated(1600, 99), rated(1600, 50), rated(1600, 50)];
+        let out = rate_period("2025-03-01", &events, &players, &states);
+        let rows = rows_of(&out, 0);
+        let k_by_event: Vec<(usize, Vec<u8>)> =
+            rows.iter().map(|r| (r.event, r.detail.k.clone())).collect();
+        assert_eq!(k_by_event, vec![(1, vec![30]), (0, vec![25])]);
+        // −15 + 12.5 = −2.5 → 1597.5 → 1598.
+        assert_eq!(state_of(&out, 0), rated(1598, 101).as_ref());
+        assert!(rows.iter().all(|r| r.new == 1598));
+    }
+
+    #[test]
+    fn randstaedings_games_count_only_against_opponents_rated_at_the_start() {
+        // 0 rated, 1 with provisional games, 2 with nothing.
+        let events = [event(
+            "e",
+            "2025-01-10",
+            "2025-01-12",
+            &[(1, 0, 1, "1-0"), (2, 1, 2, "1-0"), (3, 2, 0, "0-1")],
+        )];
+        let players = vec![PlayerInfo::default(); 3];
+        let prov = Provisional {
+            games: 1,
+            opponents_sum: 1500,
+            score: 1,
+        };
+        let states = [rated(1700, 50), Some(IslState::Provisional(prov)), None];
+        let out = rate_period("2025-03-01", &events, &players, &states);
+        assert!(
+            rows_of(&out, 0).is_empty(),
+            "no game against a rated opponent"
+        );
+        assert_eq!(
+            state_of(&out, 0),
+            rated(1700, 50).as_ref(),
+            "returned unchanged"
+        );
+        let after = |p| state_of(&out, p).and_then(IslState::provisional).copied();
+        assert_eq!(
+            after(1),
+            Some(Provisional {
+                games: 2,
+                opponents_sum: 3200,
+                score: 1
+            })
+        );
+        assert_eq!(
+            after(2),
+            Some(Provisional {
+                games: 1,
+                opponents_sum: 1700,
+                score: 0
+            })
+        );
+        let row = rows_of(&out, 1)[0];
+        assert_eq!(
+            (row.games, row.score, row.old, row.expected),
+            (1, 0, None, None)
+        );
+        assert_eq!(row.detail.opponents_sum, Some(1700));
+        assert!(row.detail.k.is_empty() && row.detail.change.is_none());
+    }
+
+    #[test]
+    fn fyrstu_stig_at_the_periods_end_from_all_its_games() {
+        // 3 earlier games; in the period 3 more against 1600s: 6 games, Σ 9300, 2.5 points.
+        let events = [event(
+            "e",
+            "2025-04-10",
+            "2025-04-12",
+            &[(1, 0, 1, "1-0"), (2, 2, 0, "1/2-1/2"), (3, 0, 3, "0-1")],
+        )];
+        let players = vec![PlayerInfo::default(); 4];
+        let prov = Provisional {
+            games: 3,
+            opponents_sum: 4500,
+            score: 2,
+        };
+        let states = [
+            Some(IslState::Provisional(prov)),
+            rated(1600, 20),
+            rated(1600, 20),
+            rated(1600, 20),
+        ];
+        let out = rate_period("2025-06-01", &events, &players, &states);
+        // Rc = 9300 / 6 = 1550, P = 2.5 / 6 = .4167 → .42: Dp −57 → 1493.
+        assert_eq!(state_of(&out, 0), rated(1493, 6).as_ref());
+        let row = rows_of(&out, 0)[0];
+        assert!(row.detail.initial);
+        assert_eq!(row.new, 1493);
+        assert_eq!(
+            row.detail.provisional,
+            Some(Provisional {
+                games: 6,
+                opponents_sum: 9300,
+                score: 5
+            })
+        );
+        // The rated players' games against him are not rated.
+        for p in 1..4 {
+            assert!(rows_of(&out, p).is_empty());
+            assert_eq!(state_of(&out, p), rated(1600, 20).as_ref());
+        }
+    }
+
+    #[test]
+    fn tafla_1_lock_is_set_by_the_new_rating_and_used_from_the_next_period() {
+        let events = [event("e", "2025-01-15", "2025-01-15", &[(1, 0, 1, "1-0")])];
+        let players = vec![PlayerInfo::default(); 2];
+        let states = [rated(2390, 120), rated(2390, 120)];
+        let out = rate_period("2025-03-01", &events, &players, &states);
+        assert_eq!(rows_of(&out, 0)[0].detail.k, vec![25], "not yet locked");
+        assert_eq!(
+            state_of(&out, 0),
+            Some(&IslState::Rated {
+                rating: 2403,
+                games: 121,
+                reached_2400: true
+            })
+        );
+    }
+
+    #[test]
+    fn tafla_1_junior_by_birth_date_on_the_periods_first_day() {
+        let events = [event("e", "2025-04-15", "2025-04-15", &[(1, 0, 1, "1-0")])];
+        let born = |s| PlayerInfo {
+            born: Some(d(s)),
+            ..PlayerInfo::default()
+        };
+        let players = vec![born("2004-03-02"), born("2004-03-01")];
+        let states = [rated(1500, 40), rated(1500, 40)];
+        let out = rate_period("2025-06-01", &events, &players, &states);
+        assert_eq!(rows_of(&out, 0)[0].detail.k, vec![35]);
+        assert_eq!(rows_of(&out, 1)[0].detail.k, vec![30]);
+        assert_eq!(rows_of(&out, 0)[0].detail.change, Some(1750));
+        assert_eq!(rows_of(&out, 1)[0].detail.change, Some(-1500));
+    }
+
+    #[test]
+    fn rnystig_floor_applies_to_the_period_sum() {
+        let events = [event(
+            "e",
+            "2025-01-15",
+            "2025-01-16",
+            &[(1, 0, 1, "0-1"), (2, 0, 1, "1-0")],
+        )];
+        let players = vec![PlayerInfo::default(); 2];
+        // −15 then +15 with the same start ratings: 1005 stays 1005, no floor mid-period.
+        let states = [rated(1005, 10), rated(1005, 10)];
+        let out = rate_period("2025-03-01", &events, &players, &states);
+        assert_eq!(state_of(&out, 0), rated(1005, 12).as_ref());
+        let lines = &rows_of(&out, 0)[0].lines;
+        assert_eq!(
+            lines.iter().map(|l| l.rating_after).collect::<Vec<_>>(),
+            vec![1000, 1005]
+        );
+    }
+
+    #[test]
+    fn unplayed_games_and_other_periods_are_left_out() {
+        let mut e = event(
+            "e",
+            "2025-02-27",
+            "2025-03-02",
+            &[(1, 0, 1, "+-"), (2, 0, 1, "1-0"), (3, 1, 0, "1-0")],
+        );
+        e.games[0].date = Some(d("2025-02-27"));
+        e.games[1].date = Some(d("2025-02-28"));
+        e.games[2].date = Some(d("2025-03-01"));
+        let players = vec![PlayerInfo::default(); 2];
+        let states = [rated(1500, 10), rated(1500, 10)];
+        let out = rate_period("2025-03-01", std::slice::from_ref(&e), &players, &states);
+        assert_eq!(rows_of(&out, 0)[0].games, 1);
+        assert_eq!(state_of(&out, 0), rated(1515, 11).as_ref());
+        let next = rate_period("2025-06-01", &[e], &players, &states);
+        assert_eq!(rows_of(&next, 1)[0].games, 1);
+    }
+}
