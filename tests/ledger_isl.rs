@@ -294,7 +294,7 @@ fn book(seeds: Vec<(Option<IslState>, Option<NaiveDate>)>, events: &[EventSpec])
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
     fn incremental_updates_equal_a_fresh_build(

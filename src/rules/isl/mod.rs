@@ -94,6 +94,10 @@ impl IslState {
 
 /// The figures of one player's part of an event in a period that the contract publishes
 /// beyond the common ones, and his period's outcome (the same in each of his parts of it).
+///
+/// In every row of a period a rated player's `PlayerRating::new` is his new rating at the
+/// period's end; an unrated player's is his initial rating when `initial`, else 0 (nothing is
+/// published for him yet).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IslDetail {
     /// Σ Rbreyting of the part's games, exact in hundredths (rated players).
@@ -253,6 +257,26 @@ mod tests {
         );
         assert_eq!(IslState::rated(2399, 50, false).rating(), Some(2399));
         assert!(IslState::default().is_empty());
+    }
+
+    #[test]
+    fn state_summaries() {
+        let s = |state: &IslState| Isl.state_summary(STANDARD, state);
+        assert_eq!(s(&IslState::rated(1850, 120, false)), "1850 (120 games)");
+        assert_eq!(
+            s(&IslState::rated(2390, 120, true)),
+            "2390 (120 games, 2400 reached)"
+        );
+        assert_eq!(s(&IslState::default()), "unrated");
+        let p = Provisional {
+            games: 4,
+            opponents_sum: 6400,
+            score: 3,
+        };
+        assert_eq!(
+            s(&IslState::Provisional(p)),
+            "unrated (4 provisional games, 1.5 points)"
+        );
     }
 
     #[test]
