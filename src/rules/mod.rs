@@ -14,6 +14,7 @@ pub mod arith;
 pub mod expectation;
 pub mod performance;
 pub mod ssl;
+pub mod tsf;
 
 use chrono::NaiveDate;
 use serde::de::DeserializeOwned;
