@@ -199,7 +199,8 @@ fn a_correction_that_cascades_asks_first() {
         abroad: false,
         official_representation: false,
         age_limit: None,
-        playoff: false,
+        playoff_of: None,
+        received: None,
         pairing: "swiss".into(),
         participants: vec![],
         games: vec![Game {

@@ -94,10 +94,11 @@ pub fn list_for(seconds_for_60: u64, abroad: bool) -> Option<ListId> {
     }
 }
 
-/// Rule 2.10: a play-off counts on the list its time control gives, except that quick-play
-/// play-offs of selo events are not rated at all.
-pub fn playoff_counts(list: ListId, playoff: bool) -> bool {
-    !(playoff && list == PELO)
+/// Rule 2.10: a play-off counts on the list its own time control gives, except that a
+/// quick-play play-off of a selo event is not rated at all. `decided` is the list of the event
+/// the play-off decides (`None`: not a play-off, or that event is not rated).
+pub fn playoff_counts(list: ListId, decided: Option<ListId>) -> bool {
+    !(list == PELO && decided == Some(SELO))
 }
 
 /// Rule 7.7: Kr = min(45, max(20, 5 ⌈(2450 − Ro) / 100⌉)).
@@ -182,6 +183,7 @@ fn games_of(games: &[&Game]) -> BTreeMap<PlayerIdx, Vec<Encounter>> {
 impl Rulebook for Ssl {
     type State = SslState;
     type Award = Title;
+    type Detail = ();
 
     fn code(&self) -> &'static str {
         "ssl"
@@ -191,9 +193,9 @@ impl Rulebook for Ssl {
         &["selo", "pelo"]
     }
 
-    fn list_of(&self, event: &Event) -> Option<ListId> {
-        list_for(seconds_for_60(event), event.abroad)
-            .filter(|&list| playoff_counts(list, event.playoff))
+    fn list_of(&self, event: &Event, decided: Option<&Event>) -> Option<ListId> {
+        let decided = decided.and_then(|d| list_for(seconds_for_60(d), d.abroad));
+        list_for(seconds_for_60(event), event.abroad).filter(|&list| playoff_counts(list, decided))
     }
 
     /// Rule 2.11: every event is its own rating unit, rated in order of end date, start date
@@ -393,9 +395,16 @@ mod tests {
 
     #[test]
     fn rule_2_10_quick_play_playoffs_are_not_rated() {
-        assert!(!playoff_counts(PELO, true));
-        assert!(playoff_counts(SELO, true));
-        assert!(playoff_counts(PELO, false));
+        assert!(
+            !playoff_counts(PELO, Some(SELO)),
+            "blitz play-off of a selo event"
+        );
+        assert!(playoff_counts(SELO, Some(SELO)), "standard play-off");
+        assert!(
+            playoff_counts(PELO, Some(PELO)),
+            "play-off of a rapid event"
+        );
+        assert!(playoff_counts(PELO, None), "not a play-off");
     }
 
     #[test]

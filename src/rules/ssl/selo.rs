@@ -368,6 +368,7 @@ fn player_rating(
             ..Factors::default()
         },
         lines,
+        detail: (),
     }
 }
 
@@ -518,7 +519,8 @@ mod tests {
             abroad,
             official_representation,
             age_limit: None,
-            playoff: false,
+            playoff_of: None,
+            received: None,
             participants: Vec::new(),
             pairing: String::new(),
             games: vec![],
