@@ -5,6 +5,7 @@
 mod input;
 pub use input::RATINGS;
 mod ssl;
+mod tsf;
 
 use std::collections::BTreeMap;
 
@@ -72,6 +73,7 @@ pub trait JsonRules: Rulebook + Sized {
 fn rate_with_code(rules: &str, text: &str) -> Result<Value, InputError> {
     match rules {
         "ssl" => rate_with(&crate::rules::ssl::Ssl, text),
+        "tsf" => rate_with(&crate::rules::tsf::Tsf, text),
         other => Err(unsupported(other)),
     }
 }

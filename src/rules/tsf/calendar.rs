@@ -200,8 +200,9 @@ mod tests {
             abroad: false,
             official_representation: false,
             age_limit: None,
-            playoff: false,
+            playoff_of: None,
             pairing: "swiss".into(),
+            received: None,
             participants: vec![],
             games: rounds
                 .iter()
