@@ -11,6 +11,8 @@ pub mod calendar;
 pub mod method;
 mod rate;
 pub mod rated;
+#[cfg(test)]
+mod scenarios;
 pub mod standing;
 pub mod tables;
 pub mod unrated;
