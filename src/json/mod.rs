@@ -6,6 +6,7 @@ mod input;
 pub use input::RATINGS;
 mod isl;
 mod ssl;
+mod tsf;
 
 use std::collections::BTreeMap;
 
@@ -74,6 +75,7 @@ fn rate_with_code(rules: &str, text: &str) -> Result<Value, InputError> {
     match rules {
         "ssl" => rate_with(&crate::rules::ssl::Ssl, text),
         "isl" => rate_with(&crate::rules::isl::Isl, text),
+        "tsf" => rate_with(&crate::rules::tsf::Tsf, text),
         other => Err(unsupported(other)),
     }
 }
@@ -110,12 +112,16 @@ pub fn rate(text: &str) -> Result<Value, InputError> {
     rate_with_code(&rules, text)
 }
 
-/// The error for a rulebook this version cannot rate.
+/// The error for a rulebook this version cannot keep in a database (or, for an unknown code,
+/// cannot rate at all).
 pub fn unsupported(rules: &str) -> InputError {
     match rules {
         "isl" | "tsf" => InputError::new(
             "rules",
-            format!("the '{rules}' rulebook is not available in this version (only 'ssl')"),
+            format!(
+                "this version keeps databases of the Finnish rulebook ('ssl') only; \
+                 'ratedesk rate' rates '{rules}' documents"
+            ),
         ),
         other => InputError::new(
             "rules",

@@ -15,6 +15,7 @@ pub mod expectation;
 pub mod isl;
 pub mod performance;
 pub mod ssl;
+pub mod tsf;
 
 use chrono::NaiveDate;
 use serde::de::DeserializeOwned;
