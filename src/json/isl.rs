@@ -222,15 +222,11 @@ impl JsonRules for Isl {
         ""
     }
 
-    /// ISL has no titles: none are listed.
-    fn player_extras(
-        &self,
-        _results: &Results<'_, Self>,
-        _player: PlayerIdx,
-        out: &mut Map<String, Value>,
-    ) {
-        out.remove("titles");
+    fn awards_titles(&self) -> bool {
+        false
     }
+
+    fn player_extras(&self, _: &Results<'_, Self>, _: PlayerIdx, _: &mut Map<String, Value>) {}
 
     /// A game dated outside its event; an event running over a list date with an undated played
     /// game (its period would be unknown). (`received` before the end is refused by the common

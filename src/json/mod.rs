@@ -48,6 +48,11 @@ pub trait JsonRules: Rulebook + Sized {
     fn state_to_json(&self, list: usize, state: &Self::State) -> Value;
     fn award_from_json(&self, code: &str) -> Option<Self::Award>;
     fn award_code(&self, award: &Self::Award) -> &'static str;
+    /// Whether the rulebook awards titles; when it does not, titles given on input are accepted
+    /// and ignored, and none are written.
+    fn awards_titles(&self) -> bool {
+        true
+    }
     /// Extra per-player output (e.g. SSL selection numbers).
     fn player_extras(
         &self,
@@ -171,8 +176,13 @@ pub fn read<R: JsonRules>(rulebook: &R, text: &str) -> Result<Loaded<R>, InputEr
             })
             .collect::<Result<Vec<_>, _>>()?;
         book.seeds.push(states);
-        let titles = p
-            .titles
+        // A rulebook without titles accepts and ignores them (the contract's isl and tsf).
+        let given = if rulebook.awards_titles() {
+            p.titles.as_slice()
+        } else {
+            &[]
+        };
+        let titles = given
             .iter()
             .map(|t| {
                 let award = rulebook.award_from_json(&t.title).ok_or_else(|| {
@@ -269,12 +279,14 @@ pub fn write_results<R: JsonRules>(
                     .map(|s| rulebook.state_to_json(list, s));
                 obj.insert((*name).into(), state.unwrap_or(Value::Null));
             }
-            let titles: Vec<Value> = ledger
-                .awards(book, p)
-                .iter()
-                .map(|a| award_json(rulebook, a))
-                .collect();
-            obj.insert("titles".into(), Value::Array(titles));
+            if rulebook.awards_titles() {
+                let titles: Vec<Value> = ledger
+                    .awards(book, p)
+                    .iter()
+                    .map(|a| award_json(rulebook, a))
+                    .collect();
+                obj.insert("titles".into(), Value::Array(titles));
+            }
             rulebook.player_extras(&results, p, &mut obj);
             Value::Object(obj)
         })

@@ -321,6 +321,10 @@ impl JsonRules for Tsf {
         ""
     }
 
+    fn awards_titles(&self) -> bool {
+        false
+    }
+
     fn player_extras(&self, _: &Results<'_, Self>, _: PlayerIdx, _: &mut Map<String, Value>) {}
 
     /// Pairing systems, and every game's date within its event.
