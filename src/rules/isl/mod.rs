@@ -27,9 +27,6 @@ pub use rated::{
 /// The one Icelandic list (standard play).
 pub const STANDARD: ListId = 0;
 
-/// Seconds for 60 moves of a game without a recorded time control: a standard game.
-const STANDARD_SECONDS: u64 = 90 * 60;
-
 /// "hvor skákmaður hefur að minnsta kosti 60 mínútur til að ljúka skákinni": the least time
 /// for a rated game, in seconds for 60 moves.
 pub const MIN_SECONDS: u64 = 60 * 60;
@@ -112,19 +109,11 @@ pub struct IslDetail {
     pub provisional: Option<Provisional>,
 }
 
-/// Kröfur um tímamörk: seconds for the first 60 moves ("Ef teflt er með viðbótartíma þá eru
-/// tímamörkin uppreiknuð miðað við 60 leikja skák"); an event without a recorded time control
-/// is a standard game.
-pub fn seconds_for_60(event: &Event) -> u64 {
-    event
-        .time_control
-        .as_ref()
-        .map_or(STANDARD_SECONDS, |tc| tc.seconds_for_60_moves())
-}
-
 /// Kröfur um tímamörk: "Öll mót sem tefld eru innanlands þar sem hvor skákmaður hefur að
 /// minnsta kosti 60 mínútur til að ljúka skákinni eru tekin til útreiknings" — an event in
-/// Iceland with at least 60 minutes for 60 moves is rated; any other is not.
+/// Iceland with at least 60 minutes for 60 moves is rated; any other is not. "Ef teflt er með
+/// viðbótartíma þá eru tímamörkin uppreiknuð miðað við 60 leikja skák": increments count for
+/// 60 moves ([`Event::seconds_for_60_moves`]).
 pub fn list_for(seconds_for_60: u64, abroad: bool) -> Option<ListId> {
     (!abroad && seconds_for_60 >= MIN_SECONDS).then_some(STANDARD)
 }
@@ -176,7 +165,7 @@ impl Rulebook for Isl {
 
     /// Kröfur um tímamörk (see [`list_for`]). A play-off is an event like any other.
     fn list_of(&self, event: &Event, _decided: Option<&Event>) -> Option<ListId> {
-        list_for(seconds_for_60(event), event.abroad)
+        list_for(event.seconds_for_60_moves(), event.abroad)
     }
 
     /// Útreikningsdagsetningar: one unit per period holding a played game of the event (see

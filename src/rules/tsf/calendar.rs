@@ -28,18 +28,6 @@ pub const MIN_ROUNDS: usize = 5;
 /// The most rounds a standard event may play on one day (A.10.d).
 pub const MAX_ROUNDS_A_DAY: usize = 4;
 
-/// Seconds for the first 60 moves of an event without a recorded time control: a standard game.
-const STANDARD_SECONDS: u64 = 90 * 60;
-
-/// A.2: seconds for the whole game per player, as the procedure reckons it — the fixed time plus
-/// 60 times the increment, plus time added after a move before the 60th.
-pub fn seconds_for_60(event: &Event) -> u64 {
-    event
-        .time_control
-        .as_ref()
-        .map_or(STANDARD_SECONDS, |tc| tc.seconds_for_60_moves())
-}
-
 /// A.2.a–c: 60 minutes and over standard; under 60 and at least 10 rapid; under 10 blitz. Exact
 /// seconds: 59 min 59 s is under 60 minutes.
 pub fn list_for_seconds(seconds: u64) -> ListId {
@@ -233,26 +221,26 @@ mod tests {
     #[test]
     fn a_2_minutes_count_sixty_increments() {
         let mut e = event(d(2025, 4, 1), d(2025, 4, 1), &[]);
-        assert_eq!(list_for_seconds(seconds_for_60(&e)), STANDARD);
+        assert_eq!(list_for_seconds(e.seconds_for_60_moves()), STANDARD);
         e.time_control = Some(TimeControl {
             base_seconds: 15 * 60,
             increment_seconds: 10,
             added: vec![],
         });
-        assert_eq!(seconds_for_60(&e), 25 * 60);
-        assert_eq!(list_for_seconds(seconds_for_60(&e)), RAPID);
+        assert_eq!(e.seconds_for_60_moves(), 25 * 60);
+        assert_eq!(list_for_seconds(e.seconds_for_60_moves()), RAPID);
         e.time_control = Some(TimeControl {
             base_seconds: 3 * 60,
             increment_seconds: 2,
             added: vec![],
         });
-        assert_eq!(list_for_seconds(seconds_for_60(&e)), BLITZ);
+        assert_eq!(list_for_seconds(e.seconds_for_60_moves()), BLITZ);
         e.time_control = Some(TimeControl {
             base_seconds: 50 * 60,
             increment_seconds: 10,
             added: vec![],
         });
-        assert_eq!(list_for_seconds(seconds_for_60(&e)), STANDARD);
+        assert_eq!(list_for_seconds(e.seconds_for_60_moves()), STANDARD);
     }
 
     #[test]

@@ -82,7 +82,7 @@ pub struct TsfDetail {
 
 /// KAPSAM, A.2, A.10.c–d: the list an event's tempo gives, whether or not it is rated.
 pub fn tempo_list(event: &Event) -> ListId {
-    calendar::list_for_seconds(calendar::seconds_for_60(event))
+    calendar::list_for_seconds(event.seconds_for_60_moves())
 }
 
 /// KAPSAM, A.10.c–d: why an event is not rated, if it is not.
