@@ -249,7 +249,11 @@ fn acknowledged_edits_survive_sigkill() {
         assert!(line.starts_with("ok "), "{line}");
         acknowledged.push(((*round, *board), code));
         // A result keyed as it already stands changes nothing and is not stored.
-        if current.insert((*round, *board), code.to_string()).as_deref() != Some(code) {
+        if current
+            .insert((*round, *board), code.to_string())
+            .as_deref()
+            != Some(code)
+        {
             changes += 1;
         }
         if k == 150 {

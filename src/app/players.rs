@@ -209,7 +209,11 @@ impl<R: JsonRules> App<R> {
             {
                 points.push((ev.start, old));
             }
-            for line in &r.lines {
+            let n = r.lines.len().max(1) as i64;
+            let days = (ev.end - ev.start).num_days();
+            for (k, line) in r.lines.iter().enumerate() {
+                // A game without its own date is placed by its order within the event.
+                let spread = ev.start + chrono::Duration::days(days * (k as i64 + 1) / n);
                 let date = ev
                     .games
                     .iter()
@@ -217,7 +221,7 @@ impl<R: JsonRules> App<R> {
                         g.round == line.round && (g.white == player || g.black == Some(player))
                     })
                     .and_then(|g| g.date)
-                    .unwrap_or(ev.end);
+                    .unwrap_or(spread);
                 points.push((date.max(ev.start), line.rating_after));
             }
         }

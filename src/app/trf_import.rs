@@ -216,11 +216,16 @@ pub fn plan<R: JsonRules>(
             _ => {}
         }
     }
-    let stateless = matches
+    // Finns are written without a federation (none means Finnish); a blank or unreadable
+    // federation in the file is what the officer should know about.
+    let stateless = parsed
+        .players
         .iter()
-        .filter(|(_, m)| match m {
-            Match::New(info) | Match::Ambiguous(info, _) => info.federation.is_none(),
-            Match::Existing(..) => false,
+        .zip(&matches)
+        .filter(|(p, (_, m))| {
+            let fed = p.federation.trim();
+            let unknown = fed.len() != 3 || !fed.chars().all(|c| c.is_ascii_alphabetic());
+            unknown && !matches!(m, Match::Existing(..))
         })
         .count();
     // The event refers to players by their place in the import's player list.
@@ -296,8 +301,9 @@ fn warnings<R: JsonRules>(
     }
     if stateless > 0 {
         out.push(format!(
-            "  ! {stateless} new player(s) without a federation: stored without one, they count \
-             as Finnish (they can represent Finland and are rated as Finns)"
+            "  ! {} without a federation in the file: stored without one, which counts as \
+             Finnish (can represent Finland, rated as a Finn)",
+            super::state::count(stateless, "new player", "new players")
         ));
     }
     let ours: std::collections::BTreeSet<PlayerIdx> = players
@@ -322,8 +328,8 @@ fn warnings<R: JsonRules>(
         let shown: Vec<&str> = later.iter().take(6).copied().collect();
         let more = later.len().saturating_sub(shown.len());
         out.push(format!(
-            "  ! {} later event(s) will be re-rated: {}{}",
-            later.len(),
+            "  ! {} will be re-rated: {}{}",
+            super::state::count(later.len(), "later event", "later events"),
             shown.join(", "),
             if more > 0 {
                 format!(" and {more} more")

@@ -31,7 +31,13 @@ fn dots(
         return Vec::new();
     };
     let span = (last.0 - first.0).num_days().max(1);
-    let x = |d: NaiveDate| {
+    // A career of one day (one event without game dates) is spread game by game.
+    let one_day = first.0 == last.0;
+    let steps = points.len().saturating_sub(1).max(1);
+    let x = |i: usize, d: NaiveDate| {
+        if one_day {
+            return i * (width - 1) / steps;
+        }
         let days = (d - first.0).num_days().clamp(0, span);
         (days as usize * (width - 1)) / span as usize
     };
@@ -44,8 +50,8 @@ fn dots(
     };
     let mut out = Vec::new();
     let mut previous: Option<(usize, usize)> = None;
-    for &(d, r) in points {
-        let (px, py) = (x(d).max(previous.map_or(0, |p| p.0)), y(r));
+    for (i, &(d, r)) in points.iter().enumerate() {
+        let (px, py) = (x(i, d).max(previous.map_or(0, |p| p.0)), y(r));
         match previous {
             Some((qx, qy)) => {
                 let steps = px.abs_diff(qx).max(py.abs_diff(qy)).max(1);

@@ -41,8 +41,8 @@ pub(crate) fn draw_standings<R: JsonRules>(
     let book = app.desk.book();
     let standings = app.standings(event);
     let columns = vec![
-        Column::figure("#", 9),
-        Column::figure("No", 5),
+        Column::figure("#", 12),
+        Column::figure("No", 13),
         Column::text("Name", 8, 20),
         Column::figure("Born", 2),
         Column::figure("Pts", 15),
@@ -85,7 +85,7 @@ pub(crate) fn draw_report<R: JsonRules>(
         .collect();
     let columns = vec![
         Column::figure("No", 8),
-        Column::text("Name", 8, 20),
+        Column::text("Name", 12, 20),
         Column::figure("Old", 13),
         Column::figure("New", 15),
         Column::figure("±", 14),

@@ -93,7 +93,7 @@ fn draw_event<R: JsonRules>(
         head,
     );
     let [left, right] =
-        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(body);
+        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(body);
     let table_focus = app.tournaments.pane == Pane::Table;
     match app.tournaments.view {
         EventView::Standings => {
@@ -136,7 +136,7 @@ fn draw_round<R: JsonRules>(
         None => format!("Round {round} of {rounds}"),
     };
     let columns = vec![
-        Column::figure("Bd", 5),
+        Column::figure("Bd", 12),
         Column::text("White", 8, 20),
         Column::whole("Res", 19),
         Column::text("Black", 8, 18),
