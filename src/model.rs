@@ -82,9 +82,14 @@ impl GameResult {
         }
     }
 
-    /// The contract's code for this result (the inverse of [`GameResult::parse`]).
+    /// The contract's code for this result (the inverse of [`GameResult::parse`], with
+    /// [`GameResult::on_board`] for a bye): `1-0`, `0-1`, `1/2-1/2`, `0-0`, `1/2-0`, `0-1/2`
+    /// for played games, `+-`, `-+`, `--` for unplayed ones of whole points. `+` and `-` say a
+    /// whole point or none, so an unplayed result with a half point (a half-point bye) is
+    /// written with its figures, `1/2-0` or `0-1/2`: the contract's bye code, which keeps the
+    /// half point wherever the result is written and read again.
     pub fn code(self) -> String {
-        if !self.played {
+        if !self.played && self.white_halves != 1 && self.black_halves != 1 {
             let side = |h: u8| if h > 0 { '+' } else { '-' };
             return format!("{}{}", side(self.white_halves), side(self.black_halves));
         }
@@ -396,6 +401,25 @@ mod tests {
             assert_eq!(r.code(), code);
         }
         assert_eq!(GameResult::parse("½-½"), Some(GameResult::DRAW));
+    }
+
+    /// SSL 2.9 and the contract's bye codes: an unplayed half point (a `0000 - H` bye of a TRF
+    /// file) is written `1/2-0` (`0-1/2`), never `+-`, and reads back as the same half point
+    /// on a bye.
+    #[test]
+    fn rule_2_9_an_unplayed_half_point_keeps_its_half() {
+        for (result, code) in [
+            (GameResult::unplayed(1, 0), "1/2-0"),
+            (GameResult::unplayed(0, 1), "0-1/2"),
+            (GameResult::unplayed(2, 0), "+-"),
+            (GameResult::unplayed(0, 2), "-+"),
+            (GameResult::unplayed(0, 0), "--"),
+        ] {
+            assert_eq!(result.code(), code);
+            let back = GameResult::parse(code).map(|r| r.on_board(true));
+            assert_eq!(back, Some(result), "{code} read back on a bye");
+        }
+        assert_eq!(GameResult::unplayed(1, 1).code(), "1/2-1/2");
         assert_eq!(GameResult::parse("½-0"), Some(GameResult::played(1, 0)));
     }
 

@@ -4,6 +4,7 @@
 //!
 //! Ratings are computed event by event (2.11): every event is its own rating unit.
 
+pub mod foreign;
 mod pelo;
 pub mod selection;
 mod selo;
@@ -219,16 +220,14 @@ impl Rulebook for Ssl {
     }
 
     /// Rules 6.3–6.5: the next title above the highest held, when the selo is within 50
-    /// points of its threshold, or past it with normal-time games still short.
+    /// points of its threshold, or past it with normal-time games still short. Section 6 sets
+    /// no condition of federation: a player of any federation with a selo is listed.
     fn within_reach(
         &self,
-        info: &crate::model::PlayerInfo,
+        _info: &crate::model::PlayerInfo,
         states: &[Option<&SslState>],
         held: &[crate::rules::Award<Title>],
     ) -> Option<crate::rules::Reach<Title>> {
-        if !info.is_finnish() {
-            return None;
-        }
         let selo = states.get(SELO).copied().flatten()?;
         let rating = selo.rating?;
         let highest = held.iter().map(|a| a.award).max();
@@ -406,6 +405,27 @@ mod tests {
         assert_eq!(default_rating(Some(14)), 1425);
         assert_eq!(default_rating(Some(15)), 1525);
         assert_eq!(default_rating(None), 1525);
+    }
+
+    /// Sections 6.3–6.5 for a player of another federation: his next title is within reach
+    /// like a Finn's.
+    #[test]
+    fn rule_6_5_titles_within_reach_for_every_federation() {
+        let swede = crate::model::PlayerInfo {
+            federation: Some("SWE".into()),
+            ..crate::model::PlayerInfo::default()
+        };
+        let selo = SslState {
+            rating: Some(1870),
+            games: 30,
+            normal_games: 30,
+            ..SslState::default()
+        };
+        let reach = Ssl.within_reach(&swede, &[Some(&selo), None], &[]);
+        assert_eq!(
+            reach.map(|r| (r.award, r.needed_rating)),
+            Some((Title::I, 1900))
+        );
     }
 
     #[test]
