@@ -169,9 +169,13 @@ pub struct Event {
     pub official_representation: bool,
     /// The highest age the players may reach in the event's year (SSL 3.6).
     pub age_limit: Option<u32>,
-    /// A play-off deciding a place in a standard-play event (SSL 2.10).
-    pub playoff: bool,
+    /// For a play-off, the id of the event whose winner or placing it decides (SSL 2.10).
+    pub playoff_of: Option<String>,
     pub pairing: String,
+    /// The day the federation received the results (ISL and TSF rate by it); `None`: with
+    /// the event's end.
+    #[serde(with = "day::option")]
+    pub received: Option<NaiveDate>,
     /// The players entered, in start-number order (start number = position + 1).
     pub participants: Vec<PlayerIdx>,
     pub games: Vec<Game>,
@@ -298,12 +302,33 @@ impl PlayerInfo {
             .is_none_or(|f| f.eq_ignore_ascii_case(FINLAND))
     }
 
-    /// The newest FIDE list entry published on or before `date`.
+    /// The newest FIDE list entry published on or before `date`. Not a player's rating of a
+    /// tempo: an entry may lack it (see [`PlayerInfo::fide_rating_on`]).
     pub fn fide_on(&self, date: NaiveDate) -> Option<&FideEntry> {
         self.fide
             .iter()
             .filter(|e| e.list_date <= date)
             .max_by_key(|e| e.list_date)
+    }
+
+    /// The FIDE rating of one tempo on a date: the newest entry published on or before `date`
+    /// that has a rating of that tempo. An entry without it (a rapid-only list, a month in
+    /// which only another list was imported) says nothing about that tempo.
+    pub fn fide_rating_on(&self, date: NaiveDate, kind: FideKind) -> Option<Rating> {
+        self.fide_rating_dated_on(date, kind).map(|(_, r)| r)
+    }
+
+    /// [`PlayerInfo::fide_rating_on`] with the date of the list that gave the rating.
+    pub fn fide_rating_dated_on(
+        &self,
+        date: NaiveDate,
+        kind: FideKind,
+    ) -> Option<(NaiveDate, Rating)> {
+        self.fide
+            .iter()
+            .filter(|e| e.list_date <= date)
+            .filter_map(|e| e.rating(kind).map(|r| (e.list_date, r)))
+            .max_by_key(|(d, _)| *d)
     }
 }
 
@@ -384,6 +409,34 @@ pub mod day {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fide_rating_is_the_newest_entry_with_that_tempo() {
+        let d = |m| NaiveDate::from_ymd_opt(2025, m, 1).expect("date");
+        let entry = |m, standard, rapid| FideEntry {
+            list_date: d(m),
+            standard,
+            rapid,
+            blitz: None,
+        };
+        let info = PlayerInfo {
+            fide: vec![
+                entry(1, Some(2110), Some(2050)),
+                entry(3, None, Some(2080)),
+                entry(6, Some(2120), None),
+            ],
+            ..PlayerInfo::default()
+        };
+        assert_eq!(info.fide_rating_on(d(4), FideKind::Standard), Some(2110));
+        assert_eq!(info.fide_rating_on(d(4), FideKind::Rapid), Some(2080));
+        assert_eq!(info.fide_rating_on(d(6), FideKind::Standard), Some(2120));
+        assert_eq!(info.fide_rating_on(d(6), FideKind::Rapid), Some(2080));
+        assert_eq!(info.fide_rating_on(d(6), FideKind::Blitz), None);
+        assert_eq!(
+            info.fide_rating_on(d(1) - chrono::Days::new(1), FideKind::Standard),
+            None
+        );
+    }
 
     #[test]
     fn names_fold_accents_and_case() {

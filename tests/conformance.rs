@@ -1,6 +1,12 @@
 //! Runs every conformance case against the real `ratedesk rate` binary: the shared cases in
 //! `../shared/conformance` (read at test time; a missing folder is a failure, not a skip) and
 //! the project's own in `tests/conformance`. Each case is one test, named by its file.
+//!
+//! A case the project holds to contradict the original rulebook is listed in
+//! `tests/conformance/disputed.toml` (`[[disputed]]` with `case`, `rule`, `original` — a
+//! quotation — and `figure`): it is run, reported by name with the dispute on every run, and
+//! counted neither passed nor failed (an ignored test whose name says `disputed`). A listed
+//! case that no longer exists fails the run.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -40,7 +46,7 @@ fn compare(
         }
         Value::Number(e) => {
             let tolerance = match key {
-                "expected" => 0.005 + 1e-9,
+                "expected" | "change" | "bonus" => 0.005 + 1e-9,
                 "performance" => 0.01 + 1e-9,
                 _ => 1e-9,
             };
@@ -73,12 +79,18 @@ fn compare(
             let by = match key {
                 "events" | "players" => Some("id"),
                 "titles" => Some("title"),
+                "periods" | "parts" => Some("period"),
                 _ => None,
             };
             match by {
                 Some(field) => {
-                    let complete =
-                        key == "titles" || (key == "players" && path.contains("events["));
+                    // Complete: titles, an event's parts, and the players of an event, of a
+                    // part and of a period; the top-level events, periods and players may list
+                    // only some.
+                    let complete = key == "titles"
+                        || key == "parts"
+                        || (key == "players"
+                            && (path.contains("events[") || path.contains("periods[")));
                     if complete && items.len() != got.len() {
                         let ids: Vec<String> = got.iter().map(|g| g[field].to_string()).collect();
                         errors.push(format!(
@@ -168,12 +180,48 @@ fn run_case(path: &Path) -> Result<(), Failed> {
     }
 }
 
+/// One case the project disputes, with the rule, the original's words and its own figure.
+#[derive(serde::Deserialize)]
+struct Dispute {
+    case: String,
+    rule: String,
+    original: String,
+    figure: String,
+}
+
+#[derive(serde::Deserialize)]
+struct Disputes {
+    #[serde(default)]
+    disputed: Vec<Dispute>,
+}
+
+fn disputes(own: &Path) -> Result<Vec<Dispute>, String> {
+    let path = own.join("disputed.toml");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => toml::from_str::<Disputes>(&text)
+            .map(|d| d.disputed)
+            .map_err(|e| format!("{}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = manifest.join("../shared/conformance");
     let own = manifest.join("tests/conformance");
     let mut trials = Vec::new();
+    let disputed = match disputes(&own) {
+        Ok(d) => d,
+        Err(message) => {
+            trials.push(Trial::test("own::disputed.toml", move || {
+                Err(message.into())
+            }));
+            Vec::new()
+        }
+    };
+    let mut names = Vec::new();
     for (label, dir) in [("shared", &shared), ("own", &own)] {
         let mut files = Vec::new();
         if let Err(e) = case_files(dir, &mut files) {
@@ -200,9 +248,49 @@ fn main() {
                 .with_extension("")
                 .display()
                 .to_string();
+            let case = file
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            names.push(case.clone());
+            if let Some(d) = disputed.iter().find(|d| d.case == case) {
+                // Listed by name on every run (an ignored test; nextest shows skipped tests, see
+                // .config/nextest.toml), neither passed nor failed. `--run-ignored all` runs it
+                // and shows how the output differs.
+                let title = format!(
+                    "{label}::{name} (disputed, rule {}: ratedesk's figure {})",
+                    d.rule, d.figure
+                );
+                let original = d.original.clone();
+                trials.push(
+                    Trial::test(title, move || {
+                        run_case(&file).map_err(|e| {
+                            format!(
+                                "{}\n(disputed: the original says «{original}»)",
+                                e.message().unwrap_or_default()
+                            )
+                            .into()
+                        })
+                    })
+                    .with_ignored_flag(true),
+                );
+                continue;
+            }
             trials.push(Trial::test(format!("{label}::{name}"), move || {
                 run_case(&file)
             }));
+        }
+    }
+    for d in &disputed {
+        if !names.contains(&d.case) {
+            let message = format!(
+                "disputed.toml lists '{}', which is no conformance case",
+                d.case
+            );
+            trials.push(Trial::test(
+                format!("own::disputed::{}", d.case),
+                move || Err(message.into()),
+            ));
         }
     }
     libtest_mimic::run(&args, trials).exit();

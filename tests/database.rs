@@ -84,6 +84,11 @@ fn import_then_export_equals_rate_on_every_conformance_case() {
         if doc["expected"].get("error").is_some() {
             continue;
         }
+        // The database holds Finnish federations so far; Icelandic and Turkish databases come
+        // with their own `init --rules`.
+        if doc["input"]["rules"] != "ssl" {
+            continue;
+        }
         let input = doc["input"].to_string();
         let dir = tempfile::tempdir().expect("tempdir");
         let db = dir.path().join("db");

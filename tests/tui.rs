@@ -199,7 +199,8 @@ fn a_correction_that_cascades_asks_first() {
         abroad: false,
         official_representation: false,
         age_limit: None,
-        playoff: false,
+        playoff_of: None,
+        received: None,
         pairing: "swiss".into(),
         participants: vec![],
         games: vec![Game {
@@ -611,4 +612,23 @@ fn the_card_shows_the_newest_fide_list() {
     press_keys(&mut app, &k, "enter");
     let screen = text(&app, &k, 160, 48);
     assert!(screen.contains("FIDE 1961/1890/– (2025-10)"), "{screen}");
+    // A rapid-only list (per-list files): the standard rating of October still holds, shown
+    // with its month.
+    let rapid_only = ratedesk::model::FideEntry {
+        standard: None,
+        ..entry(11, 0, Some(1902))
+    };
+    app.desk
+        .apply(Edit::FideList {
+            list_date: rapid_only.list_date,
+            kinds: vec![ratedesk::model::FideKind::Rapid],
+            entries: vec![(player, rapid_only)],
+            source: "test".into(),
+        })
+        .expect("the list");
+    let screen = text(&app, &k, 160, 48);
+    assert!(
+        screen.contains("FIDE 1961 (2025-10)/1902/– (2025-11)"),
+        "{screen}"
+    );
 }

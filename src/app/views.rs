@@ -25,7 +25,7 @@ impl<R: JsonRules> App<R> {
                     .map(move |r| HistoryRow {
                         event: r.event,
                         list,
-                        rating: r.clone(),
+                        rating: r.common(),
                     })
             })
             .collect();
@@ -178,7 +178,7 @@ impl<R: JsonRules> App<R> {
 /// An event's standings: participants by points (unplayed games included), then rating.
 pub fn standings<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) -> Vec<Standing> {
     let ev = &book.events[event];
-    let ratings: BTreeMap<PlayerIdx, &PlayerRating> = ledger
+    let ratings: BTreeMap<PlayerIdx, &PlayerRating<R::Detail>> = ledger
         .event_ratings(event)
         .into_iter()
         .map(|r| (r.player, r))
@@ -205,7 +205,7 @@ pub fn standings<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) 
                 start_number: i + 1,
                 player: p,
                 points,
-                rating: ratings.get(&p).map(|r| (*r).clone()),
+                rating: ratings.get(&p).map(|r| r.common()),
             }
         })
         .collect();

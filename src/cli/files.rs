@@ -335,7 +335,7 @@ pub fn national_ratings(desk: &Desk<Ssl>, event: usize) -> Vec<(PlayerIdx, crate
     use crate::rules::Rulebook;
     let book = desk.book();
     let ev = &book.events[event];
-    let list = Ssl.list_of(ev).unwrap_or(SELO);
+    let list = Ssl.list_in(ev, &book.events).unwrap_or(SELO);
     let Some(before) = ev.start.pred_opt() else {
         return Vec::new();
     };

@@ -32,14 +32,15 @@ pub fn write_csv<R: Rulebook>(
     ledger: &Ledger<R>,
     player: PlayerIdx,
 ) -> String {
-    let mut rows: Vec<(usize, &crate::rules::PlayerRating)> = (0..rulebook.lists().len())
-        .flat_map(|list| {
-            ledger
-                .history(player, list)
-                .into_iter()
-                .map(move |r| (list, r))
-        })
-        .collect();
+    let mut rows: Vec<(usize, &crate::rules::PlayerRating<R::Detail>)> =
+        (0..rulebook.lists().len())
+            .flat_map(|list| {
+                ledger
+                    .history(player, list)
+                    .into_iter()
+                    .map(move |r| (list, r))
+            })
+            .collect();
     rows.sort_by(|(_, a), (_, b)| {
         let (x, y) = (&book.events[a.event], &book.events[b.event]);
         (x.end, x.start, &x.id).cmp(&(y.end, y.start, &y.id))

@@ -16,7 +16,7 @@ fn heading<R: Rulebook>(rulebook: &R, book: &Book<R>, event: usize) -> (String, 
     let ev = &book.events[event];
     let name = if ev.name.is_empty() { &ev.id } else { &ev.name };
     let list = rulebook
-        .list_of(ev)
+        .list_in(ev, &book.events)
         .and_then(|l| rulebook.lists().get(l))
         .map_or_else(|| "not rated".to_string(), |l| format!("rated on {l}"));
     let tc = ev.time_control.as_ref().map_or_else(

@@ -93,8 +93,15 @@ pub(super) struct EventIn {
     pub abroad: bool,
     #[serde(default)]
     pub official_representation: bool,
+    /// Replaced by `playoff_of`; refused with a message saying so.
     #[serde(default)]
-    pub playoff: bool,
+    pub playoff: Option<bool>,
+    /// The id of the event whose winner or placing this play-off decides (SSL 2.10).
+    #[serde(default)]
+    pub playoff_of: Option<String>,
+    /// When the federation received the results (ISL and TSF rate by it).
+    #[serde(default)]
+    pub received: Option<String>,
     /// Player ids in start-number order; absent: the players of the games.
     #[serde(default)]
     pub participants: Option<Vec<String>>,
@@ -260,6 +267,19 @@ pub(super) fn events(
         }
         let start = date(&format!("{item} start"), &e.start)?;
         let end = date(&format!("{item} end"), &e.end)?;
+        if e.playoff == Some(true) {
+            return Err(InputError::new(
+                format!("{item} playoff"),
+                "'playoff' is replaced by 'playoff_of': the id of the event the play-off decides",
+            ));
+        }
+        let received = optional_date(&format!("{item} received"), &e.received)?;
+        if received.is_some_and(|r| r < end) {
+            return Err(InputError::new(
+                format!("{item} received"),
+                "the results cannot be received before the event ends",
+            ));
+        }
         if start > end {
             return Err(InputError::new(
                 item,
@@ -428,9 +448,10 @@ pub(super) fn events(
             abroad: e.abroad,
             official_representation: e.official_representation,
             age_limit,
-            playoff: e.playoff,
+            playoff_of: e.playoff_of.clone(),
             participants: Vec::new(),
             pairing: e.pairing.clone().unwrap_or_default(),
+            received,
             games,
         };
         event.participants = match listed {
@@ -453,5 +474,38 @@ pub(super) fn events(
         };
         out.push(event);
     }
+    for e in &out {
+        if let Some(decided) = &e.playoff_of
+            && (decided == &e.id || !out.iter().any(|o| &o.id == decided))
+        {
+            return Err(InputError::new(
+                format!("event '{}' playoff_of", e.id),
+                format!("'{decided}' names no other event"),
+            ));
+        }
+    }
     Ok(out)
+}
+
+/// A whole number given as a JSON number (`3` or `3.0`).
+pub(super) fn whole(item: &str, field: &str, v: &Value) -> Result<i64, InputError> {
+    v.as_i64()
+        .or_else(|| {
+            v.as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
+                .map(|f| f as i64)
+        })
+        .ok_or_else(|| {
+            InputError::new(
+                format!("{item}.{field}"),
+                format!("{v} is not a whole number"),
+            )
+        })
+}
+
+/// A count of games or players: a whole number from 0.
+pub(super) fn count(item: &str, field: &str, v: &Value) -> Result<u32, InputError> {
+    let n = whole(item, field, v)?;
+    u32::try_from(n)
+        .map_err(|_| InputError::new(format!("{item}.{field}"), format!("{n} is not a count")))
 }

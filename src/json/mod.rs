@@ -53,6 +53,40 @@ pub trait JsonRules: Rulebook + Sized {
         player: PlayerIdx,
         out: &mut Map<String, Value>,
     );
+
+    /// The rulebook's own checks of a loaded document, after the common ones (dates of games
+    /// within their event, pairing systems, states that cannot stand as input …).
+    fn validate(&self, _book: &Book<Self>) -> Result<(), InputError> {
+        Ok(())
+    }
+
+    /// The output document's top-level fields other than `players`: by default `events`, one
+    /// row per player and event (a rulebook that rates by period writes its own `events` and
+    /// `periods`).
+    fn write_rated(&self, results: &Results<'_, Self>, out: &mut Map<String, Value>) {
+        out.insert("events".into(), Value::Array(event_rows(self, results)));
+    }
+}
+
+/// The ratings `rate` can compute, one line per rulebook.
+fn rate_with_code(rules: &str, text: &str) -> Result<Value, InputError> {
+    match rules {
+        "ssl" => rate_with(&crate::rules::ssl::Ssl, text),
+        other => Err(unsupported(other)),
+    }
+}
+
+fn rate_with<R: JsonRules>(rulebook: &R, text: &str) -> Result<Value, InputError> {
+    let loaded = read(rulebook, text)?;
+    let ledger = Ledger::build(rulebook, &loaded.book);
+    let all = vec![true; loaded.book.players.len()];
+    Ok(write_results(
+        rulebook,
+        &loaded.book,
+        &ledger,
+        loaded.as_of,
+        &all,
+    ))
 }
 
 /// A validated `rate` document.
@@ -71,22 +105,7 @@ pub struct Results<'a, R: Rulebook> {
 /// `ratedesk rate`: reads a document, rates it and returns the output document.
 pub fn rate(text: &str) -> Result<Value, InputError> {
     let rules = input::parse_document(text)?.rules;
-    match rules.as_str() {
-        "ssl" => {
-            let rulebook = crate::rules::ssl::Ssl;
-            let loaded = read(&rulebook, text)?;
-            let ledger = Ledger::build(&rulebook, &loaded.book);
-            let all = vec![true; loaded.book.players.len()];
-            Ok(write_results(
-                &rulebook,
-                &loaded.book,
-                &ledger,
-                loaded.as_of,
-                &all,
-            ))
-        }
-        other => Err(unsupported(other)),
-    }
+    rate_with_code(&rules, text)
 }
 
 /// The error for a rulebook this version cannot rate.
@@ -168,6 +187,7 @@ pub fn read<R: JsonRules>(rulebook: &R, text: &str) -> Result<Loaded<R>, InputEr
     }
     book.events = input::events(&doc.events, &ids)?;
     book.live = vec![true; book.events.len()];
+    rulebook.validate(&book)?;
     Ok(Loaded { as_of, book })
 }
 
@@ -179,7 +199,7 @@ fn performance_json(p: Performance) -> Value {
     }
 }
 
-fn rating_row(players: &[PlayerInfo], r: &PlayerRating) -> Value {
+fn rating_row<D>(players: &[PlayerInfo], r: &PlayerRating<D>) -> Value {
     json!({
         "id": players[r.player].id,
         "old": r.old,
@@ -224,28 +244,13 @@ pub fn write_results<R: JsonRules>(
     players: &[bool],
 ) -> Value {
     let shown = players;
-    let mut by_event: Vec<Vec<&PlayerRating>> = vec![Vec::new(); book.events.len()];
-    for r in ledger.ratings() {
-        by_event[r.event].push(r);
-    }
-    let events: Vec<Value> = ledger::event_order(&book.events)
-        .into_iter()
-        .filter(|&e| book.live[e])
-        .map(|e| {
-            let rows = &mut by_event[e];
-            rows.sort_by_key(|r| r.player);
-            json!({
-                "id": book.events[e].id,
-                "list": rulebook.list_of(&book.events[e]).map_or("unrated", |l| rulebook.lists()[l]),
-                "players": rows.iter().map(|r| rating_row(&book.players, r)).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
     let results = Results {
         as_of,
         book,
         ledger,
     };
+    let mut out = Map::new();
+    rulebook.write_rated(&results, &mut out);
     let players: Vec<Value> = shown_players(book, shown)
         .map(|(p, info)| {
             let mut obj = Map::new();
@@ -266,7 +271,30 @@ pub fn write_results<R: JsonRules>(
             Value::Object(obj)
         })
         .collect();
-    json!({ "events": events, "players": players })
+    out.insert("players".into(), Value::Array(players));
+    Value::Object(out)
+}
+
+/// The events of a book in ledger order, each with one row per player rated in it.
+pub fn event_rows<R: JsonRules>(rulebook: &R, results: &Results<'_, R>) -> Vec<Value> {
+    let (book, ledger) = (results.book, results.ledger);
+    let mut by_event: Vec<Vec<&PlayerRating<R::Detail>>> = vec![Vec::new(); book.events.len()];
+    for r in ledger.ratings() {
+        by_event[r.event].push(r);
+    }
+    ledger::event_order(&book.events)
+        .into_iter()
+        .filter(|&e| book.live[e])
+        .map(|e| {
+            let rows = &mut by_event[e];
+            rows.sort_by_key(|r| r.player);
+            json!({
+                "id": book.events[e].id,
+                "list": rulebook.list_in(&book.events[e], &book.events).map_or("unrated", |l| rulebook.lists()[l]),
+                "players": rows.iter().map(|r| rating_row(&book.players, r)).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
 }
 
 /// The `rate` input document of a book (the players marked in `players`, the live events):
@@ -386,8 +414,11 @@ fn event_json<R: Rulebook>(book: &Book<R>, e: &Event) -> Value {
     if e.official_representation {
         obj["official_representation"] = json!(true);
     }
-    if e.playoff {
-        obj["playoff"] = json!(true);
+    if let Some(decided) = &e.playoff_of {
+        obj["playoff_of"] = json!(decided);
+    }
+    if let Some(received) = e.received {
+        obj["received"] = json!(received.to_string());
     }
     obj
 }

@@ -3,31 +3,11 @@
 
 use serde_json::{Map, Value, json};
 
+use super::input::{count, whole};
 use super::{InputError, JsonRules, Results};
 use crate::model::PlayerIdx;
 use crate::rules::ssl::selection::selection;
 use crate::rules::ssl::{History, SELO, Ssl, SslState, Title};
-
-fn whole(item: &str, field: &str, v: &Value) -> Result<i64, InputError> {
-    v.as_i64()
-        .or_else(|| {
-            v.as_f64()
-                .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
-                .map(|f| f as i64)
-        })
-        .ok_or_else(|| {
-            InputError::new(
-                format!("{item}.{field}"),
-                format!("{v} is not a whole number"),
-            )
-        })
-}
-
-fn count(item: &str, field: &str, v: &Value) -> Result<u32, InputError> {
-    let n = whole(item, field, v)?;
-    u32::try_from(n)
-        .map_err(|_| InputError::new(format!("{item}.{field}"), format!("{n} is not a count")))
-}
 
 impl JsonRules for Ssl {
     fn state_from_json(

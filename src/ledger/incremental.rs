@@ -55,7 +55,7 @@ impl<R: Rulebook> Book<R> {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct UnitResult<R: Rulebook> {
-    pub ratings: Vec<PlayerRating>,
+    pub ratings: Vec<PlayerRating<R::Detail>>,
     pub states: BTreeMap<PlayerIdx, R::State>,
     pub awards: Vec<Award<R::Award>>,
 }
@@ -160,7 +160,7 @@ impl<R: Rulebook> Ledger<R> {
     }
 
     /// Every published rating in ledger order.
-    pub fn ratings(&self) -> impl Iterator<Item = &PlayerRating> {
+    pub fn ratings(&self) -> impl Iterator<Item = &PlayerRating<R::Detail>> {
         self.units.values().flat_map(|u| u.ratings.iter())
     }
 
@@ -206,7 +206,7 @@ impl<R: Rulebook> Ledger<R> {
     }
 
     /// The ratings an event published, on whichever list and in whichever units it is rated.
-    pub fn event_ratings(&self, event: usize) -> Vec<&PlayerRating> {
+    pub fn event_ratings(&self, event: usize) -> Vec<&PlayerRating<R::Detail>> {
         self.event_units
             .get(&event)
             .into_iter()
@@ -217,7 +217,7 @@ impl<R: Rulebook> Ledger<R> {
     }
 
     /// A player's ratings on a list, in ledger order.
-    pub fn history(&self, player: PlayerIdx, list: ListId) -> Vec<&PlayerRating> {
+    pub fn history(&self, player: PlayerIdx, list: ListId) -> Vec<&PlayerRating<R::Detail>> {
         let Some(keys) = self.timeline.get(&(player, list)) else {
             return Vec::new();
         };
@@ -239,7 +239,7 @@ impl<R: Rulebook> Ledger<R> {
             }
         }
         if book.live.get(e).copied().unwrap_or(false)
-            && let Some(list) = rulebook.list_of(event)
+            && let Some(list) = rulebook.list_in(event, &book.events)
         {
             for (key, part) in rulebook.units_of(e, event, list) {
                 let id = (key, list);
@@ -304,7 +304,25 @@ impl<R: Rulebook> Ledger<R> {
         from_scratch: bool,
     ) -> Update<R> {
         let mut queue: BTreeSet<UnitId> = BTreeSet::new();
-        for e in events {
+        let events: BTreeSet<usize> = events.into_iter().collect();
+        // A play-off's list follows the event it decides (SSL 2.10): when that event changes,
+        // its play-offs are placed again too.
+        let playoffs: Vec<usize> = if from_scratch {
+            Vec::new()
+        } else {
+            let ids: BTreeSet<&str> = events
+                .iter()
+                .filter_map(|&e| book.events.get(e))
+                .map(|e| e.id.as_str())
+                .collect();
+            book.events
+                .iter()
+                .enumerate()
+                .filter(|(_, ev)| ev.playoff_of.as_deref().is_some_and(|id| ids.contains(id)))
+                .map(|(i, _)| i)
+                .collect()
+        };
+        for e in events.iter().copied().chain(playoffs) {
             if let Some(event) = book.events.get(e) {
                 queue.extend(self.place(rulebook, book, e, event));
             }
@@ -390,10 +408,17 @@ impl<R: Rulebook> Ledger<R> {
                 self.units.insert(id.clone(), unit);
             }
             self.index(&id, old.as_ref());
-            // The next unit of every player whose outcome moved must see the new outcome.
+            // The next unit of every player whose outcome moved must see the new outcome (on
+            // every list, when a rulebook reads states across lists).
+            let cross = rulebook.reads_other_lists();
             for &p in &moved {
-                if let Some(next) = self.next_unit(p, id.1, &id.0) {
-                    queue.insert(next);
+                for list in 0..lists {
+                    if list != id.1 && !cross {
+                        continue;
+                    }
+                    if let Some(next) = self.next_unit(p, list, &id.0) {
+                        queue.insert(next);
+                    }
                 }
             }
             for &p in &awards_moved {
@@ -453,8 +478,11 @@ impl<R: Rulebook> Ledger<R> {
             .map(|&p| (p, self.awards_before(book, p, id)))
             .collect();
         let state_of = |p: PlayerIdx| states.get(&p).copied().flatten();
+        let state_on = |p: PlayerIdx, other: ListId| self.state_before(book, p, other, key);
         let awards_of = |p: PlayerIdx| awards.get(&p).map_or(&[][..], |a| a.as_slice());
         let unit = Unit::<R> {
+            key,
+            state_on: &state_on,
             list: *list,
             parts,
             events: &book.events,

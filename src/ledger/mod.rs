@@ -20,7 +20,7 @@ pub struct LedgerRun<R: Rulebook> {
     /// Event indices in ledger order.
     pub order: Vec<usize>,
     /// Every published rating, in processing order.
-    pub ratings: Vec<PlayerRating>,
+    pub ratings: Vec<PlayerRating<R::Detail>>,
     /// Per event, indices into `ratings`.
     pub by_event: Vec<Vec<usize>>,
     /// Per player, indices into `ratings`, in processing order.
@@ -33,7 +33,7 @@ pub struct LedgerRun<R: Rulebook> {
 
 impl<R: Rulebook> LedgerRun<R> {
     /// A player's ratings on one list, in ledger order.
-    pub fn history(&self, player: PlayerIdx, list: ListId) -> Vec<&PlayerRating> {
+    pub fn history(&self, player: PlayerIdx, list: ListId) -> Vec<&PlayerRating<R::Detail>> {
         self.by_player[player]
             .iter()
             .map(|&i| &self.ratings[i])
@@ -61,7 +61,7 @@ pub fn rate_all<R: Rulebook>(
     held: Vec<Vec<Award<R::Award>>>,
     events: &[Event],
 ) -> LedgerRun<R> {
-    let lists: Vec<Option<ListId>> = events.iter().map(|e| rulebook.list_of(e)).collect();
+    let lists: Vec<Option<ListId>> = events.iter().map(|e| rulebook.list_in(e, events)).collect();
     let mut units: BTreeMap<(UnitKey, ListId), Vec<EventPart>> = BTreeMap::new();
     for (i, event) in events.iter().enumerate() {
         if let Some(list) = lists[i] {
@@ -71,16 +71,33 @@ pub fn rate_all<R: Rulebook>(
         }
     }
 
+    // Every state a player reached on a list, with the unit that gave it, for the states
+    // on other lists before a unit.
+    type Reached<S> = Vec<Vec<Vec<(UnitKey, S)>>>;
+    let mut reached: Reached<R::State> =
+        vec![vec![Vec::new(); rulebook.lists().len()]; players.len()];
+    let seeds = initial.clone();
+    let seeds_of = |p: PlayerIdx, l: ListId| seeds[p][l].as_ref();
     let mut states = initial;
     let mut awards = held;
     let mut ratings = Vec::new();
     let mut by_event = vec![Vec::new(); events.len()];
     let mut by_player = vec![Vec::new(); players.len()];
-    for ((_, list), parts) in &units {
+    for ((key, list), parts) in &units {
         let outcome = {
             let state_of = |p: PlayerIdx| states[p][*list].as_ref();
+            let state_on = |p: PlayerIdx, other: ListId| {
+                reached[p][other]
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k < key)
+                    .map(|(_, s)| s)
+                    .or_else(|| seeds_of(p, other))
+            };
             let awards_of = |p: PlayerIdx| awards[p].as_slice();
             let unit = Unit::<R> {
+                key,
+                state_on: &state_on,
                 list: *list,
                 parts,
                 events,
@@ -91,6 +108,7 @@ pub fn rate_all<R: Rulebook>(
             rulebook.rate(&unit)
         };
         for (p, state) in outcome.states {
+            reached[p][*list].push((key.clone(), state.clone()));
             states[p][*list] = Some(state);
         }
         for award in outcome.awards {

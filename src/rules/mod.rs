@@ -107,9 +107,11 @@ impl Factors {
     }
 }
 
-/// Everything published for one player in one event.
+/// Everything published for one player in one event (or, for a rulebook that rates by period,
+/// in the part of an event that falls into one period). `detail` holds the figures a rulebook
+/// publishes beyond the common ones (`()` for Finland).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PlayerRating {
+pub struct PlayerRating<D = ()> {
     pub player: PlayerIdx,
     pub event: usize,
     pub old: Option<Rating>,
@@ -123,9 +125,29 @@ pub struct PlayerRating {
     /// The factors the rulebook applied, for reports.
     pub factors: Factors,
     pub lines: Vec<GameLine>,
+    pub detail: D,
 }
 
-impl PlayerRating {
+impl<D> PlayerRating<D> {
+    /// The common figures, without the rulebook's own (what views and reports that serve every
+    /// rulebook show).
+    pub fn common(&self) -> PlayerRating {
+        PlayerRating {
+            player: self.player,
+            event: self.event,
+            old: self.old,
+            new: self.new,
+            established: self.established,
+            games: self.games,
+            score: self.score,
+            expected: self.expected,
+            performance: self.performance,
+            factors: self.factors,
+            lines: self.lines.clone(),
+            detail: (),
+        }
+    }
+
     pub fn after_game(&self) -> impl Iterator<Item = Rating> + '_ {
         self.lines.iter().map(|l| l.rating_after)
     }
@@ -167,24 +189,28 @@ pub struct SelectionNumbers {
 
 /// What a rulebook sees of one unit.
 pub struct Unit<'a, R: Rulebook> {
+    pub key: &'a UnitKey,
     pub list: ListId,
     pub parts: &'a [EventPart],
     pub events: &'a [Event],
     pub players: &'a [PlayerInfo],
     /// The participants' states on `list` before the unit (`None`: no state on that list).
     pub state: &'a dyn Fn(PlayerIdx) -> Option<&'a R::State>,
+    /// A participant's state on another list before the unit's key (for a rulebook whose
+    /// [`Rulebook::reads_other_lists`]).
+    pub state_on: &'a dyn Fn(PlayerIdx, ListId) -> Option<&'a R::State>,
     /// The awards a participant already holds.
     pub awards: &'a dyn Fn(PlayerIdx) -> &'a [Award<R::Award>],
 }
 
 /// What a rulebook returns for one unit.
-pub struct UnitOutcome<S, A> {
-    pub ratings: Vec<PlayerRating>,
+pub struct UnitOutcome<S, A, D = ()> {
+    pub ratings: Vec<PlayerRating<D>>,
     pub states: Vec<(PlayerIdx, S)>,
     pub awards: Vec<Award<A>>,
 }
 
-impl<S, A> Default for UnitOutcome<S, A> {
+impl<S, A, D> Default for UnitOutcome<S, A, D> {
     fn default() -> Self {
         Self {
             ratings: Vec::new(),
@@ -200,6 +226,9 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
     type State: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// A title or other permanent award.
     type Award: Clone + std::fmt::Debug + Ord + Serialize + DeserializeOwned;
+    /// The per-player figures of one event (part) that the rulebook publishes beyond
+    /// [`PlayerRating`]'s common ones.
+    type Detail: Clone + std::fmt::Debug + PartialEq + Default + Serialize + DeserializeOwned;
 
     /// The rulebook's code (`ssl`, `isl`, `tsf`).
     fn code(&self) -> &'static str;
@@ -207,8 +236,25 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
     /// The names of its lists, indexed by [`ListId`].
     fn lists(&self) -> &'static [&'static str];
 
-    /// The list an event is rated on, or `None` when it is not rated.
-    fn list_of(&self, event: &Event) -> Option<ListId>;
+    /// The list an event is rated on, or `None` when it is not rated. `decided` is, for a
+    /// play-off, the event whose result it decides.
+    fn list_of(&self, event: &Event, decided: Option<&Event>) -> Option<ListId>;
+
+    /// The list of an event among `events`, the event a play-off decides found by its id.
+    fn list_in(&self, event: &Event, events: &[Event]) -> Option<ListId> {
+        let decided = event
+            .playoff_of
+            .as_deref()
+            .and_then(|id| events.iter().find(|e| e.id == id));
+        self.list_of(event, decided)
+    }
+
+    /// Whether rating a unit reads participants' states on other lists
+    /// ([`Unit::state_on`]); the ledger then re-rates a moved player's next unit on every
+    /// list, not only his next unit on the same list.
+    fn reads_other_lists(&self) -> bool {
+        false
+    }
 
     /// How an event's games fall into rating units on its list.
     fn units_of(&self, event_idx: usize, event: &Event, list: ListId) -> Vec<(UnitKey, EventPart)>;
@@ -231,7 +277,7 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
         _as_of: NaiveDate,
         _info: &PlayerInfo,
         _initial: &[Option<Self::State>],
-        _history: &dyn Fn(ListId) -> Vec<PlayerRating>,
+        _history: &dyn Fn(ListId) -> Vec<PlayerRating<Self::Detail>>,
         _events: &[Event],
     ) -> Option<SelectionNumbers> {
         None
@@ -252,5 +298,5 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
     fn rating_of(&self, state: &Self::State) -> Option<Rating>;
 
     /// Rates one unit.
-    fn rate(&self, unit: &Unit<'_, Self>) -> UnitOutcome<Self::State, Self::Award>;
+    fn rate(&self, unit: &Unit<'_, Self>) -> UnitOutcome<Self::State, Self::Award, Self::Detail>;
 }

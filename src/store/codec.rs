@@ -5,10 +5,13 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-/// A stored record with its schema version.
+/// A stored record with its schema version. V2 records carry events with `received` and
+/// `playoff_of` (V1: a `playoff` flag); records of every other kind have one layout under both
+/// tags.
 #[derive(Serialize, Deserialize)]
 pub enum Versioned<T> {
     V1(T),
+    V2(T),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -21,19 +24,46 @@ fn config() -> bincode::config::Configuration {
 
 /// Encodes a record as its current version.
 pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
+    bincode::serde::encode_to_vec(Versioned::V2(value), config())
+        .map_err(|e| CodecError(e.to_string()))
+}
+
+/// Encodes a value that serves as a key: keys keep the V1 tag whatever the records' version,
+/// so that a key written before an upgrade still finds its record.
+pub fn encode_key<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
     bincode::serde::encode_to_vec(Versioned::V1(value), config())
         .map_err(|e| CodecError(e.to_string()))
 }
 
-/// Decodes a record of any known version.
-pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+fn decode_whole<T: DeserializeOwned>(bytes: &[u8]) -> Result<Versioned<T>, CodecError> {
     let (record, used): (Versioned<T>, usize) = bincode::serde::decode_from_slice(bytes, config())
         .map_err(|e| CodecError(e.to_string()))?;
     if used != bytes.len() {
         return Err(CodecError(format!("{} trailing bytes", bytes.len() - used)));
     }
-    match record {
-        Versioned::V1(v) => Ok(v),
+    Ok(record)
+}
+
+/// Decodes a record of a kind whose layout every version shares.
+pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    match decode_whole(bytes)? {
+        Versioned::V1(v) | Versioned::V2(v) => Ok(v),
+    }
+}
+
+/// Decodes a record whose layout changed in V2: a V1 record is read in its old layout `Old`
+/// and upgraded.
+pub fn decode_upgrading<T, Old>(bytes: &[u8]) -> Result<T, CodecError>
+where
+    T: DeserializeOwned,
+    Old: DeserializeOwned + Into<T>,
+{
+    // The tag is the first byte (a variable-length integer below 251 is one byte).
+    match bytes.first() {
+        Some(0) => match decode_whole::<Old>(bytes)? {
+            Versioned::V1(old) | Versioned::V2(old) => Ok(old.into()),
+        },
+        _ => decode(bytes),
     }
 }
 
@@ -60,8 +90,35 @@ mod tests {
         let d = D(NaiveDate::from_ymd_opt(2025, 3, 1).expect("date"));
         let bytes = encode(&d).expect("encode");
         assert_eq!(bytes.len(), 4, "version tag + 3-byte day: {bytes:?}");
+        assert_eq!(bytes[0], 1, "written as V2");
         assert_eq!(decode::<D>(&bytes).expect("decode"), d);
         assert_eq!(serde_json::to_string(&d).expect("json"), "\"2025-03-01\"");
+    }
+
+    #[test]
+    fn v1_records_are_read_in_their_old_layout_and_upgraded() {
+        #[derive(Serialize, Deserialize)]
+        struct Old(u8);
+        #[derive(Serialize, Deserialize, PartialEq, Debug)]
+        struct New(u8, Option<String>);
+        impl From<Old> for New {
+            fn from(o: Old) -> Self {
+                New(o.0, None)
+            }
+        }
+        let old = bincode::serde::encode_to_vec(Versioned::V1(Old(7)), config()).expect("v1");
+        assert_eq!(
+            decode_upgrading::<New, Old>(&old).expect("upgrade"),
+            New(7, None)
+        );
+        let new = encode(&New(7, Some("x".into()))).expect("v2");
+        assert_eq!(
+            decode_upgrading::<New, Old>(&new).expect("v2"),
+            New(7, Some("x".into()))
+        );
+        // A record of unchanged layout reads under either tag.
+        let plain = bincode::serde::encode_to_vec(Versioned::V1(5u32), config()).expect("v1");
+        assert_eq!(decode::<u32>(&plain).expect("v1"), 5);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 pub mod backup;
 mod codec;
 pub mod fide;
+mod legacy;
 pub mod lock;
 mod manifest;
 pub mod records;
@@ -319,7 +320,8 @@ impl Store {
         for item in self.events.iter() {
             let (k, v) = item.map_err(|e| self.io(e))?;
             let id = codec::id_of(&k).ok_or_else(|| bad("event key", &"short key"))? as usize;
-            let rec: EventRecord = codec::decode(&v).map_err(|e| bad("event record", &e))?;
+            let rec: EventRecord = codec::decode_upgrading::<_, legacy::EventRecordV1>(&v)
+                .map_err(|e| bad("event record", &e))?;
             while book.events.len() < id {
                 book.events.push(records::placeholder_event());
                 book.live.push(false);
@@ -382,7 +384,7 @@ impl Store {
         let Some(v) = self.audit.get(codec::key(seq)).map_err(|e| self.io(e))? else {
             return Ok(None);
         };
-        codec::decode(&v)
+        codec::decode_upgrading::<_, legacy::AuditEntryV1<R>>(&v)
             .map(Some)
             .map_err(|e| StoreError::Corrupt {
                 path: self.path.clone(),
@@ -397,10 +399,12 @@ impl Store {
             .iter()
             .map(|item| {
                 let (_, v) = item.map_err(|e| self.io(e))?;
-                codec::decode(&v).map_err(|e| StoreError::Corrupt {
-                    path: self.path.clone(),
-                    detail: format!("audit entry: {e}"),
-                    backups: backup::backup_dir(&self.path),
+                codec::decode_upgrading::<_, legacy::AuditEntryV1<R>>(&v).map_err(|e| {
+                    StoreError::Corrupt {
+                        path: self.path.clone(),
+                        detail: format!("audit entry: {e}"),
+                        backups: backup::backup_dir(&self.path),
+                    }
                 })
             })
             .collect()
@@ -515,7 +519,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut batch = sled::Batch::default();
         for (id, unit) in units {
-            let k = codec::encode(id).map_err(|e| self.io(e))?;
+            let k = codec::encode_key(id).map_err(|e| self.io(e))?;
             match unit {
                 Some(u) => batch.insert(k, codec::encode(*u).map_err(|e| self.io(e))?),
                 None => batch.remove(k),

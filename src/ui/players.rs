@@ -132,18 +132,24 @@ fn draw_card<R: JsonRules>(
             )
         })
         .collect();
-    // FIDE: the id, and the newest list's ratings with its month.
-    let fide = match (info.fide_id, info.fide.iter().max_by_key(|e| e.list_date)) {
+    // FIDE: the id, and each tempo's newest rating — from the newest list that has that tempo
+    // (a list without it says nothing about it), its month shown when older than the newest
+    // list's — with the newest list's month.
+    let newest = info.fide.iter().map(|e| e.list_date).max();
+    let fide = match (info.fide_id, newest) {
         (None, None) => String::new(),
-        (id, entry) => {
-            let figures = entry.map(|e| {
-                let r = |k| rating(e.rating(k));
+        (id, newest) => {
+            let figures = newest.map(|last| {
+                let r = |k| match info.fide_rating_dated_on(last, k) {
+                    Some((d, r)) if d < last => format!("{r} ({})", d.format("%Y-%m")),
+                    other => rating(other.map(|(_, r)| r)),
+                };
                 format!(
                     "{}/{}/{} ({})",
                     r(FideKind::Standard),
                     r(FideKind::Rapid),
                     r(FideKind::Blitz),
-                    e.list_date.format("%Y-%m")
+                    last.format("%Y-%m")
                 )
             });
             let parts: Vec<String> = id

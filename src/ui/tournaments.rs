@@ -42,7 +42,7 @@ pub(crate) fn draw_tournaments<R: JsonRules>(
             let list = app
                 .desk
                 .rulebook()
-                .list_of(ev)
+                .list_in(ev, &book.events)
                 .map_or("unrated", |l| app.desk.rulebook().lists()[l]);
             Row::new(vec![
                 Cell::from(ev.end.to_string()),
@@ -88,7 +88,7 @@ fn draw_event<R: JsonRules>(
     let ev = &book.events[event];
     let rulebook = app.desk.rulebook();
     let list = rulebook
-        .list_of(ev)
+        .list_in(ev, &book.events)
         .map_or("unrated", |l| rulebook.lists()[l]);
     let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).areas(area);
     let title = format!(

@@ -18,17 +18,6 @@ pub const FOREIGN_FLOOR: Rating = 1000;
 /// Seconds for 60 moves below which a game is rapid in the sense of 3.9 (under 60 minutes).
 const RAPID_BELOW: u64 = 60 * 60;
 
-/// A player's FIDE rating of one tempo on a date: the newest entry on or before `date` that
-/// has that tempo (an entry without it says nothing about it).
-fn fide_rating_on(info: &PlayerInfo, date: NaiveDate, kind: FideKind) -> Option<Rating> {
-    info.fide
-        .iter()
-        .filter(|e| e.list_date <= date)
-        .filter_map(|e| e.rating(kind).map(|r| (e.list_date, r)))
-        .max_by_key(|(d, _)| *d)
-        .map(|(_, r)| r)
-}
-
 /// Rule 3.7: a foreign player with a FIDE standard rating in a domestic event counts with his
 /// Elo as an established selo when he has no selo or his Elo is at least selo + 100 — once:
 /// not again once made (the record of later Elo-only games is not kept). His Elo is the
@@ -38,7 +27,7 @@ pub fn elo_correction(state: &mut SslState, info: &PlayerInfo, event_start: Naiv
     if info.is_finnish() || state.elo_corrected {
         return false;
     }
-    let Some(elo) = fide_rating_on(info, event_start, FideKind::Standard) else {
+    let Some(elo) = info.fide_rating_on(event_start, FideKind::Standard) else {
         return false;
     };
     if state.rating.is_some_and(|selo| elo < selo + 100) {
@@ -67,7 +56,7 @@ pub fn foreign_listed_rating(
     event_start: NaiveDate,
     rapid: bool,
 ) -> Option<Rating> {
-    let fide = |kind| fide_rating_on(info, event_start, kind);
+    let fide = |kind| info.fide_rating_on(event_start, kind);
     let national = info.national.iter().filter(|n| n.comparable);
     fide(FideKind::Standard)
         .or_else(|| fide(FideKind::Rapid).filter(|_| rapid))
@@ -287,7 +276,8 @@ mod tests {
             abroad,
             official_representation,
             age_limit: None,
-            playoff: false,
+            playoff_of: None,
+            received: None,
             participants: Vec::new(),
             pairing: String::new(),
             games: vec![],

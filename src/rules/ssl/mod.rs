@@ -95,10 +95,11 @@ pub fn list_for(seconds_for_60: u64, abroad: bool) -> Option<ListId> {
     }
 }
 
-/// Rule 2.10: a play-off counts on the list its time control gives, except that quick-play
-/// play-offs of selo events are not rated at all.
-pub fn playoff_counts(list: ListId, playoff: bool) -> bool {
-    !(playoff && list == PELO)
+/// Rule 2.10: a play-off counts on the list its own time control gives, except that a
+/// quick-play play-off of a selo event is not rated at all. `decided` is the list of the event
+/// the play-off decides (`None`: not a play-off, or that event is not rated).
+pub fn playoff_counts(list: ListId, decided: Option<ListId>) -> bool {
+    !(list == PELO && decided == Some(SELO))
 }
 
 /// Rule 7.7: Kr = min(45, max(20, 5 ⌈(2450 − Ro) / 100⌉)).
@@ -183,6 +184,7 @@ fn games_of(games: &[&Game]) -> BTreeMap<PlayerIdx, Vec<Encounter>> {
 impl Rulebook for Ssl {
     type State = SslState;
     type Award = Title;
+    type Detail = ();
 
     fn code(&self) -> &'static str {
         "ssl"
@@ -192,9 +194,16 @@ impl Rulebook for Ssl {
         &["selo", "pelo"]
     }
 
-    fn list_of(&self, event: &Event) -> Option<ListId> {
-        list_for(seconds_for_60(event), event.abroad)
-            .filter(|&list| playoff_counts(list, event.playoff))
+    /// Rules 2.8, 2.5 and 2.10: the list of the event's own time control; a play-off
+    /// (`decided`: the event whose winner or placing it decides) is rated on the list of its
+    /// own time control too ("lasketaan peliajan mukaiselle listalle"), except that a
+    /// quick-play play-off of a selo event — one whose own time control gives selo — is not
+    /// rated ("Selokilpailujen pikashakkiuusintoja ei kuitenkaan lasketa"). A play-off of a
+    /// pelo event, or of an event not rated at all, is rated on pelo. A play-off whose decided
+    /// event is unknown is rated by its own time control.
+    fn list_of(&self, event: &Event, decided: Option<&Event>) -> Option<ListId> {
+        let decided = decided.and_then(|d| list_for(seconds_for_60(d), d.abroad));
+        list_for(seconds_for_60(event), event.abroad).filter(|&list| playoff_counts(list, decided))
     }
 
     /// Rule 2.11: every event is its own rating unit, rated in order of end date, start date
@@ -392,9 +401,110 @@ mod tests {
 
     #[test]
     fn rule_2_10_quick_play_playoffs_are_not_rated() {
-        assert!(!playoff_counts(PELO, true));
-        assert!(playoff_counts(SELO, true));
-        assert!(playoff_counts(PELO, false));
+        assert!(
+            !playoff_counts(PELO, Some(SELO)),
+            "blitz play-off of a selo event"
+        );
+        assert!(playoff_counts(SELO, Some(SELO)), "standard play-off");
+        assert!(
+            playoff_counts(PELO, Some(PELO)),
+            "play-off of a rapid event"
+        );
+        assert!(playoff_counts(PELO, None), "not a play-off");
+    }
+
+    /// 2.10 on events: the play-off's own time control gives its list; only a quick-play
+    /// play-off of a selo event goes unrated.
+    #[test]
+    fn rule_2_10_a_playoff_is_rated_on_the_list_of_its_own_time_control() {
+        let event = |id: &str, minutes: u32, abroad: bool| Event {
+            id: id.into(),
+            name: String::new(),
+            start: NaiveDate::from_ymd_opt(2025, 5, 10).expect("date"),
+            end: NaiveDate::from_ymd_opt(2025, 5, 10).expect("date"),
+            time_control: Some(crate::model::TimeControl {
+                base_seconds: minutes * 60,
+                increment_seconds: 0,
+                added: Vec::new(),
+            }),
+            abroad,
+            official_representation: false,
+            age_limit: None,
+            playoff_of: None,
+            pairing: "swiss".into(),
+            received: None,
+            participants: Vec::new(),
+            games: Vec::new(),
+        };
+        let playoff = |minutes, of: &str| Event {
+            playoff_of: Some(of.into()),
+            ..event("po", minutes, false)
+        };
+        let (selo, rapid, blitz) = (
+            event("s", 90, false),
+            event("r", 10, false),
+            event("b", 3, false),
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(5, "s"), Some(&selo)),
+            None,
+            "blitz play-off of a selo event"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(10, "s"), Some(&selo)),
+            None,
+            "rapid play-off of a selo event"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(11, "s"), Some(&selo)),
+            Some(SELO),
+            "11 minutes: selo"
+        );
+        assert_eq!(Ssl.list_of(&playoff(90, "s"), Some(&selo)), Some(SELO));
+        assert_eq!(
+            Ssl.list_of(&playoff(5, "r"), Some(&rapid)),
+            Some(PELO),
+            "play-off of a rapid event"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(25, "r"), Some(&rapid)),
+            Some(SELO),
+            "its own time control"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(5, "b"), Some(&blitz)),
+            Some(PELO),
+            "of an unrated event"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(3, "r"), Some(&rapid)),
+            None,
+            "3 minutes: not rated (2.8)"
+        );
+        let abroad = event("a", 90, true);
+        assert_eq!(
+            Ssl.list_of(&playoff(5, "a"), Some(&abroad)),
+            None,
+            "of a selo event abroad"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(5, "x"), None),
+            Some(PELO),
+            "decided event unknown"
+        );
+        assert_eq!(
+            Ssl.list_of(&event("po", 5, true), None),
+            None,
+            "quick play abroad (2.5)"
+        );
+        let events = [
+            selo.clone(),
+            playoff(5, "s"),
+            playoff(5, "r"),
+            rapid.clone(),
+        ];
+        assert_eq!(Ssl.list_in(&events[1], &events), None);
+        assert_eq!(Ssl.list_in(&events[2], &events), Some(PELO));
     }
 
     #[test]

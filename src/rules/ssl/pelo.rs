@@ -113,6 +113,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
                 ..Factors::default()
             },
             lines,
+            detail: (),
         });
         let before = &states[&p];
         out.states.push((

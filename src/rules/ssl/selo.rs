@@ -243,6 +243,7 @@ fn player_rating(
             ..Factors::default()
         },
         lines,
+        detail: (),
     }
 }
 
@@ -268,7 +269,8 @@ mod tests {
             abroad,
             official_representation,
             age_limit: None,
-            playoff: false,
+            playoff_of: None,
+            received: None,
             participants: Vec::new(),
             pairing: "swiss".into(),
             games: games
@@ -299,7 +301,15 @@ mod tests {
         let events = std::slice::from_ref(event);
         let state = |p: PlayerIdx| states[p].as_ref();
         let awards = |_: PlayerIdx| -> &[Award<Title>] { &[] };
+        let state_on = |_: PlayerIdx, _: crate::rules::ListId| -> Option<&SslState> { None };
+        let key = crate::rules::UnitKey {
+            date: event.end,
+            second: event.start,
+            tag: event.id.as_str().into(),
+        };
         rate(&Unit {
+            key: &key,
+            state_on: &state_on,
             list: super::super::SELO,
             parts: &parts,
             events,
