@@ -328,7 +328,7 @@ fn create_an_event_enter_players_pair_a_round_and_key_its_results() {
     press_keys(&mut app, &k, "enter");
     type_text(&mut app, &k, "2026-03-08");
     insta::assert_snapshot!("new_event_form_80x24", text(&app, &k, 80, 24));
-    press_keys(&mut app, &k, "enter enter enter enter enter");
+    press_keys(&mut app, &k, "enter enter enter enter enter enter");
     let event = event_index(&app, "kevat-open");
     assert_eq!(
         app.tournaments.open,

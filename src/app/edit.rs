@@ -266,6 +266,40 @@ impl<R: Rulebook> Current<'_, R> {
         }
         Ok(())
     }
+
+    /// The live play-offs that name the event `id` as the one they decide (SSL 2.10).
+    fn live_playoffs_of<'b>(&'b self, id: &'b str) -> impl Iterator<Item = usize> + 'b {
+        self.book
+            .events
+            .iter()
+            .zip(&self.book.live)
+            .enumerate()
+            .filter(move |(_, (e, live))| **live && e.playoff_of.as_deref() == Some(id))
+            .map(|(p, _)| p)
+    }
+
+    /// A play-off names the event it decides (SSL 2.10) by the id of another event in use —
+    /// in the database (`itself`: the event being edited, which cannot decide itself) or in
+    /// the same import (`batch`).
+    fn check_playoff(
+        &self,
+        event: &Event,
+        itself: Option<usize>,
+        batch: &[Event],
+    ) -> Result<(), EditError> {
+        let Some(decided) = event.playoff_of.as_deref() else {
+            return Ok(());
+        };
+        let stored = self.book.live_event(decided).filter(|&e| Some(e) != itself);
+        let imported = batch.iter().any(|e| e.id == decided && e.id != event.id);
+        if decided == event.id || (stored.is_none() && !imported) {
+            return err(format!(
+                "{}: a play-off of '{decided}', which names no other event",
+                event.id
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl<R: Rulebook> Edit<R> {
@@ -431,6 +465,7 @@ impl<R: Rulebook> Edit<R> {
             }
             Edit::AddEvent(event) => {
                 now.check_event(event)?;
+                now.check_playoff(event, None, &[])?;
                 if book.live_event(&event.id).is_some() {
                     return err(format!(
                         "an event with id {} is already in the database",
@@ -474,6 +509,7 @@ impl<R: Rulebook> Edit<R> {
             Edit::UpdateEvent { event, details } => {
                 now.live_event(*event)?;
                 now.check_event(details)?;
+                now.check_playoff(details, Some(*event), &[])?;
                 let before = now.event_record(*event);
                 // Details only: the entries and games stay as they are.
                 let after = EventRecord {
@@ -484,11 +520,25 @@ impl<R: Rulebook> Edit<R> {
                     },
                     live: true,
                 };
+                // A new id is carried into the play-offs that name the event (SSL 2.10).
+                let renamed = (before.event.id != details.id).then(|| before.event.id.clone());
                 change.events.push(Delta {
                     key: *event,
                     before: Some(before),
                     after: Some(after),
                 });
+                if let Some(old) = renamed {
+                    for p in now.live_playoffs_of(&old).filter(|p| p != event) {
+                        let before = now.event_record(p);
+                        let mut after = before.clone();
+                        after.event.playoff_of = Some(details.id.clone());
+                        change.events.push(Delta {
+                            key: p,
+                            before: Some(before),
+                            after: Some(after),
+                        });
+                    }
+                }
             }
             Edit::SetParticipants { event, players } => {
                 let ev = now.live_event(*event)?;
@@ -557,7 +607,19 @@ impl<R: Rulebook> Edit<R> {
                 });
             }
             Edit::DeleteEvent(event) => {
-                now.live_event(*event)?;
+                let ev = now.live_event(*event)?;
+                // SSL 2.10: a play-off names the event it decides; that event stays while it
+                // does.
+                if let Some(playoff) = now
+                    .live_playoffs_of(&ev.id)
+                    .next()
+                    .map(|p| book.events[p].id.clone())
+                {
+                    return err(format!(
+                        "{} is decided by the play-off {playoff}: delete it, or unlink it, first",
+                        ev.id
+                    ));
+                }
                 let before = now.event_record(*event);
                 let after = EventRecord {
                     live: false,
@@ -689,6 +751,7 @@ impl<R: Rulebook> Edit<R> {
                 let mut seen: BTreeSet<&str> = BTreeSet::new();
                 for (k, event) in events.iter().enumerate() {
                     now.check_event(event)?;
+                    now.check_playoff(event, None, events)?;
                     if !seen.insert(&event.id) || book.live_event(&event.id).is_some() {
                         return err(format!(
                             "an event with id {} is already in the database",
