@@ -82,9 +82,14 @@ impl GameResult {
         }
     }
 
-    /// The contract's code for this result (the inverse of [`GameResult::parse`]).
+    /// The contract's code for this result (the inverse of [`GameResult::parse`], with
+    /// [`GameResult::on_board`] for a bye): `1-0`, `0-1`, `1/2-1/2`, `0-0`, `1/2-0`, `0-1/2`
+    /// for played games, `+-`, `-+`, `--` for unplayed ones of whole points. `+` and `-` say a
+    /// whole point or none, so an unplayed result with a half point (a half-point bye) is
+    /// written with its figures, `1/2-0` or `0-1/2`: the contract's bye code, which keeps the
+    /// half point wherever the result is written and read again.
     pub fn code(self) -> String {
-        if !self.played {
+        if !self.played && self.white_halves != 1 && self.black_halves != 1 {
             let side = |h: u8| if h > 0 { '+' } else { '-' };
             return format!("{}{}", side(self.white_halves), side(self.black_halves));
         }
@@ -310,7 +315,8 @@ impl PlayerInfo {
             .is_none_or(|f| f.eq_ignore_ascii_case(FINLAND))
     }
 
-    /// The newest FIDE list entry published on or before `date`.
+    /// The newest FIDE list entry published on or before `date`. Not a player's rating of a
+    /// tempo: an entry may lack it (see [`PlayerInfo::fide_rating_on`]).
     pub fn fide_on(&self, date: NaiveDate) -> Option<&FideEntry> {
         self.fide
             .iter()
@@ -322,12 +328,20 @@ impl PlayerInfo {
     /// that has a rating of that tempo. An entry without it (a rapid-only list, a month in
     /// which only another list was imported) says nothing about that tempo.
     pub fn fide_rating_on(&self, date: NaiveDate, kind: FideKind) -> Option<Rating> {
+        self.fide_rating_dated_on(date, kind).map(|(_, r)| r)
+    }
+
+    /// [`PlayerInfo::fide_rating_on`] with the date of the list that gave the rating.
+    pub fn fide_rating_dated_on(
+        &self,
+        date: NaiveDate,
+        kind: FideKind,
+    ) -> Option<(NaiveDate, Rating)> {
         self.fide
             .iter()
             .filter(|e| e.list_date <= date)
             .filter_map(|e| e.rating(kind).map(|r| (e.list_date, r)))
             .max_by_key(|(d, _)| *d)
-            .map(|(_, r)| r)
     }
 }
 
@@ -453,6 +467,25 @@ mod tests {
             assert_eq!(r.code(), code);
         }
         assert_eq!(GameResult::parse("½-½"), Some(GameResult::DRAW));
+    }
+
+    /// SSL 2.9 and the contract's bye codes: an unplayed half point (a `0000 - H` bye of a TRF
+    /// file) is written `1/2-0` (`0-1/2`), never `+-`, and reads back as the same half point
+    /// on a bye.
+    #[test]
+    fn rule_2_9_an_unplayed_half_point_keeps_its_half() {
+        for (result, code) in [
+            (GameResult::unplayed(1, 0), "1/2-0"),
+            (GameResult::unplayed(0, 1), "0-1/2"),
+            (GameResult::unplayed(2, 0), "+-"),
+            (GameResult::unplayed(0, 2), "-+"),
+            (GameResult::unplayed(0, 0), "--"),
+        ] {
+            assert_eq!(result.code(), code);
+            let back = GameResult::parse(code).map(|r| r.on_board(true));
+            assert_eq!(back, Some(result), "{code} read back on a bye");
+        }
+        assert_eq!(GameResult::unplayed(1, 1).code(), "1/2-1/2");
         assert_eq!(GameResult::parse("½-0"), Some(GameResult::played(1, 0)));
     }
 

@@ -323,3 +323,161 @@ fn the_list_shows_a_masters_title_once_it_is_confirmed() {
     assert_eq!(title("2025-10-31"), "ME");
     assert_eq!(title("2025-11-01"), "M");
 }
+
+/// Each player's points in an `export events` document, by event and player id (byes and
+/// forfeits with their points, unplayed games included).
+fn points(doc: &Value) -> std::collections::BTreeMap<(String, String), u32> {
+    let mut points = std::collections::BTreeMap::new();
+    for event in doc["events"].as_array().expect("events") {
+        let id = event["id"].as_str().expect("event id").to_string();
+        for game in event["games"].as_array().expect("games") {
+            let Some(code) = game["result"].as_str() else {
+                continue;
+            };
+            let r = ratedesk::model::GameResult::parse(code)
+                .unwrap_or_else(|| panic!("{id}: bad code {code}"));
+            let mut add = |side: &Value, halves: u8| {
+                if let Some(p) = side.as_str() {
+                    *points.entry((id.clone(), p.to_string())).or_insert(0) += u32::from(halves);
+                }
+            };
+            add(&game["white"], r.white_halves);
+            add(&game["black"], r.black_halves);
+        }
+    }
+    points
+}
+
+/// SSL 2.9 and the contract's bye codes: every real TRF sample — half-point byes (`0000 - H`,
+/// ICU's blank rounds) and forfeits among them — goes through `export events`, a new database
+/// and `export events` again with every player's points unchanged, equal to the file's own
+/// points column, and with the same ratings.
+#[test]
+fn rule_2_9_every_trf_sample_keeps_its_points_through_export_events() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let samples = std::fs::read_dir(common::shared("trf")).expect("the TRF samples");
+    let mut files: Vec<PathBuf> = samples
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "trf" || x == "tab"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 10, "the ten samples of SOURCES.md");
+    let mut half_byes = 0;
+    for (k, file) in files.iter().enumerate() {
+        let name = file.file_name().and_then(|n| n.to_str()).expect("name");
+        let path = file.to_str().expect("utf-8");
+        let first = dir.path().join(format!("a{k}"));
+        let imported = ratedesk(&first, &["import", "trf", "--yes", path]);
+        if !imported.status.success() {
+            // Three samples give no time control that can be read: the officer gives it.
+            ok(&ratedesk(
+                &first,
+                &["import", "trf", "--yes", "--time-control", "90+30", path],
+            ));
+        }
+        let exported = ok(&ratedesk(&first, &["export", "events"]));
+        let doc: Value = serde_json::from_str(&exported).expect("json");
+        half_byes += doc["events"][0]["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .filter(|g| g["black"].is_null() && g["result"] == "1/2-0")
+            .count();
+
+        // The file's own points column, by start number (the order of `participants`).
+        let trf = ratedesk::import::trf::parse(&std::fs::read(file).expect("read"))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let participants = doc["events"][0]["participants"]
+            .as_array()
+            .expect("participants");
+        let by_file = points(&doc);
+        let event = doc["events"][0]["id"].as_str().expect("id").to_string();
+        for p in &trf.players {
+            let Some(expected) = p.points else { continue };
+            let id = participants[p.start_number as usize - 1]
+                .as_str()
+                .expect("id");
+            let got = by_file
+                .get(&(event.clone(), id.to_string()))
+                .copied()
+                .unwrap_or(0);
+            assert_eq!(
+                got, expected,
+                "{name}: player {} {}",
+                p.start_number, p.name
+            );
+        }
+
+        let json = dir.path().join(format!("events{k}.json"));
+        std::fs::write(&json, &exported).expect("write");
+        let second = dir.path().join(format!("b{k}"));
+        ok(&ratedesk(
+            &second,
+            &["import", "json", json.to_str().expect("utf-8")],
+        ));
+        let again: Value =
+            serde_json::from_str(&ok(&ratedesk(&second, &["export", "events"]))).expect("json");
+        assert_eq!(points(&again), by_file, "{name}: points changed");
+        assert_eq!(ratings(&second), ratings(&first), "{name}: ratings changed");
+    }
+    assert!(
+        half_byes > 100,
+        "half-point byes in the samples: {half_byes}"
+    );
+}
+
+/// An unplayed half point between two players (a TRF `D`, a game of less than one move) has
+/// no code in the contract: `export events` marks it `"played": false`, and it reads back
+/// unplayed, with its points, and unrated.
+#[test]
+fn rule_2_9_an_unplayed_draw_between_two_players_stays_unplayed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let doc = serde_json::json!({
+        "rules": "ssl",
+        "players": [{"id": "a", "selo": {"rating": 1800, "games": 30}},
+                    {"id": "b", "selo": {"rating": 1700, "games": 30}},
+                    {"id": "c", "selo": {"rating": 1600, "games": 30}}],
+        "events": [{"id": "e", "start": "2025-03-01", "end": "2025-03-02",
+            "games": [
+                {"round": 1, "white": "a", "black": "b", "result": "1/2-1/2", "played": false},
+                {"round": 1, "white": "c", "black": null, "result": "1/2-0"},
+                {"round": 2, "white": "b", "black": "c", "result": "1-0"},
+                {"round": 2, "white": "a", "black": null, "result": "+-"}]}]
+    });
+    let file = dir.path().join("in.json");
+    std::fs::write(&file, doc.to_string()).expect("write");
+    let db = dir.path().join("db");
+    ok(&ratedesk(
+        &db,
+        &["import", "json", file.to_str().expect("utf-8")],
+    ));
+    let exported: Value =
+        serde_json::from_str(&ok(&ratedesk(&db, &["export", "events"]))).expect("json");
+    let games = exported["events"][0]["games"].as_array().expect("games");
+    let codes: Vec<(&str, bool)> = games
+        .iter()
+        .map(|g| {
+            (
+                g["result"].as_str().expect("code"),
+                g.get("played").is_none(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            ("1/2-1/2", false),
+            ("1/2-0", true),
+            ("1-0", true),
+            ("+-", true)
+        ]
+    );
+    let rated = ratings(&db);
+    let a = rated["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .find(|p| p["id"] == "a")
+        .expect("a");
+    assert_eq!(a["selo"]["games"], 30, "a played no rated game");
+}

@@ -17,16 +17,25 @@ const RESULTS: [&str; 9] = [
     "1-0", "0-1", "1/2-1/2", "1-0", "0-1", "+-", "-+", "0-0", "1/2-0",
 ];
 const MINUTES: [u32; 4] = [90, 60, 25, 5];
+/// The lists a FIDE import brings: one per-list file, or a combined one.
+const KINDS: [&[FideKind]; 3] = [
+    &[FideKind::Standard],
+    &[FideKind::Rapid],
+    &[FideKind::Standard, FideKind::Rapid],
+];
 
 #[derive(Clone, Debug)]
 enum Op {
     /// Set (or clear) the result of the k-th game (modulo the number of games).
     Result(usize, usize),
-    /// A new event on day `day` of 2025 with games between the given pairs.
+    /// A new event on day `day` of 2025 with games between the given pairs; abroad or not,
+    /// and perhaps a play-off of the k-th live event (SSL 2.10).
     NewEvent {
         day: u32,
         minutes: usize,
         pairs: Vec<(usize, usize, usize)>,
+        abroad: bool,
+        playoff_of: Option<usize>,
     },
     /// Remove the k-th game.
     Clear(usize),
@@ -36,8 +45,11 @@ enum Op {
     Merge(usize, usize),
     /// Move the k-th live event to another day.
     Move(usize, u32),
-    /// A FIDE standard list on day `day` rating player p (or not rating him).
-    Fide(u32, usize, Option<i32>),
+    /// Give the k-th live event another time control (its play-offs may change lists).
+    Retime(usize, usize),
+    /// A FIDE list on day `day` for player p: of the kinds `KINDS[k]` (a per-list file brings
+    /// one tempo, leaving the other missing), with a standard and a rapid rating or none.
+    Fide(u32, usize, usize, Option<i32>, Option<i32>),
     Undo,
     Redo,
 }
@@ -46,14 +58,33 @@ fn op(players: usize) -> impl Strategy<Value = Op> {
     let pair = (0..players, 0..players, 0..RESULTS.len());
     prop_oneof![
         4 => (any::<usize>(), 0..=RESULTS.len()).prop_map(|(k, r)| Op::Result(k, r)),
-        3 => (1u32..330, 0..MINUTES.len(), proptest::collection::vec(pair, 1..5))
-            .prop_map(|(day, minutes, pairs)| Op::NewEvent { day, minutes, pairs }),
+        3 => (
+            1u32..330,
+            0..MINUTES.len(),
+            proptest::collection::vec(pair, 1..5),
+            proptest::bool::weighted(0.25),
+            proptest::option::weighted(0.2, any::<usize>()),
+        )
+            .prop_map(|(day, minutes, pairs, abroad, playoff_of)| Op::NewEvent {
+                day,
+                minutes,
+                pairs,
+                abroad,
+                playoff_of,
+            }),
         1 => any::<usize>().prop_map(Op::Clear),
         1 => any::<usize>().prop_map(Op::DeleteEvent),
         1 => (0..players, 0..players).prop_map(|(a, b)| Op::Merge(a, b)),
         1 => (any::<usize>(), 1u32..330).prop_map(|(k, d)| Op::Move(k, d)),
-        1 => (1u32..330, 0..players, proptest::option::of(1400i32..2400))
-            .prop_map(|(d, p, r)| Op::Fide(d, p, r)),
+        1 => (any::<usize>(), 0..MINUTES.len()).prop_map(|(k, m)| Op::Retime(k, m)),
+        2 => (
+            1u32..330,
+            0..players,
+            0..KINDS.len(),
+            proptest::option::of(1400i32..2400),
+            proptest::option::of(1400i32..2400),
+        )
+            .prop_map(|(d, p, k, s, r)| Op::Fide(d, p, k, s, r)),
         1 => Just(Op::Undo),
         1 => Just(Op::Redo),
     ]
@@ -86,19 +117,35 @@ fn event(id: String, day_no: u32, minutes: u32) -> Event {
 }
 
 fn seed(k: usize) -> Vec<Option<SslState>> {
-    let selo = match k % 4 {
-        0 => None,
-        1 => Some(SslState {
-            rating: Some(1500 + 37 * k as i32),
-            games: 4,
+    let selo = match k {
+        // The foreigners stand just below I (1900, 24 normal games) and ME (2050): section 6
+        // sets no condition of federation.
+        6 => Some(SslState {
+            rating: Some(1885),
+            games: 23,
+            normal_games: 23,
             ..SslState::default()
         }),
-        _ => Some(SslState {
-            rating: Some(1600 + 53 * k as i32),
+        7 => Some(SslState {
+            rating: Some(2040),
             games: 30,
             normal_games: 30,
             ..SslState::default()
         }),
+        _ => match k % 4 {
+            0 => None,
+            1 => Some(SslState {
+                rating: Some(1500 + 37 * k as i32),
+                games: 4,
+                ..SslState::default()
+            }),
+            _ => Some(SslState {
+                rating: Some(1600 + 53 * k as i32),
+                games: 30,
+                normal_games: 30,
+                ..SslState::default()
+            }),
+        },
     };
     let pelo = k.is_multiple_of(3).then(|| SslState {
         rating: Some(1700),
@@ -153,9 +200,16 @@ fn apply(desk: &mut Desk<Ssl>, op: &Op, counter: &mut usize) {
             day: d,
             minutes,
             pairs,
+            abroad,
+            playoff_of,
         } => {
             *counter += 1;
             let mut ev = event(format!("n{counter}"), *d, MINUTES[*minutes]);
+            ev.abroad = *abroad;
+            let live = live_events(desk);
+            ev.playoff_of = playoff_of
+                .filter(|_| !live.is_empty())
+                .map(|k| desk.book().events[live[k % live.len()]].id.clone());
             for (k, &(w, b, r)) in pairs.iter().enumerate() {
                 ev.games.push(Game {
                     round: k as u32 + 1,
@@ -204,15 +258,27 @@ fn apply(desk: &mut Desk<Ssl>, op: &Op, counter: &mut usize) {
             };
             Edit::UpdateEvent { event: e, details }
         }
-        Op::Fide(d, p, rating) => Edit::FideList {
+        Op::Retime(k, minutes) => {
+            let live = live_events(desk);
+            if live.is_empty() {
+                return;
+            }
+            let e = live[k % live.len()];
+            let details = Event {
+                time_control: event(String::new(), 1, MINUTES[*minutes]).time_control,
+                ..desk.book().events[e].clone()
+            };
+            Edit::UpdateEvent { event: e, details }
+        }
+        Op::Fide(d, p, kinds, standard, rapid) => Edit::FideList {
             list_date: day(*d),
-            kinds: vec![FideKind::Standard],
+            kinds: KINDS[*kinds].to_vec(),
             entries: vec![(
                 *p,
                 FideEntry {
                     list_date: day(*d),
-                    standard: *rating,
-                    rapid: None,
+                    standard: *standard,
+                    rapid: *rapid,
                     blitz: None,
                 },
             )],
@@ -287,10 +353,20 @@ fn setup(dir: &std::path::Path) -> Desk<Ssl> {
             fide_id: Some(1000 + k as u64),
             ..PlayerInfo::default()
         };
+        // The second holds I: ME is his promotion.
+        let held = (k == 7)
+            .then(|| ratedesk::rules::Award {
+                player: k,
+                award: ratedesk::rules::ssl::Title::I,
+                date: Some(day(0)),
+                event: None,
+            })
+            .into_iter()
+            .collect();
         desk.apply(Edit::AddPlayer {
             info,
             seeds: seed(k),
-            held: vec![],
+            held,
         })
         .expect("add player");
     }
@@ -345,4 +421,54 @@ proptest! {
         prop_assert_eq!(by_event_and_player(reopened.ledger().ratings()), stored);
         assert_invariant(&reopened)?;
     }
+}
+
+/// What the draws cover, made certain: a foreigner whose Elo 2000 (a combined list) stands
+/// over a later rapid-only list becomes an established 2000 (3.7) and reaches I (section 6
+/// sets no condition of federation); the other, corrected to 2150 by a standard-only list,
+/// reaches ME over the I he holds, and not I again; the stored
+/// ratings equal a fresh calculation throughout.
+#[test]
+fn foreign_players_reach_titles_and_fide_lists_count_by_tempo() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = setup(dir.path());
+    let mut counter = 0;
+    let ops = [
+        Op::Fide(250, 6, 2, Some(2000), Some(1850)),
+        Op::Fide(280, 6, 1, None, Some(1990)),
+        Op::Fide(260, 7, 0, Some(2150), None),
+        Op::NewEvent {
+            day: 300,
+            minutes: 0,
+            pairs: vec![(6, 0, 0), (7, 1, 2)],
+            abroad: false,
+            playoff_of: None,
+        },
+    ];
+    for op in &ops {
+        apply(&mut desk, op, &mut counter);
+        assert_invariant(&desk).expect("the invariant");
+    }
+    let book = desk.book();
+    let titles = |p: usize| -> Vec<ratedesk::rules::ssl::Title> {
+        desk.ledger()
+            .awards(book, p)
+            .iter()
+            .filter(|a| a.event.is_some())
+            .map(|a| a.award)
+            .collect()
+    };
+    use ratedesk::rules::ssl::Title;
+    assert_eq!(
+        titles(6),
+        vec![Title::I],
+        "p6: {:?}",
+        desk.ledger().state(book, 6, 0)
+    );
+    assert_eq!(
+        titles(7),
+        vec![Title::Me],
+        "p7: {:?}",
+        desk.ledger().state(book, 7, 0)
+    );
 }

@@ -329,7 +329,7 @@ fn create_an_event_enter_players_pair_a_round_and_key_its_results() {
     press_keys(&mut app, &k, "enter");
     type_text(&mut app, &k, "2026-03-08");
     insta::assert_snapshot!("new_event_form_80x24", text(&app, &k, 80, 24));
-    press_keys(&mut app, &k, "enter enter enter enter enter");
+    press_keys(&mut app, &k, "enter enter enter enter enter enter");
     let event = event_index(&app, "kevat-open");
     assert_eq!(
         app.tournaments.open,
@@ -613,4 +613,23 @@ fn the_card_shows_the_newest_fide_list() {
     press_keys(&mut app, &k, "enter");
     let screen = text(&app, &k, 160, 48);
     assert!(screen.contains("FIDE 1961/1890/– (2025-10)"), "{screen}");
+    // A rapid-only list (per-list files): the standard rating of October still holds, shown
+    // with its month.
+    let rapid_only = ratedesk::model::FideEntry {
+        standard: None,
+        ..entry(11, 0, Some(1902))
+    };
+    app.desk
+        .apply(Edit::FideList {
+            list_date: rapid_only.list_date,
+            kinds: vec![ratedesk::model::FideKind::Rapid],
+            entries: vec![(player, rapid_only)],
+            source: "test".into(),
+        })
+        .expect("the list");
+    let screen = text(&app, &k, 160, 48);
+    assert!(
+        screen.contains("FIDE 1961 (2025-10)/1902/– (2025-11)"),
+        "{screen}"
+    );
 }

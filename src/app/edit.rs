@@ -3,10 +3,12 @@
 
 use std::collections::BTreeSet;
 
-use crate::ledger::{Book, Ledger};
+use crate::ledger::Book;
 use crate::model::{Event, FideEntry, FideKind, Game, GameResult, PlayerIdx, PlayerInfo};
 use crate::rules::{Award, ListId, Rulebook};
 use crate::store::{Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
+
+pub(crate) use super::checks::Current;
 
 /// One edit.
 #[derive(Clone, Debug)]
@@ -108,164 +110,8 @@ pub enum ImportedPlayer<R: Rulebook> {
 #[error("{0}")]
 pub struct EditError(pub String);
 
-fn err<T>(message: impl Into<String>) -> Result<T, EditError> {
+pub(super) fn err<T>(message: impl Into<String>) -> Result<T, EditError> {
     Err(EditError(message.into()))
-}
-
-/// Read access to the current data, for checking edits.
-pub(crate) struct Current<'a, R: Rulebook> {
-    pub rulebook: &'a R,
-    pub book: &'a Book<R>,
-    pub status: &'a [PlayerStatus],
-    pub ledger: &'a Ledger<R>,
-}
-
-impl<R: Rulebook> Current<'_, R> {
-    fn player_name(&self, p: PlayerIdx) -> String {
-        self.book.players.get(p).map_or_else(
-            || format!("#{p}"),
-            |i| {
-                if i.name.is_empty() {
-                    i.id.clone()
-                } else {
-                    i.name.clone()
-                }
-            },
-        )
-    }
-
-    fn active(&self, p: PlayerIdx) -> Result<(), EditError> {
-        match self.status.get(p) {
-            Some(PlayerStatus::Active) => Ok(()),
-            Some(_) => err(format!(
-                "player {} is no longer in use",
-                self.player_name(p)
-            )),
-            None => err(format!("there is no player #{p}")),
-        }
-    }
-
-    fn awards(&self, p: PlayerIdx) -> Vec<Award<R::Award>> {
-        self.ledger.awards(self.book, p)
-    }
-
-    /// The game on a board, which must be paired.
-    fn paired(&self, e: usize, round: u32, board: u32) -> Result<&Game, EditError> {
-        let ev = self.live_event(e)?;
-        ev.games
-            .iter()
-            .find(|g| (g.round, g.board) == (round, board))
-            .ok_or_else(|| {
-                EditError(format!(
-                    "{}, round {round}, board {board}: no pairing on this board",
-                    ev.id
-                ))
-            })
-    }
-
-    fn live_event(&self, e: usize) -> Result<&Event, EditError> {
-        match (self.book.events.get(e), self.book.live.get(e)) {
-            (Some(ev), Some(true)) => Ok(ev),
-            _ => err(format!("there is no event #{e}")),
-        }
-    }
-
-    fn record(&self, p: PlayerIdx) -> PlayerRecord<R> {
-        PlayerRecord {
-            info: self.book.players[p].clone(),
-            seeds: self.book.seeds[p].clone(),
-            held: self.book.held[p].clone(),
-            confirmed: self.book.confirmed[p].clone(),
-            status: self.status[p],
-        }
-    }
-
-    fn event_record(&self, e: usize) -> EventRecord {
-        EventRecord {
-            event: Event {
-                games: Vec::new(),
-                ..self.book.events[e].clone()
-            },
-            live: self.book.live[e],
-        }
-    }
-
-    /// A game may stand in its event: two different known players, neither with another game
-    /// in the round (a bye counts), on a board of its own.
-    fn check_game(
-        &self,
-        event: &Event,
-        game: &Game,
-        replacing: Option<(u32, u32)>,
-    ) -> Result<(), EditError> {
-        let at = format!("{}, round {}, board {}", event.id, game.round, game.board);
-        if game.round == 0 || game.board == 0 {
-            return err(format!("{at}: rounds and boards are numbered from 1"));
-        }
-        for p in std::iter::once(game.white).chain(game.black) {
-            if !event.participants.contains(&p) {
-                return err(format!(
-                    "{at}: {} is not a participant",
-                    self.player_name(p)
-                ));
-            }
-        }
-        self.active(game.white)
-            .map_err(|e| EditError(format!("{at}: {e}")))?;
-        if let Some(b) = game.black {
-            self.active(b)
-                .map_err(|e| EditError(format!("{at}: {e}")))?;
-            if b == game.white {
-                return err(format!("{at}: {} cannot play himself", self.player_name(b)));
-            }
-        }
-        for other in event.games.iter().filter(|g| g.round == game.round) {
-            if Some((other.round, other.board)) == replacing {
-                continue;
-            }
-            if other.board == game.board {
-                return err(format!("{at}: the board is already paired"));
-            }
-            let busy = |p: PlayerIdx| other.white == p || other.black == Some(p);
-            for p in std::iter::once(game.white).chain(game.black) {
-                if busy(p) {
-                    return err(format!(
-                        "{at}: {} already plays in round {}",
-                        self.player_name(p),
-                        game.round
-                    ));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Participants are players in use, each entered once.
-    fn check_participants(&self, event: &Event, players: &[PlayerIdx]) -> Result<(), EditError> {
-        let mut seen = BTreeSet::new();
-        for &p in players {
-            self.active(p)
-                .map_err(|e| EditError(format!("{}: {e}", event.id)))?;
-            if !seen.insert(p) {
-                return err(format!(
-                    "{}: {} is entered twice",
-                    event.id,
-                    self.player_name(p)
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    fn check_event(&self, event: &Event) -> Result<(), EditError> {
-        if event.start > event.end {
-            return err(format!(
-                "{}: starts {} after it ends {}",
-                event.id, event.start, event.end
-            ));
-        }
-        Ok(())
-    }
 }
 
 impl<R: Rulebook> Edit<R> {
@@ -431,6 +277,7 @@ impl<R: Rulebook> Edit<R> {
             }
             Edit::AddEvent(event) => {
                 now.check_event(event)?;
+                now.check_playoff(event, None, &[])?;
                 if book.live_event(&event.id).is_some() {
                     return err(format!(
                         "an event with id {} is already in the database",
@@ -474,6 +321,7 @@ impl<R: Rulebook> Edit<R> {
             Edit::UpdateEvent { event, details } => {
                 now.live_event(*event)?;
                 now.check_event(details)?;
+                now.check_playoff(details, Some(*event), &[])?;
                 let before = now.event_record(*event);
                 // Details only: the entries and games stay as they are.
                 let after = EventRecord {
@@ -484,11 +332,25 @@ impl<R: Rulebook> Edit<R> {
                     },
                     live: true,
                 };
+                // A new id is carried into the play-offs that name the event (SSL 2.10).
+                let renamed = (before.event.id != details.id).then(|| before.event.id.clone());
                 change.events.push(Delta {
                     key: *event,
                     before: Some(before),
                     after: Some(after),
                 });
+                if let Some(old) = renamed {
+                    for p in now.live_playoffs_of(&old).filter(|p| p != event) {
+                        let before = now.event_record(p);
+                        let mut after = before.clone();
+                        after.event.playoff_of = Some(details.id.clone());
+                        change.events.push(Delta {
+                            key: p,
+                            before: Some(before),
+                            after: Some(after),
+                        });
+                    }
+                }
             }
             Edit::SetParticipants { event, players } => {
                 let ev = now.live_event(*event)?;
@@ -557,7 +419,19 @@ impl<R: Rulebook> Edit<R> {
                 });
             }
             Edit::DeleteEvent(event) => {
-                now.live_event(*event)?;
+                let ev = now.live_event(*event)?;
+                // SSL 2.10: a play-off names the event it decides; that event stays while it
+                // does.
+                if let Some(playoff) = now
+                    .live_playoffs_of(&ev.id)
+                    .next()
+                    .map(|p| book.events[p].id.clone())
+                {
+                    return err(format!(
+                        "{} is decided by the play-off {playoff}: delete it, or unlink it, first",
+                        ev.id
+                    ));
+                }
                 let before = now.event_record(*event);
                 let after = EventRecord {
                     live: false,
@@ -689,6 +563,7 @@ impl<R: Rulebook> Edit<R> {
                 let mut seen: BTreeSet<&str> = BTreeSet::new();
                 for (k, event) in events.iter().enumerate() {
                     now.check_event(event)?;
+                    now.check_playoff(event, None, events)?;
                     if !seen.insert(&event.id) || book.live_event(&event.id).is_some() {
                         return err(format!(
                             "an event with id {} is already in the database",

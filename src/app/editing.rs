@@ -81,9 +81,9 @@ impl<R: JsonRules> App<R> {
                     }
                 })
             }
-            FormKind::NewEvent => form.to_event().map(Edit::AddEvent),
+            FormKind::NewEvent => form.to_event(None).map(Edit::AddEvent),
             FormKind::EditEvent(e) => form
-                .to_event()
+                .to_event(self.desk.book().events.get(*e))
                 .map(|details| Edit::UpdateEvent { event: *e, details }),
             FormKind::ImportTrf | FormKind::SelectionDate => unreachable!("handled above"),
         };

@@ -29,6 +29,9 @@ pub struct FormState {
     pub focus: usize,
 }
 
+/// The event form's field for the event a play-off decides (SSL 2.10).
+pub const PLAYOFF_OF: &str = "Play-off of (event id)";
+
 const IMPORT_FILE: &str = "File (path of a .trf / .txt)";
 const IMPORT_TIME_CONTROL: &str = "Time control (empty: the file's)";
 const IMPORT_ID: &str = "Event id (empty: the file's name)";
@@ -204,6 +207,10 @@ impl FormState {
                 "Pairing (swiss, round_robin, …)",
                 event.map_or_else(|| "swiss".into(), |e| e.pairing.clone()),
             ),
+            (
+                PLAYOFF_OF,
+                event.and_then(|e| e.playoff_of.clone()).unwrap_or_default(),
+            ),
         ];
         Self {
             kind,
@@ -274,8 +281,11 @@ impl FormState {
         Ok((info, rating))
     }
 
-    /// The event the form describes (without participants and games).
-    pub fn to_event(&self) -> Result<Event, String> {
+    /// The event the form describes (without participants and games). `editing`: the event
+    /// as it stands, whose details the form does not show (an SSL assignment, the day the
+    /// results were received, time added after a move while base and increment stay) are
+    /// kept.
+    pub fn to_event(&self, editing: Option<&Event>) -> Result<Event, String> {
         let name = self.value("Name");
         let id = match self.value("Id") {
             "" => crate::model::fold_name(name).replace(' ', "-"),
@@ -309,24 +319,34 @@ impl FormState {
                     .map_err(|_| format!("Age limit: '{a}' is not an age"))?,
             ),
         };
+        let playoff_of = Some(self.value(PLAYOFF_OF).to_string()).filter(|v| !v.is_empty());
+        if playoff_of.as_deref() == Some(id.as_str()) {
+            return Err(format!("{PLAYOFF_OF}: a play-off cannot decide itself"));
+        }
+        let base_seconds = (minutes * 60.0).round() as u32;
+        let added = editing
+            .and_then(|e| e.time_control.as_ref())
+            .filter(|t| (t.base_seconds, t.increment_seconds) == (base_seconds, increment))
+            .map(|t| t.added.clone())
+            .unwrap_or_default();
         Ok(Event {
             id,
             name: name.to_string(),
             start,
             end,
             time_control: Some(TimeControl {
-                base_seconds: (minutes * 60.0).round() as u32,
+                base_seconds,
                 increment_seconds: increment,
-                added: Vec::new(),
+                added,
             }),
             abroad: matches!(
                 self.value("Abroad (y/n)").to_ascii_lowercase().as_str(),
                 "y" | "yes" | "k" | "kyllä"
             ),
-            official_representation: false,
+            official_representation: editing.is_some_and(|e| e.official_representation),
             age_limit,
-            playoff_of: None,
-            received: None,
+            playoff_of,
+            received: editing.and_then(|e| e.received),
             pairing: self.value("Pairing (swiss, round_robin, …)").to_string(),
             participants: Vec::new(),
             games: Vec::new(),

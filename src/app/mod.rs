@@ -4,6 +4,7 @@
 //! then acknowledged. No drawing and no terminal here.
 
 mod action;
+mod checks;
 pub mod edit;
 mod editing;
 pub mod forms;

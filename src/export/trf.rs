@@ -158,9 +158,9 @@ pub fn write_with(event: &Event, players: &[PlayerInfo], options: &Options) -> S
             Some(crate::model::Sex::Male) => 'm',
             None => ' ',
         };
+        // The FIDE standard rating at the start: the newest list that has one.
         let rating = info
-            .fide_on(event.start)
-            .and_then(|f| f.standard)
+            .fide_rating_on(event.start, crate::model::FideKind::Standard)
             .unwrap_or(0);
         let federation = info.federation.as_deref().unwrap_or(crate::model::FINLAND);
         let mut line = format!(

@@ -139,6 +139,11 @@ pub(super) struct GameIn {
     /// Absent or null: paired, no result yet.
     #[serde(default)]
     pub result: Option<String>,
+    /// Beyond the contract, as `export events` writes it: `false` for a game between two
+    /// players that was not played although its code reads as played — an unplayed half
+    /// point (a TRF `D`: a game of less than one move), which no code of the contract says.
+    #[serde(default)]
+    pub played: Option<bool>,
     #[serde(default)]
     pub date: Option<String>,
 }
@@ -381,7 +386,7 @@ pub(super) fn events(
                 .as_deref()
                 .map(|code| {
                     GameResult::parse(code)
-                        .map(|r| r.on_board(black.is_none()))
+                        .map(|r| r.on_board(black.is_none() || g.played == Some(false)))
                         .ok_or_else(|| {
                             InputError::new(gitem(), format!("bad result code '{code}'"))
                         })

@@ -1,10 +1,11 @@
 //! Incremental recalculation: when events change, re-rate their units, and every player whose
-//! state or awards came out different dirties his next unit; keep going in ledger order until
+//! state or awards came out different dirties his next unit (and the units before it in which
+//! he plays without being rated, which read his state too); keep going in ledger order until
 //! nothing changes. The result equals a from-scratch [`super::rate_all`] — the invariant the
 //! property tests hold it to.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Bound::{Excluded, Unbounded};
+use std::ops::Bound::{Excluded, Included, Unbounded};
 
 use serde::{Deserialize, Serialize};
 
@@ -75,6 +76,13 @@ pub struct Ledger<R: Rulebook> {
     event_units: BTreeMap<usize, Vec<UnitId>>,
     /// Per player and list, the units in which he has a state.
     timeline: BTreeMap<(PlayerIdx, ListId), BTreeSet<UnitKey>>,
+    /// Per player and list, the units in which he plays a game (with the number of their
+    /// event parts that hold one): a unit may read the state of a participant it does not
+    /// rate (SSL 3.8: a Finn without a selo in an event abroad), so a move of that state
+    /// re-rates it too.
+    participation: BTreeMap<(PlayerIdx, ListId), BTreeMap<UnitKey, u32>>,
+    /// The players of each unit's part of an event, as they were placed.
+    part_players: BTreeMap<(UnitId, usize), Vec<PlayerIdx>>,
     /// Per player, the awards reached in each unit.
     reached: BTreeMap<PlayerIdx, AwardsByUnit<R>>,
 }
@@ -86,6 +94,8 @@ impl<R: Rulebook> Default for Ledger<R> {
             members: BTreeMap::new(),
             event_units: BTreeMap::new(),
             timeline: BTreeMap::new(),
+            participation: BTreeMap::new(),
+            part_players: BTreeMap::new(),
             reached: BTreeMap::new(),
         }
     }
@@ -231,6 +241,23 @@ impl<R: Rulebook> Ledger<R> {
     fn place(&mut self, rulebook: &R, book: &Book<R>, e: usize, event: &Event) -> Vec<UnitId> {
         let mut touched = self.event_units.remove(&e).unwrap_or_default();
         for id in &touched {
+            for p in self
+                .part_players
+                .remove(&(id.clone(), e))
+                .unwrap_or_default()
+            {
+                if let Some(units) = self.participation.get_mut(&(p, id.1)) {
+                    if let Some(n) = units.get_mut(&id.0) {
+                        *n -= 1;
+                        if *n == 0 {
+                            units.remove(&id.0);
+                        }
+                    }
+                    if units.is_empty() {
+                        self.participation.remove(&(p, id.1));
+                    }
+                }
+            }
             if let Some(parts) = self.members.get_mut(id) {
                 parts.retain(|part| part.event != e);
                 if parts.is_empty() {
@@ -243,6 +270,23 @@ impl<R: Rulebook> Ledger<R> {
         {
             for (key, part) in rulebook.units_of(e, event, list) {
                 let id = (key, list);
+                let mut players: Vec<PlayerIdx> = part
+                    .games
+                    .iter()
+                    .filter_map(|&g| event.games.get(g))
+                    .flat_map(|g| std::iter::once(g.white).chain(g.black))
+                    .collect();
+                players.sort_unstable();
+                players.dedup();
+                for &p in &players {
+                    *self
+                        .participation
+                        .entry((p, list))
+                        .or_default()
+                        .entry(id.0.clone())
+                        .or_default() += 1;
+                }
+                self.part_players.insert((id.clone(), e), players);
                 let parts = self.members.entry(id.clone()).or_default();
                 let at = parts.partition_point(|p| p.event < e);
                 parts.insert(at, part);
@@ -416,16 +460,12 @@ impl<R: Rulebook> Ledger<R> {
                     if list != id.1 && !cross {
                         continue;
                     }
-                    if let Some(next) = self.next_unit(p, list, &id.0) {
-                        queue.insert(next);
-                    }
+                    queue.extend(self.next_units(p, list, &id.0));
                 }
             }
             for &p in &awards_moved {
                 for list in 0..lists {
-                    if let Some(next) = self.next_unit(p, list, &id.0) {
-                        queue.insert(next);
-                    }
+                    queue.extend(self.next_units(p, list, &id.0));
                 }
             }
             update.players.extend(moved);
@@ -434,14 +474,22 @@ impl<R: Rulebook> Ledger<R> {
         update
     }
 
-    fn next_unit(&self, player: PlayerIdx, list: ListId, after: &UnitKey) -> Option<UnitId> {
-        self.timeline
+    /// The units on a list after `after` that read the player's state as it stands after
+    /// `after`: his next unit with a state (which carries it on) and every unit up to it in
+    /// which he plays without one (a unit may read a participant it does not rate).
+    fn next_units(&self, player: PlayerIdx, list: ListId, after: &UnitKey) -> Vec<UnitId> {
+        let next = self.timeline.get(&(player, list)).and_then(|keys| {
+            keys.range::<UnitKey, _>((Excluded(after), Unbounded))
+                .next()
+        });
+        let until = next.map_or(Unbounded, Included);
+        let readers = self
+            .participation
             .get(&(player, list))
-            .and_then(|keys| {
-                keys.range::<UnitKey, _>((Excluded(after), Unbounded))
-                    .next()
-            })
-            .map(|k| (k.clone(), list))
+            .into_iter()
+            .flat_map(|units| units.range::<UnitKey, _>((Excluded(after), until)))
+            .map(|(k, _)| k);
+        readers.chain(next).map(|k| (k.clone(), list)).collect()
     }
 
     /// Rates one unit; `latest` (from scratch: every player's latest state by `player × lists +

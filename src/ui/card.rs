@@ -89,15 +89,20 @@ fn draw_head<R: JsonRules>(
         let summary = state.map_or_else(|| "unrated".into(), |s| rulebook.state_summary(list, s));
         ratings.push(Span::raw(format!("{summary}   ")));
     }
-    if let Some(entry) = info.fide.iter().max_by_key(|e| e.list_date) {
-        let r = |k| rating(entry.rating(k));
+    // Each tempo's newest FIDE rating, from the newest list that has that tempo (a list without
+    // it says nothing about it), its month shown when older than the newest list's.
+    if let Some(last) = info.fide.iter().map(|e| e.list_date).max() {
+        let r = |k| match info.fide_rating_dated_on(last, k) {
+            Some((d, r)) if d < last => format!("{r} ({})", d.format("%Y-%m")),
+            other => rating(other.map(|(_, r)| r)),
+        };
         ratings.push(Span::styled("FIDE ", theme.style(Role::Header)));
         ratings.push(Span::raw(format!(
             "{}/{}/{} ({})",
             r(FideKind::Standard),
             r(FideKind::Rapid),
             r(FideKind::Blitz),
-            entry.list_date.format("%Y-%m")
+            last.format("%Y-%m")
         )));
     }
     let titles: Vec<String> = awards

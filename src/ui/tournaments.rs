@@ -80,13 +80,17 @@ fn draw_event<R: JsonRules>(
         .map_or("unrated", |l| rulebook.lists()[l]);
     let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).areas(area);
     let title = format!(
-        " {}  {} – {}  {}  {}{}",
+        " {}  {} – {}  {}  {}{}{}",
         if ev.name.is_empty() { &ev.id } else { &ev.name },
         ev.start,
         ev.end,
         list,
         count(ev.participants.len(), "player", "players"),
-        if ev.abroad { "  abroad" } else { "" }
+        if ev.abroad { "  abroad" } else { "" },
+        ev.playoff_of
+            .as_deref()
+            .map(|d| format!("  play-off of {d}"))
+            .unwrap_or_default()
     );
     frame.render_widget(
         Paragraph::new(Line::styled(theme.text(title), theme.style(Role::Title))),

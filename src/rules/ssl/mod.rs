@@ -4,6 +4,7 @@
 //!
 //! Ratings are computed event by event (2.11): every event is its own rating unit.
 
+pub mod foreign;
 mod pelo;
 pub mod selection;
 mod selo;
@@ -193,6 +194,13 @@ impl Rulebook for Ssl {
         &["selo", "pelo"]
     }
 
+    /// Rules 2.8, 2.5 and 2.10: the list of the event's own time control; a play-off
+    /// (`decided`: the event whose winner or placing it decides) is rated on the list of its
+    /// own time control too ("lasketaan peliajan mukaiselle listalle"), except that a
+    /// quick-play play-off of a selo event — one whose own time control gives selo — is not
+    /// rated ("Selokilpailujen pikashakkiuusintoja ei kuitenkaan lasketa"). A play-off of a
+    /// pelo event, or of an event not rated at all, is rated on pelo. A play-off whose decided
+    /// event is unknown is rated by its own time control.
     fn list_of(&self, event: &Event, decided: Option<&Event>) -> Option<ListId> {
         let decided = decided.and_then(|d| list_for(seconds_for_60(d), d.abroad));
         list_for(seconds_for_60(event), event.abroad).filter(|&list| playoff_counts(list, decided))
@@ -221,16 +229,14 @@ impl Rulebook for Ssl {
     }
 
     /// Rules 6.3–6.5: the next title above the highest held, when the selo is within 50
-    /// points of its threshold, or past it with normal-time games still short.
+    /// points of its threshold, or past it with normal-time games still short. Section 6 sets
+    /// no condition of federation: a player of any federation with a selo is listed.
     fn within_reach(
         &self,
-        info: &crate::model::PlayerInfo,
+        _info: &crate::model::PlayerInfo,
         states: &[Option<&SslState>],
         held: &[crate::rules::Award<Title>],
     ) -> Option<crate::rules::Reach<Title>> {
-        if !info.is_finnish() {
-            return None;
-        }
         let selo = states.get(SELO).copied().flatten()?;
         let rating = selo.rating?;
         let highest = held.iter().map(|a| a.award).max();
@@ -407,6 +413,100 @@ mod tests {
         assert!(playoff_counts(PELO, None), "not a play-off");
     }
 
+    /// 2.10 on events: the play-off's own time control gives its list; only a quick-play
+    /// play-off of a selo event goes unrated.
+    #[test]
+    fn rule_2_10_a_playoff_is_rated_on_the_list_of_its_own_time_control() {
+        let event = |id: &str, minutes: u32, abroad: bool| Event {
+            id: id.into(),
+            name: String::new(),
+            start: NaiveDate::from_ymd_opt(2025, 5, 10).expect("date"),
+            end: NaiveDate::from_ymd_opt(2025, 5, 10).expect("date"),
+            time_control: Some(crate::model::TimeControl {
+                base_seconds: minutes * 60,
+                increment_seconds: 0,
+                added: Vec::new(),
+            }),
+            abroad,
+            official_representation: false,
+            age_limit: None,
+            playoff_of: None,
+            pairing: "swiss".into(),
+            received: None,
+            participants: Vec::new(),
+            games: Vec::new(),
+        };
+        let playoff = |minutes, of: &str| Event {
+            playoff_of: Some(of.into()),
+            ..event("po", minutes, false)
+        };
+        let (selo, rapid, blitz) = (
+            event("s", 90, false),
+            event("r", 10, false),
+            event("b", 3, false),
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(5, "s"), Some(&selo)),
+            None,
+            "blitz play-off of a selo event"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(10, "s"), Some(&selo)),
+            None,
+            "rapid play-off of a selo event"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(11, "s"), Some(&selo)),
+            Some(SELO),
+            "11 minutes: selo"
+        );
+        assert_eq!(Ssl.list_of(&playoff(90, "s"), Some(&selo)), Some(SELO));
+        assert_eq!(
+            Ssl.list_of(&playoff(5, "r"), Some(&rapid)),
+            Some(PELO),
+            "play-off of a rapid event"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(25, "r"), Some(&rapid)),
+            Some(SELO),
+            "its own time control"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(5, "b"), Some(&blitz)),
+            Some(PELO),
+            "of an unrated event"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(3, "r"), Some(&rapid)),
+            None,
+            "3 minutes: not rated (2.8)"
+        );
+        let abroad = event("a", 90, true);
+        assert_eq!(
+            Ssl.list_of(&playoff(5, "a"), Some(&abroad)),
+            None,
+            "of a selo event abroad"
+        );
+        assert_eq!(
+            Ssl.list_of(&playoff(5, "x"), None),
+            Some(PELO),
+            "decided event unknown"
+        );
+        assert_eq!(
+            Ssl.list_of(&event("po", 5, true), None),
+            None,
+            "quick play abroad (2.5)"
+        );
+        let events = [
+            selo.clone(),
+            playoff(5, "s"),
+            playoff(5, "r"),
+            rapid.clone(),
+        ];
+        assert_eq!(Ssl.list_in(&events[1], &events), None);
+        assert_eq!(Ssl.list_in(&events[2], &events), Some(PELO));
+    }
+
     #[test]
     fn rule_3_6_default_ratings_by_age_limit() {
         assert_eq!(default_rating(Some(10)), 1325);
@@ -415,6 +515,27 @@ mod tests {
         assert_eq!(default_rating(Some(14)), 1425);
         assert_eq!(default_rating(Some(15)), 1525);
         assert_eq!(default_rating(None), 1525);
+    }
+
+    /// Sections 6.3–6.5 for a player of another federation: his next title is within reach
+    /// like a Finn's.
+    #[test]
+    fn rule_6_5_titles_within_reach_for_every_federation() {
+        let swede = crate::model::PlayerInfo {
+            federation: Some("SWE".into()),
+            ..crate::model::PlayerInfo::default()
+        };
+        let selo = SslState {
+            rating: Some(1870),
+            games: 30,
+            normal_games: 30,
+            ..SslState::default()
+        };
+        let reach = Ssl.within_reach(&swede, &[Some(&selo), None], &[]);
+        assert_eq!(
+            reach.map(|r| (r.award, r.needed_rating)),
+            Some((Title::I, 1900))
+        );
     }
 
     #[test]

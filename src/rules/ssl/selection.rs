@@ -4,7 +4,7 @@
 use chrono::{Datelike, NaiveDate};
 
 use super::{SslState, is_normal_time, seconds_for_60};
-use crate::model::{Event, PlayerInfo, Rating};
+use crate::model::{Event, FideKind, PlayerInfo, Rating};
 use crate::rules::PlayerRating;
 use crate::rules::arith::round_half_up_f64;
 use crate::rules::performance::{ReliableRun, best_reliable_run};
@@ -51,6 +51,18 @@ pub fn valintaluku_doubled(factors: &[Option<Rating>]) -> Option<i64> {
     }
 }
 
+/// Rule 5.4: huippuelo, the highest FIDE standard rating published in the period — over the
+/// entries with a list date from `from` to `as_of` that have a standard rating. An entry
+/// without one (a rapid-only list, a month in which only another list was imported) publishes
+/// no standard rating: it neither counts nor hides the others.
+pub fn huippuelo(info: &PlayerInfo, from: NaiveDate, as_of: NaiveDate) -> Option<Rating> {
+    info.fide
+        .iter()
+        .filter(|e| from <= e.list_date && e.list_date <= as_of)
+        .filter_map(|e| e.rating(FideKind::Standard))
+        .max()
+}
+
 /// Section 5 for one player. `initial` is his selo state before the first rated event,
 /// `history` his selo ratings in ledger order (5.8: an event counts on its end date).
 pub fn selection(
@@ -92,13 +104,7 @@ pub fn selection(
         .chain(start)
         .max();
 
-    // Rule 5.4: the highest FIDE standard rating published in the period.
-    let huippuelo = info
-        .fide
-        .iter()
-        .filter(|e| from <= e.list_date && e.list_date <= as_of)
-        .filter_map(|e| e.standard)
-        .max();
+    let huippuelo = huippuelo(info, from, as_of);
 
     // Rule 5.5: runs over the period's Kt = 1 games only, so a run may span the others.
     let games: Vec<(usize, u32, Rating, u8)> = history
@@ -142,6 +148,40 @@ mod tests {
         assert_eq!(period_start(date("2025-03-31")), date("2024-01-01"));
         assert_eq!(period_start(date("2025-01-01")), date("2024-01-01"));
         assert_eq!(period_start(date("2024-12-31")), date("2023-01-01"));
+    }
+
+    #[test]
+    fn rule_5_4_huippuelo_is_the_highest_standard_rating_published_in_the_period() {
+        let entry = |d: &str, standard, rapid| crate::model::FideEntry {
+            list_date: date(d),
+            standard,
+            rapid,
+            blitz: None,
+        };
+        let info = PlayerInfo {
+            fide: vec![
+                entry("2023-12-01", Some(2300), None),
+                entry("2024-01-01", Some(2150), Some(2000)),
+                entry("2024-06-01", None, Some(2400)),
+                entry("2025-02-01", Some(2180), None),
+                entry("2025-03-01", None, Some(2250)),
+                entry("2025-04-01", Some(2500), None),
+            ],
+            ..PlayerInfo::default()
+        };
+        let (from, as_of) = (date("2024-01-01"), date("2025-03-31"));
+        assert_eq!(
+            huippuelo(&info, from, as_of),
+            Some(2180),
+            "rapid-only lists publish no standard rating; 2023 and April 2025 are outside"
+        );
+        assert_eq!(huippuelo(&info, date("2024-01-02"), as_of), Some(2180));
+        assert_eq!(huippuelo(&info, from, date("2024-12-31")), Some(2150));
+        assert_eq!(
+            huippuelo(&info, date("2024-02-01"), date("2024-12-31")),
+            None,
+            "only a rapid list in the period"
+        );
     }
 
     #[test]

@@ -1,145 +1,22 @@
-//! Selo, the Finnish standard-play rating: who is rated (2.2), foreign players (3.7–3.9), new
-//! players first (3.4) by 7.3, established players by 7.2, rounded by 3.5.
+//! Selo, the Finnish standard-play rating: new players first (3.4) by 7.3, established players
+//! by 7.2, rounded by 3.5, with foreign players and events abroad as `foreign` reads them
+//! (2.2, 3.7–3.9), and the titles reached (section 6).
 
 use std::collections::BTreeMap;
 
-use chrono::NaiveDate;
-
+use super::foreign::{abroad_ratings, elo_correction, is_rated_in};
 use super::titles::titles_reached;
 use super::{
     Encounter, History, Ssl, SslState, Title, award_date, default_rating, games_of, is_normal_time,
     kr, kt_tenths, rated_games, seconds_for_60,
 };
-use crate::model::{Event, PlayerIdx, PlayerInfo, Rating};
-use crate::rules::arith::{round_half_up, round_half_up_f64};
+use crate::model::{PlayerIdx, Rating};
+use crate::rules::arith::round_half_up;
 use crate::rules::expectation::p_selo;
 use crate::rules::performance::performance;
 use crate::rules::{
     Award, Factors, GameLine, Halves, Performance, PlayerRating, Unit, UnitOutcome,
 };
-
-/// The lowest rating a foreign opponent in an event abroad counts with (3.9).
-pub const FOREIGN_FLOOR: Rating = 1000;
-
-/// Seconds for 60 moves below which a game is rapid in the sense of 3.9 (under 60 minutes).
-const RAPID_BELOW: u64 = 60 * 60;
-
-/// Rule 3.7: a foreign player with a FIDE standard rating in a domestic event counts with his
-/// Elo as an established selo when he has no selo or his Elo is at least selo + 100 — once:
-/// not again once made (the record of later Elo-only games is not kept). Returns whether the
-/// correction was made.
-pub fn elo_correction(state: &mut SslState, info: &PlayerInfo, event_start: NaiveDate) -> bool {
-    if info.is_finnish() || state.elo_corrected {
-        return false;
-    }
-    let Some(elo) = info.fide_on(event_start).and_then(|e| e.standard) else {
-        return false;
-    };
-    if state.rating.is_some_and(|selo| elo < selo + 100) {
-        return false;
-    }
-    state.rating = Some(elo);
-    state.elo_corrected = true;
-    state.history = None;
-    true
-}
-
-/// Rule 2.2: in a domestic event every participant is rated, foreigners too; in an event
-/// abroad only players representing Finland, and a Finn without a selo only when the event is
-/// an official SSL assignment.
-pub fn is_rated_in(event: &Event, info: &PlayerInfo, state: &SslState) -> bool {
-    !event.abroad
-        || (info.is_finnish() && (state.rating.is_some() || event.official_representation))
-}
-
-/// Rule 3.9, the first four sources in order: FIDE standard; FIDE rapid when the game is rapid
-/// (under 60 minutes); a comparable national standard, then national rapid for a rapid game.
-/// `None`: only the performance (or 1000) remains.
-pub fn foreign_listed_rating(
-    info: &PlayerInfo,
-    event_start: NaiveDate,
-    rapid: bool,
-) -> Option<Rating> {
-    let fide = info.fide_on(event_start);
-    let national = info.national.iter().filter(|n| n.comparable);
-    fide.and_then(|f| f.standard)
-        .or_else(|| fide.and_then(|f| f.rapid).filter(|_| rapid))
-        .or_else(|| national.clone().find_map(|n| n.standard))
-        .or_else(|| national.clone().find_map(|n| n.rapid).filter(|_| rapid))
-}
-
-/// Rules 3.8–3.9: the ratings that foreign opponents count with in an event abroad. Those
-/// without a listed rating count with their performance in the event (7.6), found by fixed-point
-/// iteration where unrated players met each other (3.9's recursion); an unbounded performance is
-/// no performance, and every result below 1000 counts as 1000. Finns count with their selo
-/// (3.8); a Finn without one enters the recursion like an unrated foreigner.
-fn foreign_ratings(
-    event: &Event,
-    players: &[PlayerInfo],
-    games: &BTreeMap<PlayerIdx, Vec<Encounter>>,
-    selo_before: &BTreeMap<PlayerIdx, Option<Rating>>,
-) -> BTreeMap<PlayerIdx, Rating> {
-    let rapid = seconds_for_60(event) < RAPID_BELOW;
-    let mut fixed: BTreeMap<PlayerIdx, f64> = BTreeMap::new();
-    let mut unknown: Vec<PlayerIdx> = Vec::new();
-    for &p in games.keys() {
-        let listed = if players[p].is_finnish() {
-            selo_before.get(&p).copied().flatten()
-        } else {
-            foreign_listed_rating(&players[p], event.start, rapid).map(|r| r.max(FOREIGN_FLOOR))
-        };
-        match listed {
-            Some(r) => {
-                fixed.insert(p, f64::from(r));
-            }
-            None => unknown.push(p),
-        }
-    }
-    let floor = f64::from(FOREIGN_FLOOR);
-    let mut estimate: BTreeMap<PlayerIdx, f64> = unknown.iter().map(|&p| (p, floor)).collect();
-    for _ in 0..1000 {
-        let mut moved = 0.0f64;
-        let mut next = estimate.clone();
-        for &p in &unknown {
-            let opponents: Vec<f64> = games[&p]
-                .iter()
-                .map(|e| {
-                    fixed
-                        .get(&e.opponent)
-                        .or_else(|| estimate.get(&e.opponent))
-                        .copied()
-                        .unwrap_or(floor)
-                })
-                .collect();
-            let score: Halves = games[&p].iter().map(|e| Halves::from(e.halves)).sum();
-            let n = opponents.len() as Halves;
-            let rp = if score == 0 || score >= 2 * n {
-                floor
-            } else {
-                crate::rules::performance::solve(&opponents, 50.0 * f64::from(score))
-                    .map_or(floor, |rp| rp.max(floor))
-            };
-            moved = moved.max((rp - estimate[&p]).abs());
-            next.insert(p, rp);
-        }
-        estimate = next;
-        if moved < 1e-7 {
-            break;
-        }
-    }
-    games
-        .keys()
-        .filter(|p| !players[**p].is_finnish())
-        .map(|&p| {
-            let r = fixed
-                .get(&p)
-                .or_else(|| estimate.get(&p))
-                .copied()
-                .unwrap_or(floor);
-            (p, (round_half_up_f64(r) as Rating).max(FOREIGN_FLOOR))
-        })
-        .collect()
-}
 
 /// Rule 7.3 after each of the event's games: `(1/N) Σ Ri + 400 (W/N − 1/2) + N/10` over all
 /// the player's selo games so far (3.3), rounded by 3.5. Exact: ×10N the numerator is
@@ -219,7 +96,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
     }
     let foreign = if event.abroad {
         let before = people.iter().map(|(&p, x)| (p, x.state.rating)).collect();
-        foreign_ratings(event, unit.players, &by_player, &before)
+        abroad_ratings(event, unit.players, &by_player, &before)
     } else {
         BTreeMap::new()
     };
@@ -255,13 +132,12 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
         rows.insert(p, (row, state));
     }
 
-    // Rule 3.4: established players meet new ones at their new ratings.
+    // Rule 3.4: established players meet new ones at their new ratings; abroad, those without
+    // a selo who are not rated here at what 3.8–3.9 give them.
     let as_seen_by_established = |o: PlayerIdx| -> Rating {
-        if let Some(&r) = foreign.get(&o) {
-            return r;
-        }
         new_ratings
             .get(&o)
+            .or_else(|| foreign.get(&o))
             .copied()
             .unwrap_or_else(|| people[&o].state.rating.unwrap_or(default))
     };
@@ -291,20 +167,19 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
         rows.insert(p, (row, state));
     }
 
+    // Section 6 sets no condition of federation: every player rated here reaches titles.
     for (p, (row, state)) in rows {
-        if unit.players[p].is_finnish() {
-            let held = (unit.awards)(p);
-            let after: Vec<Rating> = row.after_game().collect();
-            let normal = is_normal_time(seconds);
-            let normal_before = people[&p].state.normal_games;
-            for (title, _) in titles_reached(held, normal_before, normal, &after) {
-                out.awards.push(Award {
-                    player: p,
-                    award: title,
-                    date: Some(award_date(event)),
-                    event: Some(event.id.clone()),
-                });
-            }
+        let held = (unit.awards)(p);
+        let after: Vec<Rating> = row.after_game().collect();
+        let normal = is_normal_time(seconds);
+        let normal_before = people[&p].state.normal_games;
+        for (title, _) in titles_reached(held, normal_before, normal, &after) {
+            out.awards.push(Award {
+                player: p,
+                award: title,
+                date: Some(award_date(event)),
+                event: Some(event.id.clone()),
+            });
         }
         out.ratings.push(row);
         out.states.push((p, state));
@@ -375,10 +250,178 @@ fn player_rating(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{FideEntry, NationalEntry};
+    use crate::model::{Event, Game, GameResult, PlayerInfo};
+    use crate::rules::EventPart;
+    use chrono::NaiveDate;
 
     fn date(s: &str) -> NaiveDate {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
+    }
+
+    /// An event of standard games (no time control: ≥ 90 minutes) on one day.
+    fn event(abroad: bool, official_representation: bool, games: &[(usize, usize, &str)]) -> Event {
+        Event {
+            id: "e".into(),
+            name: String::new(),
+            start: date("2025-06-01"),
+            end: date("2025-06-03"),
+            time_control: None,
+            abroad,
+            official_representation,
+            age_limit: None,
+            playoff_of: None,
+            received: None,
+            participants: Vec::new(),
+            pairing: "swiss".into(),
+            games: games
+                .iter()
+                .enumerate()
+                .map(|(k, &(white, black, code))| Game {
+                    round: k as u32 + 1,
+                    board: 1,
+                    white,
+                    black: Some(black),
+                    result: GameResult::parse(code),
+                    date: None,
+                })
+                .collect(),
+        }
+    }
+
+    /// Rates one event on selo with the players' states before it (no titles held).
+    fn rate_event(
+        event: &Event,
+        players: &[PlayerInfo],
+        states: &[Option<SslState>],
+    ) -> UnitOutcome<SslState, Title> {
+        let parts = [EventPart {
+            event: 0,
+            games: (0..event.games.len()).collect(),
+        }];
+        let events = std::slice::from_ref(event);
+        let state = |p: PlayerIdx| states[p].as_ref();
+        let awards = |_: PlayerIdx| -> &[Award<Title>] { &[] };
+        let state_on = |_: PlayerIdx, _: crate::rules::ListId| -> Option<&SslState> { None };
+        let key = crate::rules::UnitKey {
+            date: event.end,
+            second: event.start,
+            tag: event.id.as_str().into(),
+        };
+        rate(&Unit {
+            key: &key,
+            state_on: &state_on,
+            list: super::super::SELO,
+            parts: &parts,
+            events,
+            players,
+            state: &state,
+            awards: &awards,
+        })
+    }
+
+    fn row(out: &UnitOutcome<SslState, Title>, p: PlayerIdx) -> &PlayerRating {
+        out.ratings
+            .iter()
+            .find(|r| r.player == p)
+            .expect("a rated player")
+    }
+
+    /// Section 6 sets no condition of federation (2.1 speaks of players registered in Finland,
+    /// who may represent another federation): a Swede with a selo reaches I like a Finn.
+    /// s1 1890 (Kr 30, 40 normal games) beats b 1890: 1890 + 15 + 0.1 = 1905.1 → 1905 with 41.
+    #[test]
+    fn rule_6_5_a_player_of_any_federation_reaches_a_title() {
+        let players = vec![
+            PlayerInfo {
+                id: "s1".into(),
+                federation: Some("SWE".into()),
+                ..PlayerInfo::default()
+            },
+            PlayerInfo {
+                id: "b".into(),
+                ..PlayerInfo::default()
+            },
+        ];
+        let state = |rating, games| {
+            Some(SslState {
+                rating: Some(rating),
+                games,
+                normal_games: games,
+                ..SslState::default()
+            })
+        };
+        let states = vec![state(1890, 40), state(1890, 50)];
+        let out = rate_event(&event(false, false, &[(0, 1, "1-0")]), &players, &states);
+        assert_eq!(row(&out, 0).new, 1905);
+        let awards: Vec<(PlayerIdx, Title)> =
+            out.awards.iter().map(|a| (a.player, a.award)).collect();
+        assert_eq!(awards, vec![(0, Title::I)]);
+        assert_eq!(
+            out.awards[0].date,
+            Some(date("2025-06-03")),
+            "the event's end (5.8)"
+        );
+    }
+
+    /// 3.8's worked example: F (2000, Kr 25) beats N, a Finn without a selo, and draws U, an
+    /// unrated foreigner; N beats U. N counts "as in a domestic event", at the rating this
+    /// event's calculation gives him: U = 1739 and N = 1869.4 at the fixed point of 3.9's
+    /// recursion; F meets N at 1869 (p 68) and U at 1739 (p 82):
+    /// 2000 + 25 (1.5 − 1.50) + 0.2 = 2000.2 → 2000 (at the 3.6 default 1525 it was 1994).
+    #[test]
+    fn rule_3_8_a_finn_without_a_selo_abroad_counts_at_this_events_rating() {
+        let (f, n, u) = (0, 1, 2);
+        let players = vec![
+            PlayerInfo {
+                id: "F".into(),
+                ..PlayerInfo::default()
+            },
+            PlayerInfo {
+                id: "N".into(),
+                ..PlayerInfo::default()
+            },
+            PlayerInfo {
+                id: "U".into(),
+                federation: Some("GER".into()),
+                ..PlayerInfo::default()
+            },
+        ];
+        let states = vec![
+            Some(SslState {
+                rating: Some(2000),
+                games: 50,
+                normal_games: 50,
+                ..SslState::default()
+            }),
+            None,
+            None,
+        ];
+        let games = [(f, n, "1-0"), (u, f, "1/2-1/2"), (n, u, "1-0")];
+        let out = rate_event(&event(true, false, &games), &players, &states);
+        assert_eq!(out.ratings.len(), 1, "only F is rated abroad (2.2)");
+        let fr = row(&out, f);
+        let seen: Vec<(PlayerIdx, Rating, Option<u8>)> = fr
+            .lines
+            .iter()
+            .map(|l| (l.opponent, l.opponent_rating, l.expected))
+            .collect();
+        assert_eq!(seen, vec![(n, 1869, Some(68)), (u, 1739, Some(82))]);
+        assert_eq!(fr.expected, Some(150));
+        assert_eq!(fr.new, 2000);
+        assert_eq!(fr.after_game().collect::<Vec<_>>(), vec![2008, 2000]);
+
+        // On an SSL assignment N is rated (2.2), as a new player by 7.3 with U at 1739:
+        // (2000 + 1739) / 2 + 400 (1/2 − 1/2) + 2/10 = 1869.7 → 1870, and F meets him at
+        // that rating (3.4): D 130, p 68, F still 2000.
+        let out = rate_event(&event(true, true, &games), &players, &states);
+        assert_eq!(row(&out, n).new, 1870);
+        assert_eq!(row(&out, f).lines[0].opponent_rating, 1870);
+        assert_eq!(row(&out, f).new, 2000);
+
+        // The same games at home: N and U are new players, rated first by 7.3, and F meets
+        // each at his new rating (3.4).
+        let out = rate_event(&event(false, false, &games), &players, &states);
+        assert_eq!(row(&out, f).lines[1].opponent_rating, row(&out, u).new);
     }
 
     #[test]
@@ -442,151 +485,5 @@ mod tests {
             established_selo_after_each(1800, 35, 3, &[(1800, 0)]),
             vec![1795]
         );
-    }
-
-    fn foreigner(fide: Vec<FideEntry>) -> PlayerInfo {
-        PlayerInfo {
-            id: "f".into(),
-            federation: Some("SWE".into()),
-            fide,
-            ..PlayerInfo::default()
-        }
-    }
-
-    #[test]
-    fn rule_3_7_elo_replaces_missing_or_lower_selo_once() {
-        let list = |std| {
-            vec![FideEntry {
-                list_date: date("2025-01-01"),
-                standard: Some(std),
-                rapid: None,
-                blitz: None,
-            }]
-        };
-        let start = date("2025-03-01");
-        let mut none = SslState::default();
-        assert!(elo_correction(&mut none, &foreigner(list(2100)), start));
-        assert_eq!((none.rating, none.selo_established()), (Some(2100), true));
-        assert!(
-            !elo_correction(&mut none, &foreigner(list(2300)), start),
-            "only once"
-        );
-
-        let mut at_100 = SslState {
-            rating: Some(1900),
-            games: 3,
-            ..SslState::default()
-        };
-        assert!(elo_correction(&mut at_100, &foreigner(list(2000)), start));
-        let mut at_99 = SslState {
-            rating: Some(1900),
-            games: 3,
-            ..SslState::default()
-        };
-        assert!(!elo_correction(&mut at_99, &foreigner(list(1999)), start));
-
-        let mut finn = SslState {
-            rating: Some(1800),
-            games: 20,
-            ..SslState::default()
-        };
-        let info = PlayerInfo {
-            federation: None,
-            ..foreigner(list(2200))
-        };
-        assert!(!elo_correction(&mut finn, &info, start));
-        let mut later = SslState::default();
-        let future = vec![FideEntry {
-            list_date: date("2025-04-01"),
-            standard: Some(2100),
-            rapid: None,
-            blitz: None,
-        }];
-        assert!(
-            !elo_correction(&mut later, &foreigner(future), start),
-            "a list after the start is not used"
-        );
-    }
-
-    #[test]
-    fn rule_2_2_who_is_rated_abroad() {
-        let event = |abroad, official_representation| Event {
-            id: "e".into(),
-            name: String::new(),
-            start: date("2025-03-01"),
-            end: date("2025-03-01"),
-            time_control: None,
-            abroad,
-            official_representation,
-            age_limit: None,
-            playoff_of: None,
-            received: None,
-            participants: Vec::new(),
-            pairing: String::new(),
-            games: vec![],
-        };
-        let finn = PlayerInfo::default();
-        let swede = foreigner(vec![]);
-        let rated = SslState {
-            rating: Some(1800),
-            games: 20,
-            ..SslState::default()
-        };
-        let unrated = SslState::default();
-        assert!(
-            is_rated_in(&event(false, false), &swede, &unrated),
-            "domestic: everybody"
-        );
-        assert!(is_rated_in(&event(true, false), &finn, &rated));
-        assert!(
-            !is_rated_in(&event(true, false), &swede, &rated),
-            "abroad: Finns only"
-        );
-        assert!(
-            !is_rated_in(&event(true, false), &finn, &unrated),
-            "no selo, no assignment"
-        );
-        assert!(
-            is_rated_in(&event(true, true), &finn, &unrated),
-            "official assignment"
-        );
-    }
-
-    #[test]
-    fn rule_3_9_sources_in_order() {
-        let start = date("2025-03-01");
-        let fide = |standard, rapid| FideEntry {
-            list_date: date("2025-01-01"),
-            standard,
-            rapid,
-            blitz: None,
-        };
-        let national = |standard, rapid, comparable| NationalEntry {
-            federation: "SWE".into(),
-            standard,
-            rapid,
-            comparable,
-        };
-        let mut p = foreigner(vec![fide(Some(2000), Some(1900))]);
-        assert_eq!(foreign_listed_rating(&p, start, true), Some(2000));
-        p.fide = vec![fide(None, Some(1900))];
-        assert_eq!(foreign_listed_rating(&p, start, true), Some(1900));
-        assert_eq!(
-            foreign_listed_rating(&p, start, false),
-            None,
-            "rapid only counts for a rapid game"
-        );
-        p.fide = vec![];
-        p.national = vec![national(Some(1700), Some(1650), false)];
-        assert_eq!(
-            foreign_listed_rating(&p, start, false),
-            None,
-            "not comparable"
-        );
-        p.national = vec![national(Some(1700), Some(1650), true)];
-        assert_eq!(foreign_listed_rating(&p, start, false), Some(1700));
-        p.national = vec![national(None, Some(1650), true)];
-        assert_eq!(foreign_listed_rating(&p, start, true), Some(1650));
-        assert_eq!(foreign_listed_rating(&p, start, false), None);
     }
 }

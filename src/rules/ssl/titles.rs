@@ -149,6 +149,24 @@ mod tests {
         assert_eq!(titles_reached(&[], 24, false, &[1950]), vec![(Title::I, 1)]);
     }
 
+    /// 6.2 "arvonimikorotuksissa": a title is a promotion. A player holding I and M who meets
+    /// ME's requirement (2053 with 61 normal games) reaches nothing; one holding only I
+    /// reaches ME.
+    #[test]
+    fn rule_6_2_a_title_is_a_promotion() {
+        let held = [holding(Title::I), holding(Title::M)].concat();
+        assert_eq!(titles_reached(&held, 60, true, &[2053]), vec![]);
+        assert_eq!(
+            titles_reached(&holding(Title::I), 60, true, &[2053]),
+            vec![(Title::Me, 1)]
+        );
+        assert_eq!(
+            titles_reached(&holding(Title::Me), 60, true, &[2053, 2210]),
+            vec![(Title::M, 2)],
+            "neither I nor ME again"
+        );
+    }
+
     #[test]
     fn rule_6_1_titles_are_reached_in_order_within_one_event() {
         assert_eq!(

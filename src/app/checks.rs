@@ -1,0 +1,205 @@
+//! What an edit is checked against: read access to the current data, and the checks every
+//! edit passes before it is compiled — players in use, games that may stand in their event,
+//! participants entered once, event dates, and the event a play-off decides (SSL 2.10).
+
+use std::collections::BTreeSet;
+
+use super::edit::{EditError, err};
+use crate::ledger::{Book, Ledger};
+use crate::model::{Event, Game, PlayerIdx};
+use crate::rules::{Award, Rulebook};
+use crate::store::{EventRecord, PlayerRecord, PlayerStatus};
+
+/// Read access to the current data, for checking edits.
+pub(crate) struct Current<'a, R: Rulebook> {
+    pub rulebook: &'a R,
+    pub book: &'a Book<R>,
+    pub status: &'a [PlayerStatus],
+    pub ledger: &'a Ledger<R>,
+}
+
+impl<R: Rulebook> Current<'_, R> {
+    pub(super) fn player_name(&self, p: PlayerIdx) -> String {
+        self.book.players.get(p).map_or_else(
+            || format!("#{p}"),
+            |i| {
+                if i.name.is_empty() {
+                    i.id.clone()
+                } else {
+                    i.name.clone()
+                }
+            },
+        )
+    }
+
+    pub(super) fn active(&self, p: PlayerIdx) -> Result<(), EditError> {
+        match self.status.get(p) {
+            Some(PlayerStatus::Active) => Ok(()),
+            Some(_) => err(format!(
+                "player {} is no longer in use",
+                self.player_name(p)
+            )),
+            None => err(format!("there is no player #{p}")),
+        }
+    }
+
+    pub(super) fn awards(&self, p: PlayerIdx) -> Vec<Award<R::Award>> {
+        self.ledger.awards(self.book, p)
+    }
+
+    /// The game on a board, which must be paired.
+    pub(super) fn paired(&self, e: usize, round: u32, board: u32) -> Result<&Game, EditError> {
+        let ev = self.live_event(e)?;
+        ev.games
+            .iter()
+            .find(|g| (g.round, g.board) == (round, board))
+            .ok_or_else(|| {
+                EditError(format!(
+                    "{}, round {round}, board {board}: no pairing on this board",
+                    ev.id
+                ))
+            })
+    }
+
+    pub(super) fn live_event(&self, e: usize) -> Result<&Event, EditError> {
+        match (self.book.events.get(e), self.book.live.get(e)) {
+            (Some(ev), Some(true)) => Ok(ev),
+            _ => err(format!("there is no event #{e}")),
+        }
+    }
+
+    pub(super) fn record(&self, p: PlayerIdx) -> PlayerRecord<R> {
+        PlayerRecord {
+            info: self.book.players[p].clone(),
+            seeds: self.book.seeds[p].clone(),
+            held: self.book.held[p].clone(),
+            confirmed: self.book.confirmed[p].clone(),
+            status: self.status[p],
+        }
+    }
+
+    pub(super) fn event_record(&self, e: usize) -> EventRecord {
+        EventRecord {
+            event: Event {
+                games: Vec::new(),
+                ..self.book.events[e].clone()
+            },
+            live: self.book.live[e],
+        }
+    }
+
+    /// A game may stand in its event: two different known players, neither with another game
+    /// in the round (a bye counts), on a board of its own.
+    pub(super) fn check_game(
+        &self,
+        event: &Event,
+        game: &Game,
+        replacing: Option<(u32, u32)>,
+    ) -> Result<(), EditError> {
+        let at = format!("{}, round {}, board {}", event.id, game.round, game.board);
+        if game.round == 0 || game.board == 0 {
+            return err(format!("{at}: rounds and boards are numbered from 1"));
+        }
+        for p in std::iter::once(game.white).chain(game.black) {
+            if !event.participants.contains(&p) {
+                return err(format!(
+                    "{at}: {} is not a participant",
+                    self.player_name(p)
+                ));
+            }
+        }
+        self.active(game.white)
+            .map_err(|e| EditError(format!("{at}: {e}")))?;
+        if let Some(b) = game.black {
+            self.active(b)
+                .map_err(|e| EditError(format!("{at}: {e}")))?;
+            if b == game.white {
+                return err(format!("{at}: {} cannot play himself", self.player_name(b)));
+            }
+        }
+        for other in event.games.iter().filter(|g| g.round == game.round) {
+            if Some((other.round, other.board)) == replacing {
+                continue;
+            }
+            if other.board == game.board {
+                return err(format!("{at}: the board is already paired"));
+            }
+            let busy = |p: PlayerIdx| other.white == p || other.black == Some(p);
+            for p in std::iter::once(game.white).chain(game.black) {
+                if busy(p) {
+                    return err(format!(
+                        "{at}: {} already plays in round {}",
+                        self.player_name(p),
+                        game.round
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Participants are players in use, each entered once.
+    pub(super) fn check_participants(
+        &self,
+        event: &Event,
+        players: &[PlayerIdx],
+    ) -> Result<(), EditError> {
+        let mut seen = BTreeSet::new();
+        for &p in players {
+            self.active(p)
+                .map_err(|e| EditError(format!("{}: {e}", event.id)))?;
+            if !seen.insert(p) {
+                return err(format!(
+                    "{}: {} is entered twice",
+                    event.id,
+                    self.player_name(p)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn check_event(&self, event: &Event) -> Result<(), EditError> {
+        if event.start > event.end {
+            return err(format!(
+                "{}: starts {} after it ends {}",
+                event.id, event.start, event.end
+            ));
+        }
+        Ok(())
+    }
+
+    /// The live play-offs that name the event `id` as the one they decide (SSL 2.10).
+    pub(super) fn live_playoffs_of<'b>(&'b self, id: &'b str) -> impl Iterator<Item = usize> + 'b {
+        self.book
+            .events
+            .iter()
+            .zip(&self.book.live)
+            .enumerate()
+            .filter(move |(_, (e, live))| **live && e.playoff_of.as_deref() == Some(id))
+            .map(|(p, _)| p)
+    }
+
+    /// A play-off names the event it decides (SSL 2.10) by the id of another event in use —
+    /// in the database (`itself`: the event being edited, which cannot decide itself) or in
+    /// the same import (`batch`).
+    pub(super) fn check_playoff(
+        &self,
+        event: &Event,
+        itself: Option<usize>,
+        batch: &[Event],
+    ) -> Result<(), EditError> {
+        let Some(decided) = event.playoff_of.as_deref() else {
+            return Ok(());
+        };
+        let stored = self.book.live_event(decided).filter(|&e| Some(e) != itself);
+        let imported = batch.iter().any(|e| e.id == decided && e.id != event.id);
+        if decided == event.id || (stored.is_none() && !imported) {
+            return err(format!(
+                "{}: a play-off of '{decided}', which names no other event",
+                event.id
+            ));
+        }
+        Ok(())
+    }
+}
