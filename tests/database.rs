@@ -435,7 +435,11 @@ fn sigterm_ends_a_batch_cleanly_between_edits() {
     assert!(status.success());
     let exit = child.wait().expect("wait");
     assert!(exit.success(), "{exit:?}");
-    assert!(!db.join("ratedesk.lock").exists(), "the lock is released");
+    assert_eq!(
+        std::fs::read_to_string(db.join("ratedesk.lock")).expect("lock file"),
+        "",
+        "the lock is released and names nobody"
+    );
     let backups_after = std::fs::read_dir(db.join("backups"))
         .expect("backups")
         .count();

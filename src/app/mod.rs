@@ -7,6 +7,7 @@ mod action;
 pub mod edit;
 mod editing;
 pub mod forms;
+pub mod restore;
 pub mod search;
 pub mod state;
 pub mod trf_import;
@@ -25,8 +26,6 @@ use crate::store::{
 pub use action::{Action, Context};
 pub use edit::{Edit, EditError, ImportedPlayer};
 
-/// How many automatic backups are kept.
-const BACKUPS_KEPT: usize = 10;
 /// An automatic backup is made at opening when the newest is older than this.
 const DAILY: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
@@ -38,6 +37,17 @@ pub enum DeskError {
     Edit(#[from] EditError),
     #[error("{0}")]
     Backup(String),
+    /// The store failed after an edit's commit point: the edit is stored, the rest of it is
+    /// not, and this desk no longer edits.
+    #[error(
+        "'{action}' is stored, but finishing it failed: {cause}. The database stays consistent (what was not finished is redone when it is next opened); ratedesk has stopped editing it: close it, deal with the cause and open it again"
+    )]
+    AfterCommit { action: String, cause: StoreError },
+    /// An earlier failure to write: no more edits until the database is opened again.
+    #[error(
+        "the database could not be written earlier ({0}); ratedesk has stopped editing it: close it and open it again"
+    )]
+    Stopped(String),
 }
 
 /// One player's rating moved by an edit.
@@ -68,6 +78,8 @@ pub struct Desk<R: JsonRules> {
     ledger: Ledger<R>,
     audit: Vec<AuditSummary>,
     changed: bool,
+    /// Why this desk stopped editing (a write that failed), if it did.
+    stopped: Option<String>,
 }
 
 impl<R: JsonRules> Desk<R> {
@@ -75,6 +87,24 @@ impl<R: JsonRules> Desk<R> {
     /// last edit was not re-rated (a process killed in between): then everything is re-rated.
     pub fn open(dir: &Path, rulebook: R) -> Result<Self, DeskError> {
         let store = Store::open(dir, rulebook.code())?;
+        let desk = Self::from_store(store, rulebook)?;
+        desk.daily_backup()?;
+        Ok(desk)
+    }
+
+    /// Opens the database in `dir`, whose lock the caller holds.
+    pub fn open_locked(
+        dir: &Path,
+        rulebook: R,
+        lock: std::sync::Arc<store::LockFile>,
+    ) -> Result<Self, DeskError> {
+        let store = Store::open_locked(dir, rulebook.code(), lock)?;
+        let desk = Self::from_store(store, rulebook)?;
+        desk.daily_backup()?;
+        Ok(desk)
+    }
+
+    fn from_store(store: Store, rulebook: R) -> Result<Self, DeskError> {
         let contents = store.load::<R>()?;
         let last = contents.audit.last().map_or(0, |a| a.seq);
         let ledger = if contents.rated_seq == last {
@@ -85,7 +115,7 @@ impl<R: JsonRules> Desk<R> {
             store.flush()?;
             ledger
         };
-        let desk = Self {
+        Ok(Self {
             rulebook,
             store,
             book: contents.book,
@@ -93,9 +123,8 @@ impl<R: JsonRules> Desk<R> {
             ledger,
             audit: contents.audit,
             changed: false,
-        };
-        desk.daily_backup()?;
-        Ok(desk)
+            stopped: None,
+        })
     }
 
     pub fn rulebook(&self) -> &R {
@@ -201,27 +230,41 @@ impl<R: JsonRules> Desk<R> {
         action: String,
         kind: AuditKind,
     ) -> Result<Effect<R::Award>, DeskError> {
+        if let Some(why) = &self.stopped {
+            return Err(DeskError::Stopped(why.clone()));
+        }
         let explicit = self.before_of(&change);
         let entry = AuditEntry {
-            seq: self.audit.last().map_or(1, |a| a.seq + 1),
+            seq: self.store.next_seq()?,
             time: chrono::Utc::now().timestamp(),
             user: store::lock::user(),
             action: action.clone(),
             kind,
             change,
         };
-        self.store.commit(&entry)?;
+        if let Err(e) = self.store.commit(&entry) {
+            // sled may hold a write error it will repeat: stop rather than guess.
+            self.stopped = Some(e.to_string());
+            return Err(e.into());
+        }
+        // The commit point: the edit is in the store, so it is in memory too, whatever follows.
         let touched = Self::touch(&entry.change, &mut self.book, &mut self.status);
         let update = self.ledger.update(&self.rulebook, &self.book, touched);
+        self.audit.push(entry.summary());
+        self.changed = true;
         let units: Vec<(UnitId, Option<&UnitResult<R>>)> = update
             .units
             .iter()
             .map(|id| (id.clone(), self.ledger.units().get(id)))
             .collect();
-        self.store.save_results(&units, entry.seq)?;
-        self.store.flush()?;
-        self.audit.push(entry.summary());
-        self.changed = true;
+        let finished = self
+            .store
+            .save_results(&units, entry.seq)
+            .and_then(|()| self.store.flush());
+        if let Err(cause) = finished {
+            self.stopped = Some(cause.to_string());
+            return Err(DeskError::AfterCommit { action, cause });
+        }
         Ok(effect(
             &self.rulebook,
             action,
@@ -248,6 +291,10 @@ impl<R: JsonRules> Desk<R> {
                 AuditKind::Redo(n) => {
                     undone.retain(|&s| s != n);
                     done.push(n);
+                }
+                AuditKind::Restore => {
+                    done.clear();
+                    undone.clear();
                 }
             }
         }
@@ -356,41 +403,6 @@ impl<R: JsonRules> Desk<R> {
         Ok(out)
     }
 
-    /// Loads a dump into this (empty, or with `force` emptied) database and re-rates it.
-    pub fn restore(&mut self, text: &str, force: bool) -> Result<(), DeskError> {
-        if !force && !self.store.is_empty()? {
-            return Err(DeskError::Backup(format!(
-                "the database at {} is not empty; restore with --force to replace it",
-                self.store.path().display()
-            )));
-        }
-        let (change, audit) = backup::read::<R>(self.rulebook.code(), text)
-            .map_err(|e| DeskError::Backup(e.to_string()))?;
-        self.store.clear()?;
-        self.store.restore(&change, &audit)?;
-        let mut book = Book::default();
-        let mut status = Vec::new();
-        change.apply(&mut book, &mut status);
-        let ledger = Ledger::build(&self.rulebook, &book);
-        self.store
-            .replace_results(ledger.units(), audit.last().map_or(0, |a| a.seq))?;
-        self.store.flush()?;
-        (
-            self.book,
-            self.status,
-            self.ledger,
-            self.audit,
-            self.changed,
-        ) = (
-            book,
-            status,
-            ledger,
-            audit.iter().map(AuditEntry::summary).collect(),
-            true,
-        );
-        Ok(())
-    }
-
     fn daily_backup(&self) -> Result<(), DeskError> {
         if self.audit.is_empty() {
             return Ok(());
@@ -403,10 +415,24 @@ impl<R: JsonRules> Desk<R> {
             .and_then(|p| p.metadata().ok()?.modified().ok())
             .is_none_or(|t| t.elapsed().is_ok_and(|age| age > DAILY));
         if stale {
-            backup::rotate(dir, &self.backup_text()?, BACKUPS_KEPT)
+            backup::rotate(dir, &self.backup_text()?, backup::Occasion::Routine)
                 .map_err(|e| DeskError::Backup(e.to_string()))?;
         }
         Ok(())
+    }
+
+    /// An automatic backup before an import (or a restore), kept until a newer one of the
+    /// same occasion is taken; `None` when there is nothing to back up.
+    pub fn backup_before(
+        &self,
+        occasion: backup::Occasion,
+    ) -> Result<Option<std::path::PathBuf>, DeskError> {
+        if self.store.is_empty()? {
+            return Ok(None);
+        }
+        backup::rotate(self.store.path(), &self.backup_text()?, occasion)
+            .map(Some)
+            .map_err(|e| DeskError::Backup(e.to_string()))
     }
 
     /// Flushes and, when anything changed, writes an automatic backup.
@@ -417,8 +443,12 @@ impl<R: JsonRules> Desk<R> {
     fn finish(&mut self) -> Result<(), DeskError> {
         self.store.flush()?;
         if std::mem::take(&mut self.changed) {
-            backup::rotate(self.store.path(), &self.backup_text()?, BACKUPS_KEPT)
-                .map_err(|e| DeskError::Backup(e.to_string()))?;
+            backup::rotate(
+                self.store.path(),
+                &self.backup_text()?,
+                backup::Occasion::Routine,
+            )
+            .map_err(|e| DeskError::Backup(e.to_string()))?;
         }
         Ok(())
     }

@@ -152,12 +152,14 @@ pub fn import_fide_lists(
             if !matched.contains(&record.fide_id) {
                 batch.push((record.fide_id, reference(record, list_date)));
                 if batch.len() == BATCH {
-                    added += store.merge_fide_references(std::mem::take(&mut batch), &kinds)?;
+                    added += store
+                        .merge_fide_references(std::mem::take(&mut batch), &kinds)?
+                        .0;
                 }
             }
             Ok(())
         })?;
-        added += store.merge_fide_references(batch, &kinds)?;
+        added += store.merge_fide_references(batch, &kinds)?.0;
         store.flush()?;
         let entries: Vec<(PlayerIdx, FideEntry)> =
             ours.iter().map(|(p, r)| (*p, r.entry(list_date))).collect();

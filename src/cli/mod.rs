@@ -14,6 +14,7 @@ use crate::rules::ssl::Ssl;
 use crate::store::{Store, StoreError};
 
 mod files;
+pub mod output;
 
 /// Exit status for input that was refused.
 const BAD_INPUT: u8 = 2;
@@ -307,14 +308,14 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input(message)) => {
-            eprintln!("ratedesk: {message}");
+            eprintln!("ratedesk: {}", output::escape_text(&message));
             ExitCode::from(BAD_INPUT)
         }
         // The reader of our output went away (EPIPE, `ratedesk export list | head`): nothing
         // to say about it.
         Err(Failure::Other(message)) if message.ends_with("(os error 32)") => ExitCode::FAILURE,
         Err(Failure::Other(message)) => {
-            eprintln!("ratedesk: {message}");
+            eprintln!("ratedesk: {}", output::escape_text(&message));
             ExitCode::FAILURE
         }
     }
@@ -423,22 +424,55 @@ fn defer_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, Fail
 
 /// What the batch loop waits for: a line, the end of input, or a signal.
 enum Input {
-    Line(String),
+    /// A line's bytes (without its end), or `None` for a line over [`MAX_LINE`] bytes.
+    Line(Option<Vec<u8>>),
     End,
     Signal,
 }
 
+/// The longest line `results` reads: a result line is a few dozen bytes.
+const MAX_LINE: u64 = 4096;
+
 /// Lines of stdin and the first terminating signal on one channel, so the loop ends cleanly
-/// between two edits.
+/// between two edits. Lines are read as bytes (text that is not UTF-8 is refused line by line,
+/// not taken for the end of input) and never longer than [`MAX_LINE`].
 fn input_channel(
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
 ) -> std::sync::mpsc::Receiver<Input> {
+    use std::io::BufRead;
     let (tx, rx) = std::sync::mpsc::channel();
     let lines = tx.clone();
     std::thread::spawn(move || {
-        for line in std::io::stdin().lines() {
-            let Ok(line) = line else { break };
-            if lines.send(Input::Line(line)).is_err() {
+        let mut stdin = std::io::stdin().lock();
+        loop {
+            let mut line = Vec::new();
+            match (&mut stdin).take(MAX_LINE + 1).read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let ended = line.last() == Some(&b'\n');
+            if ended {
+                line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+            }
+            let too_long = !ended && line.len() as u64 > MAX_LINE;
+            if too_long {
+                // The rest of the line is skipped.
+                let mut rest = Vec::new();
+                while !rest.ends_with(b"\n") {
+                    rest.clear();
+                    match (&mut stdin).take(MAX_LINE).read_until(b'\n', &mut rest) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                }
+            }
+            if lines
+                .send(Input::Line((!too_long).then_some(line)))
+                .is_err()
+            {
                 break;
             }
         }
@@ -455,6 +489,75 @@ fn input_channel(
         });
     }
     rx
+}
+
+/// `ratedesk results`: one result a line, each answered once stored and flushed (`ok SEQ …`)
+/// or refused (`line N: why`). Stops between two lines on a signal, and at once when the
+/// database cannot be written; exits non-zero when any line was refused.
+fn results_batch(
+    desk: &mut Desk<Ssl>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    use std::sync::atomic::Ordering;
+    let input = input_channel(stop.clone());
+    let (mut n, mut refused) = (0usize, 0usize);
+    loop {
+        // Lines already read wait in the channel: a signal is seen before the next of them.
+        if stop.load(Ordering::SeqCst) {
+            eprintln!("ratedesk: stopped by a signal after line {n}; no later line was applied");
+            break;
+        }
+        let bytes = match input.recv() {
+            Ok(Input::Line(bytes)) => bytes,
+            Ok(Input::Signal) => continue,
+            Ok(Input::End) | Err(_) => break,
+        };
+        n += 1;
+        let outcome = match bytes.map(String::from_utf8) {
+            None => Err(Failure::Input(format!(
+                "longer than {MAX_LINE} bytes; refused"
+            ))),
+            Some(Err(_)) => Err(Failure::Input("not UTF-8 text; refused".into())),
+            Some(Ok(line)) => {
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                if fields.is_empty() {
+                    continue;
+                }
+                match fields.as_slice() {
+                    [event, round, board, result] => match (round.parse(), board.parse()) {
+                        (Ok(round), Ok(board)) => result_edit(desk, event, round, board, result)
+                            .and_then(|edit| desk.apply(edit).map_err(Failure::from))
+                            .map(|_| line.clone()),
+                        _ => Err(Failure::Input("round and board are numbers".into())),
+                    },
+                    _ => Err(Failure::Input("expected EVENT ROUND BOARD RESULT".into())),
+                }
+            }
+        };
+        match outcome {
+            Ok(line) => {
+                let seq = desk.audit().last().map_or(0, |a| a.seq);
+                writeln!(out, "ok {seq} {}", output::escape_line(&line)).map_err(other)?;
+            }
+            Err(Failure::Input(m)) => {
+                refused += 1;
+                writeln!(out, "line {n}: {}", output::escape_line(&m)).map_err(other)?;
+            }
+            Err(Failure::Other(m)) => {
+                writeln!(out, "line {n}: {}", output::escape_line(&m)).map_err(other)?;
+                out.flush().map_err(other)?;
+                return Err(Failure::Other(format!(
+                    "stopped at line {n}, no later line was applied: {m}"
+                )));
+            }
+        }
+        out.flush().map_err(other)?;
+    }
+    if refused > 0 {
+        return Err(Failure::Input(format!("{refused} of {n} line(s) refused")));
+    }
+    Ok(())
 }
 
 fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
@@ -493,22 +596,32 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
         return Ok(());
     }
     let dir = database_dir(db);
-    let mut desk = match (open(&dir), &command) {
-        (Ok(desk), _) => desk,
-        // A damaged database is set aside whole, so that a backup can be restored in its place.
-        (Err(Failure::Other(message)), Command::Restore { force: true, .. })
-            if message.contains("cannot be read") =>
-        {
-            let aside = crate::store::set_aside(&dir).map_err(other)?;
-            eprintln!(
-                "ratedesk: the damaged database was moved to {}",
-                aside.display()
-            );
-            open(&dir)?
+    if let Command::Restore { file, force } = &command {
+        return restore(&dir, file, *force);
+    }
+    // Only an import creates a database; any other command on a folder without one is a
+    // mistyped --db, not a request for an empty database.
+    if !matches!(command, Command::Import { .. }) && !Store::exists(&dir) {
+        return Err(StoreError::Missing { path: dir }.into());
+    }
+    let mut desk = open(&dir)?;
+    let imports = matches!(
+        &command,
+        Command::Import {
+            what: ImportKind::Json { dry_run: false, .. }
+                | ImportKind::Trf {
+                    dry_run: false,
+                    yes: true,
+                    ..
+                }
+                | ImportKind::FideList { dry_run: false, .. }
+                | ImportKind::SeloCsv { yes: true, .. }
         }
-        (Err(e), _) => return Err(e),
-    };
-    let mut out = std::io::stdout().lock();
+    );
+    if imports {
+        desk.backup_before(crate::store::backup::Occasion::BeforeImport)?;
+    }
+    let mut out = output::Escaping::new(std::io::stdout().lock());
     match command {
         Command::Rate { .. } | Command::Demo { .. } | Command::Bench { .. } => {
             unreachable!("handled before the database opens")
@@ -660,13 +773,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             crate::store::lock::set_private(&file);
             writeln!(out, "backup written to {}", file.display()).map_err(other)?;
         }
-        Command::Restore { file, force } => {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| other(format!("{}: {e}", file.display())))?;
-            desk.restore(&text, force)
-                .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-            writeln!(out, "restored {} into {}", file.display(), dir.display()).map_err(other)?;
-        }
+        Command::Restore { .. } => unreachable!("handled before the database opens"),
         Command::Check => {
             let differences = desk.check();
             if differences.is_empty() {
@@ -748,35 +855,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             })?;
             writeln!(out, "{}", effect.action).map_err(other)?;
         }
-        Command::Results => {
-            let input = input_channel(stop);
-            let mut n = 0;
-            while let Ok(Input::Line(line)) = input.recv() {
-                n += 1;
-                let fields: Vec<&str> = line.split_whitespace().collect();
-                if fields.is_empty() {
-                    continue;
-                }
-                let outcome = match fields.as_slice() {
-                    [event, round, board, result] => match (round.parse(), board.parse()) {
-                        (Ok(round), Ok(board)) => result_edit(&desk, event, round, board, result)
-                            .and_then(|edit| desk.apply(edit).map_err(Failure::from)),
-                        _ => Err(Failure::Input("round and board are numbers".into())),
-                    },
-                    _ => Err(Failure::Input("expected EVENT ROUND BOARD RESULT".into())),
-                };
-                match outcome {
-                    Ok(_) => {
-                        let seq = desk.audit().last().map_or(0, |a| a.seq);
-                        writeln!(out, "ok {seq} {line}").map_err(other)?;
-                    }
-                    Err(Failure::Input(m) | Failure::Other(m)) => {
-                        writeln!(out, "line {n}: {m}").map_err(other)?
-                    }
-                }
-                out.flush().map_err(other)?;
-            }
-        }
+        Command::Results => results_batch(&mut desk, stop, &mut out)?,
         Command::Undo => match desk.undo()? {
             Some(effect) => write_effect(&desk, &effect, "changed", &mut out).map_err(other)?,
             None => writeln!(out, "nothing to undo").map_err(other)?,
@@ -802,6 +881,34 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
                 .map_err(other)?;
             }
         }
+    }
+    desk.close()?;
+    Ok(())
+}
+
+/// `ratedesk restore FILE`: atomic, under the lock from start to end (see `app::restore`).
+fn restore(dir: &Path, file: &Path, force: bool) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let rules = Store::rules_in(dir);
+    if let Some(other) = rules.as_deref().filter(|r| *r != "ssl") {
+        return Err(Failure::Other(json::unsupported(other).to_string()));
+    }
+    let (desk, restored) =
+        crate::app::restore::restore(dir, Ssl, file, &text, force).map_err(|e| match e {
+            crate::app::DeskError::Backup(m) => Failure::Input(m),
+            other => Failure::from(other),
+        })?;
+    let mut out = std::io::stdout().lock();
+    if let Some(aside) = &restored.set_aside {
+        eprintln!(
+            "ratedesk: the damaged database was moved to {}",
+            aside.display()
+        );
+    }
+    writeln!(out, "restored {} into {}", file.display(), dir.display()).map_err(other)?;
+    if let Some(replaced) = &restored.replaced {
+        writeln!(out, "  replaced {replaced}").map_err(other)?;
     }
     desk.close()?;
     Ok(())

@@ -241,6 +241,9 @@ pub enum AuditKind {
     Undo(u64),
     /// Applies again the entry with this sequence number.
     Redo(u64),
+    /// A backup restored over the database: the entry says what it replaced. Nothing before
+    /// it can be undone.
+    Restore,
 }
 
 /// One audited change: when, by whom, what, and the records before and after.
