@@ -463,3 +463,59 @@ fn many_quick_edits_keep_older_backups_and_the_last_one_before_an_import() {
         .collect();
     assert_eq!(taken.len(), 1, "{taken:?}");
 }
+
+#[test]
+fn damage_in_the_middle_of_the_log_is_refused_then_set_aside_by_a_forced_restore() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let lines = result_lines(&db, 400);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .arg("results")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("results");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for line in lines {
+        writeln!(stdin, "{line}").expect("send");
+    }
+    drop(stdin);
+    assert!(child.wait().expect("results").success());
+    let expected = ok(&ratedesk(&db, &["export", "ratings"]));
+    let backup = std::fs::read_dir(db.join("backups"))
+        .expect("backups")
+        .map(|e| e.expect("entry").path())
+        .max()
+        .expect("a backup");
+    // Bit rot: bytes in the middle change, the file's size and time do not.
+    let log = db.join("db");
+    let modified = std::fs::metadata(&log)
+        .expect("log")
+        .modified()
+        .expect("time");
+    let mut bytes = std::fs::read(&log).expect("log");
+    let middle = bytes.len() / 2;
+    for b in &mut bytes[middle..middle + 2000] {
+        *b = b.wrapping_mul(31).wrapping_add(7);
+    }
+    std::fs::write(&log, &bytes).expect("damage");
+    std::fs::File::options()
+        .write(true)
+        .open(&log)
+        .and_then(|f| f.set_modified(modified))
+        .expect("time kept");
+    let out = ratedesk(&db, &["export", "ratings"]);
+    assert_eq!(out.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("cannot be read") && message.contains("damage"),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(&log).expect("log"), bytes, "left as it was");
+    let restored = ratedesk(&db, &["restore", "--force", backup.to_str().expect("path")]);
+    ok(&restored);
+    assert!(String::from_utf8_lossy(&restored.stderr).contains("damaged database was moved"));
+    assert_eq!(ok(&ratedesk(&db, &["export", "ratings"])), expected);
+}

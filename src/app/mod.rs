@@ -219,47 +219,107 @@ impl<R: JsonRules> Desk<R> {
 
     /// Checks, writes, re-rates and flushes an edit; returns its effect once it is on disk.
     pub fn apply(&mut self, edit: Edit<R>) -> Result<Effect<R::Award>, DeskError> {
-        let change = edit.compile(&self.current())?;
-        let action = edit.describe(&self.book);
-        self.commit(change, action, AuditKind::Edit)
+        self.apply_noted(edit, None)
     }
 
+    /// [`Desk::apply`] with a note added to the audit entry's action (an import's files and
+    /// what each brought).
+    pub fn apply_noted(
+        &mut self,
+        edit: Edit<R>,
+        note: Option<String>,
+    ) -> Result<Effect<R::Award>, DeskError> {
+        self.apply_all(vec![(edit, note)], &[])
+    }
+
+    /// Several edits (an import of several files), each its own audit entry, stored in one
+    /// transaction: all of them or none. Each is checked against the data as the ones before it
+    /// leave it (awards as they stand before all of them: for imports, not corrections). `done`
+    /// names `meta` keys the same transaction removes (a journal's marker).
+    pub fn apply_all(
+        &mut self,
+        edits: Vec<(Edit<R>, Option<String>)>,
+        done: &[&str],
+    ) -> Result<Effect<R::Award>, DeskError> {
+        let mut book = self.book.clone();
+        let mut status = self.status.clone();
+        let mut changes = Vec::with_capacity(edits.len());
+        for (edit, note) in edits {
+            let now = edit::Current {
+                rulebook: &self.rulebook,
+                book: &book,
+                status: &status,
+                ledger: &self.ledger,
+            };
+            let change = edit.compile(&now)?;
+            let mut action = edit.describe(&book);
+            if let Some(note) = note {
+                action = format!("{action}; {note}");
+            }
+            change.apply(&mut book, &mut status);
+            changes.push((change, action, AuditKind::Edit));
+        }
+        self.commit(changes, done)
+    }
+
+    /// Writes changes with their audit entries in one transaction (the commit point), then
+    /// follows them in memory, re-rates, stores the results and flushes.
     fn commit(
         &mut self,
-        change: Change<R>,
-        action: String,
-        kind: AuditKind,
+        changes: Vec<(Change<R>, String, AuditKind)>,
+        done: &[&str],
     ) -> Result<Effect<R::Award>, DeskError> {
         if let Some(why) = &self.stopped {
             return Err(DeskError::Stopped(why.clone()));
         }
-        let explicit = self.before_of(&change);
-        let entry = AuditEntry {
-            seq: self.store.next_seq()?,
-            time: chrono::Utc::now().timestamp(),
-            user: store::lock::user(),
-            action: action.clone(),
-            kind,
-            change,
-        };
-        if let Err(e) = self.store.commit(&entry) {
+        let mut explicit = Before::<R>::new();
+        for (change, _, _) in &changes {
+            for (p, before) in self.before_of(change) {
+                explicit.entry(p).or_insert(before);
+            }
+        }
+        let first = self.store.next_seq()?;
+        let (time, user) = (chrono::Utc::now().timestamp(), store::lock::user());
+        let entries: Vec<AuditEntry<R>> = changes
+            .into_iter()
+            .enumerate()
+            .map(|(k, (change, action, kind))| AuditEntry {
+                seq: first + k as u64,
+                time,
+                user: user.clone(),
+                action,
+                kind,
+                change,
+            })
+            .collect();
+        let action = entries
+            .iter()
+            .map(|e| e.action.as_str())
+            .collect::<Vec<_>>()
+            .join("; ");
+        if let Err(e) = self.store.commit_all(&entries, done) {
             // sled may hold a write error it will repeat: stop rather than guess.
             self.stopped = Some(e.to_string());
             return Err(e.into());
         }
-        // The commit point: the edit is in the store, so it is in memory too, whatever follows.
-        let touched = Self::touch(&entry.change, &mut self.book, &mut self.status);
+        // The commit point: the edits are in the store, so they are in memory too, whatever
+        // follows.
+        let mut touched = BTreeSet::new();
+        for entry in &entries {
+            touched.extend(Self::touch(&entry.change, &mut self.book, &mut self.status));
+            self.audit.push(entry.summary());
+        }
         let update = self.ledger.update(&self.rulebook, &self.book, touched);
-        self.audit.push(entry.summary());
         self.changed = true;
         let units: Vec<(UnitId, Option<&UnitResult<R>>)> = update
             .units
             .iter()
             .map(|id| (id.clone(), self.ledger.units().get(id)))
             .collect();
+        let last = entries.last().map_or(0, |e| e.seq);
         let finished = self
             .store
-            .save_results(&units, entry.seq)
+            .save_results(&units, last)
             .and_then(|()| self.store.flush());
         if let Err(cause) = finished {
             self.stopped = Some(cause.to_string());
@@ -314,7 +374,8 @@ impl<R: JsonRules> Desk<R> {
             return Ok(None);
         };
         let (change, action) = (entry.change.inverse(), format!("undo: {}", entry.action));
-        self.commit(change, action, AuditKind::Undo(seq)).map(Some)
+        self.commit(vec![(change, action, AuditKind::Undo(seq))], &[])
+            .map(Some)
     }
 
     /// Applies again the latest undone edit, as a new audited entry.
@@ -326,7 +387,8 @@ impl<R: JsonRules> Desk<R> {
             return Ok(None);
         };
         let (change, action) = (entry.change.clone(), format!("redo: {}", entry.action));
-        self.commit(change, action, AuditKind::Redo(seq)).map(Some)
+        self.commit(vec![(change, action, AuditKind::Redo(seq))], &[])
+            .map(Some)
     }
 
     /// Writes a generated (or imported) book as one edit per part — e.g. one a year — so each

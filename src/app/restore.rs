@@ -47,33 +47,15 @@ pub fn restore<R: JsonRules>(
         set_aside: None,
     };
     if Store::exists(dir) {
-        match Store::open_locked(dir, rulebook.code(), lock.clone()) {
-            Ok(old) => {
-                let old = Desk::from_store(old, rulebook.clone())?;
-                if !old.store.is_empty()? {
-                    if !force {
-                        return Err(DeskError::Backup(format!(
-                            "the database at {} is not empty; restore with --force to replace it",
-                            dir.display()
-                        )));
-                    }
-                    let kept = old
-                        .backup_before(backup::Occasion::BeforeRestore)?
-                        .map(|p| p.display().to_string())
-                        .unwrap_or_default();
-                    let counts = old.store.counts()?;
-                    outcome.replaced = Some(format!(
-                        "{} players, {} events, {} games, {} audit entries (last #{}); kept in {kept}",
-                        counts.players,
-                        counts.events,
-                        counts.games,
-                        counts.audit,
-                        old.audit.last().map_or(0, |a| a.seq)
-                    ));
-                }
-                old.close()?;
-            }
-            Err(StoreError::Corrupt { .. }) if force => {
+        // Damage may show when sled opens the log, when the records are read or only when
+        // the audit log is backed up: any of them means a damaged database.
+        let replaced = match Store::open_locked(dir, rulebook.code(), lock.clone()) {
+            Ok(old) => back_up_replaced(dir, old, &rulebook, force),
+            Err(e) => Err(e.into()),
+        };
+        match replaced {
+            Ok(replaced) => outcome.replaced = replaced,
+            Err(DeskError::Store(StoreError::Corrupt { .. })) if force => {
                 let aside = store::set_aside(dir)?;
                 outcome.replaced = Some(format!(
                     "a damaged database, set aside in {}",
@@ -81,7 +63,7 @@ pub fn restore<R: JsonRules>(
                 ));
                 outcome.set_aside = Some(aside);
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(e),
         }
     }
     stage(
@@ -96,6 +78,42 @@ pub fn restore<R: JsonRules>(
         .map_err(|e| backup_error(dir, e))?;
     let desk = Desk::open_locked(dir, rulebook, lock)?;
     Ok((desk, outcome))
+}
+
+/// Backs up the database a restore is about to replace (refused without `force` if it holds
+/// anything) and says what it holds.
+fn back_up_replaced<R: JsonRules>(
+    dir: &Path,
+    old: Store,
+    rulebook: &R,
+    force: bool,
+) -> Result<Option<String>, DeskError> {
+    let old = Desk::from_store(old, rulebook.clone())?;
+    if old.store.is_empty()? {
+        old.close()?;
+        return Ok(None);
+    }
+    if !force {
+        return Err(DeskError::Backup(format!(
+            "the database at {} is not empty; restore with --force to replace it",
+            dir.display()
+        )));
+    }
+    let kept = old
+        .backup_before(backup::Occasion::BeforeRestore)?
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let counts = old.store.counts()?;
+    let replaced = format!(
+        "{} players, {} events, {} games, {} audit entries (last #{}); kept in {kept}",
+        counts.players,
+        counts.events,
+        counts.games,
+        counts.audit,
+        old.audit.last().map_or(0, |a| a.seq)
+    );
+    old.close()?;
+    Ok(Some(replaced))
 }
 
 fn backup_error(dir: &Path, e: std::io::Error) -> DeskError {

@@ -85,9 +85,20 @@ fn stream_list(
     outcome.map_err(|e| Failure::Input(e.to_string()))?
 }
 
+/// One list file, read and checked: what it will change.
+struct PlannedList {
+    file: std::path::PathBuf,
+    list_date: NaiveDate,
+    kinds: Vec<Kind>,
+    ours: Vec<(PlayerIdx, FideRecord)>,
+    member: String,
+}
+
 /// `ratedesk import fide-list FILE…`: the federation's players found by FIDE id get the list's
-/// ratings in one audited edit; everyone else is kept as reference data. A file is read twice:
-/// once to check all of it (nothing is written if any line is bad), once to store it.
+/// ratings (an audited edit per file); everyone else is kept as reference data. All or
+/// nothing: every file is read and checked whole first, then the reference data is written
+/// under a journal that the edits' one transaction closes, so a process killed part way leaves
+/// the database as it was before the import (rolled back at the next open).
 pub fn import_fide_lists(
     desk: &mut Desk<Ssl>,
     files: &[std::path::PathBuf],
@@ -96,20 +107,22 @@ pub fn import_fide_lists(
     dry_run: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
+    use crate::store::fide::{FIDE_IMPORT, FIDE_IMPORT_COUNT};
+    let started = std::time::Instant::now();
+    // Our players by FIDE id, in memory: a list has a million lines and we a few thousand.
+    let active = desk.active_players();
+    let by_fide: std::collections::HashMap<u64, PlayerIdx> = desk
+        .book()
+        .players
+        .iter()
+        .enumerate()
+        .filter(|(p, _)| active[*p])
+        .filter_map(|(p, info)| info.fide_id.map(|f| (f, p)))
+        .collect();
+    let mut planned = Vec::with_capacity(files.len());
     for file in files {
-        let started = std::time::Instant::now();
         let mut ours: Vec<(PlayerIdx, FideRecord)> = Vec::new();
         let (mut total, mut rated) = (0u64, 0u64);
-        // Our players by FIDE id, in memory: a list has a million lines and we a few thousand.
-        let active = desk.active_players();
-        let by_fide: std::collections::HashMap<u64, PlayerIdx> = desk
-            .book()
-            .players
-            .iter()
-            .enumerate()
-            .filter(|(p, _)| active[*p])
-            .filter_map(|(p, info)| info.fide_id.map(|f| (f, p)))
-            .collect();
         let opened = stream_list(file, kind, "checking", |record| {
             total += 1;
             if Kind::ALL.iter().any(|&k| record.rating(k).is_some()) {
@@ -140,47 +153,110 @@ pub fn import_fide_lists(
             total - ours.len() as u64
         )
         .map_err(other)?;
-        if dry_run {
-            writeln!(out, "  nothing imported (dry run)").map_err(other)?;
-            continue;
-        }
-        let matched: BTreeSet<u64> = ours.iter().map(|(_, r)| r.fide_id).collect();
-        let mut batch = Vec::with_capacity(BATCH);
-        let mut added = 0;
-        let store = desk.store();
-        stream_list(file, kind, "storing", |record| {
-            if !matched.contains(&record.fide_id) {
-                batch.push((record.fide_id, reference(record, list_date)));
-                if batch.len() == BATCH {
-                    added += store
-                        .merge_fide_references(std::mem::take(&mut batch), &kinds)?
-                        .0;
-                }
-            }
-            Ok(())
-        })?;
-        added += store.merge_fide_references(batch, &kinds)?.0;
-        store.flush()?;
-        let entries: Vec<(PlayerIdx, FideEntry)> =
-            ours.iter().map(|(p, r)| (*p, r.entry(list_date))).collect();
-        let effect = desk.apply(Edit::FideList {
+        planned.push(PlannedList {
+            file: file.clone(),
             list_date,
-            kinds: kinds.clone(),
-            entries,
-            source: opened.member.clone(),
-        })?;
-        writeln!(
-            out,
-            "  imported in {:.1?}: {added} new reference players ({} held); {} of our players' ratings changed, {} units re-rated",
-            started.elapsed(),
-            desk.store().fide_reference_count()?,
-            effect.ratings.len(),
-            effect.units_rated
-        )
-        .map_err(other)?;
+            kinds,
+            ours,
+            member: opened.member.clone(),
+        });
     }
+    if dry_run {
+        writeln!(out, "  nothing imported (dry run)").map_err(other)?;
+        return Ok(());
+    }
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    desk.store().begin_fide_import(&names.join(", "))?;
+    let stored = store_references(desk, &planned);
+    let (edits, added) = match stored {
+        Ok(stored) => stored,
+        Err(e) => {
+            desk.store().roll_back_fide_import()?;
+            return Err(e);
+        }
+    };
+    let effect = match desk.apply_all(edits, &[FIDE_IMPORT, FIDE_IMPORT_COUNT]) {
+        Ok(effect) => effect,
+        Err(e @ crate::app::DeskError::Edit(_)) => {
+            desk.store().roll_back_fide_import()?;
+            return Err(e.into());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    desk.store().end_fide_import()?;
+    writeln!(
+        out,
+        "  imported in {:.1?}: {added} new reference players ({} held); {} of our players' ratings changed, {} units re-rated",
+        started.elapsed(),
+        desk.store().fide_reference_count()?,
+        effect.ratings.len(),
+        effect.units_rated
+    )
+    .map_err(other)?;
     Ok(())
 }
+
+/// Writes the planned lists' reference data (journaled) and returns each list's edit of our
+/// players, with what it did to the reference data as the audit entry's note.
+fn store_references(
+    desk: &Desk<Ssl>,
+    planned: &[PlannedList],
+) -> Result<(NotedEdits, u64), Failure> {
+    let store = desk.store();
+    let mut edits = Vec::with_capacity(planned.len());
+    let mut added_total = 0;
+    for list in planned {
+        let matched: BTreeSet<u64> = list.ours.iter().map(|(_, r)| r.fide_id).collect();
+        let mut batch = Vec::with_capacity(BATCH);
+        let (mut added, mut changed) = (0, 0);
+        let mut count = |(a, c): (u64, u64)| {
+            added += a;
+            changed += c;
+        };
+        stream_list(
+            &list.file,
+            list.kinds
+                .first()
+                .copied()
+                .filter(|_| list.kinds.len() == 1),
+            "storing",
+            |record| {
+                if !matched.contains(&record.fide_id) {
+                    batch.push((record.fide_id, reference(record, list.list_date)));
+                    if batch.len() == BATCH {
+                        count(
+                            store.merge_fide_references(std::mem::take(&mut batch), &list.kinds)?,
+                        );
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        count(store.merge_fide_references(batch, &list.kinds)?);
+        added_total += added;
+        let entries: Vec<(PlayerIdx, FideEntry)> = list
+            .ours
+            .iter()
+            .map(|(p, r)| (*p, r.entry(list.list_date)))
+            .collect();
+        edits.push((
+            Edit::FideList {
+                list_date: list.list_date,
+                kinds: list.kinds.clone(),
+                entries,
+                source: list.member.clone(),
+            },
+            Some(format!(
+                "{}: reference data of players not ours: {added} added, {changed} updated",
+                list.file.display()
+            )),
+        ));
+    }
+    Ok((edits, added_total))
+}
+
+/// Edits with the notes their audit entries carry.
+type NotedEdits = Vec<(Edit<Ssl>, Option<String>)>;
 
 fn reference(r: FideRecord, list_date: NaiveDate) -> FideReference {
     let entry = r.entry(list_date);
@@ -206,8 +282,8 @@ pub fn import_selo_csv(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     use crate::import::selo_csv;
-    let bytes =
-        std::fs::read(file).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let bytes = crate::import::read_capped(file, crate::import::CSV_LIMIT)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let rows =
         selo_csv::parse(&bytes).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let mut players = Vec::new();

@@ -629,12 +629,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
         Command::Import {
             what: ImportKind::Json { files, dry_run },
         } => {
-            for file in &files {
-                read_json(file)?;
-            }
-            for file in &files {
-                import_json(&mut desk, file, dry_run, &mut out)?;
-            }
+            import_json(&mut desk, &files, dry_run, &mut out)?;
         }
         Command::Import {
             what:
@@ -888,7 +883,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
 
 /// `ratedesk restore FILE`: atomic, under the lock from start to end (see `app::restore`).
 fn restore(dir: &Path, file: &Path, force: bool) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(file)
+    let text = crate::import::read_capped_text(file, crate::import::DOCUMENT_LIMIT)
         .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let rules = Store::rules_in(dir);
     if let Some(other) = rules.as_deref().filter(|r| *r != "ssl") {
@@ -1004,7 +999,7 @@ fn label(info: &crate::model::PlayerInfo) -> String {
 
 /// A `rate` document read and checked.
 fn read_json(file: &Path) -> Result<crate::ledger::Book<Ssl>, Failure> {
-    let text = std::fs::read_to_string(file)
+    let text = crate::import::read_capped_text(file, crate::import::DOCUMENT_LIMIT)
         .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let rules =
         json::rules_of(&text).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
@@ -1020,62 +1015,112 @@ fn read_json(file: &Path) -> Result<crate::ledger::Book<Ssl>, Failure> {
         .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))
 }
 
+/// `ratedesk import json FILE…`: every file read and checked, then all of them imported as one
+/// audited edit naming each file and what it brought — all or nothing. A player of a later file
+/// who is new in an earlier one is matched to him.
 fn import_json(
     desk: &mut Desk<Ssl>,
-    file: &Path,
+    files: &[PathBuf],
     dry_run: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let book = read_json(file)?;
-    let (mut matched, mut created) = (0, 0);
-    let mut players = Vec::with_capacity(book.players.len());
-    for (p, info) in book.players.iter().enumerate() {
-        let existing = match desk.store().player_by_code(&info.id)? {
-            Some(id) => Some(id),
-            None => match info.fide_id {
-                Some(f) => desk.store().player_by_fide(f)?,
-                None => None,
-            },
-        };
-        match existing {
-            Some(id) => {
-                matched += 1;
-                players.push(ImportedPlayer::Existing(id));
+    use std::collections::HashMap;
+    let books = files
+        .iter()
+        .map(|f| read_json(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut players: Vec<ImportedPlayer<Ssl>> = Vec::new();
+    let mut existing: HashMap<usize, usize> = HashMap::new();
+    let (mut new_by_code, mut new_by_fide) = (HashMap::new(), HashMap::new());
+    let mut events = Vec::new();
+    let mut notes = Vec::new();
+    for (file, book) in files.iter().zip(books) {
+        let (mut matched, mut created) = (0, 0);
+        let mut map = Vec::with_capacity(book.players.len());
+        for (p, info) in book.players.iter().enumerate() {
+            let stored = match desk.store().player_by_code(&info.id)? {
+                Some(id) => Some(id),
+                None => match info.fide_id {
+                    Some(f) => desk.store().player_by_fide(f)?,
+                    None => None,
+                },
+            };
+            let earlier = new_by_code
+                .get(&info.id)
+                .or_else(|| info.fide_id.and_then(|f| new_by_fide.get(&f)))
+                .copied();
+            let at = match (stored, earlier) {
+                (Some(id), _) => {
+                    matched += 1;
+                    *existing.entry(id).or_insert_with(|| {
+                        players.push(ImportedPlayer::Existing(id));
+                        players.len() - 1
+                    })
+                }
+                (None, Some(at)) => {
+                    matched += 1;
+                    at
+                }
+                (None, None) => {
+                    created += 1;
+                    players.push(ImportedPlayer::New {
+                        info: info.clone(),
+                        seeds: book.seeds[p].clone(),
+                        held: book.held[p].clone(),
+                    });
+                    let at = players.len() - 1;
+                    new_by_code.insert(info.id.clone(), at);
+                    if let Some(f) = info.fide_id {
+                        new_by_fide.insert(f, at);
+                    }
+                    at
+                }
+            };
+            map.push(at);
+        }
+        let games: usize = book.events.iter().map(|e| e.games.len()).sum();
+        let note = format!(
+            "{}: {created} new players, {matched} matched, {} events, {games} games",
+            file.display(),
+            book.events.len()
+        );
+        writeln!(out, "{note}").map_err(other)?;
+        notes.push(note);
+        for mut event in book.events {
+            let to = |p: usize| map.get(p).copied().unwrap_or(usize::MAX);
+            event.participants = event.participants.iter().map(|&p| to(p)).collect();
+            for g in &mut event.games {
+                g.white = to(g.white);
+                g.black = g.black.map(to);
             }
-            None => {
-                created += 1;
-                players.push(ImportedPlayer::New {
-                    info: info.clone(),
-                    seeds: book.seeds[p].clone(),
-                    held: book.held[p].clone(),
-                });
-            }
+            events.push(event);
         }
     }
-    let games: usize = book.events.iter().map(|e| e.games.len()).sum();
-    let summary = format!(
-        "{}: {created} new players, {matched} matched, {} events, {games} games",
-        file.display(),
-        book.events.len()
-    );
     if dry_run {
-        writeln!(out, "{summary} (dry run: nothing imported)").map_err(other)?;
+        writeln!(out, "dry run: nothing imported").map_err(other)?;
         return Ok(());
     }
-    let effect = desk.apply(Edit::Import {
-        players,
-        events: book.events,
-    })?;
-    writeln!(out, "{summary}; {} units rated", effect.units_rated).map_err(other)?;
+    let effect = desk.apply_noted(
+        Edit::Import { players, events },
+        Some(format!("from {}", notes.join("; "))),
+    )?;
+    writeln!(
+        out,
+        "imported as one edit; {} units rated",
+        effect.units_rated
+    )
+    .map_err(other)?;
     Ok(())
 }
 
 fn rate(input: Option<&Path>, pretty: bool) -> ExitCode {
     let text = match input {
-        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display())),
+        Some(path) => crate::import::read_capped_text(path, crate::import::DOCUMENT_LIMIT)
+            .map_err(|e| format!("{}: {e}", path.display())),
         None => {
             let mut s = String::new();
             std::io::stdin()
+                .take(crate::import::DOCUMENT_LIMIT)
                 .read_to_string(&mut s)
                 .map(|_| s)
                 .map_err(|e| format!("stdin: {e}"))

@@ -104,7 +104,7 @@ impl Store {
     }
 
     /// Undoes an import of reference data that did not finish (a killed process).
-    pub(super) fn roll_back_fide_import(&self) -> Result<Option<String>, StoreError> {
+    pub fn roll_back_fide_import(&self) -> Result<Option<String>, StoreError> {
         let Some(what) = self.meta.get(FIDE_IMPORT).map_err(|e| self.fail(e))? else {
             if !self.fide_undo.is_empty() {
                 self.fide_undo.clear().map_err(|e| self.fail(e))?;
@@ -249,5 +249,45 @@ mod tests {
         held.merge(record("Old, Name", 3), &FideKind::ALL);
         assert_eq!(held.name, "New, Name");
         assert_eq!(held.lists.len(), 2);
+    }
+
+    #[test]
+    fn an_import_of_reference_data_killed_part_way_is_rolled_back_at_the_next_open() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("db");
+        let reference = |name: &str| FideReference {
+            name: name.into(),
+            federation: "SWE".into(),
+            sex: None,
+            birth_year: None,
+            title: String::new(),
+            women_title: String::new(),
+            inactive: false,
+            lists: vec![entry(9, Some(2000), None)],
+        };
+        {
+            let store = Store::open(&db, "ssl").expect("open");
+            store
+                .merge_fide_references(vec![(1, reference("Held, One"))], &FideKind::ALL)
+                .expect("merge");
+            store.flush().expect("flush");
+            store.begin_fide_import("list.txt").expect("begin");
+            let (added, changed) = store
+                .merge_fide_references(
+                    vec![(1, reference("Renamed, One")), (2, reference("New, Two"))],
+                    &FideKind::ALL,
+                )
+                .expect("merge");
+            assert_eq!((added, changed), (1, 1));
+            store.flush().expect("flush");
+            // Killed here: no audit entry closed the journal.
+        }
+        let store = Store::open(&db, "ssl").expect("reopen");
+        assert_eq!(store.fide_reference_count().expect("count"), 1);
+        assert_eq!(
+            store.fide_reference(1).expect("read").map(|r| r.name),
+            Some("Held, One".to_string())
+        );
+        assert_eq!(store.fide_reference(2).expect("read"), None);
     }
 }
