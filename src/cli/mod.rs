@@ -763,9 +763,8 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             writeln!(out, "{value}").map_err(other)?;
         }
         Command::Backup { file } => {
-            std::fs::write(&file, desk.backup_text()?)
+            crate::store::backup::write_to(&file, &desk.backup_text()?)
                 .map_err(|e| other(format!("{}: {e}", file.display())))?;
-            crate::store::lock::set_private(&file);
             writeln!(out, "backup written to {}", file.display()).map_err(other)?;
         }
         Command::Restore { .. } => unreachable!("handled before the database opens"),
@@ -870,8 +869,8 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
                     "#{} {} {} {}",
                     a.seq,
                     when.unwrap_or_default(),
-                    a.user,
-                    a.action
+                    output::escape_line(&a.user),
+                    output::escape_line(&a.action)
                 )
                 .map_err(other)?;
             }

@@ -388,6 +388,31 @@ pub fn to_delete(
     (0..backups.len()).filter(|&i| !keep[i]).collect()
 }
 
+/// Writes a backup the officer asked for to `path`: a new file (0600 from the start) written
+/// beside it and renamed over it, so a symbolic link or device planted at the path is never
+/// followed, and nothing that is not ours is replaced or has its permissions changed.
+pub fn write_to(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        let refuse = |why: &str| {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!("{why}; give the name of a new file"),
+            ))
+        };
+        if meta.file_type().is_symlink() {
+            return refuse("it is a symbolic link, which is not followed");
+        }
+        if !meta.is_file() {
+            return refuse("it exists and is not a regular file");
+        }
+        if meta.uid() != nix::unistd::Uid::effective().as_raw() {
+            return refuse("it exists and belongs to another user");
+        }
+    }
+    super::manifest::write_replacing(path, contents)
+}
+
 /// The automatic backups, oldest first.
 pub fn automatic_backups(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let folder = backup_dir(dir);
