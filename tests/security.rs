@@ -194,7 +194,7 @@ fn the_audit_user_is_the_os_user_with_a_claimed_user_beside_it() {
         .expect("run");
     ok(&out);
     let log = ok(&ratedesk(&db, &["log"]));
-    let last = log.lines().last().expect("entry");
+    let last = log.lines().rfind(|l| l.starts_with('#')).expect("entry");
     let me = ratedesk::store::lock::os_user();
     assert!(
         last.contains(&format!("{me} (USER=president, ssh from 203.0.113.9)")),

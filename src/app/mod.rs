@@ -4,6 +4,7 @@
 //! then acknowledged. No drawing and no terminal here.
 
 mod action;
+mod audit_log;
 pub mod edit;
 mod editing;
 pub mod forms;
@@ -280,7 +281,7 @@ impl<R: JsonRules> Desk<R> {
         }
         let first = self.store.next_seq()?;
         let (time, user) = (chrono::Utc::now().timestamp(), store::lock::user());
-        let entries: Vec<AuditEntry<R>> = changes
+        let mut entries: Vec<AuditEntry<R>> = changes
             .into_iter()
             .enumerate()
             .map(|(k, (change, action, kind))| AuditEntry {
@@ -290,6 +291,7 @@ impl<R: JsonRules> Desk<R> {
                 action,
                 kind,
                 change,
+                prev: None,
             })
             .collect();
         let action = entries
@@ -297,7 +299,7 @@ impl<R: JsonRules> Desk<R> {
             .map(|e| e.action.as_str())
             .collect::<Vec<_>>()
             .join("; ");
-        if let Err(e) = self.store.commit_all(&entries, done) {
+        if let Err(e) = self.store.commit_all(&mut entries, done) {
             // sled may hold a write error it will repeat: stop rather than guess.
             self.stopped = Some(e.to_string());
             return Err(e.into());
@@ -317,22 +319,34 @@ impl<R: JsonRules> Desk<R> {
             .map(|id| (id.clone(), self.ledger.units().get(id)))
             .collect();
         let last = entries.last().map_or(0, |e| e.seq);
+        let effect = effect(
+            &self.rulebook,
+            action.clone(),
+            &self.book,
+            &self.ledger,
+            update,
+            explicit,
+        );
+        let moves: Vec<store::Moved> = effect
+            .ratings
+            .iter()
+            .map(|c| store::Moved {
+                player: c.player,
+                list: c.list,
+                before: c.before,
+                after: c.after,
+            })
+            .collect();
         let finished = self
             .store
             .save_results(&units, last)
+            .and_then(|()| self.store.save_moves(last, &moves))
             .and_then(|()| self.store.flush());
         if let Err(cause) = finished {
             self.stopped = Some(cause.to_string());
             return Err(DeskError::AfterCommit { action, cause });
         }
-        Ok(effect(
-            &self.rulebook,
-            action,
-            &self.book,
-            &self.ledger,
-            update,
-            explicit,
-        ))
+        Ok(effect)
     }
 
     /// The entries undo and redo would take next: (done, undone) stacks of sequence numbers.
@@ -459,6 +473,7 @@ impl<R: JsonRules> Desk<R> {
             &self.book,
             &self.status,
             &audit,
+            &self.store.moves()?,
             &mut out,
         )
         .map_err(|e| DeskError::Backup(e.to_string()))?;

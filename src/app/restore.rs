@@ -31,7 +31,7 @@ pub fn restore<R: JsonRules>(
     force: bool,
 ) -> Result<(Desk<R>, Restored), DeskError> {
     let bad = |e: backup::BackupError| DeskError::Backup(format!("{}: {e}", file.display()));
-    let (change, audit) = backup::read::<R>(rulebook.code(), text).map_err(bad)?;
+    let dump = backup::read::<R>(rulebook.code(), text).map_err(bad)?;
     let lock = Arc::new(Store::lock(dir)?);
     if Store::restore_marker(dir).is_some() {
         if !force {
@@ -66,14 +66,7 @@ pub fn restore<R: JsonRules>(
             Err(e) => return Err(e),
         }
     }
-    stage(
-        dir,
-        &rulebook,
-        &change,
-        &audit,
-        file,
-        outcome.replaced.as_deref(),
-    )?;
+    stage(dir, &rulebook, &dump, file, outcome.replaced.as_deref())?;
     store::open::swap_in_staging(dir, &file.display().to_string())
         .map_err(|e| backup_error(dir, e))?;
     let desk = Desk::open_locked(dir, rulebook, lock)?;
@@ -125,13 +118,13 @@ fn backup_error(dir: &Path, e: std::io::Error) -> DeskError {
 fn stage<R: JsonRules>(
     dir: &Path,
     rulebook: &R,
-    change: &Change<R>,
-    audit: &[AuditEntry<R>],
+    dump: &backup::Dump<R>,
     file: &Path,
     replaced: Option<&str>,
 ) -> Result<(), DeskError> {
+    let (change, audit) = (&dump.change, &dump.audit);
     let staging = Store::create_staging(dir, rulebook.code())?;
-    staging.restore(change, audit)?;
+    staging.restore(change, audit, &dump.moves)?;
     let mut rated_seq = audit.last().map_or(0, |a| a.seq);
     if let Some(replaced) = replaced {
         rated_seq += 1;
@@ -142,6 +135,7 @@ fn stage<R: JsonRules>(
             action: format!("restore {}: replaced {replaced}", file.display()),
             kind: AuditKind::Restore,
             change: Change::default(),
+            prev: None,
         };
         staging.commit(&entry)?;
     }

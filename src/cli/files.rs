@@ -363,10 +363,13 @@ pub fn import_selo_csv(
         writeln!(out, "{summary}; nothing imported (add --yes to import)").map_err(other)?;
         return Ok(());
     }
-    desk.apply(Edit::Import {
-        players,
-        events: Vec::new(),
-    })?;
+    desk.apply_noted(
+        Edit::Import {
+            players,
+            events: Vec::new(),
+        },
+        Some(format!("from {summary}")),
+    )?;
     writeln!(out, "{summary}; imported").map_err(other)?;
     Ok(())
 }

@@ -769,12 +769,14 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
         }
         Command::Restore { .. } => unreachable!("handled before the database opens"),
         Command::Check => {
-            let differences = desk.check();
+            let mut differences = desk.check();
+            differences.extend(desk.check_chain()?);
             if differences.is_empty() {
                 let units = desk.ledger().units().len();
                 writeln!(
                     out,
-                    "ok: {units} rated units agree with a fresh calculation"
+                    "ok: {units} rated units agree with a fresh calculation; the audit log's chain of {} entries holds",
+                    desk.audit().len()
                 )
                 .map_err(other)?;
             } else {
@@ -782,7 +784,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
                     writeln!(out, "{d}").map_err(other)?;
                 }
                 return Err(Failure::Other(format!(
-                    "{} unit(s) differ",
+                    "{} problem(s) found",
                     differences.len()
                 )));
             }
@@ -859,20 +861,8 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             None => writeln!(out, "nothing to redo").map_err(other)?,
         },
         Command::Log { last } => {
-            let audit = desk.audit();
-            let skip = last.map_or(0, |n| audit.len().saturating_sub(n));
-            for a in &audit[skip..] {
-                let when = chrono::DateTime::from_timestamp(a.time, 0)
-                    .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string());
-                writeln!(
-                    out,
-                    "#{} {} {} {}",
-                    a.seq,
-                    when.unwrap_or_default(),
-                    output::escape_line(&a.user),
-                    output::escape_line(&a.action)
-                )
-                .map_err(other)?;
+            for line in desk.log_lines(last)? {
+                writeln!(out, "{line}").map_err(other)?;
             }
         }
     }
@@ -1216,7 +1206,7 @@ fn import_trf(
             writeln!(out, "  nothing imported (add --yes to import)").map_err(other)?;
             continue;
         }
-        let effect = desk.apply(plan.edit)?;
+        let effect = desk.apply_noted(plan.edit, Some(format!("from {}", file.display())))?;
         writeln!(
             out,
             "  imported; {} rating(s) changed",

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::records::{AuditEntry, Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
+use super::records::{AuditEntry, Change, Delta, EventRecord, Moved, PlayerRecord, PlayerStatus};
 use crate::ledger::Book;
 use crate::model::Game;
 use crate::rules::Rulebook;
@@ -26,12 +26,21 @@ pub struct BackupError {
     pub message: String,
 }
 
-/// Writes the dump of a book, its player statuses and audit log.
+/// What a dump holds: the records as one change from an empty database, the audit log, and
+/// the rating moves the log shows beside its entries.
+pub struct Dump<R: Rulebook> {
+    pub change: Change<R>,
+    pub audit: Vec<AuditEntry<R>>,
+    pub moves: std::collections::BTreeMap<u64, Vec<Moved>>,
+}
+
+/// Writes the dump of a book, its player statuses, audit log and rating moves.
 pub fn write<R: Rulebook>(
     rules: &str,
     book: &Book<R>,
     status: &[PlayerStatus],
     audit: &[AuditEntry<R>],
+    moves: &std::collections::BTreeMap<u64, Vec<Moved>>,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     let line = |out: &mut dyn Write, kind: &str, v: Value| writeln!(out, "{kind} {v}");
@@ -61,6 +70,9 @@ pub fn write<R: Rulebook>(
     }
     for entry in audit {
         line(out, "audit", json!(entry))?;
+        if let Some(m) = moves.get(&entry.seq) {
+            line(out, "moved", json!({"seq": entry.seq, "moves": m}))?;
+        }
     }
     Ok(())
 }
@@ -69,10 +81,7 @@ pub fn write<R: Rulebook>(
 /// reference is checked (records numbered in order, games and participants of known players,
 /// audit entries in order and about known records) before anything is written, so a damaged or
 /// edited dump is refused with its line instead of breaking the database it is restored into.
-pub fn read<R: Rulebook>(
-    rules: &str,
-    text: &str,
-) -> Result<(Change<R>, Vec<AuditEntry<R>>), BackupError> {
+pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError> {
     let mut lines = text.lines().enumerate();
     let err = |line: usize, message: String| BackupError {
         line: line + 1,
@@ -91,6 +100,8 @@ pub fn read<R: Rulebook>(
     let mut change = Change::<R>::default();
     let mut audit: Vec<AuditEntry<R>> = Vec::new();
     let mut audit_lines = Vec::new();
+    let mut moves = std::collections::BTreeMap::new();
+    let mut move_lines = Vec::new();
     let mut boards = std::collections::BTreeSet::new();
     let lists = R::default().lists().len();
     for (i, text) in lines {
@@ -204,6 +215,16 @@ pub fn read<R: Rulebook>(
                 audit.push(entry);
                 audit_lines.push(i);
             }
+            "moved" => {
+                let seq = id("seq")? as u64;
+                if audit.last().is_none_or(|a| a.seq != seq) {
+                    return Err(err(i, format!("rating moves of entry #{seq} not after it")));
+                }
+                let m: Vec<Moved> =
+                    serde_json::from_value(field("moves")?).map_err(|e| err(i, e.to_string()))?;
+                moves.insert(seq, m);
+                move_lines.push(i);
+            }
             other => return Err(err(i, format!("unknown record kind '{other}'"))),
         }
     }
@@ -224,7 +245,22 @@ pub fn read<R: Rulebook>(
             ));
         }
     }
-    Ok((change, audit))
+    for ((seq, m), &line) in moves.iter().zip(&move_lines) {
+        if let Some(bad) = m.iter().find(|m| m.player >= players || m.list >= lists) {
+            return Err(err(
+                line,
+                format!(
+                    "rating moves of entry #{seq}: unknown player {} or list {}",
+                    bad.player, bad.list
+                ),
+            ));
+        }
+    }
+    Ok(Dump {
+        change,
+        audit,
+        moves,
+    })
 }
 
 /// A player record refers only to players that exist.

@@ -28,9 +28,12 @@ use crate::rules::Rulebook;
 pub use lock::{Holder, LockError, LockFile};
 pub use open::{RestoreMarker, set_aside};
 pub use records::{
-    AuditEntry, AuditKind, AuditSummary, Change, Delta, EventRecord, GameKey, PlayerRecord,
-    PlayerStatus,
+    AuditEntry, AuditKind, AuditSummary, Change, Delta, EventRecord, GameKey, Link, Moved,
+    PlayerRecord, PlayerStatus,
 };
+
+/// `meta`'s key of the newest audit entry's hash.
+const AUDIT_HEAD: &str = "audit_head";
 
 /// The schema this version writes.
 pub const SCHEMA_VERSION: u64 = 1;
@@ -180,6 +183,8 @@ pub struct Store {
     by_code: sled::Tree,
     /// FIDE's records of players not in the database (reference data from rating lists).
     fide: sled::Tree,
+    /// Rating moves of audited edits, by sequence number.
+    audit_moves: sled::Tree,
     /// The records an unfinished FIDE list import replaced (empty value: it added the record).
     fide_undo: sled::Tree,
     /// Our lock on the folder (`None` for a restore's staging database, inside a locked one).
@@ -333,7 +338,7 @@ impl Store {
         let Some(v) = self.audit.get(codec::key(seq)).map_err(|e| self.fail(e))? else {
             return Ok(None);
         };
-        codec::decode_upgrading::<_, legacy::AuditEntryV1<R>>(&v)
+        codec::decode_versions::<_, legacy::AuditEntryV1<R>, legacy::AuditEntryV2<R>>(&v)
             .map(Some)
             .map_err(|e| StoreError::Corrupt {
                 path: self.path.clone(),
@@ -348,13 +353,12 @@ impl Store {
             .iter()
             .map(|item| {
                 let (_, v) = item.map_err(|e| self.fail(e))?;
-                codec::decode_upgrading::<_, legacy::AuditEntryV1<R>>(&v).map_err(|e| {
-                    StoreError::Corrupt {
+                codec::decode_versions::<_, legacy::AuditEntryV1<R>, legacy::AuditEntryV2<R>>(&v)
+                    .map_err(|e| StoreError::Corrupt {
                         path: self.path.clone(),
                         detail: format!("audit entry: {e}"),
                         backups: backup::backup_dir(&self.path),
-                    }
-                })
+                    })
             })
             .collect()
     }
@@ -371,16 +375,75 @@ impl Store {
     /// Writes an edit's records and its audit entry in one transaction, with the indexes and
     /// record counts. Not yet flushed.
     pub fn commit<R: Rulebook>(&self, entry: &AuditEntry<R>) -> Result<(), StoreError> {
-        self.commit_all(std::slice::from_ref(entry), &[])
+        self.commit_all(&mut [entry.clone()], &[])
+    }
+
+    /// The hash of the newest audit entry as stored when it was written (`None`: none kept).
+    pub fn stored_head(&self) -> Result<Option<Link>, StoreError> {
+        Ok(self
+            .meta
+            .get(AUDIT_HEAD)
+            .map_err(|e| self.fail(e))?
+            .and_then(|v| <[u8; 32]>::try_from(&v[..]).ok())
+            .map(Link))
+    }
+
+    /// The link the next audit entry carries: the hash of the newest entry.
+    pub fn audit_head<R: Rulebook>(&self) -> Result<Option<Link>, StoreError> {
+        if let Some(head) = self.stored_head()? {
+            return Ok(Some(head));
+        }
+        // A database from before the chain: the chain starts at its newest entry.
+        let last = self.audit.last().map_err(|e| self.fail(e))?;
+        match last.and_then(|(k, _)| codec::id_of(&k)) {
+            Some(seq) => Ok(self.audit_entry::<R>(seq)?.map(|e| e.hash())),
+            None => Ok(None),
+        }
+    }
+
+    /// Rating moves an audited edit made, kept beside the audit log for `log`.
+    pub fn save_moves(&self, seq: u64, moves: &[Moved]) -> Result<(), StoreError> {
+        if moves.is_empty() {
+            return Ok(());
+        }
+        let value = codec::encode(&moves).map_err(|e| self.fail(e))?;
+        self.audit_moves
+            .insert(codec::key(seq), value)
+            .map_err(|e| self.fail(e))?;
+        Ok(())
+    }
+
+    /// The rating moves of every audited edit that made some, by sequence number.
+    pub fn moves(&self) -> Result<BTreeMap<u64, Vec<Moved>>, StoreError> {
+        self.audit_moves
+            .iter()
+            .map(|item| {
+                let (k, v) = item.map_err(|e| self.fail(e))?;
+                let moves = codec::decode(&v).map_err(|e| StoreError::Corrupt {
+                    path: self.path.clone(),
+                    detail: format!("rating moves: {e}"),
+                    backups: backup::backup_dir(&self.path),
+                })?;
+                Ok((codec::id_of(&k).unwrap_or(0), moves))
+            })
+            .collect()
     }
 
     /// Writes several edits with their audit entries — and removes the `meta` keys in `done`
     /// (a journal's marker) — in one transaction: all of them or none. Not yet flushed.
+    ///
+    /// Each entry is linked to the one before it here (its `prev` set), so the chain is the
+    /// store's and no caller can leave a gap in it.
     pub fn commit_all<R: Rulebook>(
         &self,
-        entries: &[AuditEntry<R>],
+        entries: &mut [AuditEntry<R>],
         done: &[&str],
     ) -> Result<(), StoreError> {
+        let mut head = self.audit_head::<R>()?;
+        for entry in entries.iter_mut() {
+            entry.prev = head;
+            head = Some(entry.hash());
+        }
         let mut players = sled::Batch::default();
         let mut by_name = sled::Batch::default();
         let mut by_fide = sled::Batch::default();
@@ -461,6 +524,9 @@ impl Store {
         meta.insert("audit", &counts.audit.to_be_bytes());
         for key in done {
             meta.remove(*key);
+        }
+        if let Some(head) = head {
+            meta.insert(AUDIT_HEAD, &head.0);
         }
         let trees = (
             &self.players,
@@ -581,13 +647,21 @@ impl Store {
             &self.results,
             &self.audit,
             &self.audit_index,
+            &self.audit_moves,
             &self.by_name,
             &self.by_fide,
             &self.by_code,
         ] {
             tree.clear().map_err(|e| self.fail(e))?;
         }
-        for name in ["players", "events", "games", "audit", "rated_seq"] {
+        for name in [
+            "players",
+            "events",
+            "games",
+            "audit",
+            "rated_seq",
+            AUDIT_HEAD,
+        ] {
             self.meta.remove(name).map_err(|e| self.fail(e))?;
         }
         Ok(())
@@ -600,6 +674,7 @@ impl Store {
         &self,
         change: &Change<R>,
         audit: &[AuditEntry<R>],
+        moves: &BTreeMap<u64, Vec<Moved>>,
     ) -> Result<(), StoreError> {
         let entry = AuditEntry::<R> {
             seq: 0,
@@ -608,6 +683,7 @@ impl Store {
             action: String::new(),
             kind: AuditKind::Edit,
             change: Change::clone(change),
+            prev: None,
         };
         self.commit(&entry)?;
         self.audit.remove(codec::key(0)).map_err(|e| self.fail(e))?;
@@ -627,6 +703,16 @@ impl Store {
         self.meta
             .insert("audit", &(audit.len() as u64).to_be_bytes())
             .map_err(|e| self.fail(e))?;
+        // The restored entries keep the links they came with: `check` shows where a backup
+        // edited by hand breaks the chain.
+        match audit.last() {
+            Some(last) => self.meta.insert(AUDIT_HEAD, &last.hash().0),
+            None => self.meta.remove(AUDIT_HEAD),
+        }
+        .map_err(|e| self.fail(e))?;
+        for (seq, m) in moves {
+            self.save_moves(*seq, m)?;
+        }
         Ok(())
     }
 }

@@ -201,6 +201,7 @@ impl Store {
             results: tree("results")?,
             audit: tree("audit")?,
             audit_index: tree("audit_index")?,
+            audit_moves: tree("audit_moves")?,
             by_name: tree("index_name")?,
             by_fide: tree("index_fide")?,
             by_code: tree("index_code")?,
