@@ -56,6 +56,12 @@ impl<W: Write> Escaping<W> {
 
 impl<W: Write> Write for Escaping<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // Most output has nothing to escape: passed on as it is.
+        let plain = |b: &u8| !matches!(*b, 0x00..=0x08 | 0x0b..=0x1f | 0x7f | 0xc2);
+        if self.pending.is_none() && buf.iter().all(plain) {
+            self.inner.write_all(buf)?;
+            return Ok(buf.len());
+        }
         let mut out = Vec::with_capacity(buf.len());
         let mut bytes = buf.iter().copied();
         let mut next = self.pending.take().or_else(|| bytes.next());

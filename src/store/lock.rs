@@ -68,8 +68,14 @@ pub fn os_user() -> String {
 }
 
 /// The audit log's user: the OS user, with `$USER` beside it when it says otherwise and the
-/// SSH client's address when the session came over SSH.
+/// SSH client's address when the session came over SSH. Looked up once per process (every edit
+/// records it).
 pub fn user() -> String {
+    static USER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    USER.get_or_init(look_up_user).clone()
+}
+
+fn look_up_user() -> String {
     let name = os_user();
     let mut notes = Vec::new();
     if let Ok(claimed) = std::env::var("USER")
