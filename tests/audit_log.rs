@@ -110,7 +110,7 @@ fn check_follows_the_chain_and_says_where_an_edited_backup_breaks_it() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (db, text) = backed_up(dir.path());
     let said = ok(&ratedesk(&db, &["check"]));
-    assert!(said.contains("chain of 4 entries holds"), "{said}");
+    assert!(said.contains("chain holds (4 entries)"), "{said}");
     // History rewritten: the second entry's result changed.
     let edited = text.replacen("round 1 board 1: 0-1", "round 1 board 1: 1-0", 1);
     assert_ne!(edited, text);

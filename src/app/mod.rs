@@ -81,6 +81,7 @@ pub struct Desk<R: JsonRules> {
     changed: bool,
     /// Why this desk stopped editing (a write that failed), if it did.
     stopped: Option<String>,
+    warnings: Vec<String>,
 }
 
 impl<R: JsonRules> Desk<R> {
@@ -88,8 +89,8 @@ impl<R: JsonRules> Desk<R> {
     /// last edit was not re-rated (a process killed in between): then everything is re-rated.
     pub fn open(dir: &Path, rulebook: R) -> Result<Self, DeskError> {
         let store = Store::open(dir, rulebook.code())?;
-        let desk = Self::from_store(store, rulebook)?;
-        desk.daily_backup()?;
+        let mut desk = Self::from_store(store, rulebook)?;
+        desk.daily_backup();
         Ok(desk)
     }
 
@@ -100,8 +101,8 @@ impl<R: JsonRules> Desk<R> {
         lock: std::sync::Arc<store::LockFile>,
     ) -> Result<Self, DeskError> {
         let store = Store::open_locked(dir, rulebook.code(), lock)?;
-        let desk = Self::from_store(store, rulebook)?;
-        desk.daily_backup()?;
+        let mut desk = Self::from_store(store, rulebook)?;
+        desk.daily_backup();
         Ok(desk)
     }
 
@@ -125,6 +126,7 @@ impl<R: JsonRules> Desk<R> {
             audit: contents.audit,
             changed: false,
             stopped: None,
+            warnings: Vec::new(),
         })
     }
 
@@ -480,7 +482,22 @@ impl<R: JsonRules> Desk<R> {
         Ok(out)
     }
 
-    fn daily_backup(&self) -> Result<(), DeskError> {
+    /// The daily automatic backup, if due. A failure (a full disk) does not keep the database
+    /// from opening: it is kept as a warning to show.
+    fn daily_backup(&mut self) {
+        if let Err(e) = self.take_daily_backup() {
+            self.warnings.push(format!(
+                "the daily automatic backup could not be written: {e}"
+            ));
+        }
+    }
+
+    /// What went wrong without stopping anything (shown once by the caller).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    fn take_daily_backup(&self) -> Result<(), DeskError> {
         if self.audit.is_empty() {
             return Ok(());
         }

@@ -404,10 +404,14 @@ fn workstation(
 }
 
 fn open(dir: &Path) -> Result<Desk<Ssl>, Failure> {
-    match Store::rules_in(dir).as_deref() {
-        None | Some("ssl") => Ok(Desk::open(dir, Ssl)?),
-        Some(other) => Err(Failure::Other(json::unsupported(other).to_string())),
+    let desk = match Store::rules_in(dir).as_deref() {
+        None | Some("ssl") => Desk::open(dir, Ssl)?,
+        Some(other) => return Err(Failure::Other(json::unsupported(other).to_string())),
+    };
+    for w in desk.warnings() {
+        eprintln!("ratedesk: warning: {}", output::escape_text(w));
     }
+    Ok(desk)
 }
 
 /// SIGTERM, SIGHUP (an SSH connection dropping) and SIGINT: the first lets the command finish
@@ -775,7 +779,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
                 let units = desk.ledger().units().len();
                 writeln!(
                     out,
-                    "ok: {units} rated units agree with a fresh calculation; the audit log's chain of {} entries holds",
+                    "ok: {units} rated units agree with a fresh calculation; the audit log's chain holds ({} entries)",
                     desk.audit().len()
                 )
                 .map_err(other)?;

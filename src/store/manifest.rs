@@ -86,6 +86,33 @@ pub fn log_unchanged(dir: &Path, manifest: &Manifest) -> bool {
     log_stat(dir) == Some((manifest.log_len, manifest.log_mtime_ns))
 }
 
+/// How many bytes sled's files take (what a copy for a check needs).
+pub fn size(dir: &Path) -> u64 {
+    fn walk(path: &Path) -> u64 {
+        std::fs::read_dir(path).map_or(0, |entries| {
+            entries
+                .flatten()
+                .map(|e| match e.file_type() {
+                    Ok(t) if t.is_dir() => walk(&e.path()),
+                    Ok(_) => e.metadata().map_or(0, |m| m.len()),
+                    Err(_) => 0,
+                })
+                .sum()
+        })
+    }
+    ["db", "conf", "blobs"]
+        .iter()
+        .map(|n| {
+            let p = dir.join(n);
+            if p.is_dir() {
+                walk(&p)
+            } else {
+                std::fs::metadata(&p).map_or(0, |m| m.len())
+            }
+        })
+        .sum()
+}
+
 /// Copies sled's files (not backups, not the lock) into a fresh temporary folder.
 pub fn copy_for_check(dir: &Path) -> std::io::Result<(tempdir::TempDir, PathBuf)> {
     let tmp = tempdir::TempDir::new(dir)?;

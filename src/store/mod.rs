@@ -65,9 +65,9 @@ pub enum StoreError {
         wanted: String,
     },
     #[error(
-        "no space left on the device holding {path}: free some space and try again (nothing acknowledged was lost)"
+        "no space left on the device holding {path}{detail}: free some space and try again (nothing acknowledged was lost)"
     )]
-    NoSpace { path: PathBuf },
+    NoSpace { path: PathBuf, detail: String },
     #[error(
         "a restore into {path} was interrupted ({detail}), so the database there is incomplete and was not opened. Run `ratedesk --db {path} restore --force FILE` again (the backup taken before it is in {backups})"
     )]
@@ -94,6 +94,7 @@ impl Cause for std::io::Error {
         if self.kind() == std::io::ErrorKind::StorageFull {
             StoreError::NoSpace {
                 path: path.to_path_buf(),
+                detail: String::new(),
             }
         } else {
             StoreError::Io {

@@ -223,7 +223,11 @@ impl Store {
             }
         }
         store.roll_back_fide_import()?;
-        store.flush()?;
+        match store.flush() {
+            // Opened on a full disk: it can be read; the next write says what is wrong.
+            Err(StoreError::NoSpace { .. }) => {}
+            other => other?,
+        }
         for entry in std::fs::read_dir(dir).map_err(|e| e.at(dir))?.flatten() {
             lock::set_private(&entry.path());
         }
@@ -251,9 +255,15 @@ impl Store {
         if manifest::log_unchanged(dir, &expected) {
             return Ok(());
         }
+        // No room for the copy is said as such. Opening in place instead is no way out: sled's
+        // own recovery writes to the log too, and would repair damage in place.
         let (_guard, copy) = manifest::copy_for_check(dir).map_err(|e| match e.kind() {
             std::io::ErrorKind::StorageFull => StoreError::NoSpace {
                 path: dir.to_path_buf(),
+                detail: format!(
+                    " (after an unclean stop it is checked on a copy first, which needs about {} kB)",
+                    manifest::size(dir).div_ceil(1024)
+                ),
             },
             _ => corrupt(format!("copying it for a check: {e}")),
         })?;
