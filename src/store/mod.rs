@@ -32,6 +32,27 @@ pub use records::{
     PlayerRecord, PlayerStatus,
 };
 
+/// A disk that fills up, for the tests of debug builds where no small file system can be
+/// mounted: with `RATEDESK_TEST_DISK_FULL_AFTER=N`, every flush after the first N fails as a
+/// full disk would. Release builds have no such switch.
+#[cfg(debug_assertions)]
+mod fault {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    pub fn disk_full_now() -> bool {
+        static AFTER: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+        static FLUSHES: AtomicU64 = AtomicU64::new(0);
+        let Some(after) = *AFTER.get_or_init(|| {
+            std::env::var("RATEDESK_TEST_DISK_FULL_AFTER")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        }) else {
+            return false;
+        };
+        FLUSHES.fetch_add(1, Ordering::Relaxed) >= after
+    }
+}
+
 /// `meta`'s key of the newest audit entry's hash.
 const AUDIT_HEAD: &str = "audit_head";
 
@@ -240,6 +261,10 @@ impl Store {
 
     /// Durable against a killed process (not against power loss).
     pub fn flush(&self) -> Result<(), StoreError> {
+        #[cfg(debug_assertions)]
+        if fault::disk_full_now() {
+            return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(&self.path));
+        }
         self.db.flush().map_err(|e| self.fail(e))?;
         manifest::write(&self.path, &self.rules, self.counts()?).map_err(|e| self.fail(e))
     }
