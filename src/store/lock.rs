@@ -156,17 +156,15 @@ impl LockFile {
             host: host(),
             since: chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string(),
         };
-        file.set_len(0)
-            .and_then(|_| file.rewind())
-            .and_then(|_| {
-                writeln!(
-                    file,
-                    "user={}\npid={}\nhost={}\nsince={}",
-                    me.user, me.pid, me.host, me.since
-                )
-            })
-            .and_then(|_| file.sync_all())
-            .map_err(io)?;
+        // The particulars only inform a second process: on a full disk the lock is held all the
+        // same (the file then names nobody, and a second process is told "another process").
+        let _ = file.set_len(0).and_then(|_| file.rewind()).and_then(|_| {
+            writeln!(
+                file,
+                "user={}\npid={}\nhost={}\nsince={}",
+                me.user, me.pid, me.host, me.since
+            )
+        });
         Ok(Self { file })
     }
 }
