@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -12,7 +12,7 @@ use chrono::NaiveDate;
 use super::{Failure, other};
 use crate::app::{Desk, Edit, ImportedPlayer};
 use crate::import::fide_list::{self, FideRecord, Kind};
-use crate::json::JsonRules;
+use crate::json::{self, JsonRules};
 use crate::model::{FideEntry, PlayerIdx, PlayerInfo, fold_name};
 use crate::rules::Award;
 use crate::rules::ssl::{PELO, SELO, Ssl, SslState, titles::Title};
@@ -430,4 +430,120 @@ pub fn national_ratings(desk: &Desk<Ssl>, event: usize) -> Vec<(PlayerIdx, crate
                 .map(|r| (p, r))
         })
         .collect()
+}
+
+/// A `rate` document read and checked.
+fn read_json(file: &Path) -> Result<crate::ledger::Book<Ssl>, Failure> {
+    let text = crate::import::read_capped_text(file, crate::import::DOCUMENT_LIMIT)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let rules =
+        json::rules_of(&text).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    if rules != "ssl" {
+        return Err(Failure::Input(format!(
+            "{}: {}",
+            file.display(),
+            json::unsupported(&rules)
+        )));
+    }
+    json::read(&Ssl, &text)
+        .map(|loaded| loaded.book)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))
+}
+
+/// `ratedesk import json FILE…`: every file read and checked, then all of them imported as one
+/// audited edit naming each file and what it brought — all or nothing. A player of a later file
+/// who is new in an earlier one is matched to him.
+pub(super) fn import_json(
+    desk: &mut Desk<Ssl>,
+    files: &[PathBuf],
+    dry_run: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    use std::collections::HashMap;
+    let books = files
+        .iter()
+        .map(|f| read_json(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut players: Vec<ImportedPlayer<Ssl>> = Vec::new();
+    let mut existing: HashMap<usize, usize> = HashMap::new();
+    let (mut new_by_code, mut new_by_fide) = (HashMap::new(), HashMap::new());
+    let mut events = Vec::new();
+    let mut notes = Vec::new();
+    for (file, book) in files.iter().zip(books) {
+        let (mut matched, mut created) = (0, 0);
+        let mut map = Vec::with_capacity(book.players.len());
+        for (p, info) in book.players.iter().enumerate() {
+            let stored = match desk.store().player_by_code(&info.id)? {
+                Some(id) => Some(id),
+                None => match info.fide_id {
+                    Some(f) => desk.store().player_by_fide(f)?,
+                    None => None,
+                },
+            };
+            let earlier = new_by_code
+                .get(&info.id)
+                .or_else(|| info.fide_id.and_then(|f| new_by_fide.get(&f)))
+                .copied();
+            let at = match (stored, earlier) {
+                (Some(id), _) => {
+                    matched += 1;
+                    *existing.entry(id).or_insert_with(|| {
+                        players.push(ImportedPlayer::Existing(id));
+                        players.len() - 1
+                    })
+                }
+                (None, Some(at)) => {
+                    matched += 1;
+                    at
+                }
+                (None, None) => {
+                    created += 1;
+                    players.push(ImportedPlayer::New {
+                        info: info.clone(),
+                        seeds: book.seeds[p].clone(),
+                        held: book.held[p].clone(),
+                    });
+                    let at = players.len() - 1;
+                    new_by_code.insert(info.id.clone(), at);
+                    if let Some(f) = info.fide_id {
+                        new_by_fide.insert(f, at);
+                    }
+                    at
+                }
+            };
+            map.push(at);
+        }
+        let games: usize = book.events.iter().map(|e| e.games.len()).sum();
+        let note = format!(
+            "{}: {created} new players, {matched} matched, {} events, {games} games",
+            file.display(),
+            book.events.len()
+        );
+        writeln!(out, "{note}").map_err(other)?;
+        notes.push(note);
+        for mut event in book.events {
+            let to = |p: usize| map.get(p).copied().unwrap_or(usize::MAX);
+            event.participants = event.participants.iter().map(|&p| to(p)).collect();
+            for g in &mut event.games {
+                g.white = to(g.white);
+                g.black = g.black.map(to);
+            }
+            events.push(event);
+        }
+    }
+    if dry_run {
+        writeln!(out, "dry run: nothing imported").map_err(other)?;
+        return Ok(());
+    }
+    let effect = desk.apply_noted(
+        Edit::Import { players, events },
+        Some(format!("from {}", notes.join("; "))),
+    )?;
+    writeln!(
+        out,
+        "imported as one edit; {} units rated",
+        effect.units_rated
+    )
+    .map_err(other)?;
+    Ok(())
 }

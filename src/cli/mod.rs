@@ -7,12 +7,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::app::{Desk, Edit, Effect, ImportedPlayer};
+use crate::app::{Desk, Edit, Effect};
 use crate::json::{self, InputError};
 use crate::model::GameResult;
 use crate::rules::ssl::Ssl;
 use crate::store::{Store, StoreError};
 
+mod batch;
 mod files;
 pub mod output;
 
@@ -322,7 +323,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
 }
 
 /// Why a command failed: bad input (exit 2) or anything else (exit 1).
-enum Failure {
+pub(super) enum Failure {
     Input(String),
     Other(String),
 }
@@ -348,7 +349,7 @@ impl From<StoreError> for Failure {
     }
 }
 
-fn other(e: impl std::fmt::Display) -> Failure {
+pub(super) fn other(e: impl std::fmt::Display) -> Failure {
     Failure::Other(e.to_string())
 }
 
@@ -403,7 +404,7 @@ fn workstation(
     crate::ui::run(desk, keymap, theme).map_err(other)
 }
 
-fn open(dir: &Path) -> Result<Desk<Ssl>, Failure> {
+pub(super) fn open(dir: &Path) -> Result<Desk<Ssl>, Failure> {
     let desk = match Store::rules_in(dir).as_deref() {
         None | Some("ssl") => Desk::open(dir, Ssl)?,
         Some(other) => return Err(Failure::Other(json::unsupported(other).to_string())),
@@ -414,158 +415,8 @@ fn open(dir: &Path) -> Result<Desk<Ssl>, Failure> {
     Ok(desk)
 }
 
-/// SIGTERM, SIGHUP (an SSH connection dropping) and SIGINT: the first lets the command finish
-/// its edit, flush and exit cleanly; a second one ends the process at once.
-fn defer_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, Failure> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    for signal in [SIGTERM, SIGHUP, SIGINT] {
-        signal_hook::flag::register_conditional_shutdown(signal, 1, flag.clone()).map_err(other)?;
-        signal_hook::flag::register(signal, flag.clone()).map_err(other)?;
-    }
-    Ok(flag)
-}
-
-/// What the batch loop waits for: a line, the end of input, or a signal.
-enum Input {
-    /// A line's bytes (without its end), or `None` for a line over [`MAX_LINE`] bytes.
-    Line(Option<Vec<u8>>),
-    End,
-    Signal,
-}
-
-/// The longest line `results` reads: a result line is a few dozen bytes.
-const MAX_LINE: u64 = 4096;
-
-/// Lines of stdin and the first terminating signal on one channel, so the loop ends cleanly
-/// between two edits. Lines are read as bytes (text that is not UTF-8 is refused line by line,
-/// not taken for the end of input) and never longer than [`MAX_LINE`].
-fn input_channel(
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-) -> std::sync::mpsc::Receiver<Input> {
-    use std::io::BufRead;
-    let (tx, rx) = std::sync::mpsc::channel();
-    let lines = tx.clone();
-    std::thread::spawn(move || {
-        let mut stdin = std::io::stdin().lock();
-        loop {
-            let mut line = Vec::new();
-            match (&mut stdin).take(MAX_LINE + 1).read_until(b'\n', &mut line) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let ended = line.last() == Some(&b'\n');
-            if ended {
-                line.pop();
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
-            }
-            let too_long = !ended && line.len() as u64 > MAX_LINE;
-            if too_long {
-                // The rest of the line is skipped.
-                let mut rest = Vec::new();
-                while !rest.ends_with(b"\n") {
-                    rest.clear();
-                    match (&mut stdin).take(MAX_LINE).read_until(b'\n', &mut rest) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {}
-                    }
-                }
-            }
-            if lines
-                .send(Input::Line((!too_long).then_some(line)))
-                .is_err()
-            {
-                break;
-            }
-        }
-        let _ = lines.send(Input::End);
-    });
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    if stop.load(std::sync::atomic::Ordering::SeqCst) {
-        let _ = tx.send(Input::Signal);
-    } else if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT]) {
-        std::thread::spawn(move || {
-            if signals.forever().next().is_some() {
-                let _ = tx.send(Input::Signal);
-            }
-        });
-    }
-    rx
-}
-
-/// `ratedesk results`: one result a line, each answered once stored and flushed (`ok SEQ …`)
-/// or refused (`line N: why`). Stops between two lines on a signal, and at once when the
-/// database cannot be written; exits non-zero when any line was refused.
-fn results_batch(
-    desk: &mut Desk<Ssl>,
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
-    use std::sync::atomic::Ordering;
-    let input = input_channel(stop.clone());
-    let (mut n, mut refused) = (0usize, 0usize);
-    loop {
-        // Lines already read wait in the channel: a signal is seen before the next of them.
-        if stop.load(Ordering::SeqCst) {
-            eprintln!("ratedesk: stopped by a signal after line {n}; no later line was applied");
-            break;
-        }
-        let bytes = match input.recv() {
-            Ok(Input::Line(bytes)) => bytes,
-            Ok(Input::Signal) => continue,
-            Ok(Input::End) | Err(_) => break,
-        };
-        n += 1;
-        let outcome = match bytes.map(String::from_utf8) {
-            None => Err(Failure::Input(format!(
-                "longer than {MAX_LINE} bytes; refused"
-            ))),
-            Some(Err(_)) => Err(Failure::Input("not UTF-8 text; refused".into())),
-            Some(Ok(line)) => {
-                let fields: Vec<&str> = line.split_whitespace().collect();
-                if fields.is_empty() {
-                    continue;
-                }
-                match fields.as_slice() {
-                    [event, round, board, result] => match (round.parse(), board.parse()) {
-                        (Ok(round), Ok(board)) => result_edit(desk, event, round, board, result)
-                            .and_then(|edit| desk.apply(edit).map_err(Failure::from))
-                            .map(|_| line.clone()),
-                        _ => Err(Failure::Input("round and board are numbers".into())),
-                    },
-                    _ => Err(Failure::Input("expected EVENT ROUND BOARD RESULT".into())),
-                }
-            }
-        };
-        match outcome {
-            Ok(line) => {
-                let seq = desk.audit().last().map_or(0, |a| a.seq);
-                writeln!(out, "ok {seq} {}", output::escape_line(&line)).map_err(other)?;
-            }
-            Err(Failure::Input(m)) => {
-                refused += 1;
-                writeln!(out, "line {n}: {}", output::escape_line(&m)).map_err(other)?;
-            }
-            Err(Failure::Other(m)) => {
-                writeln!(out, "line {n}: {}", output::escape_line(&m)).map_err(other)?;
-                out.flush().map_err(other)?;
-                return Err(Failure::Other(format!(
-                    "stopped at line {n}, no later line was applied: {m}"
-                )));
-            }
-        }
-        out.flush().map_err(other)?;
-    }
-    if refused > 0 {
-        return Err(Failure::Input(format!("{refused} of {n} line(s) refused")));
-    }
-    Ok(())
-}
-
 fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
-    let stop = defer_signals()?;
+    let stop = batch::defer_signals()?;
     if let Command::Demo {
         players,
         years,
@@ -601,7 +452,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
     }
     let dir = database_dir(db);
     if let Command::Restore { file, force } = &command {
-        return restore(&dir, file, *force);
+        return batch::restore(&dir, file, *force);
     }
     // Only an import creates a database; any other command on a folder without one is a
     // mistyped --db, not a request for an empty database.
@@ -633,7 +484,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
         Command::Import {
             what: ImportKind::Json { files, dry_run },
         } => {
-            import_json(&mut desk, &files, dry_run, &mut out)?;
+            files::import_json(&mut desk, &files, dry_run, &mut out)?;
         }
         Command::Import {
             what:
@@ -855,7 +706,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             })?;
             writeln!(out, "{}", effect.action).map_err(other)?;
         }
-        Command::Results => results_batch(&mut desk, stop, &mut out)?,
+        Command::Results => batch::results_batch(&mut desk, stop, &mut out)?,
         Command::Undo => match desk.undo()? {
             Some(effect) => write_effect(&desk, &effect, "changed", &mut out).map_err(other)?,
             None => writeln!(out, "nothing to undo").map_err(other)?,
@@ -874,35 +725,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `ratedesk restore FILE`: atomic, under the lock from start to end (see `app::restore`).
-fn restore(dir: &Path, file: &Path, force: bool) -> Result<(), Failure> {
-    let text = crate::import::read_capped_text(file, crate::import::DOCUMENT_LIMIT)
-        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-    let rules = Store::rules_in(dir);
-    if let Some(other) = rules.as_deref().filter(|r| *r != "ssl") {
-        return Err(Failure::Other(json::unsupported(other).to_string()));
-    }
-    let (desk, restored) =
-        crate::app::restore::restore(dir, Ssl, file, &text, force).map_err(|e| match e {
-            crate::app::DeskError::Backup(m) => Failure::Input(m),
-            other => Failure::from(other),
-        })?;
-    let mut out = std::io::stdout().lock();
-    if let Some(aside) = &restored.set_aside {
-        eprintln!(
-            "ratedesk: the damaged database was moved to {}",
-            aside.display()
-        );
-    }
-    writeln!(out, "restored {} into {}", file.display(), dir.display()).map_err(other)?;
-    if let Some(replaced) = &restored.replaced {
-        writeln!(out, "  replaced {replaced}").map_err(other)?;
-    }
-    desk.close()?;
-    Ok(())
-}
-
-fn result_edit(
+pub(super) fn result_edit(
     desk: &Desk<Ssl>,
     event: &str,
     round: u32,
@@ -988,122 +811,6 @@ fn label(info: &crate::model::PlayerInfo) -> String {
     } else {
         format!("{} ({})", info.name, info.id)
     }
-}
-
-/// A `rate` document read and checked.
-fn read_json(file: &Path) -> Result<crate::ledger::Book<Ssl>, Failure> {
-    let text = crate::import::read_capped_text(file, crate::import::DOCUMENT_LIMIT)
-        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-    let rules =
-        json::rules_of(&text).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-    if rules != "ssl" {
-        return Err(Failure::Input(format!(
-            "{}: {}",
-            file.display(),
-            json::unsupported(&rules)
-        )));
-    }
-    json::read(&Ssl, &text)
-        .map(|loaded| loaded.book)
-        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))
-}
-
-/// `ratedesk import json FILE…`: every file read and checked, then all of them imported as one
-/// audited edit naming each file and what it brought — all or nothing. A player of a later file
-/// who is new in an earlier one is matched to him.
-fn import_json(
-    desk: &mut Desk<Ssl>,
-    files: &[PathBuf],
-    dry_run: bool,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
-    use std::collections::HashMap;
-    let books = files
-        .iter()
-        .map(|f| read_json(f))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut players: Vec<ImportedPlayer<Ssl>> = Vec::new();
-    let mut existing: HashMap<usize, usize> = HashMap::new();
-    let (mut new_by_code, mut new_by_fide) = (HashMap::new(), HashMap::new());
-    let mut events = Vec::new();
-    let mut notes = Vec::new();
-    for (file, book) in files.iter().zip(books) {
-        let (mut matched, mut created) = (0, 0);
-        let mut map = Vec::with_capacity(book.players.len());
-        for (p, info) in book.players.iter().enumerate() {
-            let stored = match desk.store().player_by_code(&info.id)? {
-                Some(id) => Some(id),
-                None => match info.fide_id {
-                    Some(f) => desk.store().player_by_fide(f)?,
-                    None => None,
-                },
-            };
-            let earlier = new_by_code
-                .get(&info.id)
-                .or_else(|| info.fide_id.and_then(|f| new_by_fide.get(&f)))
-                .copied();
-            let at = match (stored, earlier) {
-                (Some(id), _) => {
-                    matched += 1;
-                    *existing.entry(id).or_insert_with(|| {
-                        players.push(ImportedPlayer::Existing(id));
-                        players.len() - 1
-                    })
-                }
-                (None, Some(at)) => {
-                    matched += 1;
-                    at
-                }
-                (None, None) => {
-                    created += 1;
-                    players.push(ImportedPlayer::New {
-                        info: info.clone(),
-                        seeds: book.seeds[p].clone(),
-                        held: book.held[p].clone(),
-                    });
-                    let at = players.len() - 1;
-                    new_by_code.insert(info.id.clone(), at);
-                    if let Some(f) = info.fide_id {
-                        new_by_fide.insert(f, at);
-                    }
-                    at
-                }
-            };
-            map.push(at);
-        }
-        let games: usize = book.events.iter().map(|e| e.games.len()).sum();
-        let note = format!(
-            "{}: {created} new players, {matched} matched, {} events, {games} games",
-            file.display(),
-            book.events.len()
-        );
-        writeln!(out, "{note}").map_err(other)?;
-        notes.push(note);
-        for mut event in book.events {
-            let to = |p: usize| map.get(p).copied().unwrap_or(usize::MAX);
-            event.participants = event.participants.iter().map(|&p| to(p)).collect();
-            for g in &mut event.games {
-                g.white = to(g.white);
-                g.black = g.black.map(to);
-            }
-            events.push(event);
-        }
-    }
-    if dry_run {
-        writeln!(out, "dry run: nothing imported").map_err(other)?;
-        return Ok(());
-    }
-    let effect = desk.apply_noted(
-        Edit::Import { players, events },
-        Some(format!("from {}", notes.join("; "))),
-    )?;
-    writeln!(
-        out,
-        "imported as one edit; {} units rated",
-        effect.units_rated
-    )
-    .map_err(other)?;
-    Ok(())
 }
 
 fn rate(input: Option<&Path>, pretty: bool) -> ExitCode {
