@@ -244,6 +244,15 @@ impl<R: JsonRules> Desk<R> {
         edits: Vec<(Edit<R>, Option<String>)>,
         done: &[&str],
     ) -> Result<Effect<R::Award>, DeskError> {
+        // One edit (a key press) is checked against the data as it is: no copy of the book.
+        if let [(edit, note)] = edits.as_slice() {
+            let change = edit.compile(&self.current())?;
+            let mut action = edit.describe(&self.book);
+            if let Some(note) = note {
+                action = format!("{action}; {note}");
+            }
+            return self.commit(vec![(change, action, AuditKind::Edit)], done);
+        }
         let mut book = self.book.clone();
         let mut status = self.status.clone();
         let mut changes = Vec::with_capacity(edits.len());
