@@ -663,35 +663,6 @@ impl Store {
         let c = self.counts()?;
         Ok(c.players == 0 && c.events == 0 && c.audit == 0)
     }
-
-    /// Removes every record (restore --force).
-    pub fn clear(&self) -> Result<(), StoreError> {
-        for tree in [
-            &self.players,
-            &self.events,
-            &self.games,
-            &self.results,
-            &self.audit,
-            &self.audit_index,
-            &self.audit_moves,
-            &self.by_name,
-            &self.by_fide,
-            &self.by_code,
-        ] {
-            tree.clear().map_err(|e| self.fail(e))?;
-        }
-        for name in [
-            "players",
-            "events",
-            "games",
-            "audit",
-            "rated_seq",
-            AUDIT_HEAD,
-        ] {
-            self.meta.remove(name).map_err(|e| self.fail(e))?;
-        }
-        Ok(())
-    }
 }
 
 impl Store {
