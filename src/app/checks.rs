@@ -8,7 +8,7 @@ use super::edit::{EditError, err};
 use crate::ledger::{Book, Ledger};
 use crate::model::{Event, Game, PlayerIdx};
 use crate::rules::{Award, Rulebook};
-use crate::store::{EventRecord, PlayerRecord, PlayerStatus};
+use crate::store::{Change, EventRecord, PlayerRecord, PlayerStatus};
 
 /// Read access to the current data, for checking edits.
 pub(crate) struct Current<'a, R: Rulebook> {
@@ -202,4 +202,57 @@ impl<R: Rulebook> Current<'_, R> {
         }
         Ok(())
     }
+}
+
+/// The longest time control taken: a day's base time, an hour's increment. Longer is a typing
+/// slip (or a unit mistaken), not a game.
+const MAX_BASE_SECONDS: u32 = 24 * 3600;
+const MAX_INCREMENT_SECONDS: u32 = 3600;
+
+/// What every record an edit writes must be, wherever it came from (a file, a form): ids on one
+/// line without control characters (they are shown in lists, logs and terminals), an event's
+/// id not empty, and a time control a game can have.
+pub(super) fn check_records<R: Rulebook>(change: &Change<R>) -> Result<(), EditError> {
+    let bad = |text: &str| text.chars().any(char::is_control);
+    for d in &change.players {
+        if let Some(rec) = &d.after
+            && bad(&rec.info.id)
+        {
+            return err(format!(
+                "the player id {:?} has a control character (a line break?)",
+                rec.info.id
+            ));
+        }
+    }
+    for d in &change.events {
+        let Some(rec) = &d.after else { continue };
+        let ev = &rec.event;
+        if !rec.live {
+            continue;
+        }
+        if ev.id.trim().is_empty() {
+            return err(format!("the event '{}' has no id", ev.name));
+        }
+        if bad(&ev.id) {
+            return err(format!(
+                "the event id {:?} has a control character (a line break?)",
+                ev.id
+            ));
+        }
+        if let Some(tc) = &ev.time_control {
+            let base_ok = tc.base_seconds <= MAX_BASE_SECONDS
+                && tc.added.iter().all(|a| a.seconds <= MAX_BASE_SECONDS);
+            if !base_ok || tc.increment_seconds > MAX_INCREMENT_SECONDS {
+                return err(format!(
+                    "{}: the time control ({} min + {} s) is beyond any game's (at most {} min + {} s)",
+                    ev.id,
+                    tc.base_seconds / 60,
+                    tc.increment_seconds,
+                    MAX_BASE_SECONDS / 60,
+                    MAX_INCREMENT_SECONDS
+                ));
+            }
+        }
+    }
+    Ok(())
 }

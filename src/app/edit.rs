@@ -9,6 +9,7 @@ use crate::rules::{Award, ListId, Rulebook};
 use crate::store::{Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
 
 pub(crate) use super::checks::Current;
+use super::checks::check_records;
 
 /// One edit.
 #[derive(Clone, Debug)]
@@ -210,6 +211,12 @@ impl<R: Rulebook> Edit<R> {
 
     /// Checks the edit against the current data and turns it into record changes.
     pub(crate) fn compile(&self, now: &Current<'_, R>) -> Result<Change<R>, EditError> {
+        let change = self.compile_records(now)?;
+        check_records(&change)?;
+        Ok(change)
+    }
+
+    fn compile_records(&self, now: &Current<'_, R>) -> Result<Change<R>, EditError> {
         let book = now.book;
         let mut change = Change::<R>::default();
         let next_player = book.players.len();

@@ -4,6 +4,7 @@
 //! then acknowledged. No drawing and no terminal here.
 
 mod action;
+mod audit_log;
 mod checks;
 pub mod edit;
 mod editing;
@@ -11,6 +12,7 @@ pub mod forms;
 pub mod paths;
 mod players;
 mod popups;
+pub mod restore;
 pub mod search;
 pub mod state;
 mod titles;
@@ -31,8 +33,6 @@ use crate::store::{
 pub use action::{Action, Context};
 pub use edit::{Edit, EditError, ImportedPlayer};
 
-/// How many automatic backups are kept.
-const BACKUPS_KEPT: usize = 10;
 /// An automatic backup is made at opening when the newest is older than this.
 const DAILY: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
@@ -44,6 +44,17 @@ pub enum DeskError {
     Edit(#[from] EditError),
     #[error("{0}")]
     Backup(String),
+    /// The store failed after an edit's commit point: the edit is stored, the rest of it is
+    /// not, and this desk no longer edits.
+    #[error(
+        "'{action}' is stored, but finishing it failed: {cause}. The database stays consistent (what was not finished is redone when it is next opened); ratedesk has stopped editing it: close it, deal with the cause and open it again"
+    )]
+    AfterCommit { action: String, cause: StoreError },
+    /// An earlier failure to write: no more edits until the database is opened again.
+    #[error(
+        "the database could not be written earlier ({0}); ratedesk has stopped editing it: close it and open it again"
+    )]
+    Stopped(String),
 }
 
 /// One player's rating moved by an edit.
@@ -63,6 +74,8 @@ pub struct Effect<A> {
     pub gained: Vec<Award<A>>,
     pub lost: Vec<Award<A>>,
     pub units_rated: usize,
+    /// Whether the edit was stored: one that would change nothing is not.
+    pub stored: bool,
 }
 
 /// The officer's desk: one open database, its data in memory and its ratings.
@@ -74,6 +87,9 @@ pub struct Desk<R: JsonRules> {
     ledger: Ledger<R>,
     audit: Vec<AuditSummary>,
     changed: bool,
+    /// Why this desk stopped editing (a write that failed), if it did.
+    stopped: Option<String>,
+    warnings: Vec<String>,
 }
 
 impl<R: JsonRules> Desk<R> {
@@ -81,6 +97,24 @@ impl<R: JsonRules> Desk<R> {
     /// last edit was not re-rated (a process killed in between): then everything is re-rated.
     pub fn open(dir: &Path, rulebook: R) -> Result<Self, DeskError> {
         let store = Store::open(dir, rulebook.code())?;
+        let mut desk = Self::from_store(store, rulebook)?;
+        desk.daily_backup();
+        Ok(desk)
+    }
+
+    /// Opens the database in `dir`, whose lock the caller holds.
+    pub fn open_locked(
+        dir: &Path,
+        rulebook: R,
+        lock: std::sync::Arc<store::LockFile>,
+    ) -> Result<Self, DeskError> {
+        let store = Store::open_locked(dir, rulebook.code(), lock)?;
+        let mut desk = Self::from_store(store, rulebook)?;
+        desk.daily_backup();
+        Ok(desk)
+    }
+
+    fn from_store(store: Store, rulebook: R) -> Result<Self, DeskError> {
         let contents = store.load::<R>()?;
         let last = contents.audit.last().map_or(0, |a| a.seq);
         let ledger = if contents.rated_seq == last {
@@ -91,7 +125,7 @@ impl<R: JsonRules> Desk<R> {
             store.flush()?;
             ledger
         };
-        let desk = Self {
+        Ok(Self {
             rulebook,
             store,
             book: contents.book,
@@ -99,9 +133,9 @@ impl<R: JsonRules> Desk<R> {
             ledger,
             audit: contents.audit,
             changed: false,
-        };
-        desk.daily_backup()?;
-        Ok(desk)
+            stopped: None,
+            warnings: Vec::new(),
+        })
     }
 
     pub fn rulebook(&self) -> &R {
@@ -197,55 +231,155 @@ impl<R: JsonRules> Desk<R> {
     /// Checks, writes, re-rates and flushes an edit; returns its effect once it is on disk. An
     /// edit that changes nothing is not stored (no audit entry, no undo step).
     pub fn apply(&mut self, edit: Edit<R>) -> Result<Effect<R::Award>, DeskError> {
-        let change = edit.compile(&self.current())?;
-        let action = edit.describe(&self.book);
-        if change.is_empty() {
-            return Ok(Effect {
-                action,
-                ratings: Vec::new(),
-                gained: Vec::new(),
-                lost: Vec::new(),
-                units_rated: 0,
-            });
-        }
-        self.commit(change, action, AuditKind::Edit)
+        self.apply_noted(edit, None)
     }
 
+    /// [`Desk::apply`] with a note added to the audit entry's action (an import's files and
+    /// what each brought).
+    pub fn apply_noted(
+        &mut self,
+        edit: Edit<R>,
+        note: Option<String>,
+    ) -> Result<Effect<R::Award>, DeskError> {
+        self.apply_all(vec![(edit, note)], &[])
+    }
+
+    /// Several edits (an import of several files), each its own audit entry, stored in one
+    /// transaction: all of them or none. Each is checked against the data as the ones before it
+    /// leave it (awards as they stand before all of them: for imports, not corrections). `done`
+    /// names `meta` keys the same transaction removes (a journal's marker).
+    pub fn apply_all(
+        &mut self,
+        edits: Vec<(Edit<R>, Option<String>)>,
+        done: &[&str],
+    ) -> Result<Effect<R::Award>, DeskError> {
+        // One edit (a key press) is checked against the data as it is: no copy of the book.
+        if let [(edit, note)] = edits.as_slice() {
+            let change = edit.compile(&self.current())?;
+            let mut action = edit.describe(&self.book);
+            if let Some(note) = note {
+                action = format!("{action}; {note}");
+            }
+            // An edit that changes nothing is not stored: no audit entry, no undo step. (An
+            // import whose records are unchanged still says what it did to reference data: its
+            // note and journal are stored.)
+            if change.is_empty() && note.is_none() && done.is_empty() {
+                return Ok(Effect {
+                    action,
+                    ratings: Vec::new(),
+                    gained: Vec::new(),
+                    lost: Vec::new(),
+                    units_rated: 0,
+                    stored: false,
+                });
+            }
+            return self.commit(vec![(change, action, AuditKind::Edit)], done);
+        }
+        let mut book = self.book.clone();
+        let mut status = self.status.clone();
+        let mut changes = Vec::with_capacity(edits.len());
+        for (edit, note) in edits {
+            let now = edit::Current {
+                rulebook: &self.rulebook,
+                book: &book,
+                status: &status,
+                ledger: &self.ledger,
+            };
+            let change = edit.compile(&now)?;
+            let mut action = edit.describe(&book);
+            if let Some(note) = note {
+                action = format!("{action}; {note}");
+            }
+            change.apply(&mut book, &mut status);
+            changes.push((change, action, AuditKind::Edit));
+        }
+        self.commit(changes, done)
+    }
+
+    /// Writes changes with their audit entries in one transaction (the commit point), then
+    /// follows them in memory, re-rates, stores the results and flushes.
     fn commit(
         &mut self,
-        change: Change<R>,
-        action: String,
-        kind: AuditKind,
+        changes: Vec<(Change<R>, String, AuditKind)>,
+        done: &[&str],
     ) -> Result<Effect<R::Award>, DeskError> {
-        let explicit = self.before_of(&change);
-        let entry = AuditEntry {
-            seq: self.audit.last().map_or(1, |a| a.seq + 1),
-            time: chrono::Utc::now().timestamp(),
-            user: store::lock::user(),
-            action: action.clone(),
-            kind,
-            change,
-        };
-        self.store.commit(&entry)?;
-        let touched = Self::touch(&entry.change, &mut self.book, &mut self.status);
+        if let Some(why) = &self.stopped {
+            return Err(DeskError::Stopped(why.clone()));
+        }
+        let mut explicit = Before::<R>::new();
+        for (change, _, _) in &changes {
+            for (p, before) in self.before_of(change) {
+                explicit.entry(p).or_insert(before);
+            }
+        }
+        let first = self.store.next_seq()?;
+        let (time, user) = (chrono::Utc::now().timestamp(), store::lock::user());
+        let mut entries: Vec<AuditEntry<R>> = changes
+            .into_iter()
+            .enumerate()
+            .map(|(k, (change, action, kind))| AuditEntry {
+                seq: first + k as u64,
+                time,
+                user: user.clone(),
+                action,
+                kind,
+                change,
+                prev: None,
+            })
+            .collect();
+        let action = entries
+            .iter()
+            .map(|e| e.action.as_str())
+            .collect::<Vec<_>>()
+            .join("; ");
+        if let Err(e) = self.store.commit_all(&mut entries, done) {
+            // sled may hold a write error it will repeat: stop rather than guess.
+            self.stopped = Some(e.to_string());
+            return Err(e.into());
+        }
+        // The commit point: the edits are in the store, so they are in memory too, whatever
+        // follows.
+        let mut touched = BTreeSet::new();
+        for entry in &entries {
+            touched.extend(Self::touch(&entry.change, &mut self.book, &mut self.status));
+            self.audit.push(entry.summary());
+        }
         let update = self.ledger.update(&self.rulebook, &self.book, touched);
+        self.changed = true;
         let units: Vec<(UnitId, Option<&UnitResult<R>>)> = update
             .units
             .iter()
             .map(|id| (id.clone(), self.ledger.units().get(id)))
             .collect();
-        self.store.save_results(&units, entry.seq)?;
-        self.store.flush()?;
-        self.audit.push(entry.summary());
-        self.changed = true;
-        Ok(effect(
+        let last = entries.last().map_or(0, |e| e.seq);
+        let effect = effect(
             &self.rulebook,
-            action,
+            action.clone(),
             &self.book,
             &self.ledger,
             update,
             explicit,
-        ))
+        );
+        let moves: Vec<store::Moved> = effect
+            .ratings
+            .iter()
+            .map(|c| store::Moved {
+                player: c.player,
+                list: c.list,
+                before: c.before,
+                after: c.after,
+            })
+            .collect();
+        let finished = self
+            .store
+            .save_results(&units, last)
+            .and_then(|()| self.store.save_moves(last, &moves))
+            .and_then(|()| self.store.flush());
+        if let Err(cause) = finished {
+            self.stopped = Some(cause.to_string());
+            return Err(DeskError::AfterCommit { action, cause });
+        }
+        Ok(effect)
     }
 
     /// The entries undo and redo would take next: (done, undone) stacks of sequence numbers.
@@ -265,6 +399,10 @@ impl<R: JsonRules> Desk<R> {
                     undone.retain(|&s| s != n);
                     done.push(n);
                 }
+                AuditKind::Restore => {
+                    done.clear();
+                    undone.clear();
+                }
             }
         }
         (done, undone)
@@ -283,7 +421,8 @@ impl<R: JsonRules> Desk<R> {
             return Ok(None);
         };
         let (change, action) = (entry.change.inverse(), format!("undo: {}", entry.action));
-        self.commit(change, action, AuditKind::Undo(seq)).map(Some)
+        self.commit(vec![(change, action, AuditKind::Undo(seq))], &[])
+            .map(Some)
     }
 
     /// Applies again the latest undone edit, as a new audited entry.
@@ -295,7 +434,8 @@ impl<R: JsonRules> Desk<R> {
             return Ok(None);
         };
         let (change, action) = (entry.change.clone(), format!("redo: {}", entry.action));
-        self.commit(change, action, AuditKind::Redo(seq)).map(Some)
+        self.commit(vec![(change, action, AuditKind::Redo(seq))], &[])
+            .map(Some)
     }
 
     /// Writes a generated (or imported) book as one edit per part — e.g. one a year — so each
@@ -366,48 +506,29 @@ impl<R: JsonRules> Desk<R> {
             &self.book,
             &self.status,
             &audit,
+            &self.store.moves()?,
             &mut out,
         )
         .map_err(|e| DeskError::Backup(e.to_string()))?;
         Ok(out)
     }
 
-    /// Loads a dump into this (empty, or with `force` emptied) database and re-rates it.
-    pub fn restore(&mut self, text: &str, force: bool) -> Result<(), DeskError> {
-        if !force && !self.store.is_empty()? {
-            return Err(DeskError::Backup(format!(
-                "the database at {} is not empty; restore with --force to replace it",
-                self.store.path().display()
-            )));
+    /// The daily automatic backup, if due. A failure (a full disk) does not keep the database
+    /// from opening: it is kept as a warning to show.
+    fn daily_backup(&mut self) {
+        if let Err(e) = self.take_daily_backup() {
+            self.warnings.push(format!(
+                "the daily automatic backup could not be written: {e}"
+            ));
         }
-        let (change, audit) = backup::read::<R>(self.rulebook.code(), text)
-            .map_err(|e| DeskError::Backup(e.to_string()))?;
-        self.store.clear()?;
-        self.store.restore(&change, &audit)?;
-        let mut book = Book::default();
-        let mut status = Vec::new();
-        change.apply(&mut book, &mut status);
-        let ledger = Ledger::build(&self.rulebook, &book);
-        self.store
-            .replace_results(ledger.units(), audit.last().map_or(0, |a| a.seq))?;
-        self.store.flush()?;
-        (
-            self.book,
-            self.status,
-            self.ledger,
-            self.audit,
-            self.changed,
-        ) = (
-            book,
-            status,
-            ledger,
-            audit.iter().map(AuditEntry::summary).collect(),
-            true,
-        );
-        Ok(())
     }
 
-    fn daily_backup(&self) -> Result<(), DeskError> {
+    /// What went wrong without stopping anything (shown once by the caller).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    fn take_daily_backup(&self) -> Result<(), DeskError> {
         if self.audit.is_empty() {
             return Ok(());
         }
@@ -419,10 +540,24 @@ impl<R: JsonRules> Desk<R> {
             .and_then(|p| p.metadata().ok()?.modified().ok())
             .is_none_or(|t| t.elapsed().is_ok_and(|age| age > DAILY));
         if stale {
-            backup::rotate(dir, &self.backup_text()?, BACKUPS_KEPT)
+            backup::rotate(dir, &self.backup_text()?, backup::Occasion::Routine)
                 .map_err(|e| DeskError::Backup(e.to_string()))?;
         }
         Ok(())
+    }
+
+    /// An automatic backup before an import (or a restore), kept until a newer one of the
+    /// same occasion is taken; `None` when there is nothing to back up.
+    pub fn backup_before(
+        &self,
+        occasion: backup::Occasion,
+    ) -> Result<Option<std::path::PathBuf>, DeskError> {
+        if self.store.is_empty()? {
+            return Ok(None);
+        }
+        backup::rotate(self.store.path(), &self.backup_text()?, occasion)
+            .map(Some)
+            .map_err(|e| DeskError::Backup(e.to_string()))
     }
 
     /// Flushes and, when anything changed, writes an automatic backup.
@@ -433,8 +568,12 @@ impl<R: JsonRules> Desk<R> {
     fn finish(&mut self) -> Result<(), DeskError> {
         self.store.flush()?;
         if std::mem::take(&mut self.changed) {
-            backup::rotate(self.store.path(), &self.backup_text()?, BACKUPS_KEPT)
-                .map_err(|e| DeskError::Backup(e.to_string()))?;
+            backup::rotate(
+                self.store.path(),
+                &self.backup_text()?,
+                backup::Occasion::Routine,
+            )
+            .map_err(|e| DeskError::Backup(e.to_string()))?;
         }
         Ok(())
     }
@@ -505,6 +644,7 @@ fn effect<R: JsonRules>(
         gained,
         lost,
         units_rated: update.units.len(),
+        stored: true,
     }
 }
 

@@ -503,9 +503,8 @@ impl<R: JsonRules> App<R> {
     /// Stores an edit and says in the status line what it did; an edit that would change
     /// nothing is not stored (and says so). Returns whether it was stored.
     pub(super) fn apply(&mut self, edit: Edit<R>) -> bool {
-        let before = self.desk.audit().len();
         match self.desk.apply(edit) {
-            Ok(effect) if self.desk.audit().len() == before => {
+            Ok(effect) if !effect.stored => {
                 self.say(format!("{}: nothing to change", effect.action));
                 false
             }

@@ -119,7 +119,8 @@ pub fn plan<R: JsonRules>(
     id: Option<String>,
 ) -> Result<Plan<R>, PlanError> {
     let input = |message: String| PlanError::Input(format!("{}: {message}", file.display()));
-    let bytes = std::fs::read(file).map_err(|e| input(e.to_string()))?;
+    let bytes = crate::import::read_capped(file, crate::import::TRF_LIMIT)
+        .map_err(|e| input(e.to_string()))?;
     // Swiss-Manager's own files start with 93 FF 89 44 (older ones are zip archives), whatever
     // their names.
     if bytes.starts_with(b"PK")

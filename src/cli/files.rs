@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -12,7 +12,7 @@ use chrono::NaiveDate;
 use super::{Failure, other};
 use crate::app::{Desk, Edit, ImportedPlayer};
 use crate::import::fide_list::{self, FideRecord, Kind};
-use crate::json::JsonRules;
+use crate::json::{self, JsonRules};
 use crate::model::{FideEntry, PlayerIdx, PlayerInfo, fold_name};
 use crate::rules::Award;
 use crate::rules::ssl::{PELO, SELO, Ssl, SslState, titles::Title};
@@ -85,9 +85,20 @@ fn stream_list(
     outcome.map_err(|e| Failure::Input(e.to_string()))?
 }
 
+/// One list file, read and checked: what it will change.
+struct PlannedList {
+    file: std::path::PathBuf,
+    list_date: NaiveDate,
+    kinds: Vec<Kind>,
+    ours: Vec<(PlayerIdx, FideRecord)>,
+    member: String,
+}
+
 /// `ratedesk import fide-list FILE…`: the federation's players found by FIDE id get the list's
-/// ratings in one audited edit; everyone else is kept as reference data. A file is read twice:
-/// once to check all of it (nothing is written if any line is bad), once to store it.
+/// ratings (an audited edit per file); everyone else is kept as reference data. All or
+/// nothing: every file is read and checked whole first, then the reference data is written
+/// under a journal that the edits' one transaction closes, so a process killed part way leaves
+/// the database as it was before the import (rolled back at the next open).
 pub fn import_fide_lists(
     desk: &mut Desk<Ssl>,
     files: &[std::path::PathBuf],
@@ -96,20 +107,22 @@ pub fn import_fide_lists(
     dry_run: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
+    use crate::store::fide::{FIDE_IMPORT, FIDE_IMPORT_COUNT};
+    let started = std::time::Instant::now();
+    // Our players by FIDE id, in memory: a list has a million lines and we a few thousand.
+    let active = desk.active_players();
+    let by_fide: std::collections::HashMap<u64, PlayerIdx> = desk
+        .book()
+        .players
+        .iter()
+        .enumerate()
+        .filter(|(p, _)| active[*p])
+        .filter_map(|(p, info)| info.fide_id.map(|f| (f, p)))
+        .collect();
+    let mut planned = Vec::with_capacity(files.len());
     for file in files {
-        let started = std::time::Instant::now();
         let mut ours: Vec<(PlayerIdx, FideRecord)> = Vec::new();
         let (mut total, mut rated) = (0u64, 0u64);
-        // Our players by FIDE id, in memory: a list has a million lines and we a few thousand.
-        let active = desk.active_players();
-        let by_fide: std::collections::HashMap<u64, PlayerIdx> = desk
-            .book()
-            .players
-            .iter()
-            .enumerate()
-            .filter(|(p, _)| active[*p])
-            .filter_map(|(p, info)| info.fide_id.map(|f| (f, p)))
-            .collect();
         let opened = stream_list(file, kind, "checking", |record| {
             total += 1;
             if Kind::ALL.iter().any(|&k| record.rating(k).is_some()) {
@@ -140,45 +153,110 @@ pub fn import_fide_lists(
             total - ours.len() as u64
         )
         .map_err(other)?;
-        if dry_run {
-            writeln!(out, "  nothing imported (dry run)").map_err(other)?;
-            continue;
-        }
-        let matched: BTreeSet<u64> = ours.iter().map(|(_, r)| r.fide_id).collect();
-        let mut batch = Vec::with_capacity(BATCH);
-        let mut added = 0;
-        let store = desk.store();
-        stream_list(file, kind, "storing", |record| {
-            if !matched.contains(&record.fide_id) {
-                batch.push((record.fide_id, reference(record, list_date)));
-                if batch.len() == BATCH {
-                    added += store.merge_fide_references(std::mem::take(&mut batch), &kinds)?;
-                }
-            }
-            Ok(())
-        })?;
-        added += store.merge_fide_references(batch, &kinds)?;
-        store.flush()?;
-        let entries: Vec<(PlayerIdx, FideEntry)> =
-            ours.iter().map(|(p, r)| (*p, r.entry(list_date))).collect();
-        let effect = desk.apply(Edit::FideList {
+        planned.push(PlannedList {
+            file: file.clone(),
             list_date,
-            kinds: kinds.clone(),
-            entries,
-            source: opened.member.clone(),
-        })?;
-        writeln!(
-            out,
-            "  imported in {:.1?}: {added} new reference players ({} held); {} of our players' ratings changed, {} units re-rated",
-            started.elapsed(),
-            desk.store().fide_reference_count()?,
-            effect.ratings.len(),
-            effect.units_rated
-        )
-        .map_err(other)?;
+            kinds,
+            ours,
+            member: opened.member.clone(),
+        });
     }
+    if dry_run {
+        writeln!(out, "  nothing imported (dry run)").map_err(other)?;
+        return Ok(());
+    }
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    desk.store().begin_fide_import(&names.join(", "))?;
+    let stored = store_references(desk, &planned);
+    let (edits, added) = match stored {
+        Ok(stored) => stored,
+        Err(e) => {
+            desk.store().roll_back_fide_import()?;
+            return Err(e);
+        }
+    };
+    let effect = match desk.apply_all(edits, &[FIDE_IMPORT, FIDE_IMPORT_COUNT]) {
+        Ok(effect) => effect,
+        Err(e @ crate::app::DeskError::Edit(_)) => {
+            desk.store().roll_back_fide_import()?;
+            return Err(e.into());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    desk.store().end_fide_import()?;
+    writeln!(
+        out,
+        "  imported in {:.1?}: {added} new reference players ({} held); {} of our players' ratings changed, {} units re-rated",
+        started.elapsed(),
+        desk.store().fide_reference_count()?,
+        effect.ratings.len(),
+        effect.units_rated
+    )
+    .map_err(other)?;
     Ok(())
 }
+
+/// Writes the planned lists' reference data (journaled) and returns each list's edit of our
+/// players, with what it did to the reference data as the audit entry's note.
+fn store_references(
+    desk: &Desk<Ssl>,
+    planned: &[PlannedList],
+) -> Result<(NotedEdits, u64), Failure> {
+    let store = desk.store();
+    let mut edits = Vec::with_capacity(planned.len());
+    let mut added_total = 0;
+    for list in planned {
+        let matched: BTreeSet<u64> = list.ours.iter().map(|(_, r)| r.fide_id).collect();
+        let mut batch = Vec::with_capacity(BATCH);
+        let (mut added, mut changed) = (0, 0);
+        let mut count = |(a, c): (u64, u64)| {
+            added += a;
+            changed += c;
+        };
+        stream_list(
+            &list.file,
+            list.kinds
+                .first()
+                .copied()
+                .filter(|_| list.kinds.len() == 1),
+            "storing",
+            |record| {
+                if !matched.contains(&record.fide_id) {
+                    batch.push((record.fide_id, reference(record, list.list_date)));
+                    if batch.len() == BATCH {
+                        count(
+                            store.merge_fide_references(std::mem::take(&mut batch), &list.kinds)?,
+                        );
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        count(store.merge_fide_references(batch, &list.kinds)?);
+        added_total += added;
+        let entries: Vec<(PlayerIdx, FideEntry)> = list
+            .ours
+            .iter()
+            .map(|(p, r)| (*p, r.entry(list.list_date)))
+            .collect();
+        edits.push((
+            Edit::FideList {
+                list_date: list.list_date,
+                kinds: list.kinds.clone(),
+                entries,
+                source: list.member.clone(),
+            },
+            Some(format!(
+                "{}: reference data of players not ours: {added} added, {changed} updated",
+                list.file.display()
+            )),
+        ));
+    }
+    Ok((edits, added_total))
+}
+
+/// Edits with the notes their audit entries carry.
+type NotedEdits = Vec<(Edit<Ssl>, Option<String>)>;
 
 fn reference(r: FideRecord, list_date: NaiveDate) -> FideReference {
     let entry = r.entry(list_date);
@@ -204,8 +282,8 @@ pub fn import_selo_csv(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     use crate::import::selo_csv;
-    let bytes =
-        std::fs::read(file).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let bytes = crate::import::read_capped(file, crate::import::CSV_LIMIT)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let rows =
         selo_csv::parse(&bytes).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let mut players = Vec::new();
@@ -285,10 +363,13 @@ pub fn import_selo_csv(
         writeln!(out, "{summary}; nothing imported (add --yes to import)").map_err(other)?;
         return Ok(());
     }
-    desk.apply(Edit::Import {
-        players,
-        events: Vec::new(),
-    })?;
+    desk.apply_noted(
+        Edit::Import {
+            players,
+            events: Vec::new(),
+        },
+        Some(format!("from {summary}")),
+    )?;
     writeln!(out, "{summary}; imported").map_err(other)?;
     Ok(())
 }
@@ -349,4 +430,120 @@ pub fn national_ratings(desk: &Desk<Ssl>, event: usize) -> Vec<(PlayerIdx, crate
                 .map(|r| (p, r))
         })
         .collect()
+}
+
+/// A `rate` document read and checked.
+fn read_json(file: &Path) -> Result<crate::ledger::Book<Ssl>, Failure> {
+    let text = crate::import::read_capped_text(file, crate::import::DOCUMENT_LIMIT)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let rules =
+        json::rules_of(&text).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    if rules != "ssl" {
+        return Err(Failure::Input(format!(
+            "{}: {}",
+            file.display(),
+            json::unsupported(&rules)
+        )));
+    }
+    json::read(&Ssl, &text)
+        .map(|loaded| loaded.book)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))
+}
+
+/// `ratedesk import json FILE…`: every file read and checked, then all of them imported as one
+/// audited edit naming each file and what it brought — all or nothing. A player of a later file
+/// who is new in an earlier one is matched to him.
+pub(super) fn import_json(
+    desk: &mut Desk<Ssl>,
+    files: &[PathBuf],
+    dry_run: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    use std::collections::HashMap;
+    let books = files
+        .iter()
+        .map(|f| read_json(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut players: Vec<ImportedPlayer<Ssl>> = Vec::new();
+    let mut existing: HashMap<usize, usize> = HashMap::new();
+    let (mut new_by_code, mut new_by_fide) = (HashMap::new(), HashMap::new());
+    let mut events = Vec::new();
+    let mut notes = Vec::new();
+    for (file, book) in files.iter().zip(books) {
+        let (mut matched, mut created) = (0, 0);
+        let mut map = Vec::with_capacity(book.players.len());
+        for (p, info) in book.players.iter().enumerate() {
+            let stored = match desk.store().player_by_code(&info.id)? {
+                Some(id) => Some(id),
+                None => match info.fide_id {
+                    Some(f) => desk.store().player_by_fide(f)?,
+                    None => None,
+                },
+            };
+            let earlier = new_by_code
+                .get(&info.id)
+                .or_else(|| info.fide_id.and_then(|f| new_by_fide.get(&f)))
+                .copied();
+            let at = match (stored, earlier) {
+                (Some(id), _) => {
+                    matched += 1;
+                    *existing.entry(id).or_insert_with(|| {
+                        players.push(ImportedPlayer::Existing(id));
+                        players.len() - 1
+                    })
+                }
+                (None, Some(at)) => {
+                    matched += 1;
+                    at
+                }
+                (None, None) => {
+                    created += 1;
+                    players.push(ImportedPlayer::New {
+                        info: info.clone(),
+                        seeds: book.seeds[p].clone(),
+                        held: book.held[p].clone(),
+                    });
+                    let at = players.len() - 1;
+                    new_by_code.insert(info.id.clone(), at);
+                    if let Some(f) = info.fide_id {
+                        new_by_fide.insert(f, at);
+                    }
+                    at
+                }
+            };
+            map.push(at);
+        }
+        let games: usize = book.events.iter().map(|e| e.games.len()).sum();
+        let note = format!(
+            "{}: {created} new players, {matched} matched, {} events, {games} games",
+            file.display(),
+            book.events.len()
+        );
+        writeln!(out, "{note}").map_err(other)?;
+        notes.push(note);
+        for mut event in book.events {
+            let to = |p: usize| map.get(p).copied().unwrap_or(usize::MAX);
+            event.participants = event.participants.iter().map(|&p| to(p)).collect();
+            for g in &mut event.games {
+                g.white = to(g.white);
+                g.black = g.black.map(to);
+            }
+            events.push(event);
+        }
+    }
+    if dry_run {
+        writeln!(out, "dry run: nothing imported").map_err(other)?;
+        return Ok(());
+    }
+    let effect = desk.apply_noted(
+        Edit::Import { players, events },
+        Some(format!("from {}", notes.join("; "))),
+    )?;
+    writeln!(
+        out,
+        "imported as one edit; {} units rated",
+        effect.units_rated
+    )
+    .map_err(other)?;
+    Ok(())
 }

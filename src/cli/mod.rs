@@ -7,13 +7,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::app::{Desk, Edit, Effect, ImportedPlayer};
+use crate::app::{Desk, Edit, Effect};
 use crate::json::{self, InputError};
 use crate::model::GameResult;
 use crate::rules::ssl::Ssl;
 use crate::store::{Store, StoreError};
 
+mod batch;
 mod files;
+pub mod output;
 
 /// Exit status for input that was refused.
 const BAD_INPUT: u8 = 2;
@@ -307,21 +309,21 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input(message)) => {
-            eprintln!("ratedesk: {message}");
+            eprintln!("ratedesk: {}", output::escape_text(&message));
             ExitCode::from(BAD_INPUT)
         }
         // The reader of our output went away (EPIPE, `ratedesk export list | head`): nothing
         // to say about it.
         Err(Failure::Other(message)) if message.ends_with("(os error 32)") => ExitCode::FAILURE,
         Err(Failure::Other(message)) => {
-            eprintln!("ratedesk: {message}");
+            eprintln!("ratedesk: {}", output::escape_text(&message));
             ExitCode::FAILURE
         }
     }
 }
 
 /// Why a command failed: bad input (exit 2) or anything else (exit 1).
-enum Failure {
+pub(super) enum Failure {
     Input(String),
     Other(String),
 }
@@ -347,7 +349,7 @@ impl From<StoreError> for Failure {
     }
 }
 
-fn other(e: impl std::fmt::Display) -> Failure {
+pub(super) fn other(e: impl std::fmt::Display) -> Failure {
     Failure::Other(e.to_string())
 }
 
@@ -403,63 +405,19 @@ fn workstation(
     crate::ui::run(desk, keymap, theme).map_err(other)
 }
 
-fn open(dir: &Path) -> Result<Desk<Ssl>, Failure> {
-    match Store::rules_in(dir).as_deref() {
-        None | Some("ssl") => Ok(Desk::open(dir, Ssl)?),
-        Some(other) => Err(Failure::Other(json::unsupported(other).to_string())),
+pub(super) fn open(dir: &Path) -> Result<Desk<Ssl>, Failure> {
+    let desk = match Store::rules_in(dir).as_deref() {
+        None | Some("ssl") => Desk::open(dir, Ssl)?,
+        Some(other) => return Err(Failure::Other(json::unsupported(other).to_string())),
+    };
+    for w in desk.warnings() {
+        eprintln!("ratedesk: warning: {}", output::escape_text(w));
     }
-}
-
-/// SIGTERM, SIGHUP (an SSH connection dropping) and SIGINT: the first lets the command finish
-/// its edit, flush and exit cleanly; a second one ends the process at once.
-fn defer_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, Failure> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    for signal in [SIGTERM, SIGHUP, SIGINT] {
-        signal_hook::flag::register_conditional_shutdown(signal, 1, flag.clone()).map_err(other)?;
-        signal_hook::flag::register(signal, flag.clone()).map_err(other)?;
-    }
-    Ok(flag)
-}
-
-/// What the batch loop waits for: a line, the end of input, or a signal.
-enum Input {
-    Line(String),
-    End,
-    Signal,
-}
-
-/// Lines of stdin and the first terminating signal on one channel, so the loop ends cleanly
-/// between two edits.
-fn input_channel(
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-) -> std::sync::mpsc::Receiver<Input> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    let lines = tx.clone();
-    std::thread::spawn(move || {
-        for line in std::io::stdin().lines() {
-            let Ok(line) = line else { break };
-            if lines.send(Input::Line(line)).is_err() {
-                break;
-            }
-        }
-        let _ = lines.send(Input::End);
-    });
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    if stop.load(std::sync::atomic::Ordering::SeqCst) {
-        let _ = tx.send(Input::Signal);
-    } else if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT]) {
-        std::thread::spawn(move || {
-            if signals.forever().next().is_some() {
-                let _ = tx.send(Input::Signal);
-            }
-        });
-    }
-    rx
+    Ok(desk)
 }
 
 fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
-    let stop = defer_signals()?;
+    let stop = batch::defer_signals()?;
     if let Command::Demo {
         players,
         years,
@@ -494,22 +452,32 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
         return Ok(());
     }
     let dir = database_dir(db);
-    let mut desk = match (open(&dir), &command) {
-        (Ok(desk), _) => desk,
-        // A damaged database is set aside whole, so that a backup can be restored in its place.
-        (Err(Failure::Other(message)), Command::Restore { force: true, .. })
-            if message.contains("cannot be read") =>
-        {
-            let aside = crate::store::set_aside(&dir).map_err(other)?;
-            eprintln!(
-                "ratedesk: the damaged database was moved to {}",
-                aside.display()
-            );
-            open(&dir)?
+    if let Command::Restore { file, force } = &command {
+        return batch::restore(&dir, file, *force);
+    }
+    // Only an import creates a database; any other command on a folder without one is a
+    // mistyped --db, not a request for an empty database.
+    if !matches!(command, Command::Import { .. }) && !Store::exists(&dir) {
+        return Err(StoreError::Missing { path: dir }.into());
+    }
+    let mut desk = open(&dir)?;
+    let imports = matches!(
+        &command,
+        Command::Import {
+            what: ImportKind::Json { dry_run: false, .. }
+                | ImportKind::Trf {
+                    dry_run: false,
+                    yes: true,
+                    ..
+                }
+                | ImportKind::FideList { dry_run: false, .. }
+                | ImportKind::SeloCsv { yes: true, .. }
         }
-        (Err(e), _) => return Err(e),
-    };
-    let mut out = std::io::stdout().lock();
+    );
+    if imports {
+        desk.backup_before(crate::store::backup::Occasion::BeforeImport)?;
+    }
+    let mut out = output::Escaping::new(std::io::stdout().lock());
     match command {
         Command::Rate { .. } | Command::Demo { .. } | Command::Bench { .. } => {
             unreachable!("handled before the database opens")
@@ -517,12 +485,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
         Command::Import {
             what: ImportKind::Json { files, dry_run },
         } => {
-            for file in &files {
-                read_json(file)?;
-            }
-            for file in &files {
-                import_json(&mut desk, file, dry_run, &mut out)?;
-            }
+            files::import_json(&mut desk, &files, dry_run, &mut out)?;
         }
         Command::Import {
             what:
@@ -656,25 +619,20 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             writeln!(out, "{value}").map_err(other)?;
         }
         Command::Backup { file } => {
-            std::fs::write(&file, desk.backup_text()?)
+            crate::store::backup::write_to(&file, &desk.backup_text()?)
                 .map_err(|e| other(format!("{}: {e}", file.display())))?;
-            crate::store::lock::set_private(&file);
             writeln!(out, "backup written to {}", file.display()).map_err(other)?;
         }
-        Command::Restore { file, force } => {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| other(format!("{}: {e}", file.display())))?;
-            desk.restore(&text, force)
-                .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-            writeln!(out, "restored {} into {}", file.display(), dir.display()).map_err(other)?;
-        }
+        Command::Restore { .. } => unreachable!("handled before the database opens"),
         Command::Check => {
-            let differences = desk.check();
+            let mut differences = desk.check();
+            differences.extend(desk.check_chain()?);
             if differences.is_empty() {
                 let units = desk.ledger().units().len();
                 writeln!(
                     out,
-                    "ok: {units} rated units agree with a fresh calculation"
+                    "ok: {units} rated units agree with a fresh calculation; the audit log's chain holds ({} entries)",
+                    desk.audit().len()
                 )
                 .map_err(other)?;
             } else {
@@ -682,7 +640,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
                     writeln!(out, "{d}").map_err(other)?;
                 }
                 return Err(Failure::Other(format!(
-                    "{} unit(s) differ",
+                    "{} problem(s) found",
                     differences.len()
                 )));
             }
@@ -749,35 +707,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             })?;
             writeln!(out, "{}", effect.action).map_err(other)?;
         }
-        Command::Results => {
-            let input = input_channel(stop);
-            let mut n = 0;
-            while let Ok(Input::Line(line)) = input.recv() {
-                n += 1;
-                let fields: Vec<&str> = line.split_whitespace().collect();
-                if fields.is_empty() {
-                    continue;
-                }
-                let outcome = match fields.as_slice() {
-                    [event, round, board, result] => match (round.parse(), board.parse()) {
-                        (Ok(round), Ok(board)) => result_edit(&desk, event, round, board, result)
-                            .and_then(|edit| desk.apply(edit).map_err(Failure::from)),
-                        _ => Err(Failure::Input("round and board are numbers".into())),
-                    },
-                    _ => Err(Failure::Input("expected EVENT ROUND BOARD RESULT".into())),
-                };
-                match outcome {
-                    Ok(_) => {
-                        let seq = desk.audit().last().map_or(0, |a| a.seq);
-                        writeln!(out, "ok {seq} {line}").map_err(other)?;
-                    }
-                    Err(Failure::Input(m) | Failure::Other(m)) => {
-                        writeln!(out, "line {n}: {m}").map_err(other)?
-                    }
-                }
-                out.flush().map_err(other)?;
-            }
-        }
+        Command::Results => batch::results_batch(&mut desk, stop, &mut out)?,
         Command::Undo => match desk.undo()? {
             Some(effect) => write_effect(&desk, &effect, "changed", &mut out).map_err(other)?,
             None => writeln!(out, "nothing to undo").map_err(other)?,
@@ -787,20 +717,8 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
             None => writeln!(out, "nothing to redo").map_err(other)?,
         },
         Command::Log { last } => {
-            let audit = desk.audit();
-            let skip = last.map_or(0, |n| audit.len().saturating_sub(n));
-            for a in &audit[skip..] {
-                let when = chrono::DateTime::from_timestamp(a.time, 0)
-                    .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string());
-                writeln!(
-                    out,
-                    "#{} {} {} {}",
-                    a.seq,
-                    when.unwrap_or_default(),
-                    a.user,
-                    a.action
-                )
-                .map_err(other)?;
+            for line in desk.log_lines(last)? {
+                writeln!(out, "{line}").map_err(other)?;
             }
         }
     }
@@ -808,7 +726,7 @@ fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
     Ok(())
 }
 
-fn result_edit(
+pub(super) fn result_edit(
     desk: &Desk<Ssl>,
     event: &str,
     round: u32,
@@ -838,6 +756,9 @@ fn write_effect(
     use crate::rules::Rulebook;
     let book = desk.book();
     let lists = desk.rulebook().lists();
+    if !effect.stored {
+        return writeln!(out, "{}: nothing to change; nothing stored", effect.action);
+    }
     writeln!(
         out,
         "{}: {} rating(s) {verb} ({} unit(s) re-rated)",
@@ -896,80 +817,14 @@ fn label(info: &crate::model::PlayerInfo) -> String {
     }
 }
 
-/// A `rate` document read and checked.
-fn read_json(file: &Path) -> Result<crate::ledger::Book<Ssl>, Failure> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-    let rules =
-        json::rules_of(&text).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-    if rules != "ssl" {
-        return Err(Failure::Input(format!(
-            "{}: {}",
-            file.display(),
-            json::unsupported(&rules)
-        )));
-    }
-    json::read(&Ssl, &text)
-        .map(|loaded| loaded.book)
-        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))
-}
-
-fn import_json(
-    desk: &mut Desk<Ssl>,
-    file: &Path,
-    dry_run: bool,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
-    let book = read_json(file)?;
-    let (mut matched, mut created) = (0, 0);
-    let mut players = Vec::with_capacity(book.players.len());
-    for (p, info) in book.players.iter().enumerate() {
-        let existing = match desk.store().player_by_code(&info.id)? {
-            Some(id) => Some(id),
-            None => match info.fide_id {
-                Some(f) => desk.store().player_by_fide(f)?,
-                None => None,
-            },
-        };
-        match existing {
-            Some(id) => {
-                matched += 1;
-                players.push(ImportedPlayer::Existing(id));
-            }
-            None => {
-                created += 1;
-                players.push(ImportedPlayer::New {
-                    info: info.clone(),
-                    seeds: book.seeds[p].clone(),
-                    held: book.held[p].clone(),
-                });
-            }
-        }
-    }
-    let games: usize = book.events.iter().map(|e| e.games.len()).sum();
-    let summary = format!(
-        "{}: {created} new players, {matched} matched, {} events, {games} games",
-        file.display(),
-        book.events.len()
-    );
-    if dry_run {
-        writeln!(out, "{summary} (dry run: nothing imported)").map_err(other)?;
-        return Ok(());
-    }
-    let effect = desk.apply(Edit::Import {
-        players,
-        events: book.events,
-    })?;
-    writeln!(out, "{summary}; {} units rated", effect.units_rated).map_err(other)?;
-    Ok(())
-}
-
 fn rate(input: Option<&Path>, pretty: bool) -> ExitCode {
     let text = match input {
-        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display())),
+        Some(path) => crate::import::read_capped_text(path, crate::import::DOCUMENT_LIMIT)
+            .map_err(|e| format!("{}: {e}", path.display())),
         None => {
             let mut s = String::new();
             std::io::stdin()
+                .take(crate::import::DOCUMENT_LIMIT)
                 .read_to_string(&mut s)
                 .map(|_| s)
                 .map_err(|e| format!("stdin: {e}"))
@@ -1066,7 +921,7 @@ fn import_trf(
             writeln!(out, "  nothing imported (add --yes to import)").map_err(other)?;
             continue;
         }
-        let effect = desk.apply(plan.edit)?;
+        let effect = desk.apply_noted(plan.edit, Some(format!("from {}", file.display())))?;
         writeln!(
             out,
             "  imported; {} rating(s) changed",

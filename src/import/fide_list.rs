@@ -92,6 +92,10 @@ impl FideRecord {
     }
 }
 
+/// The longest line read: a list's lines are about 160 characters, so a longer one (or a file
+/// without line ends, such as /dev/zero) is refused rather than read into memory.
+const MAX_LINE: u64 = 4096;
+
 /// Which field a column holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Field {
@@ -277,6 +281,22 @@ impl Layout {
 
     /// Reads one line of the list.
     pub fn read_line(&self, text: &str, line: u64) -> Result<FideRecord, ListError> {
+        // A record reaches at least its federation: a shorter line is a cut one, not a player.
+        let needed = self
+            .columns
+            .iter()
+            .find(|(f, _)| *f == Field::Federation)
+            .map_or(0, |(_, r)| r.start + 1);
+        let length = text.chars().count();
+        if length < needed {
+            return Err(at_line(
+                line,
+                length,
+                format!(
+                    "the line ends after {length} characters, before the federation column ({needed}): not a whole record"
+                ),
+            ));
+        }
         // Columns count characters; an ASCII line (every real list) is sliced as it is.
         let chars: Vec<char> = if text.is_ascii() {
             Vec::new()
@@ -420,12 +440,21 @@ impl<R: BufRead> TxtList<R> {
     fn next_line(&mut self) -> Result<Option<String>, ListError> {
         loop {
             self.buf.clear();
-            let n = self
-                .input
+            let n = (&mut self.input)
+                .take(MAX_LINE)
                 .read_until(b'\n', &mut self.buf)
                 .map_err(|e| at_line(self.line + 1, 0, format!("cannot be read: {e}")))?;
             if n == 0 {
                 return Ok(None);
+            }
+            if n as u64 == MAX_LINE && self.buf.last() != Some(&b'\n') {
+                return Err(at_line(
+                    self.line + 1,
+                    0,
+                    format!(
+                        "a line longer than {MAX_LINE} bytes: not a FIDE rating list (its lines are under 200)"
+                    ),
+                ));
             }
             self.line += 1;
             while self.buf.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
@@ -1021,5 +1050,21 @@ mod tests {
         assert!(bad.expect_err("refused").message.contains("<fideid>"));
         let cut = read_all(b"<playerslist><player><fideid>1</fideid>", None);
         assert!(cut.is_err());
+    }
+
+    #[test]
+    fn a_cut_line_is_refused_not_read_as_a_player() {
+        let layout = Layout::combined_foa();
+        let e = layout.read_line("12345", 9).expect_err("refused");
+        assert!(e.to_string().contains("line 9"), "{e}");
+        assert!(e.to_string().contains("not a whole record"), "{e}");
+    }
+
+    #[test]
+    fn a_file_without_line_ends_is_refused_without_reading_it_whole() {
+        let endless = std::io::repeat(0).take(1 << 30);
+        let mut list = TxtList::new(std::io::BufReader::new(endless), None);
+        let e = list.read_header().expect_err("refused");
+        assert!(e.to_string().contains("longer than 4096 bytes"), "{e}");
     }
 }

@@ -103,6 +103,8 @@ pub struct TrfFile {
     /// Header records by code (`012` name, `042` start, `122` time control, `XXR`, …); a code
     /// given twice keeps every value.
     pub headers: BTreeMap<String, Vec<String>>,
+    /// The line each header record's code is first given on.
+    pub header_lines: BTreeMap<String, usize>,
     pub players: Vec<TrfPlayer>,
     pub teams: Vec<TrfTeam>,
     /// TRF26 national-rating records (`NRS` …) and other lines kept as written.
@@ -117,6 +119,12 @@ impl TrfFile {
             .and_then(|v| v.first())
             .map(|s| s.trim())
             .filter(|s| !s.is_empty())
+    }
+
+    /// The line of a header record (its first, if given more than once), for its errors; line 1
+    /// when the file has none.
+    pub fn header_line(&self, code: &str) -> usize {
+        self.header_lines.get(code).copied().unwrap_or(1)
     }
 
     /// The highest round any player has something in.
@@ -298,6 +306,7 @@ pub fn parse(bytes: &[u8]) -> Result<TrfFile, TrfError> {
             c if c.chars().all(|ch| ch.is_ascii_digit()) || c.starts_with("XX") => {
                 let value: String = chars.iter().skip(4).collect();
                 file.headers.entry(c.to_string()).or_default().push(value);
+                file.header_lines.entry(c.to_string()).or_insert(line);
             }
             _ => file.other.push((line, content.to_string())),
         }

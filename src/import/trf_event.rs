@@ -94,7 +94,7 @@ pub fn parse_base_increment(text: &str) -> Option<TimeControl> {
         .trim()
         .parse()
         .ok()
-        .filter(|m: &f64| *m >= 0.0 && m.is_finite())?;
+        .filter(|m: &f64| *m >= 0.0 && *m <= 24.0 * 60.0)?;
     let increment: u32 = inc.trim().parse().ok()?;
     Some(TimeControl {
         base_seconds: (minutes * 60.0).round() as u32,
@@ -253,7 +253,7 @@ pub fn to_event(
 ) -> Result<Event, TrfError> {
     let start = file.header("042").and_then(parse_date).ok_or_else(|| {
         err(
-            1,
+            file.header_line("042"),
             format!(
                 "the start date (042) '{}' is not a date",
                 file.header("042").unwrap_or("")
@@ -274,7 +274,11 @@ pub fn to_event(
     };
     let Some(time_control) = time_control else {
         return Err(err(
-            1,
+            file.header_line(if file.header("122").is_some() {
+                "122"
+            } else {
+                "222"
+            }),
             format!(
                 "the time control '{}' cannot be read: give it with --time-control BASE+INC (e.g. 90+30)",
                 file.header("122").unwrap_or("")
@@ -485,5 +489,22 @@ mod tests {
         );
         assert_eq!(m(parse_base_increment("90+30")), Some(120));
         assert_eq!(m(parse_base_increment("5")), Some(5));
+    }
+
+    #[test]
+    fn a_header_error_names_the_header_line() {
+        let text = format!(
+            "012 Kevät\n022 Helsinki\n042 the first of May\n{}\n",
+            "001    1    g Vasquez,Rodrigo                   2558 CHI     3400042 1969.12.06  6.0    4"
+        );
+        let file = crate::import::trf::parse(text.as_bytes()).expect("parse");
+        let e = to_event(&file, "x", &BTreeMap::new(), None).expect_err("no start date");
+        assert_eq!((e.line, e.column), (3, 5), "{e}");
+    }
+
+    #[test]
+    fn an_absurd_time_control_is_not_read() {
+        assert_eq!(parse_base_increment("99999999+0"), None);
+        assert!(parse_base_increment("1440+30").is_some());
     }
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::records::{AuditEntry, Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
+use super::records::{AuditEntry, Change, Delta, EventRecord, Moved, PlayerRecord, PlayerStatus};
 use crate::ledger::Book;
 use crate::model::Game;
 use crate::rules::Rulebook;
@@ -26,12 +26,21 @@ pub struct BackupError {
     pub message: String,
 }
 
-/// Writes the dump of a book, its player statuses and audit log.
+/// What a dump holds: the records as one change from an empty database, the audit log, and
+/// the rating moves the log shows beside its entries.
+pub struct Dump<R: Rulebook> {
+    pub change: Change<R>,
+    pub audit: Vec<AuditEntry<R>>,
+    pub moves: std::collections::BTreeMap<u64, Vec<Moved>>,
+}
+
+/// Writes the dump of a book, its player statuses, audit log and rating moves.
 pub fn write<R: Rulebook>(
     rules: &str,
     book: &Book<R>,
     status: &[PlayerStatus],
     audit: &[AuditEntry<R>],
+    moves: &std::collections::BTreeMap<u64, Vec<Moved>>,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     let line = |out: &mut dyn Write, kind: &str, v: Value| writeln!(out, "{kind} {v}");
@@ -61,15 +70,18 @@ pub fn write<R: Rulebook>(
     }
     for entry in audit {
         line(out, "audit", json!(entry))?;
+        if let Some(m) = moves.get(&entry.seq) {
+            line(out, "moved", json!({"seq": entry.seq, "moves": m}))?;
+        }
     }
     Ok(())
 }
 
-/// Reads a dump: the records as one change from an empty database, and the audit log.
-pub fn read<R: Rulebook>(
-    rules: &str,
-    text: &str,
-) -> Result<(Change<R>, Vec<AuditEntry<R>>), BackupError> {
+/// Reads a dump: the records as one change from an empty database, and the audit log. Every
+/// reference is checked (records numbered in order, games and participants of known players,
+/// audit entries in order and about known records) before anything is written, so a damaged or
+/// edited dump is refused with its line instead of breaking the database it is restored into.
+pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError> {
     let mut lines = text.lines().enumerate();
     let err = |line: usize, message: String| BackupError {
         line: line + 1,
@@ -86,7 +98,12 @@ pub fn read<R: Rulebook>(
         None => return Err(err(0, "the file is empty".into())),
     }
     let mut change = Change::<R>::default();
-    let mut audit = Vec::new();
+    let mut audit: Vec<AuditEntry<R>> = Vec::new();
+    let mut audit_lines = Vec::new();
+    let mut moves = std::collections::BTreeMap::new();
+    let mut move_lines = Vec::new();
+    let mut boards = std::collections::BTreeSet::new();
+    let lists = R::default().lists().len();
     for (i, text) in lines {
         if text.trim().is_empty() {
             continue;
@@ -111,8 +128,27 @@ pub fn read<R: Rulebook>(
             "player" => {
                 let record: PlayerRecord<R> =
                     serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
+                let key = id("id")?;
+                if key != change.players.len() {
+                    return Err(err(
+                        i,
+                        format!(
+                            "player {key} out of order: the next player is {}",
+                            change.players.len()
+                        ),
+                    ));
+                }
+                if record.seeds.len() != lists {
+                    return Err(err(
+                        i,
+                        format!(
+                            "player {key} has states for {} lists, not {lists}",
+                            record.seeds.len()
+                        ),
+                    ));
+                }
                 change.players.push(Delta {
-                    key: id("id")?,
+                    key,
                     before: None,
                     after: Some(record),
                 });
@@ -120,8 +156,26 @@ pub fn read<R: Rulebook>(
             "event" => {
                 let record: EventRecord =
                     serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
+                let key = id("id")?;
+                if key != change.events.len() {
+                    return Err(err(
+                        i,
+                        format!(
+                            "event {key} out of order: the next event is {}",
+                            change.events.len()
+                        ),
+                    ));
+                }
+                if let Some(p) = record
+                    .event
+                    .participants
+                    .iter()
+                    .find(|&&p| p >= change.players.len())
+                {
+                    return Err(err(i, format!("event {key}: unknown participant {p}")));
+                }
                 change.events.push(Delta {
-                    key: id("id")?,
+                    key,
                     before: None,
                     after: Some(record),
                 });
@@ -130,8 +184,17 @@ pub fn read<R: Rulebook>(
                 let game: Game =
                     serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
                 let event = id("event")?;
-                if !change.events.iter().any(|d| d.key == event) {
+                if event >= change.events.len() {
                     return Err(err(i, format!("game of unknown event {event}")));
+                }
+                if !boards.insert((event, game.round, game.board)) {
+                    return Err(err(
+                        i,
+                        format!(
+                            "event {event}, round {}, board {} is given twice",
+                            game.round, game.board
+                        ),
+                    ));
                 }
                 let players = change.players.len();
                 if game.white >= players || game.black.is_some_and(|b| b >= players) {
@@ -146,34 +209,244 @@ pub fn read<R: Rulebook>(
             "audit" => {
                 let entry: AuditEntry<R> =
                     serde_json::from_value(value).map_err(|e| err(i, e.to_string()))?;
+                if audit.last().is_some_and(|a| a.seq >= entry.seq) || entry.seq == 0 {
+                    return Err(err(i, format!("audit entry #{} out of order", entry.seq)));
+                }
                 audit.push(entry);
+                audit_lines.push(i);
+            }
+            "moved" => {
+                let seq = id("seq")? as u64;
+                if audit.last().is_none_or(|a| a.seq != seq) {
+                    return Err(err(i, format!("rating moves of entry #{seq} not after it")));
+                }
+                let m: Vec<Moved> =
+                    serde_json::from_value(field("moves")?).map_err(|e| err(i, e.to_string()))?;
+                moves.insert(seq, m);
+                move_lines.push(i);
             }
             other => return Err(err(i, format!("unknown record kind '{other}'"))),
         }
     }
-    Ok((change, audit))
+    let (players, events) = (change.players.len(), change.events.len());
+    for d in &change.players {
+        let Some(record) = &d.after else { continue };
+        check_player(record, players).map_err(|m| err(0, format!("player {}: {m}", d.key)))?;
+    }
+    for (entry, &line) in audit.iter().zip(&audit_lines) {
+        check_change(&entry.change, players, events, lists)
+            .map_err(|m| err(line, format!("audit entry #{}: {m}", entry.seq)))?;
+        if let super::AuditKind::Undo(n) | super::AuditKind::Redo(n) = entry.kind
+            && n >= entry.seq
+        {
+            return Err(err(
+                line,
+                format!("audit entry #{} refers to a later entry #{n}", entry.seq),
+            ));
+        }
+    }
+    for ((seq, m), &line) in moves.iter().zip(&move_lines) {
+        if let Some(bad) = m.iter().find(|m| m.player >= players || m.list >= lists) {
+            return Err(err(
+                line,
+                format!(
+                    "rating moves of entry #{seq}: unknown player {} or list {}",
+                    bad.player, bad.list
+                ),
+            ));
+        }
+    }
+    Ok(Dump {
+        change,
+        audit,
+        moves,
+    })
 }
 
-/// Writes an automatic backup into `dir/backups` and keeps the newest `keep`.
-pub fn rotate(dir: &Path, contents: &[u8], keep: usize) -> std::io::Result<PathBuf> {
+/// A player record refers only to players that exist.
+fn check_player<R: Rulebook>(record: &PlayerRecord<R>, players: usize) -> Result<(), String> {
+    if let PlayerStatus::MergedInto(p) = record.status
+        && p >= players
+    {
+        return Err(format!("merged into unknown player {p}"));
+    }
+    if let Some(a) = record
+        .held
+        .iter()
+        .chain(&record.confirmed)
+        .find(|a| a.player >= players)
+    {
+        return Err(format!("an award of unknown player {}", a.player));
+    }
+    Ok(())
+}
+
+/// An audit entry's records are about players, events and lists that exist, so undoing it can
+/// never reach outside the database.
+fn check_change<R: Rulebook>(
+    change: &Change<R>,
+    players: usize,
+    events: usize,
+    lists: usize,
+) -> Result<(), String> {
+    for d in &change.players {
+        if d.key >= players {
+            return Err(format!("unknown player {}", d.key));
+        }
+        for record in d.before.iter().chain(&d.after) {
+            check_player(record, players)?;
+            if record.seeds.len() != lists {
+                return Err(format!(
+                    "player {}: states for {} lists",
+                    d.key,
+                    record.seeds.len()
+                ));
+            }
+        }
+    }
+    for d in &change.events {
+        if d.key >= events {
+            return Err(format!("unknown event {}", d.key));
+        }
+        for record in d.before.iter().chain(&d.after) {
+            if let Some(p) = record.event.participants.iter().find(|&&p| p >= players) {
+                return Err(format!("event {}: unknown participant {p}", d.key));
+            }
+        }
+    }
+    for d in &change.games {
+        if d.key.0 >= events {
+            return Err(format!("a game of unknown event {}", d.key.0));
+        }
+        for g in d.before.iter().chain(&d.after) {
+            if g.white >= players || g.black.is_some_and(|b| b >= players) {
+                return Err(format!(
+                    "a game of event {} with an unknown player",
+                    d.key.0
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why an automatic backup was taken: the newest taken before an import and the newest taken
+/// before a restore are kept whatever their age.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Occasion {
+    Routine,
+    BeforeImport,
+    BeforeRestore,
+}
+
+impl Occasion {
+    fn suffix(self) -> &'static str {
+        match self {
+            Occasion::Routine => "",
+            Occasion::BeforeImport => "-before-import",
+            Occasion::BeforeRestore => "-before-restore",
+        }
+    }
+}
+
+const STAMP: &str = "%Y%m%dT%H%M%S%.3f";
+
+/// When an automatic backup was taken and why, from its name (`None`: not one of ours).
+fn parse_name(path: &Path) -> Option<(chrono::NaiveDateTime, Occasion)> {
+    let stem = path.file_name()?.to_str()?.strip_prefix("ratedesk-")?;
+    let stem = stem.strip_suffix(".backup")?;
+    let (stamp, occasion) = [Occasion::BeforeImport, Occasion::BeforeRestore]
+        .into_iter()
+        .find_map(|o| stem.strip_suffix(o.suffix()).map(|s| (s, o)))
+        .unwrap_or((stem, Occasion::Routine));
+    let taken = chrono::NaiveDateTime::parse_from_str(stamp, STAMP).ok()?;
+    Some((taken, occasion))
+}
+
+/// Writes an automatic backup into `dir/backups` (a new file, 0600, renamed into place) and
+/// prunes the older ones by [`to_delete`].
+pub fn rotate(dir: &Path, contents: &[u8], occasion: Occasion) -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
     let folder = backup_dir(dir);
-    std::fs::create_dir_all(&folder)?;
-    super::lock::set_private(&folder);
-    let name = format!(
-        "ratedesk-{}.backup",
-        chrono::Local::now().format("%Y%m%dT%H%M%S%.3f")
-    );
+    if std::fs::symlink_metadata(&folder).is_err() {
+        std::fs::DirBuilder::new().mode(0o700).create(&folder)?;
+    }
+    super::lock::check_folder(&folder).map_err(std::io::Error::other)?;
+    let now = chrono::Local::now().naive_local();
+    let name = format!("ratedesk-{}{}.backup", now.format(STAMP), occasion.suffix());
     let path = folder.join(name);
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, contents)?;
-    super::lock::set_private(&tmp);
-    std::fs::rename(&tmp, &path)?;
-    let mut all = automatic_backups(dir)?;
-    while all.len() > keep {
-        let oldest = all.remove(0);
-        std::fs::remove_file(oldest)?;
+    super::manifest::write_replacing(&path, contents)?;
+    let all: Vec<(PathBuf, chrono::NaiveDateTime, Occasion)> = automatic_backups(dir)?
+        .into_iter()
+        .filter_map(|p| parse_name(&p).map(|(t, o)| (p, t, o)))
+        .collect();
+    let taken: Vec<(chrono::NaiveDateTime, Occasion)> =
+        all.iter().map(|(_, t, o)| (*t, *o)).collect();
+    for i in to_delete(&taken, now) {
+        std::fs::remove_file(&all[i].0)?;
     }
     Ok(path)
+}
+
+/// Which automatic backups (when taken, why) may go at `now`: all but the newest ten, the
+/// newest of each hour of the last day, of each day of the last month (31 days), of each month
+/// of the last year, and the newest taken before an import and before a restore.
+pub fn to_delete(
+    backups: &[(chrono::NaiveDateTime, Occasion)],
+    now: chrono::NaiveDateTime,
+) -> Vec<usize> {
+    use chrono::TimeDelta;
+    let mut newest_first: Vec<usize> = (0..backups.len()).collect();
+    newest_first.sort_by(|&a, &b| backups[b].0.cmp(&backups[a].0));
+    let mut keep = vec![false; backups.len()];
+    for &i in newest_first.iter().take(10) {
+        keep[i] = true;
+    }
+    let tiers = [
+        (TimeDelta::days(1), "%Y%m%d%H"),
+        (TimeDelta::days(31), "%Y%m%d"),
+        (TimeDelta::days(366), "%Y%m"),
+    ];
+    for (span, period) in tiers {
+        let mut seen = std::collections::BTreeSet::new();
+        for &i in &newest_first {
+            let taken = backups[i].0;
+            if now - taken <= span && seen.insert(taken.format(period).to_string()) {
+                keep[i] = true;
+            }
+        }
+    }
+    for occasion in [Occasion::BeforeImport, Occasion::BeforeRestore] {
+        if let Some(&i) = newest_first.iter().find(|&&i| backups[i].1 == occasion) {
+            keep[i] = true;
+        }
+    }
+    (0..backups.len()).filter(|&i| !keep[i]).collect()
+}
+
+/// Writes a backup the officer asked for to `path`: a new file (0600 from the start) written
+/// beside it and renamed over it, so a symbolic link or device planted at the path is never
+/// followed, and nothing that is not ours is replaced or has its permissions changed.
+pub fn write_to(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        let refuse = |why: &str| {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!("{why}; give the name of a new file"),
+            ))
+        };
+        if meta.file_type().is_symlink() {
+            return refuse("it is a symbolic link, which is not followed");
+        }
+        if !meta.is_file() {
+            return refuse("it exists and is not a regular file");
+        }
+        if meta.uid() != nix::unistd::Uid::effective().as_raw() {
+            return refuse("it exists and belongs to another user");
+        }
+    }
+    super::manifest::write_replacing(path, contents)
 }
 
 /// The automatic backups, oldest first.
@@ -189,4 +462,91 @@ pub fn automatic_backups(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         .collect();
     all.sort();
     Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::{NaiveDate, TimeDelta};
+
+    fn at(day: u32, hour: u32, minute: u32) -> chrono::NaiveDateTime {
+        NaiveDate::from_ymd_opt(2025, 1, 1)
+            .and_then(|d| d.and_hms_opt(hour, minute, 0))
+            .expect("time")
+            + TimeDelta::days(i64::from(day))
+    }
+
+    #[test]
+    fn twelve_quick_backups_do_not_erase_yesterdays_or_last_months() {
+        let mut all = vec![
+            (at(1, 9, 0), Occasion::Routine),
+            (at(30, 9, 0), Occasion::Routine),
+        ];
+        for m in 0..12 {
+            all.push((at(31, 10, m), Occasion::Routine));
+        }
+        let gone = to_delete(&all, at(31, 10, 30));
+        // Two of the twelve go (ten newest kept, the hour's newest among them); yesterday's and
+        // the one a month back stay.
+        assert_eq!(gone, vec![2, 3]);
+    }
+
+    #[test]
+    fn a_year_of_backups_every_ten_minutes_thins_out_by_age() {
+        let now = at(400, 12, 0);
+        let all: Vec<_> = (0..400 * 24 * 6)
+            .map(|k| (now - TimeDelta::minutes(10 * k), Occasion::Routine))
+            .collect();
+        let gone: std::collections::BTreeSet<usize> = to_delete(&all, now).into_iter().collect();
+        let kept: Vec<chrono::NaiveDateTime> = (0..all.len())
+            .filter(|i| !gone.contains(i))
+            .map(|i| all[i].0)
+            .collect();
+        // Ten, then one an hour for a day, one a day for a month, one a month for a year.
+        assert!(kept.len() <= 10 + 24 + 31 + 13, "{}", kept.len());
+        for hours in 1..24 {
+            let t = now - TimeDelta::hours(hours);
+            assert!(
+                kept.iter().any(|k| (t - *k).abs() < TimeDelta::hours(1)),
+                "{hours} h"
+            );
+        }
+        for days in 1..31 {
+            let t = now - TimeDelta::days(days);
+            assert!(
+                kept.iter().any(|k| (t - *k).abs() < TimeDelta::days(1)),
+                "{days} d"
+            );
+        }
+        let oldest = kept.iter().min().expect("some");
+        assert!(now - *oldest > TimeDelta::days(330) && now - *oldest <= TimeDelta::days(366));
+    }
+
+    #[test]
+    fn the_newest_backup_before_an_import_or_a_restore_is_kept_at_any_age() {
+        let mut all = vec![
+            (at(0, 8, 0), Occasion::BeforeImport),
+            (at(0, 8, 1), Occasion::BeforeImport),
+            (at(1, 8, 0), Occasion::BeforeRestore),
+        ];
+        for d in 0..40 {
+            all.push((at(500 + d, 9, 0), Occasion::Routine));
+        }
+        let gone = to_delete(&all, at(540, 10, 0));
+        assert!(gone.contains(&0), "an older one before an import goes");
+        assert!(!gone.contains(&1) && !gone.contains(&2), "{gone:?}");
+    }
+
+    #[test]
+    fn backup_names_say_when_and_why() {
+        let p = Path::new("ratedesk-20250101T093000.123-before-import.backup");
+        assert_eq!(
+            parse_name(p),
+            Some((
+                at(0, 9, 30) + TimeDelta::milliseconds(123),
+                Occasion::BeforeImport
+            ))
+        );
+        assert_eq!(parse_name(Path::new("mine.backup")), None);
+    }
 }

@@ -6,12 +6,13 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// A stored record with its schema version. V2 records carry events with `received` and
-/// `playoff_of` (V1: a `playoff` flag); records of every other kind have one layout under both
-/// tags.
+/// `playoff_of` (V1: a `playoff` flag); V3 audit entries carry the link to the entry before
+/// them (V1, V2: none). Records of every other kind have one layout under every tag.
 #[derive(Serialize, Deserialize)]
 pub enum Versioned<T> {
     V1(T),
     V2(T),
+    V3(T),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -24,7 +25,7 @@ fn config() -> bincode::config::Configuration {
 
 /// Encodes a record as its current version.
 pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
-    bincode::serde::encode_to_vec(Versioned::V2(value), config())
+    bincode::serde::encode_to_vec(Versioned::V3(value), config())
         .map_err(|e| CodecError(e.to_string()))
 }
 
@@ -47,7 +48,7 @@ fn decode_whole<T: DeserializeOwned>(bytes: &[u8]) -> Result<Versioned<T>, Codec
 /// Decodes a record of a kind whose layout every version shares.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
     match decode_whole(bytes)? {
-        Versioned::V1(v) | Versioned::V2(v) => Ok(v),
+        Versioned::V1(v) | Versioned::V2(v) | Versioned::V3(v) => Ok(v),
     }
 }
 
@@ -61,9 +62,25 @@ where
     // The tag is the first byte (a variable-length integer below 251 is one byte).
     match bytes.first() {
         Some(0) => match decode_whole::<Old>(bytes)? {
-            Versioned::V1(old) | Versioned::V2(old) => Ok(old.into()),
+            Versioned::V1(old) | Versioned::V2(old) | Versioned::V3(old) => Ok(old.into()),
         },
         _ => decode(bytes),
+    }
+}
+
+/// Decodes a record whose layout changed in V2 and again in V3: a V1 record is read in layout
+/// `V1` and a V2 record in layout `V2`, each upgraded.
+pub fn decode_versions<T, V1, V2>(bytes: &[u8]) -> Result<T, CodecError>
+where
+    T: DeserializeOwned,
+    V1: DeserializeOwned + Into<T>,
+    V2: DeserializeOwned + Into<T>,
+{
+    match bytes.first() {
+        Some(1) => match decode_whole::<V2>(bytes)? {
+            Versioned::V1(old) | Versioned::V2(old) | Versioned::V3(old) => Ok(old.into()),
+        },
+        _ => decode_upgrading::<T, V1>(bytes),
     }
 }
 
@@ -90,7 +107,7 @@ mod tests {
         let d = D(NaiveDate::from_ymd_opt(2025, 3, 1).expect("date"));
         let bytes = encode(&d).expect("encode");
         assert_eq!(bytes.len(), 4, "version tag + 3-byte day: {bytes:?}");
-        assert_eq!(bytes[0], 1, "written as V2");
+        assert_eq!(bytes[0], 2, "written as V3");
         assert_eq!(decode::<D>(&bytes).expect("decode"), d);
         assert_eq!(serde_json::to_string(&d).expect("json"), "\"2025-03-01\"");
     }

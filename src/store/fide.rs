@@ -72,8 +72,8 @@ impl Store {
     pub fn fide_reference(&self, fide_id: u64) -> Result<Option<FideReference>, StoreError> {
         self.fide
             .get(codec::key(fide_id))
-            .map_err(|e| self.io(e))?
-            .map(|v| codec::decode(&v).map_err(|e| self.io(e)))
+            .map_err(|e| self.fail(e))?
+            .map(|v| codec::decode(&v).map_err(|e| self.fail(e)))
             .transpose()
     }
 
@@ -82,23 +82,93 @@ impl Store {
         self.counter("fide_reference")
     }
 
-    /// Merges a batch of one list's records into the reference data; returns how many were new.
-    /// Not yet flushed.
+    /// Starts an import of reference data that is all or nothing: until [`Store::commit_all`]
+    /// removes the marker with the import's audit entries, every record it replaces is kept
+    /// aside, and a database opened with the marker still there is rolled back to before it.
+    pub fn begin_fide_import(&self, what: &str) -> Result<(), StoreError> {
+        self.fide_undo.clear().map_err(|e| self.fail(e))?;
+        let count = self.fide_reference_count()?;
+        self.meta
+            .insert(FIDE_IMPORT_COUNT, &count.to_be_bytes())
+            .map_err(|e| self.fail(e))?;
+        self.meta
+            .insert(FIDE_IMPORT, what.as_bytes())
+            .map_err(|e| self.fail(e))?;
+        self.flush()
+    }
+
+    /// Once the import's audit entries are stored: the kept records are no longer needed.
+    pub fn end_fide_import(&self) -> Result<(), StoreError> {
+        self.fide_undo.clear().map_err(|e| self.fail(e))?;
+        self.flush()
+    }
+
+    /// Undoes an import of reference data that did not finish (a killed process).
+    pub fn roll_back_fide_import(&self) -> Result<Option<String>, StoreError> {
+        let Some(what) = self.meta.get(FIDE_IMPORT).map_err(|e| self.fail(e))? else {
+            if !self.fide_undo.is_empty() {
+                self.fide_undo.clear().map_err(|e| self.fail(e))?;
+            }
+            return Ok(None);
+        };
+        let mut batch = sled::Batch::default();
+        for item in self.fide_undo.iter() {
+            let (k, v) = item.map_err(|e| self.fail(e))?;
+            if v.is_empty() {
+                batch.remove(k);
+            } else {
+                batch.insert(k, v);
+            }
+        }
+        self.fide.apply_batch(batch).map_err(|e| self.fail(e))?;
+        let count = self
+            .meta
+            .get(FIDE_IMPORT_COUNT)
+            .map_err(|e| self.fail(e))?
+            .and_then(|v| codec::id_of(&v))
+            .unwrap_or(0);
+        self.meta
+            .insert("fide_reference", &count.to_be_bytes())
+            .map_err(|e| self.fail(e))?;
+        self.meta.remove(FIDE_IMPORT).map_err(|e| self.fail(e))?;
+        self.meta
+            .remove(FIDE_IMPORT_COUNT)
+            .map_err(|e| self.fail(e))?;
+        self.fide_undo.clear().map_err(|e| self.fail(e))?;
+        self.flush()?;
+        Ok(Some(String::from_utf8_lossy(&what).into_owned()))
+    }
+
+    /// Merges a batch of one list's records into the reference data; returns how many were new
+    /// and how many changed. Not yet flushed.
     pub fn merge_fide_references(
         &self,
         mut records: Vec<(u64, FideReference)>,
         kinds: &[FideKind],
-    ) -> Result<u64, StoreError> {
+    ) -> Result<(u64, u64), StoreError> {
         // In key order, each of sled's leaves is visited once per batch.
         records.sort_unstable_by_key(|(id, _)| *id);
+        let journal = self
+            .meta
+            .contains_key(FIDE_IMPORT)
+            .map_err(|e| self.fail(e))?;
         let mut batch = sled::Batch::default();
-        let mut added = 0;
+        let mut undo = sled::Batch::default();
+        let (mut added, mut changed) = (0, 0);
         for (id, record) in records {
             let key = codec::key(id);
-            let merged = match self.fide.get(key).map_err(|e| self.io(e))? {
+            let held = self.fide.get(key).map_err(|e| self.fail(e))?;
+            if journal && !self.fide_undo.contains_key(key).map_err(|e| self.fail(e))? {
+                undo.insert(&key, held.as_ref().map_or(&[][..], |v| &v[..]));
+            }
+            let merged = match held {
                 Some(v) => {
-                    let mut held: FideReference = codec::decode(&v).map_err(|e| self.io(e))?;
+                    let mut held: FideReference = codec::decode(&v).map_err(|e| self.fail(e))?;
+                    let before = held.clone();
                     held.merge(record, kinds);
+                    if held != before {
+                        changed += 1;
+                    }
                     held
                 }
                 None => {
@@ -111,16 +181,22 @@ impl Store {
                     fresh
                 }
             };
-            batch.insert(&key, codec::encode(&merged).map_err(|e| self.io(e))?);
+            batch.insert(&key, codec::encode(&merged).map_err(|e| self.fail(e))?);
         }
-        self.fide.apply_batch(batch).map_err(|e| self.io(e))?;
+        // The records kept aside first: a process killed in between rolls back to them.
+        self.fide_undo.apply_batch(undo).map_err(|e| self.fail(e))?;
+        self.fide.apply_batch(batch).map_err(|e| self.fail(e))?;
         let count = self.fide_reference_count()? + added;
         self.meta
             .insert("fide_reference", &count.to_be_bytes())
-            .map_err(|e| self.io(e))?;
-        Ok(added)
+            .map_err(|e| self.fail(e))?;
+        Ok((added, changed))
     }
 }
+
+/// `meta` keys of an unfinished import of reference data: what it is, and the count before it.
+pub const FIDE_IMPORT: &str = "fide_import";
+pub const FIDE_IMPORT_COUNT: &str = "fide_import_count";
 
 #[cfg(test)]
 mod tests {
@@ -173,5 +249,45 @@ mod tests {
         held.merge(record("Old, Name", 3), &FideKind::ALL);
         assert_eq!(held.name, "New, Name");
         assert_eq!(held.lists.len(), 2);
+    }
+
+    #[test]
+    fn an_import_of_reference_data_killed_part_way_is_rolled_back_at_the_next_open() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("db");
+        let reference = |name: &str| FideReference {
+            name: name.into(),
+            federation: "SWE".into(),
+            sex: None,
+            birth_year: None,
+            title: String::new(),
+            women_title: String::new(),
+            inactive: false,
+            lists: vec![entry(9, Some(2000), None)],
+        };
+        {
+            let store = Store::open(&db, "ssl").expect("open");
+            store
+                .merge_fide_references(vec![(1, reference("Held, One"))], &FideKind::ALL)
+                .expect("merge");
+            store.flush().expect("flush");
+            store.begin_fide_import("list.txt").expect("begin");
+            let (added, changed) = store
+                .merge_fide_references(
+                    vec![(1, reference("Renamed, One")), (2, reference("New, Two"))],
+                    &FideKind::ALL,
+                )
+                .expect("merge");
+            assert_eq!((added, changed), (1, 1));
+            store.flush().expect("flush");
+            // Killed here: no audit entry closed the journal.
+        }
+        let store = Store::open(&db, "ssl").expect("reopen");
+        assert_eq!(store.fide_reference_count().expect("count"), 1);
+        assert_eq!(
+            store.fide_reference(1).expect("read").map(|r| r.name),
+            Some("Held, One".to_string())
+        );
+        assert_eq!(store.fide_reference(2).expect("read"), None);
     }
 }

@@ -1,5 +1,6 @@
 //! Record layouts of earlier versions, read once and upgraded: V1 events carried a `playoff`
-//! flag and no `received` date. Only the store's decoder uses these.
+//! flag and no `received` date; V1 and V2 audit entries carried no link to the entry before
+//! them. Only the store's decoder uses these.
 
 use chrono::NaiveDate;
 use serde::Deserialize;
@@ -104,6 +105,33 @@ impl<R: Rulebook> From<AuditEntryV1<R>> for AuditEntry<R> {
                 events: a.change.events.into_iter().map(upgrade).collect(),
                 games: a.change.games,
             },
+            prev: None,
+        }
+    }
+}
+
+/// A V2 audit entry: the layout of today's without the link to the entry before it.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+pub(super) struct AuditEntryV2<R: Rulebook> {
+    seq: u64,
+    time: i64,
+    user: String,
+    action: String,
+    kind: AuditKind,
+    change: Change<R>,
+}
+
+impl<R: Rulebook> From<AuditEntryV2<R>> for AuditEntry<R> {
+    fn from(a: AuditEntryV2<R>) -> Self {
+        AuditEntry {
+            seq: a.seq,
+            time: a.time,
+            user: a.user,
+            action: a.action,
+            kind: a.kind,
+            change: a.change,
+            prev: None,
         }
     }
 }
@@ -235,5 +263,55 @@ mod tests {
         let after = entry.change.events[0].after.as_ref().expect("after");
         assert_eq!(after.event.id, "e3");
         assert_eq!(after.event.playoff_of, None);
+    }
+
+    #[test]
+    fn a_database_written_before_the_chain_opens_and_its_next_entry_links_to_it() {
+        #[derive(Serialize)]
+        struct EntryV2 {
+            seq: u64,
+            time: i64,
+            user: String,
+            action: String,
+            kind: AuditKind,
+            change: Change<Ssl>,
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("db");
+        let old = EntryV2 {
+            seq: 1,
+            time: 1_700_000_000,
+            user: "officer".into(),
+            action: "an edit of the previous version".into(),
+            kind: AuditKind::Edit,
+            change: Change::default(),
+        };
+        {
+            let store = crate::store::Store::open(&db, "ssl").expect("open");
+            // As the previous version stored it: a V2 record without a link.
+            let bytes = bincode::serde::encode_to_vec(
+                codec::Versioned::V2(&old),
+                bincode::config::standard(),
+            )
+            .expect("encode");
+            store.audit.insert(codec::key(1), bytes).expect("insert");
+            store.flush().expect("flush");
+        }
+        let store = crate::store::Store::open(&db, "ssl").expect("reopen");
+        let read: AuditEntry<Ssl> = store.audit_entry(1).expect("read").expect("there");
+        assert_eq!(read.action, old.action);
+        assert_eq!(read.prev, None);
+        let mut next = AuditEntry::<Ssl> {
+            seq: store.next_seq().expect("seq"),
+            time: 1_700_000_100,
+            user: "officer".into(),
+            action: "an edit of this version".into(),
+            kind: AuditKind::Edit,
+            change: Change::default(),
+            prev: None,
+        };
+        store.commit_all(&mut [next.clone()], &[]).expect("commit");
+        next.prev = Some(read.hash());
+        assert_eq!(store.audit_entry::<Ssl>(2).expect("read"), Some(next));
     }
 }

@@ -1,8 +1,11 @@
-//! Our own lock file beside the database: a second process is told who holds it (user, pid,
-//! host, since when) instead of sled's bare "could not acquire lock".
+//! Who may use a database folder: our lock (an `flock` on `ratedesk.lock`, held for as long as
+//! the process keeps the database, so it can neither go stale nor be taken over), the holder's
+//! particulars written into it for a second process to read, the folder's ownership and
+//! permissions, and the OS user the audit log records.
 
-use std::fs::OpenOptions;
-use std::io::Write;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// Who holds a database.
@@ -24,36 +27,88 @@ impl std::fmt::Display for Holder {
     }
 }
 
-/// The held lock; released (the file removed) on drop.
+/// The held lock: released when dropped (the kernel releases it too when the process dies, so a
+/// killed process never leaves a lock behind). The file itself stays: removing it would let a
+/// second process lock a file a third no longer sees.
 #[derive(Debug)]
 pub struct LockFile {
-    path: PathBuf,
+    file: File,
 }
 
-/// The OS user: `$USER`, `$LOGNAME`, else the name of this process's uid in /etc/passwd.
+/// `O_NOFOLLOW`: a planted symbolic link is refused, never followed.
+fn no_follow() -> i32 {
+    nix::fcntl::OFlag::O_NOFOLLOW.bits()
+}
+
+/// Opens a file we write in a database folder: created 0600 if new, never through a symbolic
+/// link.
+pub(crate) fn open_private(path: &Path, create_new: bool) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options
+        .read(true)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(no_follow());
+    if create_new {
+        options.create_new(true);
+    } else {
+        options.create(true);
+    }
+    options.open(path)
+}
+
+/// The OS user running this process: the name of its uid (through the system's user database,
+/// so LDAP and other NSS sources count), never `$USER`, which anyone can set.
+pub fn os_user() -> String {
+    let uid = nix::unistd::Uid::current();
+    match nix::unistd::User::from_uid(uid) {
+        Ok(Some(u)) => u.name,
+        _ => format!("uid {uid}"),
+    }
+}
+
+/// The audit log's user: the OS user, with `$USER` beside it when it says otherwise and the
+/// SSH client's address when the session came over SSH. Looked up once per process (every edit
+/// records it).
 pub fn user() -> String {
-    std::env::var("USER")
-        .or_else(|_| std::env::var("LOGNAME"))
-        .ok()
-        .filter(|u| !u.is_empty())
-        .or_else(passwd_name)
-        .unwrap_or_else(|| "unknown".into())
+    static USER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    USER.get_or_init(look_up_user).clone()
 }
 
-fn passwd_name() -> Option<String> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let uid = status
-        .lines()
-        .find_map(|l| l.strip_prefix("Uid:"))?
-        .split_whitespace()
-        .next()?
-        .to_string();
-    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-    passwd.lines().find_map(|l| {
-        let mut fields = l.split(':');
-        let name = fields.next()?;
-        (fields.nth(1)? == uid).then(|| name.to_string())
-    })
+fn look_up_user() -> String {
+    let name = os_user();
+    let mut notes = Vec::new();
+    if let Ok(claimed) = std::env::var("USER")
+        && !claimed.is_empty()
+        && claimed != name
+    {
+        notes.push(format!("USER={}", single_line(&claimed)));
+    }
+    if let Some(from) = std::env::var("SSH_CONNECTION")
+        .ok()
+        .or_else(|| std::env::var("SSH_CLIENT").ok())
+        .and_then(|c| c.split_whitespace().next().map(str::to_string))
+    {
+        notes.push(format!("ssh from {}", single_line(&from)));
+    }
+    if notes.is_empty() {
+        name
+    } else {
+        format!("{name} ({})", notes.join(", "))
+    }
+}
+
+/// Control characters (newlines included) written as `\u{…}` escapes.
+fn single_line(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                format!("\\u{{{:x}}}", c as u32).chars().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
 }
 
 pub fn host() -> String {
@@ -79,71 +134,125 @@ fn parse(text: &str) -> Option<Holder> {
     })
 }
 
-fn alive(holder: &Holder) -> bool {
-    holder.host != host() || Path::new(&format!("/proc/{}", holder.pid)).exists()
-}
-
 impl LockFile {
-    /// Takes the lock in `dir`, or says who holds it. A lock left by a process that no longer
-    /// runs on this host is taken over.
+    /// Takes the lock in `dir`, or says who holds it. One `flock`: there is no moment at which
+    /// two processes both believe they hold it, whatever state an earlier process left.
     pub fn acquire(dir: &Path) -> Result<Self, LockError> {
         let path = dir.join("ratedesk.lock");
-        for _ in 0..2 {
-            match OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(mut file) => {
-                    let me = Holder {
-                        user: user(),
-                        pid: std::process::id(),
-                        host: host(),
-                        since: chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string(),
-                    };
-                    writeln!(
-                        file,
-                        "user={}\npid={}\nhost={}\nsince={}",
-                        me.user, me.pid, me.host, me.since
-                    )
-                    .and_then(|_| file.sync_all())
-                    .map_err(|e| LockError::Io(path.clone(), e))?;
-                    set_private(&path);
-                    return Ok(Self { path });
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let text = std::fs::read_to_string(&path).unwrap_or_default();
-                    match parse(&text) {
-                        Some(holder) if alive(&holder) => return Err(LockError::Held(holder)),
-                        _ => {
-                            let _ = std::fs::remove_file(&path);
-                        }
-                    }
-                }
-                Err(e) => return Err(LockError::Io(path, e)),
+        let io = |e: std::io::Error| LockError::Io(path.clone(), e);
+        let mut file = open_private(&path, false).map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                return Err(LockError::Held(parse(&text)));
             }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
         }
-        Err(LockError::Io(
-            path,
-            std::io::Error::other("the lock file keeps reappearing"),
-        ))
+        let me = Holder {
+            user: os_user(),
+            pid: std::process::id(),
+            host: host(),
+            since: chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string(),
+        };
+        // The particulars only inform a second process: on a full disk the lock is held all the
+        // same (the file then names nobody, and a second process is told "another process").
+        let _ = file.set_len(0).and_then(|_| file.rewind()).and_then(|_| {
+            writeln!(
+                file,
+                "user={}\npid={}\nhost={}\nsince={}",
+                me.user, me.pid, me.host, me.since
+            )
+        });
+        Ok(Self { file })
     }
 }
 
 impl Drop for LockFile {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
+        // Nobody holds it any more: no particulars to show. The lock goes with the file.
+        let _ = self.file.set_len(0);
     }
 }
 
-/// Owner-only permissions (0600 files, 0700 folders).
+/// Whether another program holds sled's own lock on the log (an older ratedesk, or a tool
+/// opening the files directly): it is then in use, not damaged.
+pub fn sled_free(dir: &Path) -> Result<(), LockError> {
+    let log = dir.join("db");
+    let Ok(file) = OpenOptions::new()
+        .read(true)
+        .custom_flags(no_follow())
+        .open(&log)
+    else {
+        return Ok(());
+    };
+    match file.try_lock() {
+        // Released when `file` is closed here.
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(LockError::Held(None)),
+        Err(std::fs::TryLockError::Error(e)) => Err(LockError::Io(log, e)),
+    }
+}
+
+/// Owner-only permissions (0600 files, 0700 folders) on a file or folder we made: never
+/// through a symbolic link, and never on anything another user owns.
 pub fn set_private(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
-    let mode = if path.is_dir() { 0o700 } else { 0o600 };
-    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return;
+    };
+    if meta.file_type().is_symlink() || meta.uid() != nix::unistd::Uid::effective().as_raw() {
+        return;
+    }
+    let mode = if meta.is_dir() { 0o700 } else { 0o600 };
+    if meta.mode() & 0o777 != mode {
+        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
+    }
+}
+
+/// A folder we keep the database (or its backups) in must be ours and closed to others: anyone
+/// else who can write into it could plant a link that makes us overwrite their choice of file,
+/// or take the backups.
+pub fn check_folder(dir: &Path) -> Result<(), LockError> {
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| LockError::Io(dir.to_path_buf(), e))?;
+    let unsafe_because = |reason: String| {
+        Err(LockError::Unsafe {
+            path: dir.to_path_buf(),
+            reason,
+        })
+    };
+    if meta.file_type().is_symlink() {
+        return unsafe_because("it is a symbolic link".into());
+    }
+    if !meta.is_dir() {
+        return unsafe_because("it is not a folder".into());
+    }
+    let me = nix::unistd::Uid::effective().as_raw();
+    if meta.uid() != me {
+        let owner = nix::unistd::User::from_uid(meta.uid().into())
+            .ok()
+            .flatten()
+            .map_or_else(|| format!("uid {}", meta.uid()), |u| u.name);
+        return unsafe_because(format!("it belongs to {owner}, not to you ({})", os_user()));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return unsafe_because(format!(
+            "others can write to it (mode {:o}); make it yours alone with `chmod 700 {}`",
+            meta.mode() & 0o777,
+            dir.display()
+        ));
+    }
+    Ok(())
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
-    #[error("the database is in use by {0}")]
-    Held(Holder),
-    #[error("{0}: {1}")]
+    #[error("the database is in use by {}", .0.as_ref().map_or_else(|| "another process".to_string(), Holder::to_string))]
+    Held(Option<Holder>),
+    #[error("{}: refused: {reason}", path.display())]
+    Unsafe { path: PathBuf, reason: String },
+    #[error("{}: {}", .0.display(), .1)]
     Io(PathBuf, std::io::Error),
 }
 
@@ -156,9 +265,9 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let first = LockFile::acquire(dir.path()).expect("first");
         match LockFile::acquire(dir.path()) {
-            Err(LockError::Held(h)) => {
+            Err(LockError::Held(Some(h))) => {
                 assert_eq!(h.pid, std::process::id());
-                assert_eq!(h.user, user());
+                assert_eq!(h.user, os_user());
             }
             other => panic!("expected Held, got {other:?}"),
         }
@@ -167,17 +276,59 @@ mod tests {
     }
 
     #[test]
-    fn a_stale_lock_is_taken_over() {
+    fn a_lock_file_left_behind_is_no_lock() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(
             dir.path().join("ratedesk.lock"),
-            format!(
-                "user=x\npid={}\nhost={}\nsince=then\n",
-                u32::MAX - 1,
-                host()
-            ),
+            format!("user=x\npid={}\nhost={}\nsince=then\n", 1, host()),
         )
         .expect("write");
-        LockFile::acquire(dir.path()).expect("stale lock taken over");
+        let _held = LockFile::acquire(dir.path()).expect("no process holds it");
+        let text = std::fs::read_to_string(dir.path().join("ratedesk.lock")).expect("read");
+        assert!(
+            text.contains(&format!("pid={}", std::process::id())),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_planted_link_is_not_followed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let target = dir.path().join("victim");
+        std::fs::write(&target, "precious").expect("write");
+        std::os::unix::fs::symlink(&target, dir.path().join("ratedesk.lock")).expect("link");
+        assert!(matches!(
+            LockFile::acquire(dir.path()),
+            Err(LockError::Io(..))
+        ));
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "precious");
+    }
+
+    #[test]
+    fn a_folder_others_can_write_to_is_refused_with_the_reason() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777))
+            .expect("chmod");
+        let message = check_folder(dir.path()).expect_err("refused").to_string();
+        assert!(message.contains("others can write"), "{message}");
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
+            .expect("chmod");
+        check_folder(dir.path()).expect("ours alone");
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(dir.path(), &link).expect("link");
+        assert!(
+            check_folder(&link)
+                .expect_err("refused")
+                .to_string()
+                .contains("symbolic link")
+        );
+    }
+
+    #[test]
+    fn the_audit_user_is_the_os_user_with_a_different_user_variable_beside_it() {
+        let name = os_user();
+        assert!(!name.is_empty());
+        assert_eq!(single_line("a\nb\u{1b}[2J"), "a\\u{a}b\\u{1b}[2J");
     }
 }

@@ -9,7 +9,7 @@ use std::time::UNIX_EPOCH;
 
 use super::Counts;
 
-const FILE: &str = "ratedesk.manifest";
+pub(super) const FILE: &str = "ratedesk.manifest";
 
 /// What we last left on disk.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -63,15 +63,54 @@ pub fn write(dir: &Path, rules: &str, counts: Counts) -> std::io::Result<()> {
         "rules={rules}\nplayers={}\nevents={}\ngames={}\naudit={}\nlog_len={log_len}\nlog_mtime_ns={log_mtime_ns}\n",
         counts.players, counts.events, counts.games, counts.audit
     );
-    let tmp = dir.join(format!("{FILE}.tmp"));
-    std::fs::write(&tmp, text)?;
-    super::lock::set_private(&tmp);
-    std::fs::rename(tmp, dir.join(FILE))
+    write_replacing(&dir.join(FILE), text.as_bytes())
+}
+
+/// Writes a file of ours by a new temporary file (0600, never through a link) renamed over it.
+pub(super) fn write_replacing(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
+    match std::fs::remove_file(&tmp) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let mut file = super::lock::open_private(&tmp, true)?;
+    file.write_all(contents)?;
+    std::fs::rename(tmp, path)
 }
 
 /// Whether sled's log is exactly as the manifest left it.
 pub fn log_unchanged(dir: &Path, manifest: &Manifest) -> bool {
     log_stat(dir) == Some((manifest.log_len, manifest.log_mtime_ns))
+}
+
+/// How many bytes sled's files take (what a copy for a check needs).
+pub fn size(dir: &Path) -> u64 {
+    fn walk(path: &Path) -> u64 {
+        std::fs::read_dir(path).map_or(0, |entries| {
+            entries
+                .flatten()
+                .map(|e| match e.file_type() {
+                    Ok(t) if t.is_dir() => walk(&e.path()),
+                    Ok(_) => e.metadata().map_or(0, |m| m.len()),
+                    Err(_) => 0,
+                })
+                .sum()
+        })
+    }
+    ["db", "conf", "blobs"]
+        .iter()
+        .map(|n| {
+            let p = dir.join(n);
+            if p.is_dir() {
+                walk(&p)
+            } else {
+                std::fs::metadata(&p).map_or(0, |m| m.len())
+            }
+        })
+        .sum()
 }
 
 /// Copies sled's files (not backups, not the lock) into a fresh temporary folder.

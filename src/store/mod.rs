@@ -12,10 +12,12 @@ pub mod fide;
 mod legacy;
 pub mod lock;
 mod manifest;
+pub(crate) mod open;
 pub mod records;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use sled::Transactional;
 use sled::transaction::{ConflictableTransactionError, TransactionError};
@@ -23,11 +25,36 @@ use sled::transaction::{ConflictableTransactionError, TransactionError};
 use crate::ledger::{Book, UnitId, UnitResult};
 use crate::model::{Game, PlayerIdx, fold_name};
 use crate::rules::Rulebook;
-pub use lock::{Holder, LockError};
+pub use lock::{Holder, LockError, LockFile};
+pub use open::{RestoreMarker, set_aside};
 pub use records::{
-    AuditEntry, AuditKind, AuditSummary, Change, Delta, EventRecord, GameKey, PlayerRecord,
-    PlayerStatus,
+    AuditEntry, AuditKind, AuditSummary, Change, Delta, EventRecord, GameKey, Link, Moved,
+    PlayerRecord, PlayerStatus,
 };
+
+/// A disk that fills up, for the tests of debug builds where no small file system can be
+/// mounted: with `RATEDESK_TEST_DISK_FULL_AFTER=N`, every flush after the first N fails as a
+/// full disk would. Release builds have no such switch.
+#[cfg(debug_assertions)]
+mod fault {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    pub fn disk_full_now() -> bool {
+        static AFTER: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+        static FLUSHES: AtomicU64 = AtomicU64::new(0);
+        let Some(after) = *AFTER.get_or_init(|| {
+            std::env::var("RATEDESK_TEST_DISK_FULL_AFTER")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        }) else {
+            return false;
+        };
+        FLUSHES.fetch_add(1, Ordering::Relaxed) >= after
+    }
+}
+
+/// `meta`'s key of the newest audit entry's hash.
+const AUDIT_HEAD: &str = "audit_head";
 
 /// The schema this version writes.
 pub const SCHEMA_VERSION: u64 = 1;
@@ -58,8 +85,89 @@ pub enum StoreError {
         found: String,
         wanted: String,
     },
+    #[error(
+        "no space left on the device holding {path}{detail}: free some space and try again (nothing acknowledged was lost)"
+    )]
+    NoSpace { path: PathBuf, detail: String },
+    #[error(
+        "a restore into {path} was interrupted ({detail}), so the database there is incomplete and was not opened. Run `ratedesk --db {path} restore --force FILE` again (the backup taken before it is in {backups})"
+    )]
+    Interrupted {
+        path: PathBuf,
+        detail: String,
+        backups: PathBuf,
+    },
+    #[error(
+        "there is no database at {path}; `ratedesk import …` or `ratedesk restore FILE` creates one (a mistyped --db?)"
+    )]
+    Missing { path: PathBuf },
     #[error("database error at {path}: {detail}")]
     Io { path: PathBuf, detail: String },
+}
+
+/// What a failure of sled, the file system or the codec means for the database at `path`.
+pub(crate) trait Cause {
+    fn at(self, path: &Path) -> StoreError;
+}
+
+impl Cause for std::io::Error {
+    fn at(self, path: &Path) -> StoreError {
+        if self.kind() == std::io::ErrorKind::StorageFull {
+            StoreError::NoSpace {
+                path: path.to_path_buf(),
+                detail: String::new(),
+            }
+        } else {
+            StoreError::Io {
+                path: path.to_path_buf(),
+                detail: self.to_string(),
+            }
+        }
+    }
+}
+
+impl Cause for sled::Error {
+    fn at(self, path: &Path) -> StoreError {
+        match self {
+            sled::Error::Io(e) => e.at(path),
+            sled::Error::Corruption { .. } => StoreError::Corrupt {
+                path: path.to_path_buf(),
+                detail: format!("sled found damage in its log: {self}"),
+                backups: backup::backup_dir(path),
+            },
+            other => StoreError::Io {
+                path: path.to_path_buf(),
+                detail: other.to_string(),
+            },
+        }
+    }
+}
+
+impl Cause for codec::CodecError {
+    fn at(self, path: &Path) -> StoreError {
+        StoreError::Io {
+            path: path.to_path_buf(),
+            detail: self.to_string(),
+        }
+    }
+}
+
+impl Cause for String {
+    fn at(self, path: &Path) -> StoreError {
+        StoreError::Io {
+            path: path.to_path_buf(),
+            detail: self,
+        }
+    }
+}
+
+impl Cause for TransactionError<String> {
+    fn at(self, path: &Path) -> StoreError {
+        match self {
+            TransactionError::Storage(e) => e.at(path),
+            TransactionError::Abort(message) => message.at(path),
+        }
+    }
 }
 
 /// Record counts, kept in `meta` (never `Db::len()`, a full scan).
@@ -97,7 +205,12 @@ pub struct Store {
     by_code: sled::Tree,
     /// FIDE's records of players not in the database (reference data from rating lists).
     fide: sled::Tree,
-    _lock: lock::LockFile,
+    /// Rating moves of audited edits, by sequence number.
+    audit_moves: sled::Tree,
+    /// The records an unfinished FIDE list import replaced (empty value: it added the record).
+    fide_undo: sled::Tree,
+    /// Our lock on the folder (`None` for a restore's staging database, inside a locked one).
+    _lock: Option<Arc<lock::LockFile>>,
 }
 
 fn game_key((event, round, board): GameKey) -> Vec<u8> {
@@ -116,140 +229,6 @@ fn name_key(name: &str, id: PlayerIdx) -> Vec<u8> {
 }
 
 impl Store {
-    /// Opens (or creates, with `rules`) the database in `dir`.
-    pub fn open(dir: &Path, rules: &str) -> Result<Self, StoreError> {
-        let io = |e: std::io::Error| StoreError::Io {
-            path: dir.to_path_buf(),
-            detail: e.to_string(),
-        };
-        let fresh = !dir.join("db").exists();
-        if !dir.exists() {
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .create(dir)
-                .map_err(io)?;
-            lock::set_private(dir);
-        }
-        let lock = lock::LockFile::acquire(dir)?;
-        let corrupt = |detail: String| StoreError::Corrupt {
-            path: dir.to_path_buf(),
-            detail,
-            backups: backup::backup_dir(dir),
-        };
-        if !fresh {
-            Self::check_readable(dir).map_err(corrupt)?;
-            Self::check_against_manifest(dir).map_err(corrupt)?;
-        }
-        let config = sled::Config::new().path(dir).cache_capacity(CACHE_BYTES);
-        let db = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open()))
-            .map_err(|_| corrupt("sled could not read it".into()))?
-            .map_err(|e| corrupt(e.to_string()))?;
-        let tree = |name: &str| db.open_tree(name).map_err(|e| corrupt(e.to_string()));
-        let meta = tree("meta")?;
-        let schema = meta.get("schema").map_err(|e| corrupt(e.to_string()))?;
-        let stored_rules = meta.get("rules").map_err(|e| corrupt(e.to_string()))?;
-        match (schema, stored_rules) {
-            (None, _) => {
-                meta.insert("schema", &SCHEMA_VERSION.to_be_bytes())
-                    .map_err(|e| corrupt(e.to_string()))?;
-                meta.insert("rules", rules.as_bytes())
-                    .map_err(|e| corrupt(e.to_string()))?;
-            }
-            (Some(v), stored) => {
-                let found =
-                    codec::id_of(&v).ok_or_else(|| corrupt("unreadable schema version".into()))?;
-                if found > SCHEMA_VERSION {
-                    return Err(StoreError::Newer {
-                        path: dir.to_path_buf(),
-                        found,
-                    });
-                }
-                let stored = stored
-                    .map(|r| String::from_utf8_lossy(&r).into_owned())
-                    .unwrap_or_default();
-                if stored != rules {
-                    return Err(StoreError::WrongRules {
-                        path: dir.to_path_buf(),
-                        found: stored,
-                        wanted: rules.into(),
-                    });
-                }
-            }
-        }
-        let store = Self {
-            players: tree("players")?,
-            events: tree("events")?,
-            games: tree("games")?,
-            results: tree("results")?,
-            audit: tree("audit")?,
-            audit_index: tree("audit_index")?,
-            by_name: tree("index_name")?,
-            by_fide: tree("index_fide")?,
-            by_code: tree("index_code")?,
-            fide: tree("fide_reference")?,
-            meta,
-            db,
-            path: dir.to_path_buf(),
-            rules: rules.to_string(),
-            _lock: lock,
-        };
-        store.flush()?;
-        for entry in std::fs::read_dir(dir).map_err(io)?.flatten() {
-            lock::set_private(&entry.path());
-        }
-        Ok(store)
-    }
-
-    /// The rulebook a database was created with, read from the manifest without opening sled
-    /// (`None`: no database, or none recorded).
-    pub fn rules_in(dir: &Path) -> Option<String> {
-        manifest::read(dir).map(|m| m.rules)
-    }
-
-    /// When sled's log is not as we left it (a crash, or damage), opens a copy first and checks
-    /// that it still holds every acknowledged edit the manifest counted.
-    fn check_against_manifest(dir: &Path) -> Result<(), String> {
-        let Some(expected) = manifest::read(dir) else {
-            return Ok(());
-        };
-        if manifest::log_unchanged(dir, &expected) {
-            return Ok(());
-        }
-        let (_guard, copy) =
-            manifest::copy_for_check(dir).map_err(|e| format!("copying it for a check: {e}"))?;
-        let config = sled::Config::new().path(&copy);
-        let db = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open()))
-            .map_err(|_| "sled could not read it".to_string())?
-            .map_err(|e| e.to_string())?;
-        let meta = db.open_tree("meta").map_err(|e| e.to_string())?;
-        let count = |name: &str| -> u64 {
-            meta.get(name)
-                .ok()
-                .flatten()
-                .and_then(|v| codec::id_of(&v))
-                .unwrap_or(0)
-        };
-        let found = count("audit");
-        if found < expected.counts.audit {
-            return Err(format!(
-                "it holds {found} of the {} audited edits it had; the rest is damaged",
-                expected.counts.audit
-            ));
-        }
-        Ok(())
-    }
-
-    /// A cheap look at sled's files before sled touches them: its own recovery would otherwise
-    /// try to repair a damaged log in place.
-    fn check_readable(dir: &Path) -> Result<(), String> {
-        let conf = dir.join("conf");
-        let text = std::fs::read(&conf).map_err(|e| format!("{}: {e}", conf.display()))?;
-        if !text.starts_with(b"segment_size") {
-            return Err(format!("{} is not a sled configuration", conf.display()));
-        }
-        Ok(())
-    }
-
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -258,18 +237,15 @@ impl Store {
         &self.rules
     }
 
-    fn io(&self, e: impl std::fmt::Display) -> StoreError {
-        StoreError::Io {
-            path: self.path.clone(),
-            detail: e.to_string(),
-        }
+    fn fail(&self, e: impl Cause) -> StoreError {
+        e.at(&self.path)
     }
 
     fn counter(&self, name: &str) -> Result<u64, StoreError> {
         Ok(self
             .meta
             .get(name)
-            .map_err(|e| self.io(e))?
+            .map_err(|e| self.fail(e))?
             .and_then(|v| codec::id_of(&v))
             .unwrap_or(0))
     }
@@ -285,8 +261,12 @@ impl Store {
 
     /// Durable against a killed process (not against power loss).
     pub fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush().map_err(|e| self.io(e))?;
-        manifest::write(&self.path, &self.rules, self.counts()?).map_err(|e| self.io(e))
+        #[cfg(debug_assertions)]
+        if fault::disk_full_now() {
+            return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(&self.path));
+        }
+        self.db.flush().map_err(|e| self.fail(e))?;
+        manifest::write(&self.path, &self.rules, self.counts()?).map_err(|e| self.fail(e))
     }
 
     /// Reads everything.
@@ -301,7 +281,7 @@ impl Store {
         let mut book = Book::<R>::default();
         let mut status = Vec::new();
         for item in self.players.iter() {
-            let (k, v) = item.map_err(|e| self.io(e))?;
+            let (k, v) = item.map_err(|e| self.fail(e))?;
             let id = codec::id_of(&k).ok_or_else(|| bad("player key", &"short key"))? as usize;
             let rec: PlayerRecord<R> = codec::decode(&v).map_err(|e| bad("player record", &e))?;
             while book.players.len() < id {
@@ -318,7 +298,7 @@ impl Store {
             status.push(rec.status);
         }
         for item in self.events.iter() {
-            let (k, v) = item.map_err(|e| self.io(e))?;
+            let (k, v) = item.map_err(|e| self.fail(e))?;
             let id = codec::id_of(&k).ok_or_else(|| bad("event key", &"short key"))? as usize;
             let rec: EventRecord = codec::decode_upgrading::<_, legacy::EventRecordV1>(&v)
                 .map_err(|e| bad("event record", &e))?;
@@ -330,7 +310,7 @@ impl Store {
             book.live.push(rec.live);
         }
         for item in self.games.iter() {
-            let (_, v) = item.map_err(|e| self.io(e))?;
+            let (_, v) = item.map_err(|e| self.fail(e))?;
             let (event, game): (usize, Game) =
                 codec::decode(&v).map_err(|e| bad("game record", &e))?;
             let valid = book.events.get(event).is_some()
@@ -349,7 +329,7 @@ impl Store {
         }
         let mut units = BTreeMap::new();
         for item in self.results.iter() {
-            let (k, v) = item.map_err(|e| self.io(e))?;
+            let (k, v) = item.map_err(|e| self.fail(e))?;
             let id: UnitId = codec::decode(&k).map_err(|e| bad("result key", &e))?;
             let unit: UnitResult<R> = codec::decode(&v).map_err(|e| bad("result record", &e))?;
             units.insert(id, unit);
@@ -369,7 +349,7 @@ impl Store {
         self.audit_index
             .iter()
             .map(|item| {
-                let (_, v) = item.map_err(|e| self.io(e))?;
+                let (_, v) = item.map_err(|e| self.fail(e))?;
                 codec::decode(&v).map_err(|e| StoreError::Corrupt {
                     path: self.path.clone(),
                     detail: format!("audit index: {e}"),
@@ -381,10 +361,10 @@ impl Store {
 
     /// One audit entry with its records.
     pub fn audit_entry<R: Rulebook>(&self, seq: u64) -> Result<Option<AuditEntry<R>>, StoreError> {
-        let Some(v) = self.audit.get(codec::key(seq)).map_err(|e| self.io(e))? else {
+        let Some(v) = self.audit.get(codec::key(seq)).map_err(|e| self.fail(e))? else {
             return Ok(None);
         };
-        codec::decode_upgrading::<_, legacy::AuditEntryV1<R>>(&v)
+        codec::decode_versions::<_, legacy::AuditEntryV1<R>, legacy::AuditEntryV2<R>>(&v)
             .map(Some)
             .map_err(|e| StoreError::Corrupt {
                 path: self.path.clone(),
@@ -398,91 +378,182 @@ impl Store {
         self.audit
             .iter()
             .map(|item| {
-                let (_, v) = item.map_err(|e| self.io(e))?;
-                codec::decode_upgrading::<_, legacy::AuditEntryV1<R>>(&v).map_err(|e| {
-                    StoreError::Corrupt {
+                let (_, v) = item.map_err(|e| self.fail(e))?;
+                codec::decode_versions::<_, legacy::AuditEntryV1<R>, legacy::AuditEntryV2<R>>(&v)
+                    .map_err(|e| StoreError::Corrupt {
                         path: self.path.clone(),
                         detail: format!("audit entry: {e}"),
                         backups: backup::backup_dir(&self.path),
-                    }
-                })
+                    })
             })
             .collect()
+    }
+
+    /// The sequence number the next audit entry takes: one past the newest stored, so that an
+    /// entry stored by an edit whose later steps failed is never overwritten.
+    pub fn next_seq(&self) -> Result<u64, StoreError> {
+        let last = self.audit.last().map_err(|e| self.fail(e))?;
+        Ok(last
+            .and_then(|(k, _)| codec::id_of(&k))
+            .map_or(1, |s| s + 1))
     }
 
     /// Writes an edit's records and its audit entry in one transaction, with the indexes and
     /// record counts. Not yet flushed.
     pub fn commit<R: Rulebook>(&self, entry: &AuditEntry<R>) -> Result<(), StoreError> {
+        self.commit_all(&mut [entry.clone()], &[])
+    }
+
+    /// The hash of the newest audit entry as stored when it was written (`None`: none kept).
+    pub fn stored_head(&self) -> Result<Option<Link>, StoreError> {
+        Ok(self
+            .meta
+            .get(AUDIT_HEAD)
+            .map_err(|e| self.fail(e))?
+            .and_then(|v| <[u8; 32]>::try_from(&v[..]).ok())
+            .map(Link))
+    }
+
+    /// The link the next audit entry carries: the hash of the newest entry.
+    pub fn audit_head<R: Rulebook>(&self) -> Result<Option<Link>, StoreError> {
+        if let Some(head) = self.stored_head()? {
+            return Ok(Some(head));
+        }
+        // A database from before the chain: the chain starts at its newest entry.
+        let last = self.audit.last().map_err(|e| self.fail(e))?;
+        match last.and_then(|(k, _)| codec::id_of(&k)) {
+            Some(seq) => Ok(self.audit_entry::<R>(seq)?.map(|e| e.hash())),
+            None => Ok(None),
+        }
+    }
+
+    /// Rating moves an audited edit made, kept beside the audit log for `log`.
+    pub fn save_moves(&self, seq: u64, moves: &[Moved]) -> Result<(), StoreError> {
+        if moves.is_empty() {
+            return Ok(());
+        }
+        let value = codec::encode(&moves).map_err(|e| self.fail(e))?;
+        self.audit_moves
+            .insert(codec::key(seq), value)
+            .map_err(|e| self.fail(e))?;
+        Ok(())
+    }
+
+    /// The rating moves of every audited edit that made some, by sequence number.
+    pub fn moves(&self) -> Result<BTreeMap<u64, Vec<Moved>>, StoreError> {
+        self.audit_moves
+            .iter()
+            .map(|item| {
+                let (k, v) = item.map_err(|e| self.fail(e))?;
+                let moves = codec::decode(&v).map_err(|e| StoreError::Corrupt {
+                    path: self.path.clone(),
+                    detail: format!("rating moves: {e}"),
+                    backups: backup::backup_dir(&self.path),
+                })?;
+                Ok((codec::id_of(&k).unwrap_or(0), moves))
+            })
+            .collect()
+    }
+
+    /// Writes several edits with their audit entries — and removes the `meta` keys in `done`
+    /// (a journal's marker) — in one transaction: all of them or none. Not yet flushed.
+    ///
+    /// Each entry is linked to the one before it here (its `prev` set), so the chain is the
+    /// store's and no caller can leave a gap in it.
+    pub fn commit_all<R: Rulebook>(
+        &self,
+        entries: &mut [AuditEntry<R>],
+        done: &[&str],
+    ) -> Result<(), StoreError> {
+        let mut head = self.audit_head::<R>()?;
+        for entry in entries.iter_mut() {
+            entry.prev = head;
+            head = Some(entry.hash());
+        }
         let mut players = sled::Batch::default();
         let mut by_name = sled::Batch::default();
         let mut by_fide = sled::Batch::default();
         let mut by_code = sled::Batch::default();
+        let mut events = sled::Batch::default();
+        let mut games = sled::Batch::default();
         let mut counts = self.counts()?;
-        for d in &entry.change.players {
-            let k = codec::key(d.key as u64);
-            if let Some(old) = &d.before {
-                by_name.remove(name_key(&old.info.name, d.key));
-                if let Some(f) = old.info.fide_id {
-                    by_fide.remove(&codec::key(f));
+        let mut audit = Vec::with_capacity(entries.len());
+        for entry in entries {
+            for d in &entry.change.players {
+                let k = codec::key(d.key as u64);
+                if let Some(old) = &d.before {
+                    by_name.remove(name_key(&old.info.name, d.key));
+                    if let Some(f) = old.info.fide_id {
+                        by_fide.remove(&codec::key(f));
+                    }
+                    by_code.remove(old.info.id.as_bytes());
+                } else {
+                    counts.players += 1;
                 }
-                by_code.remove(old.info.id.as_bytes());
-            } else {
-                counts.players += 1;
-            }
-            match &d.after {
-                Some(new) => {
-                    players.insert(&k, codec::encode(new).map_err(|e| self.io(e))?);
-                    if new.status == PlayerStatus::Active {
-                        by_name.insert(name_key(&new.info.name, d.key), &[]);
-                        if let Some(f) = new.info.fide_id {
-                            by_fide.insert(&codec::key(f), &k);
+                match &d.after {
+                    Some(new) => {
+                        players.insert(&k, codec::encode(new).map_err(|e| self.fail(e))?);
+                        if new.status == PlayerStatus::Active {
+                            by_name.insert(name_key(&new.info.name, d.key), &[]);
+                            if let Some(f) = new.info.fide_id {
+                                by_fide.insert(&codec::key(f), &k);
+                            }
+                            by_code.insert(new.info.id.as_bytes(), &k);
                         }
-                        by_code.insert(new.info.id.as_bytes(), &k);
+                    }
+                    None => {
+                        players.remove(&k);
+                        counts.players = counts.players.saturating_sub(1);
                     }
                 }
-                None => {
-                    players.remove(&k);
-                    counts.players -= 1;
+            }
+            for d in &entry.change.events {
+                let k = codec::key(d.key as u64);
+                counts.events = (counts.events + u64::from(d.after.is_some()))
+                    .saturating_sub(u64::from(d.before.is_some()));
+                match &d.after {
+                    Some(rec) => {
+                        let bare = EventRecord {
+                            event: crate::model::Event {
+                                games: Vec::new(),
+                                ..rec.event.clone()
+                            },
+                            live: rec.live,
+                        };
+                        events.insert(&k, codec::encode(&bare).map_err(|e| self.fail(e))?);
+                    }
+                    None => events.remove(&k),
                 }
             }
-        }
-        let mut events = sled::Batch::default();
-        for d in &entry.change.events {
-            let k = codec::key(d.key as u64);
-            counts.events =
-                counts.events + u64::from(d.after.is_some()) - u64::from(d.before.is_some());
-            match &d.after {
-                Some(rec) => {
-                    let bare = EventRecord {
-                        event: crate::model::Event {
-                            games: Vec::new(),
-                            ..rec.event.clone()
-                        },
-                        live: rec.live,
-                    };
-                    events.insert(&k, codec::encode(&bare).map_err(|e| self.io(e))?);
+            for d in &entry.change.games {
+                let k = game_key(d.key);
+                counts.games = (counts.games + u64::from(d.after.is_some()))
+                    .saturating_sub(u64::from(d.before.is_some()));
+                match &d.after {
+                    Some(g) => {
+                        games.insert(k, codec::encode(&(d.key.0, g)).map_err(|e| self.fail(e))?)
+                    }
+                    None => games.remove(k),
                 }
-                None => events.remove(&k),
             }
+            counts.audit += 1;
+            audit.push((
+                codec::key(entry.seq),
+                codec::encode(entry).map_err(|e| self.fail(e))?,
+                codec::encode(&entry.summary()).map_err(|e| self.fail(e))?,
+            ));
         }
-        let mut games = sled::Batch::default();
-        for d in &entry.change.games {
-            let k = game_key(d.key);
-            counts.games =
-                counts.games + u64::from(d.after.is_some()) - u64::from(d.before.is_some());
-            match &d.after {
-                Some(g) => games.insert(k, codec::encode(&(d.key.0, g)).map_err(|e| self.io(e))?),
-                None => games.remove(k),
-            }
-        }
-        counts.audit += 1;
-        let audit = codec::encode(entry).map_err(|e| self.io(e))?;
-        let summary = codec::encode(&entry.summary()).map_err(|e| self.io(e))?;
         let mut meta = sled::Batch::default();
         meta.insert("players", &counts.players.to_be_bytes());
         meta.insert("events", &counts.events.to_be_bytes());
         meta.insert("games", &counts.games.to_be_bytes());
         meta.insert("audit", &counts.audit.to_be_bytes());
+        for key in done {
+            meta.remove(*key);
+        }
+        if let Some(head) = head {
+            meta.insert(AUDIT_HEAD, &head.0);
+        }
         let trees = (
             &self.players,
             &self.events,
@@ -496,18 +567,28 @@ impl Store {
         );
         trees
             .transaction(|(tp, te, tg, ta, tm, tn, tf, tc, ti)| {
+                for (key, _, _) in &audit {
+                    if ta.get(key)?.is_some() {
+                        return Err(ConflictableTransactionError::Abort(format!(
+                            "audit entry #{} is already stored",
+                            codec::id_of(key).unwrap_or(0)
+                        )));
+                    }
+                }
                 tp.apply_batch(&players)?;
                 te.apply_batch(&events)?;
                 tg.apply_batch(&games)?;
-                ta.insert(&codec::key(entry.seq), audit.as_slice())?;
-                ti.insert(&codec::key(entry.seq), summary.as_slice())?;
+                for (key, entry, summary) in &audit {
+                    ta.insert(key, entry.as_slice())?;
+                    ti.insert(key, summary.as_slice())?;
+                }
                 tm.apply_batch(&meta)?;
                 tn.apply_batch(&by_name)?;
                 tf.apply_batch(&by_fide)?;
                 tc.apply_batch(&by_code)?;
-                Ok::<(), ConflictableTransactionError<()>>(())
+                Ok(())
             })
-            .map_err(|e: TransactionError<()>| self.io(format!("{e:?}")))
+            .map_err(|e: TransactionError<String>| self.fail(e))
     }
 
     /// Stores re-rated units (`None`: the unit no longer exists) and the audit entry they follow
@@ -519,16 +600,16 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut batch = sled::Batch::default();
         for (id, unit) in units {
-            let k = codec::encode_key(id).map_err(|e| self.io(e))?;
+            let k = codec::encode_key(id).map_err(|e| self.fail(e))?;
             match unit {
-                Some(u) => batch.insert(k, codec::encode(*u).map_err(|e| self.io(e))?),
+                Some(u) => batch.insert(k, codec::encode(*u).map_err(|e| self.fail(e))?),
                 None => batch.remove(k),
             }
         }
-        self.results.apply_batch(batch).map_err(|e| self.io(e))?;
+        self.results.apply_batch(batch).map_err(|e| self.fail(e))?;
         self.meta
             .insert("rated_seq", &rated_seq.to_be_bytes())
-            .map_err(|e| self.io(e))?;
+            .map_err(|e| self.fail(e))?;
         Ok(())
     }
 
@@ -538,7 +619,7 @@ impl Store {
         units: &BTreeMap<UnitId, UnitResult<R>>,
         rated_seq: u64,
     ) -> Result<(), StoreError> {
-        self.results.clear().map_err(|e| self.io(e))?;
+        self.results.clear().map_err(|e| self.fail(e))?;
         let all: Vec<(UnitId, Option<&UnitResult<R>>)> =
             units.iter().map(|(k, v)| (k.clone(), Some(v))).collect();
         self.save_results(&all, rated_seq)
@@ -549,7 +630,7 @@ impl Store {
         Ok(self
             .by_code
             .get(code.as_bytes())
-            .map_err(|e| self.io(e))?
+            .map_err(|e| self.fail(e))?
             .and_then(|v| codec::id_of(&v))
             .map(|id| id as usize))
     }
@@ -559,7 +640,7 @@ impl Store {
         Ok(self
             .by_fide
             .get(codec::key(fide_id))
-            .map_err(|e| self.io(e))?
+            .map_err(|e| self.fail(e))?
             .and_then(|v| codec::id_of(&v))
             .map(|id| id as usize))
     }
@@ -569,7 +650,7 @@ impl Store {
         self.by_name
             .scan_prefix(fold_name(prefix).as_bytes())
             .map(|item| {
-                let (k, _) = item.map_err(|e| self.io(e))?;
+                let (k, _) = item.map_err(|e| self.fail(e))?;
                 Ok(k.get(k.len().saturating_sub(8)..)
                     .and_then(codec::id_of)
                     .unwrap_or(0) as usize)
@@ -582,27 +663,6 @@ impl Store {
         let c = self.counts()?;
         Ok(c.players == 0 && c.events == 0 && c.audit == 0)
     }
-
-    /// Removes every record (restore --force).
-    pub fn clear(&self) -> Result<(), StoreError> {
-        for tree in [
-            &self.players,
-            &self.events,
-            &self.games,
-            &self.results,
-            &self.audit,
-            &self.audit_index,
-            &self.by_name,
-            &self.by_fide,
-            &self.by_code,
-        ] {
-            tree.clear().map_err(|e| self.io(e))?;
-        }
-        for name in ["players", "events", "games", "audit", "rated_seq"] {
-            self.meta.remove(name).map_err(|e| self.io(e))?;
-        }
-        Ok(())
-    }
 }
 
 impl Store {
@@ -611,6 +671,7 @@ impl Store {
         &self,
         change: &Change<R>,
         audit: &[AuditEntry<R>],
+        moves: &BTreeMap<u64, Vec<Moved>>,
     ) -> Result<(), StoreError> {
         let entry = AuditEntry::<R> {
             seq: 0,
@@ -619,47 +680,36 @@ impl Store {
             action: String::new(),
             kind: AuditKind::Edit,
             change: Change::clone(change),
+            prev: None,
         };
         self.commit(&entry)?;
-        self.audit.remove(codec::key(0)).map_err(|e| self.io(e))?;
+        self.audit.remove(codec::key(0)).map_err(|e| self.fail(e))?;
         self.audit_index
             .remove(codec::key(0))
-            .map_err(|e| self.io(e))?;
+            .map_err(|e| self.fail(e))?;
         let (mut batch, mut index) = (sled::Batch::default(), sled::Batch::default());
         for a in audit {
             let key = codec::key(a.seq);
-            batch.insert(&key, codec::encode(a).map_err(|e| self.io(e))?);
-            index.insert(&key, codec::encode(&a.summary()).map_err(|e| self.io(e))?);
+            batch.insert(&key, codec::encode(a).map_err(|e| self.fail(e))?);
+            index.insert(&key, codec::encode(&a.summary()).map_err(|e| self.fail(e))?);
         }
-        self.audit.apply_batch(batch).map_err(|e| self.io(e))?;
+        self.audit.apply_batch(batch).map_err(|e| self.fail(e))?;
         self.audit_index
             .apply_batch(index)
-            .map_err(|e| self.io(e))?;
+            .map_err(|e| self.fail(e))?;
         self.meta
             .insert("audit", &(audit.len() as u64).to_be_bytes())
-            .map_err(|e| self.io(e))?;
+            .map_err(|e| self.fail(e))?;
+        // The restored entries keep the links they came with: `check` shows where a backup
+        // edited by hand breaks the chain.
+        match audit.last() {
+            Some(last) => self.meta.insert(AUDIT_HEAD, &last.hash().0),
+            None => self.meta.remove(AUDIT_HEAD),
+        }
+        .map_err(|e| self.fail(e))?;
+        for (seq, m) in moves {
+            self.save_moves(*seq, m)?;
+        }
         Ok(())
     }
-}
-
-/// Moves a damaged database's files (not its backups) into a `damaged-…` folder beside them,
-/// so a backup can be restored in its place and nothing is lost.
-pub fn set_aside(dir: &Path) -> std::io::Result<PathBuf> {
-    let aside = dir.join(format!(
-        "damaged-{}",
-        chrono::Local::now().format("%Y%m%dT%H%M%S")
-    ));
-    std::fs::create_dir_all(&aside)?;
-    lock::set_private(&aside);
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let keep = name == "backups"
-            || name.to_string_lossy().starts_with("damaged-")
-            || name == "ratedesk.lock";
-        if !keep {
-            std::fs::rename(entry.path(), aside.join(&name))?;
-        }
-    }
-    Ok(aside)
 }

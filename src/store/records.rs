@@ -241,9 +241,13 @@ pub enum AuditKind {
     Undo(u64),
     /// Applies again the entry with this sequence number.
     Redo(u64),
+    /// A backup restored over the database: the entry says what it replaced. Nothing before
+    /// it can be undone.
+    Restore,
 }
 
-/// One audited change: when, by whom, what, and the records before and after.
+/// One audited change: when, by whom, what, the records before and after, and the link that
+/// chains it to the entry before it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct AuditEntry<R: Rulebook> {
@@ -254,6 +258,54 @@ pub struct AuditEntry<R: Rulebook> {
     pub action: String,
     pub kind: AuditKind,
     pub change: Change<R>,
+    /// The [`AuditEntry::hash`] of the entry before it (`None`: the first entry, or one written
+    /// before entries were chained). Editing, removing or inserting an entry breaks the chain
+    /// at the entry after it. Absent from backups written before the chain.
+    #[serde(default)]
+    pub prev: Option<Link>,
+}
+
+/// A SHA-256 hash, written as 64 hex digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Link(pub [u8; 32]);
+
+impl std::fmt::Display for Link {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Link {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Link {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        let bad = || serde::de::Error::custom(format!("'{text}' is not a SHA-256 hash"));
+        if text.len() != 64 || !text.is_ascii() {
+            return Err(bad());
+        }
+        let mut bytes = [0u8; 32];
+        for (k, b) in bytes.iter_mut().enumerate() {
+            *b = u8::from_str_radix(&text[2 * k..2 * k + 2], 16).map_err(|_| bad())?;
+        }
+        Ok(Link(bytes))
+    }
+}
+
+/// One player's rating moved by an audited edit: who, on which list, from and to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moved {
+    pub player: PlayerIdx,
+    pub list: usize,
+    pub before: Option<crate::model::Rating>,
+    pub after: Option<crate::model::Rating>,
 }
 
 /// An audit entry without its records: what the log shows and undo/redo need to choose.
@@ -267,6 +319,15 @@ pub struct AuditSummary {
 }
 
 impl<R: Rulebook> AuditEntry<R> {
+    /// What the next entry's `prev` must be: SHA-256 of the entry as its JSON (the form backups
+    /// keep), its own link included, so the hash covers the whole chain before it. A later layout
+    /// change must keep this form for the entries written before it.
+    pub fn hash(&self) -> Link {
+        use sha2::Digest;
+        let json = serde_json::to_vec(self).unwrap_or_default();
+        Link(sha2::Sha256::digest(&json).into())
+    }
+
     pub fn summary(&self) -> AuditSummary {
         AuditSummary {
             seq: self.seq,

@@ -1,0 +1,316 @@
+//! The audit log as the officer reads it: each entry with what it changed, before → after (a
+//! corrected result: the old and the new result and whose rating moved by how much), and the
+//! check of the chain that links every entry to the one before it.
+
+use super::{Desk, DeskError};
+use crate::json::JsonRules;
+use crate::model::{Event, Game, PlayerInfo};
+use crate::store::{AuditEntry, AuditKind, Change, Delta, EventRecord, Moved, PlayerRecord};
+
+/// The most detail lines shown for one entry (an import changes thousands of records).
+const DETAIL_LINES: usize = 12;
+
+impl<R: JsonRules> Desk<R> {
+    /// The newest `last` entries of the audit log (all without it), oldest first: a header line
+    /// each (`#seq time user action`) and indented lines of what it changed.
+    pub fn log_lines(&self, last: Option<usize>) -> Result<Vec<String>, DeskError> {
+        let skip = last.map_or(0, |n| self.audit.len().saturating_sub(n));
+        let moves = self.store.moves()?;
+        let mut lines = Vec::new();
+        for summary in &self.audit[skip..] {
+            let when = chrono::DateTime::from_timestamp(summary.time, 0)
+                .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
+                .unwrap_or_default();
+            lines.push(format!(
+                "#{} {when} {} {}",
+                summary.seq,
+                one_line(&summary.user),
+                one_line(&summary.action)
+            ));
+            let Some(entry) = self.store.audit_entry::<R>(summary.seq)? else {
+                continue;
+            };
+            let mut details = self.describe(&entry);
+            if let Some(m) = moves.get(&entry.seq) {
+                details.extend(m.iter().map(|m| self.describe_move(m)));
+            }
+            let more = details.len().saturating_sub(DETAIL_LINES);
+            lines.extend(
+                details
+                    .into_iter()
+                    .take(DETAIL_LINES)
+                    .map(|d| format!("    {d}")),
+            );
+            if more > 0 {
+                lines.push(format!("    … and {more} more"));
+            }
+        }
+        Ok(lines)
+    }
+
+    /// Where the chain of audit entries breaks: an entry edited, removed or inserted after it
+    /// was written (empty: the chain holds). Entries written before the chain are not linked.
+    pub fn check_chain(&self) -> Result<Vec<String>, DeskError> {
+        let entries = self.store.audit_entries::<R>()?;
+        let mut problems = Vec::new();
+        let mut before: Option<&AuditEntry<R>> = None;
+        let mut chained = false;
+        for entry in &entries {
+            match (entry.prev, before) {
+                (Some(link), Some(b)) if link != b.hash() => problems.push(format!(
+                    "the audit log's chain breaks at #{}: the entry before it (#{}) is not the one it was written after (changed, removed or put in since)",
+                    entry.seq, b.seq
+                )),
+                (Some(_), None) => problems.push(format!(
+                    "the audit log's chain breaks at #{}: the entries it was written after are missing",
+                    entry.seq
+                )),
+                (None, Some(b)) if chained => problems.push(format!(
+                    "the audit log's chain breaks at #{}: it has no link to #{} before it",
+                    entry.seq, b.seq
+                )),
+                _ => {}
+            }
+            chained |= entry.prev.is_some();
+            before = Some(entry);
+        }
+        if let (Some(last), Some(head)) = (entries.last(), self.store.stored_head()?)
+            && last.hash() != head
+        {
+            problems.push(format!(
+                "the audit log's newest entry #{} was changed after it was written",
+                last.seq
+            ));
+        }
+        Ok(problems)
+    }
+
+    fn player_label(&self, p: usize, record: Option<&PlayerInfo>) -> String {
+        let info = record.or_else(|| self.book.players.get(p));
+        match info {
+            Some(i) if !i.name.is_empty() => format!("{} ({})", one_line(&i.name), one_line(&i.id)),
+            Some(i) => one_line(&i.id),
+            None => format!("player #{p}"),
+        }
+    }
+
+    fn event_label(&self, e: usize) -> String {
+        self.book
+            .events
+            .get(e)
+            .map_or_else(|| format!("event #{e}"), |ev| one_line(&ev.id))
+    }
+
+    fn describe_move(&self, m: &Moved) -> String {
+        let list = self.rulebook.lists().get(m.list).copied().unwrap_or("?");
+        let show = |r: Option<i32>| r.map_or("-".to_string(), |r| r.to_string());
+        let by = match (m.before, m.after) {
+            (Some(b), Some(a)) => format!(" ({:+})", a - b),
+            _ => String::new(),
+        };
+        format!(
+            "{} {list} {} → {}{by}",
+            self.player_label(m.player, None),
+            show(m.before),
+            show(m.after)
+        )
+    }
+
+    /// What an entry's records say changed, a line per record.
+    fn describe(&self, entry: &AuditEntry<R>) -> Vec<String> {
+        let mut lines = Vec::new();
+        if entry.kind == AuditKind::Restore {
+            lines.push("everything before this entry was replaced by the restored backup".into());
+        }
+        let Change {
+            players,
+            events,
+            games,
+        } = &entry.change;
+        for d in players {
+            lines.push(self.describe_player(d));
+        }
+        for d in events {
+            lines.push(self.describe_event(d));
+        }
+        for d in games {
+            lines.push(self.describe_game(d));
+        }
+        lines
+    }
+
+    fn describe_player(&self, d: &Delta<usize, PlayerRecord<R>>) -> String {
+        let info = d.after.as_ref().or(d.before.as_ref()).map(|r| &r.info);
+        let who = self.player_label(d.key, info);
+        let (before, after) = match (&d.before, &d.after) {
+            (None, Some(_)) => return format!("player {who} added"),
+            (Some(_), None) => return format!("player {who} removed"),
+            (Some(b), Some(a)) => (b, a),
+            (None, None) => return format!("player {who}: nothing"),
+        };
+        let mut changes = Vec::new();
+        let mut field = |name: &str, b: String, a: String| {
+            if b != a {
+                changes.push(format!("{name} {} → {}", one_line(&b), one_line(&a)));
+            }
+        };
+        let (bi, ai) = (&before.info, &after.info);
+        field("name", bi.name.clone(), ai.name.clone());
+        field("id", bi.id.clone(), ai.id.clone());
+        field("FIDE id", opt(bi.fide_id), opt(ai.fide_id));
+        field(
+            "federation",
+            opt(bi.federation.clone()),
+            opt(ai.federation.clone()),
+        );
+        field("born", opt(bi.born), opt(ai.born));
+        field("sex", format!("{:?}", bi.sex), format!("{:?}", ai.sex));
+        for (l, name) in self.rulebook.lists().iter().enumerate() {
+            let rating = |r: &PlayerRecord<R>| {
+                opt(r
+                    .seeds
+                    .get(l)
+                    .cloned()
+                    .flatten()
+                    .and_then(|s| self.rulebook.rating_of(&s)))
+            };
+            field(&format!("starting {name}"), rating(before), rating(after));
+        }
+        for (kind, b, a) in [
+            ("held", &before.held, &after.held),
+            ("confirmed", &before.confirmed, &after.confirmed),
+        ] {
+            let show = |v: &Vec<crate::rules::Award<R::Award>>| {
+                v.iter()
+                    .map(|x| format!("{:?}", x.award))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            field(&format!("{kind} titles"), show(b), show(a));
+        }
+        field(
+            "status",
+            format!("{:?}", before.status),
+            format!("{:?}", after.status),
+        );
+        for e in ai.fide.iter().filter(|e| !bi.fide.contains(e)) {
+            let old = bi.fide.iter().find(|o| o.list_date == e.list_date);
+            field(
+                &format!("FIDE list {}", e.list_date),
+                old.map_or("-".into(), fide_ratings),
+                fide_ratings(e),
+            );
+        }
+        if changes.is_empty() {
+            changes.push("unchanged".into());
+        }
+        format!("player {who}: {}", changes.join("; "))
+    }
+
+    fn describe_event(&self, d: &Delta<usize, EventRecord>) -> String {
+        let ev = |r: &Option<EventRecord>| r.as_ref().filter(|r| r.live).map(|r| r.event.clone());
+        match (ev(&d.before), ev(&d.after)) {
+            (None, Some(a)) => format!(
+                "event {} added: {}, {} to {}, {} participants",
+                one_line(&a.id),
+                one_line(&a.name),
+                a.start,
+                a.end,
+                a.participants.len()
+            ),
+            (Some(b), None) => format!("event {} removed", one_line(&b.id)),
+            (Some(b), Some(a)) => {
+                let mut changes = Vec::new();
+                let mut field = |name: &str, x: String, y: String| {
+                    if x != y {
+                        changes.push(format!("{name} {} → {}", one_line(&x), one_line(&y)));
+                    }
+                };
+                field("id", b.id.clone(), a.id.clone());
+                field("name", b.name.clone(), a.name.clone());
+                field("start", b.start.to_string(), a.start.to_string());
+                field("end", b.end.to_string(), a.end.to_string());
+                field("time control", time_control(&b), time_control(&a));
+                field(
+                    "participants",
+                    b.participants.len().to_string(),
+                    a.participants.len().to_string(),
+                );
+                field("received", opt(b.received), opt(a.received));
+                field(
+                    "play-off of",
+                    opt(b.playoff_of.clone()),
+                    opt(a.playoff_of.clone()),
+                );
+                if changes.is_empty() {
+                    changes.push("details changed".into());
+                }
+                format!("event {}: {}", one_line(&a.id), changes.join("; "))
+            }
+            (None, None) => format!("event #{}: not in use", d.key),
+        }
+    }
+
+    fn describe_game(&self, d: &Delta<(usize, u32, u32), Game>) -> String {
+        let (e, round, board) = d.key;
+        let g = d.after.as_ref().or(d.before.as_ref());
+        let pairing = g.map_or_else(String::new, |g| {
+            let black = g
+                .black
+                .map_or("bye".to_string(), |b| self.player_label(b, None));
+            format!(" ({} – {black})", self.player_label(g.white, None))
+        });
+        let result = |g: &Option<Game>| match g {
+            None => "not paired".to_string(),
+            Some(g) => g.result.map_or("no result".to_string(), |r| r.code()),
+        };
+        format!(
+            "{} round {round} board {board}{pairing}: {} → {}",
+            self.event_label(e),
+            result(&d.before),
+            result(&d.after)
+        )
+    }
+}
+
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or("-".to_string(), |v| v.to_string())
+}
+
+fn fide_ratings(e: &crate::model::FideEntry) -> String {
+    format!(
+        "standard {} rapid {} blitz {}",
+        opt(e.standard),
+        opt(e.rapid),
+        opt(e.blitz)
+    )
+}
+
+fn time_control(e: &Event) -> String {
+    e.time_control.as_ref().map_or("-".to_string(), |tc| {
+        format!("{} min + {} s", tc.base_seconds / 60, tc.increment_seconds)
+    })
+}
+
+/// A field on one line: control characters (line breaks too) escaped.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                format!("\\u{:04x}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_with_a_line_break_stays_on_its_line() {
+        assert_eq!(one_line("e1\n#9 forged"), "e1\\u000a#9 forged");
+    }
+}

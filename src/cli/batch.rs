@@ -1,0 +1,192 @@
+//! The command line's long-running and whole-database commands: `results` (a batch of results
+//! on stdin, stopped cleanly between two lines by a signal) and `restore`.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use super::{Failure, other, output, result_edit};
+use crate::app::Desk;
+use crate::json;
+use crate::rules::ssl::Ssl;
+use crate::store::Store;
+
+/// SIGTERM, SIGHUP (an SSH connection dropping) and SIGINT: the first lets the command finish
+/// its edit, flush and exit cleanly; a second one ends the process at once.
+pub(super) fn defer_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, Failure> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [SIGTERM, SIGHUP, SIGINT] {
+        signal_hook::flag::register_conditional_shutdown(signal, 1, flag.clone()).map_err(other)?;
+        signal_hook::flag::register(signal, flag.clone()).map_err(other)?;
+    }
+    Ok(flag)
+}
+
+/// What the batch loop waits for: a line, the end of input, or a signal.
+enum Input {
+    /// A line's bytes (without its end), or `None` for a line over [`MAX_LINE`] bytes.
+    Line(Option<Vec<u8>>),
+    End,
+    Signal,
+}
+
+/// The longest line `results` reads: a result line is a few dozen bytes.
+const MAX_LINE: u64 = 4096;
+
+/// Lines of stdin and the first terminating signal on one channel, so the loop ends cleanly
+/// between two edits. Lines are read as bytes (text that is not UTF-8 is refused line by line,
+/// not taken for the end of input) and never longer than [`MAX_LINE`].
+fn input_channel(
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::sync::mpsc::Receiver<Input> {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let lines = tx.clone();
+    std::thread::spawn(move || {
+        let mut stdin = std::io::stdin().lock();
+        loop {
+            let mut line = Vec::new();
+            match (&mut stdin).take(MAX_LINE + 1).read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let ended = line.last() == Some(&b'\n');
+            if ended {
+                line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+            }
+            let too_long = !ended && line.len() as u64 > MAX_LINE;
+            if too_long {
+                // The rest of the line is skipped.
+                let mut rest = Vec::new();
+                while !rest.ends_with(b"\n") {
+                    rest.clear();
+                    match (&mut stdin).take(MAX_LINE).read_until(b'\n', &mut rest) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                }
+            }
+            if lines
+                .send(Input::Line((!too_long).then_some(line)))
+                .is_err()
+            {
+                break;
+            }
+        }
+        let _ = lines.send(Input::End);
+    });
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+        let _ = tx.send(Input::Signal);
+    } else if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT]) {
+        std::thread::spawn(move || {
+            if signals.forever().next().is_some() {
+                let _ = tx.send(Input::Signal);
+            }
+        });
+    }
+    rx
+}
+
+/// `ratedesk results`: one result a line, each answered once stored and flushed (`ok SEQ …`)
+/// or refused (`line N: why`). Stops between two lines on a signal, and at once when the
+/// database cannot be written; exits non-zero when any line was refused.
+pub(super) fn results_batch(
+    desk: &mut Desk<Ssl>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    use std::sync::atomic::Ordering;
+    let input = input_channel(stop.clone());
+    let (mut n, mut refused) = (0usize, 0usize);
+    loop {
+        // Lines already read wait in the channel: a signal is seen before the next of them.
+        if stop.load(Ordering::SeqCst) {
+            eprintln!("ratedesk: stopped by a signal after line {n}; no later line was applied");
+            break;
+        }
+        let bytes = match input.recv() {
+            Ok(Input::Line(bytes)) => bytes,
+            Ok(Input::Signal) => continue,
+            Ok(Input::End) | Err(_) => break,
+        };
+        n += 1;
+        let outcome = match bytes.map(String::from_utf8) {
+            None => Err(Failure::Input(format!(
+                "longer than {MAX_LINE} bytes; refused"
+            ))),
+            Some(Err(_)) => Err(Failure::Input("not UTF-8 text; refused".into())),
+            Some(Ok(line)) => {
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                if fields.is_empty() {
+                    continue;
+                }
+                match fields.as_slice() {
+                    [event, round, board, result] => match (round.parse(), board.parse()) {
+                        (Ok(round), Ok(board)) => result_edit(desk, event, round, board, result)
+                            .and_then(|edit| desk.apply(edit).map_err(Failure::from))
+                            .map(|effect| (effect.stored, line.clone())),
+                        _ => Err(Failure::Input("round and board are numbers".into())),
+                    },
+                    _ => Err(Failure::Input("expected EVENT ROUND BOARD RESULT".into())),
+                }
+            }
+        };
+        match outcome {
+            Ok((true, line)) => {
+                let seq = desk.audit().last().map_or(0, |a| a.seq);
+                writeln!(out, "ok {seq} {}", output::escape_line(&line)).map_err(other)?;
+            }
+            Ok((false, line)) => {
+                writeln!(out, "unchanged {}", output::escape_line(&line)).map_err(other)?;
+            }
+            Err(Failure::Input(m)) => {
+                refused += 1;
+                writeln!(out, "line {n}: {}", output::escape_line(&m)).map_err(other)?;
+            }
+            Err(Failure::Other(m)) => {
+                writeln!(out, "line {n}: {}", output::escape_line(&m)).map_err(other)?;
+                out.flush().map_err(other)?;
+                return Err(Failure::Other(format!(
+                    "stopped at line {n}, no later line was applied: {m}"
+                )));
+            }
+        }
+        out.flush().map_err(other)?;
+    }
+    if refused > 0 {
+        return Err(Failure::Input(format!("{refused} of {n} line(s) refused")));
+    }
+    Ok(())
+}
+
+/// `ratedesk restore FILE`: atomic, under the lock from start to end (see `app::restore`).
+pub(super) fn restore(dir: &Path, file: &Path, force: bool) -> Result<(), Failure> {
+    let text = crate::import::read_capped_text(file, crate::import::DOCUMENT_LIMIT)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    let rules = Store::rules_in(dir);
+    if let Some(other) = rules.as_deref().filter(|r| *r != "ssl") {
+        return Err(Failure::Other(json::unsupported(other).to_string()));
+    }
+    let (desk, restored) =
+        crate::app::restore::restore(dir, Ssl, file, &text, force).map_err(|e| match e {
+            crate::app::DeskError::Backup(m) => Failure::Input(m),
+            other => Failure::from(other),
+        })?;
+    let mut out = std::io::stdout().lock();
+    if let Some(aside) = &restored.set_aside {
+        eprintln!(
+            "ratedesk: the damaged database was moved to {}",
+            aside.display()
+        );
+    }
+    writeln!(out, "restored {} into {}", file.display(), dir.display()).map_err(other)?;
+    if let Some(replaced) = &restored.replaced {
+        writeln!(out, "  replaced {replaced}").map_err(other)?;
+    }
+    desk.close()?;
+    Ok(())
+}

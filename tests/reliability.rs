@@ -1,0 +1,606 @@
+//! Losing nothing, through the real binary: a disk that fills up during a batch of results (on a
+//! small tmpfs), restores killed part way, a database whose data files are gone, a database
+//! held by another process (ours or sled's own lock), and automatic backups kept by age.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+mod common;
+use common::{ok, ratedesk};
+
+fn demo_db(dir: &Path) -> PathBuf {
+    let db = dir.join("db");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/autumn-2025.json");
+    ok(&ratedesk(
+        &db,
+        &["import", "json", demo.to_str().expect("path")],
+    ));
+    db
+}
+
+/// Result lines cycling over the demo's open's boards.
+fn result_lines(db: &Path, count: usize) -> Vec<String> {
+    let doc: Value = serde_json::from_str(&ok(&ratedesk(db, &["export", "events"]))).expect("json");
+    let event = &doc["events"][0];
+    let games = event["games"].as_array().expect("games");
+    let codes = ["1-0", "0-1", "1/2-1/2"];
+    (0..count)
+        .map(|k| {
+            let g = &games[k % games.len()];
+            format!(
+                "{} {} {} {}",
+                event["id"].as_str().expect("id"),
+                g["round"],
+                g["board"],
+                codes[k % 3]
+            )
+        })
+        .collect()
+}
+
+/// The audit log's sequence numbers, in the order shown.
+fn sequence(db: &Path) -> Vec<u64> {
+    ok(&ratedesk(db, &["log"]))
+        .lines()
+        .filter_map(|l| l.strip_prefix('#')?.split_whitespace().next()?.parse().ok())
+        .collect()
+}
+
+/// A tmpfs mounted for one test, unmounted when dropped.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(at: &Path, size: &str) -> Option<Self> {
+        std::fs::create_dir_all(at).ok()?;
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(at)
+            .stderr(Stdio::null())
+            .status()
+            .ok()?;
+        status.success().then(|| Self(at.to_path_buf()))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
+/// Fills a file system up to all but `leave` bytes.
+fn fill(filler: &Path, leave: u64) {
+    let mut file = std::fs::File::create(filler).expect("filler");
+    let chunk = vec![0u8; 4096];
+    while file.write_all(&chunk).is_ok() {}
+    let _ = file.flush();
+    let len = std::fs::metadata(filler).expect("filler").len();
+    file.set_len(len.saturating_sub(leave)).expect("truncate");
+}
+
+#[test]
+fn a_disk_filling_up_during_a_batch_loses_nothing_and_reuses_no_audit_number() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let Some(mnt) = Tmpfs::mount(&dir.path().join("mnt"), "3m") else {
+        eprintln!("no tmpfs without root: the disk fills up by the debug build's switch");
+        return disk_full_by_the_switch(dir.path());
+    };
+    let db = demo_db(&mnt.0);
+    let lines = result_lines(&db, 800);
+    let filler = mnt.0.join("filler");
+    fill(&filler, 160 * 1024);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .arg("results")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("results");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || {
+        for line in lines {
+            if writeln!(stdin, "{line}").is_err() {
+                break;
+            }
+        }
+    });
+    let out = child.wait_with_output().expect("results");
+    let _ = feeder.join();
+    let answers = String::from_utf8_lossy(&out.stdout).into_owned();
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{answers}\n{message}");
+    assert!(message.contains("no space left"), "{message}");
+    let acknowledged: Vec<&str> = answers.lines().filter(|l| l.starts_with("ok ")).collect();
+    assert!(acknowledged.len() > 10, "{answers}");
+    // On the full disk the database is said to be out of space, not damaged.
+    let full = ratedesk(&db, &["check"]);
+    let message = String::from_utf8_lossy(&full.stderr);
+    assert!(
+        full.status.success() || message.contains("no space left"),
+        "{message}"
+    );
+    assert!(!message.contains("cannot be read"), "{message}");
+    std::fs::remove_file(&filler).expect("free the space");
+    ok(&ratedesk(&db, &["check"]));
+    // Every acknowledged result is there, in an audit entry of its own number.
+    let seqs = sequence(&db);
+    let unique: std::collections::BTreeSet<u64> = seqs.iter().copied().collect();
+    assert_eq!(unique.len(), seqs.len(), "an audit number was used twice");
+    for ack in &acknowledged {
+        let seq: u64 = ack
+            .split_whitespace()
+            .nth(1)
+            .expect("seq")
+            .parse()
+            .expect("n");
+        assert!(unique.contains(&seq), "{ack}");
+    }
+    // The next edit takes the next number and the ratings stay right.
+    ok(&ratedesk(
+        &db,
+        &["result", "2025-hki-open", "1", "1", "0-1"],
+    ));
+    let after = sequence(&db);
+    assert_eq!(after.last(), Some(&(seqs.iter().max().expect("some") + 1)));
+    ok(&ratedesk(&db, &["check"]));
+}
+
+/// Where no tmpfs can be mounted: the debug build's switch makes every flush after the 20th
+/// fail as a full disk would, after the edit's commit point.
+fn disk_full_by_the_switch(dir: &Path) {
+    let db = demo_db(dir);
+    let lines = result_lines(&db, 100).join("\n") + "\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .arg("results")
+        .env("RATEDESK_TEST_DISK_FULL_AFTER", "20")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("results");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(lines.as_bytes())
+        .expect("send");
+    let out = child.wait_with_output().expect("results");
+    let answers = String::from_utf8_lossy(&out.stdout).into_owned();
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{answers}");
+    assert!(
+        message.contains("is stored, but finishing it failed: no space left"),
+        "{message}"
+    );
+    let acknowledged = answers.lines().filter(|l| l.starts_with("ok ")).count();
+    ok(&ratedesk(&db, &["check"]));
+    let seqs = sequence(&db);
+    let unique: std::collections::BTreeSet<u64> = seqs.iter().copied().collect();
+    assert_eq!(unique.len(), seqs.len(), "an audit number was used twice");
+    // The import, every acknowledged result, and the one stored when the disk was full if sled
+    // got it to disk after all.
+    assert!(
+        (1 + acknowledged..=2 + acknowledged).contains(&seqs.len()),
+        "{} entries for {acknowledged} acknowledged: {answers}",
+        seqs.len()
+    );
+    ok(&ratedesk(
+        &db,
+        &["result", "2025-hki-open", "1", "1", "0-1"],
+    ));
+    ok(&ratedesk(&db, &["check"]));
+}
+
+#[test]
+fn a_failure_after_the_commit_point_stops_the_batch_and_the_database_reopens_consistent() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    disk_full_by_the_switch(dir.path());
+}
+
+/// The demo database with two results changed, and a backup of it with other results.
+fn two_versions(dir: &Path) -> (PathBuf, PathBuf, String, String) {
+    let db = demo_db(dir);
+    ok(&ratedesk(
+        &db,
+        &["result", "2025-hki-open", "1", "1", "0-1"],
+    ));
+    let other = dir.join("other");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/autumn-2025.json");
+    ok(&ratedesk(
+        &other,
+        &["import", "json", demo.to_str().expect("path")],
+    ));
+    ok(&ratedesk(
+        &other,
+        &["result", "2025-hki-open", "1", "1", "1/2-1/2"],
+    ));
+    let file = dir.join("other.backup");
+    ok(&ratedesk(&other, &["backup", file.to_str().expect("path")]));
+    let old = ok(&ratedesk(&db, &["export", "ratings"]));
+    let new = ok(&ratedesk(&other, &["export", "ratings"]));
+    assert_ne!(old, new);
+    (db, file, old, new)
+}
+
+#[test]
+fn a_restore_killed_at_any_moment_leaves_the_old_database_the_new_one_or_a_clear_refusal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (db, file, old, new) = two_versions(dir.path());
+    let mut seen = std::collections::BTreeSet::new();
+    for delay_ms in [0u64, 5, 20, 60] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+            .arg("--db")
+            .arg(&db)
+            .args(["restore", "--force"])
+            .arg(&file)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("restore");
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        child.wait().expect("reap");
+        let now = ratedesk(&db, &["export", "ratings"]);
+        let text = String::from_utf8_lossy(&now.stdout).into_owned();
+        if now.status.success() {
+            assert!(
+                text == old || text == new,
+                "after {delay_ms} ms: a third state"
+            );
+            seen.insert(if text == old { "old" } else { "new" });
+        } else {
+            let message = String::from_utf8_lossy(&now.stderr);
+            assert!(
+                message.contains("interrupted") && message.contains("restore --force"),
+                "after {delay_ms} ms: {message}"
+            );
+            seen.insert("refused");
+        }
+        // Whatever state it was left in, restoring again brings the backup back.
+        ok(&ratedesk(
+            &db,
+            &["restore", "--force", file.to_str().expect("path")],
+        ));
+        assert_eq!(ok(&ratedesk(&db, &["export", "ratings"])), new);
+        // Back to the old results for the next try.
+        ok(&ratedesk(
+            &db,
+            &["result", "2025-hki-open", "1", "1", "0-1"],
+        ));
+    }
+    ok(&ratedesk(&db, &["check"]));
+    assert!(!seen.is_empty());
+}
+
+#[test]
+fn an_interrupted_swap_is_refused_at_the_next_open_and_a_new_restore_completes_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (db, file, _, new) = two_versions(dir.path());
+    // What a restore killed during its swap leaves: the marker, half of each database.
+    std::fs::write(
+        db.join("ratedesk.restoring"),
+        "file=other.backup\nstarted=2026-01-01 10:00:00\n",
+    )
+    .expect("marker");
+    std::fs::remove_file(db.join("db")).expect("half swapped");
+    for command in [&["export", "ratings"][..], &["log"], &["check"]] {
+        let out = ratedesk(&db, command);
+        assert_eq!(out.status.code(), Some(1));
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            message.contains("restore into")
+                && message.contains("was interrupted")
+                && message.contains("other.backup")
+                && message.contains("restore --force"),
+            "{message}"
+        );
+    }
+    let refused = ratedesk(&db, &["restore", file.to_str().expect("path")]);
+    assert_eq!(refused.status.code(), Some(2));
+    ok(&ratedesk(
+        &db,
+        &["restore", "--force", file.to_str().expect("path")],
+    ));
+    assert_eq!(ok(&ratedesk(&db, &["export", "ratings"])), new);
+    assert!(!db.join("ratedesk.restoring").exists());
+}
+
+#[test]
+fn a_restore_over_data_is_audited_and_keeps_a_backup_of_what_it_replaced() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (db, file, old, _) = two_versions(dir.path());
+    let replaced = ok(&ratedesk(
+        &db,
+        &["restore", "--force", file.to_str().expect("path")],
+    ));
+    assert!(replaced.contains("replaced"), "{replaced}");
+    let log = ok(&ratedesk(&db, &["log"]));
+    let last = log.lines().rfind(|l| l.starts_with('#')).expect("an entry");
+    assert!(
+        last.contains("restore") && last.contains("other.backup") && last.contains("players"),
+        "{log}"
+    );
+    let kept: Vec<PathBuf> = std::fs::read_dir(db.join("backups"))
+        .expect("backups")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.to_string_lossy().ends_with("-before-restore.backup"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    // That backup brings back what was replaced.
+    let back = dir.path().join("back");
+    ok(&ratedesk(
+        &back,
+        &["restore", kept[0].to_str().expect("path")],
+    ));
+    assert_eq!(ok(&ratedesk(&back, &["export", "ratings"])), old);
+}
+
+#[test]
+fn a_database_without_its_data_files_is_damage_not_an_empty_database() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let manifest = std::fs::read(db.join("ratedesk.manifest")).expect("manifest");
+    std::fs::remove_file(db.join("db")).expect("remove the log");
+    for entry in std::fs::read_dir(&db).expect("dir") {
+        let path = entry.expect("entry").path();
+        if path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("snap."))
+        {
+            std::fs::remove_file(path).expect("remove a snapshot");
+        }
+    }
+    for command in [&["export", "ratings"][..], &["import", "json", "x.json"]] {
+        let out = ratedesk(&db, command);
+        assert_eq!(out.status.code(), Some(1));
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            message.contains("cannot be read") && message.contains("`db` is missing"),
+            "{message}"
+        );
+    }
+    assert_eq!(
+        std::fs::read(db.join("ratedesk.manifest")).expect("manifest"),
+        manifest,
+        "the manifest is left as it was"
+    );
+}
+
+#[test]
+fn a_read_only_command_on_a_mistyped_folder_creates_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let typo = dir.path().join("dbb");
+    for command in [&["export", "events"][..], &["log"], &["check"]] {
+        let out = ratedesk(&typo, command);
+        assert_eq!(out.status.code(), Some(1));
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(message.contains("there is no database at"), "{message}");
+    }
+    assert!(!typo.exists());
+}
+
+#[test]
+fn a_database_held_by_sled_elsewhere_is_in_use_and_never_set_aside() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (db, file, old, _) = two_versions(dir.path());
+    let held = sled::open(&db).expect("another program opens it");
+    for command in [
+        &["export", "ratings"][..],
+        &["restore", "--force", file.to_str().expect("path")],
+    ] {
+        let out = ratedesk(&db, command);
+        assert_eq!(out.status.code(), Some(1));
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            message.contains("in use by") && !message.contains("cannot be read"),
+            "{message}"
+        );
+    }
+    drop(held);
+    let names: Vec<String> = std::fs::read_dir(&db)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.starts_with("damaged-")),
+        "{names:?}"
+    );
+    assert_eq!(ok(&ratedesk(&db, &["export", "ratings"])), old);
+}
+
+#[test]
+fn a_running_writer_keeps_its_lock_and_a_forced_restore_cannot_move_its_database() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (db, file, _, _) = two_versions(dir.path());
+    // A stale-looking lock file from a dead process changes nothing: the lock is the flock.
+    std::fs::write(
+        db.join("ratedesk.lock"),
+        "user=x\npid=1\nhost=elsewhere\nsince=then\n",
+    )
+    .expect("stale particulars");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .arg("results")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("writer");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut acks = BufReader::new(child.stdout.take().expect("stdout"));
+    writeln!(stdin, "2025-hki-open 1 2 0-1").expect("send");
+    let mut line = String::new();
+    acks.read_line(&mut line).expect("ack");
+    assert!(line.starts_with("ok "), "{line}");
+    for command in [
+        &["check"][..],
+        &["restore", "--force", file.to_str().expect("path")],
+    ] {
+        let out = ratedesk(&db, command);
+        assert_eq!(out.status.code(), Some(1));
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            message.contains("in use by") && message.contains(&format!("pid {}", child.id())),
+            "{message}"
+        );
+    }
+    // The writer's next edit lands in the database everyone opens.
+    writeln!(stdin, "2025-hki-open 1 3 1-0").expect("send");
+    line.clear();
+    acks.read_line(&mut line).expect("ack");
+    assert!(line.starts_with("ok "), "{line}");
+    drop(stdin);
+    child.wait().expect("writer ends");
+    let doc: Value =
+        serde_json::from_str(&ok(&ratedesk(&db, &["export", "events"]))).expect("json");
+    let games = doc["events"][0]["games"].as_array().expect("games");
+    let board = |b: u64| {
+        games
+            .iter()
+            .find(|g| g["round"] == 1 && g["board"] == b)
+            .map(|g| g["result"].clone())
+    };
+    assert_eq!(board(2), Some(Value::from("0-1")));
+    assert_eq!(board(3), Some(Value::from("1-0")));
+}
+
+#[test]
+fn many_quick_edits_keep_older_backups_and_the_last_one_before_an_import() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let backups = db.join("backups");
+    let text = std::fs::read_dir(&backups)
+        .expect("backups")
+        .map(|e| e.expect("entry").path())
+        .max()
+        .map(|p| std::fs::read(p).expect("backup"))
+        .expect("a backup");
+    let now = chrono::Local::now().naive_local();
+    let old = |days: i64, suffix: &str| {
+        let name = format!(
+            "ratedesk-{}{suffix}.backup",
+            (now - chrono::TimeDelta::days(days)).format("%Y%m%dT%H%M%S%.3f")
+        );
+        std::fs::write(backups.join(&name), &text).expect("plant");
+        name
+    };
+    let yesterday = old(1, "");
+    let last_month = old(20, "");
+    let before_import = old(200, "-before-import");
+    for k in 0..12 {
+        let code = ["1-0", "0-1"][k % 2];
+        ok(&ratedesk(&db, &["result", "2025-hki-open", "1", "1", code]));
+    }
+    for name in [&yesterday, &last_month, &before_import] {
+        assert!(backups.join(name).exists(), "{name} was rotated away");
+    }
+    // An import takes a backup first, and that one is kept.
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/autumn-2025.json");
+    let again = dir.path().join("again.json");
+    let doc = std::fs::read_to_string(&demo)
+        .expect("demo")
+        .replace("2025-hki-open", "2025-hki-open-b")
+        .replace("2025-", "2024-");
+    std::fs::write(&again, doc).expect("write");
+    ok(&ratedesk(
+        &db,
+        &["import", "json", again.to_str().expect("path")],
+    ));
+    let taken: Vec<String> = std::fs::read_dir(&backups)
+        .expect("backups")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with("-before-import.backup") && *n != before_import)
+        .collect();
+    assert_eq!(taken.len(), 1, "{taken:?}");
+}
+
+#[test]
+fn damage_in_the_middle_of_the_log_is_refused_then_set_aside_by_a_forced_restore() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let lines = result_lines(&db, 400);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .arg("results")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("results");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for line in lines {
+        writeln!(stdin, "{line}").expect("send");
+    }
+    drop(stdin);
+    assert!(child.wait().expect("results").success());
+    let expected = ok(&ratedesk(&db, &["export", "ratings"]));
+    let backup = std::fs::read_dir(db.join("backups"))
+        .expect("backups")
+        .map(|e| e.expect("entry").path())
+        .max()
+        .expect("a backup");
+    // Bit rot: bytes change, the file's size and time do not. Where the damage lands in data
+    // sled no longer reads it is harmless; anywhere else it is refused as damage, never a
+    // "database error" or a wrong answer, and a forced restore sets it aside.
+    let pristine = dir.path().join("pristine");
+    copy_dir(&db, &pristine);
+    let mut refused = 0;
+    for (k, tenths) in [2usize, 4, 5, 6, 8].into_iter().enumerate() {
+        let db = dir.path().join(format!("damaged{k}"));
+        copy_dir(&pristine, &db);
+        let log = db.join("db");
+        let modified = std::fs::metadata(&log)
+            .expect("log")
+            .modified()
+            .expect("time");
+        let mut bytes = std::fs::read(&log).expect("log");
+        let at = bytes.len() * tenths / 10;
+        for b in &mut bytes[at..at + 2000] {
+            *b = b.wrapping_mul(31).wrapping_add(7);
+        }
+        std::fs::write(&log, &bytes).expect("damage");
+        std::fs::File::options()
+            .write(true)
+            .open(&log)
+            .and_then(|f| f.set_modified(modified))
+            .expect("time kept");
+        let out = ratedesk(&db, &["export", "ratings"]);
+        if out.status.success() {
+            assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+            continue;
+        }
+        refused += 1;
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            message.contains("cannot be read") && message.contains("damage"),
+            "{message}"
+        );
+        assert_eq!(std::fs::read(&log).expect("log"), bytes, "left as it was");
+        let restored = ratedesk(&db, &["restore", "--force", backup.to_str().expect("path")]);
+        ok(&restored);
+        assert!(String::from_utf8_lossy(&restored.stderr).contains("damaged database was moved"));
+        assert_eq!(ok(&ratedesk(&db, &["export", "ratings"])), expected);
+    }
+    assert!(refused > 0, "no damage was found anywhere");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
