@@ -181,7 +181,20 @@ pub struct Event {
     pub games: Vec<Game>,
 }
 
+/// Seconds for 60 moves of an event without a recorded time control: a standard game of
+/// 90 minutes.
+const STANDARD_SECONDS: u64 = 90 * 60;
+
 impl Event {
+    /// Seconds a player has for the first 60 moves of the event's games (SSL 2.8, ISL "Kröfur
+    /// um tímamörk", TSF A.2 reckon alike); an event without a recorded time control is a
+    /// standard game.
+    pub fn seconds_for_60_moves(&self) -> u64 {
+        self.time_control
+            .as_ref()
+            .map_or(STANDARD_SECONDS, TimeControl::seconds_for_60_moves)
+    }
+
     /// The players of the games, in order of first appearance: the participants of an event
     /// given without a list of them.
     pub fn players_in_games(&self) -> Vec<PlayerIdx> {

@@ -60,6 +60,23 @@ impl Terminal {
         }
     }
 
+    /// The window changes size, as a person drags it.
+    fn resize(&self, rows: u16, cols: u16) {
+        self._master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize");
+        let size = |n: u16| std::num::NonZeroU16::new(n).expect("not zero");
+        self.screen
+            .lock()
+            .expect("the screen")
+            .set_size(size(rows), size(cols));
+    }
+
     fn contents(&self) -> String {
         self.screen.lock().expect("the screen").screen().contents()
     }
@@ -94,10 +111,12 @@ impl Drop for Terminal {
 
 const ENTER: &[u8] = b"\r";
 const CTRL_C: &[u8] = b"\x03";
+const ESC: &[u8] = b"\x1b";
+const BACKSPACE: u8 = 0x7f;
 const WAIT: Duration = Duration::from_secs(20);
 
 #[test]
-fn an_officer_finds_a_player_opens_his_event_and_keys_a_result() {
+fn an_officer_finds_a_player_keys_a_result_and_types_a_name_after_leaving_the_card() {
     let data = tempfile::tempdir().expect("tempdir");
     let mut terminal = Terminal::start(data.path());
     // The first start builds the demo federation (3 000 players, ten years).
@@ -105,18 +124,52 @@ fn an_officer_finds_a_player_opens_his_event_and_keys_a_result() {
     terminal.send(b"FIN10000");
     terminal.wait_for("FIN10000▏", WAIT);
     terminal.send(ENTER);
-    let card = terminal.wait_for("rated events", WAIT);
+    let card = terminal.wait_for("Player card", WAIT);
     assert!(card.contains("FIN10000"), "{card}");
+    // His newest game's event opens with the cursor on his board.
     terminal.send(ENTER);
     terminal.wait_for("Standings", WAIT);
-    // Key white's win on board 1; if the board had another result this is a correction and
-    // its preview asks first.
+    // Key white's win on his board; if the board had another result this is a correction and
+    // its preview asks first; if it had this one, nothing is stored and black's win is keyed.
+    let mut keyed = "1-0";
     terminal.send(b"1");
     std::thread::sleep(Duration::from_millis(500));
+    if terminal.contents().contains("nothing to change") {
+        terminal.send(b"\x1b[A0");
+        keyed = "0-1";
+        std::thread::sleep(Duration::from_millis(500));
+    }
     if terminal.contents().contains("This correction changes") {
         terminal.send(b"y");
     }
-    terminal.wait_for("round 1 board 1: 1-0", WAIT);
+    terminal.wait_for(&format!(": {keyed}"), WAIT);
+    // Esc back to the card, Esc back to the search, then a name typed at once: every letter
+    // goes to the search (u is not undo there, i is not import, q is not quit).
+    terminal.send(ESC);
+    terminal.wait_for("Player card", WAIT);
+    terminal.send(ESC);
+    terminal.wait_for("FIN10000▏", WAIT);
+    terminal.send(&[BACKSPACE; 8]);
+    terminal.send(b"uusitalo iq");
+    terminal.wait_for("uusitalo iq▏", WAIT);
+    // Resized while working: drawn again at the new size, and the shell's screen comes back
+    // whole on quitting (nothing of the last frame left behind).
+    terminal.resize(30, 100);
+    let start = Instant::now();
+    // The tab bar's counts end at the right edge: at column 100 once drawn again.
+    while terminal
+        .contents()
+        .lines()
+        .next()
+        .is_none_or(|l| l.trim_end().chars().count() < 95)
+    {
+        assert!(
+            start.elapsed() < WAIT,
+            "never drawn at 100 columns:\n{}",
+            terminal.contents()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     terminal.send(CTRL_C);
     let start = Instant::now();
     while terminal.child.try_wait().expect("the child").is_none() {
@@ -126,7 +179,12 @@ fn an_officer_finds_a_player_opens_his_event_and_keys_a_result() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    // The keyed result is on disk, audited.
+    let after = terminal.contents();
+    assert!(
+        !after.contains("ratedesk ") && !after.contains("│"),
+        "the last frame stayed on the shell's screen:\n{after}"
+    );
+    // The keyed result is on disk, audited, and still the latest entry: nothing was undone.
     let db = data.path().join("ratedesk-demo");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))
         .arg("--db")
@@ -135,5 +193,6 @@ fn an_officer_finds_a_player_opens_his_event_and_keys_a_result() {
         .output()
         .expect("log");
     let log = String::from_utf8_lossy(&out.stdout);
-    assert!(log.contains("round 1 board 1: 1-0"), "{log}");
+    assert!(log.contains(&format!(": {keyed}")), "{log}");
+    assert!(!log.contains("undo"), "{log}");
 }

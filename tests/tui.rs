@@ -113,7 +113,8 @@ fn search_open_player_then_open_his_event() {
     assert_eq!(app.players.focus, Focus::Card);
     insta::assert_snapshot!("player_card_80x24", text(&app, &k, 80, 24));
     insta::assert_snapshot!("player_card_160x48", text(&app, &k, 160, 48));
-    press_keys(&mut app, &k, "enter");
+    // Her newest games are in Espoo; the fourth row is her last Helsinki game.
+    press_keys(&mut app, &k, "down down down enter");
     assert_eq!(app.tab, Tab::Tournaments);
     assert_eq!(
         app.tournaments.open,
@@ -557,10 +558,10 @@ fn an_arbiters_trf_file_is_shown_then_imported_from_the_tournaments_tab() {
     press_keys(&mut app, &k, "enter");
     type_text(&mut app, &k, "bunratty-2011");
     press_keys(&mut app, &k, "enter");
-    let Some(Popup::Import { lines, .. }) = &app.popup else {
+    let Some(Popup::Import { plan, .. }) = &app.popup else {
         panic!("the import is shown first: {:?}", app.status);
     };
-    assert!(lines[1].contains("34 new"), "{lines:?}");
+    assert!(plan.head[1].contains("34 new"), "{:?}", plan.head);
     assert_eq!(
         app.desk.audit().len(),
         audit,

@@ -82,11 +82,14 @@ pub enum Action {
     NextView,
     PrevView,
     ImportFile,
+    Suspend,
+    NextPane,
+    ChooseDate,
 }
 
 impl Action {
     /// Every action, in the order the help lists them.
-    pub const ALL: [Action; 41] = [
+    pub const ALL: [Action; 44] = [
         Action::Quit,
         Action::Help,
         Action::TabPlayers,
@@ -128,6 +131,9 @@ impl Action {
         Action::NextView,
         Action::PrevView,
         Action::ImportFile,
+        Action::Suspend,
+        Action::NextPane,
+        Action::ChooseDate,
     ];
 
     /// What the action does, for the help popup.
@@ -171,9 +177,12 @@ impl Action {
             Action::AddParticipant => "enter a player in the event",
             Action::Merge => "merge another record into this player",
             Action::ConfirmTitle => "confirm the selected title",
-            Action::NextView => "next view (titles, within reach, selection)",
+            Action::NextView => "next view (games/events, report, selection lists…)",
             Action::PrevView => "previous view",
             Action::ImportFile => "import an arbiter's TRF file as an event",
+            Action::Suspend => "suspend to the shell (fg resumes)",
+            Action::NextPane => "switch between the round and the table",
+            Action::ChooseDate => "choose the selection lists' date",
         }
     }
 
@@ -189,8 +198,9 @@ impl Action {
             | Action::PrevTab
             | Action::Undo
             | Action::Redo
+            | Action::Suspend
             | Action::Back => "General",
-            Action::NextView | Action::PrevView => "Lists",
+            Action::NextView | Action::PrevView | Action::NextPane | Action::ChooseDate => "Lists",
             Action::Up
             | Action::Down
             | Action::PageUp

@@ -610,6 +610,10 @@ impl<R: Rulebook> Edit<R> {
                 }
             }
         }
+        // A record written as it already is changes nothing: it is not stored.
+        change.players.retain(|d| d.before != d.after);
+        change.events.retain(|d| d.before != d.after);
+        change.games.retain(|d| d.before != d.after);
         Ok(change)
     }
 }

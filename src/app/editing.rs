@@ -45,6 +45,19 @@ impl<R: JsonRules> App<R> {
         if form.kind == FormKind::ImportTrf {
             return self.plan_import(form);
         }
+        if form.kind == FormKind::SelectionDate {
+            match form.selection_date_value() {
+                Ok(date) => {
+                    self.select_as_of(date);
+                    self.say(format!("selection lists on {date}"));
+                }
+                Err(message) => {
+                    self.warn(message);
+                    self.popup = Some(Popup::Form(form));
+                }
+            }
+            return;
+        }
         let edit = match &form.kind {
             FormKind::NewPlayer { .. } | FormKind::EditPlayer(_) => {
                 form.to_player().and_then(|(info, rating)| match form.kind {
@@ -72,7 +85,7 @@ impl<R: JsonRules> App<R> {
             FormKind::EditEvent(e) => form
                 .to_event(self.desk.book().events.get(*e))
                 .map(|details| Edit::UpdateEvent { event: *e, details }),
-            FormKind::ImportTrf => unreachable!("planned above"),
+            FormKind::ImportTrf | FormKind::SelectionDate => unreachable!("handled above"),
         };
         let edit = match edit {
             Ok(edit) => edit,
@@ -114,12 +127,13 @@ impl<R: JsonRules> App<R> {
             self.popup = Some(Popup::Form(form));
             return;
         }
-        let path = std::path::Path::new(&file);
-        match super::trf_import::plan(&self.desk, path, time_control.as_deref(), id) {
+        let path = super::paths::expand(&file);
+        match super::trf_import::plan(&self.desk, &path, time_control.as_deref(), id) {
             Ok(plan) => {
                 self.popup = Some(Popup::Import {
-                    edit: Box::new(plan.edit),
-                    lines: plan.lines,
+                    plan: Box::new(plan),
+                    selected: 0,
+                    scroll: 0,
                 })
             }
             Err(e) => {
@@ -138,7 +152,7 @@ impl<R: JsonRules> App<R> {
                     && effect.gained.is_empty()
                     && effect.lost.is_empty() =>
             {
-                self.apply(edit)
+                self.apply(edit);
             }
             Ok(effect) => {
                 self.popup = Some(Popup::Confirm {
@@ -160,7 +174,14 @@ impl<R: JsonRules> App<R> {
             ));
         }
         players.push(player);
-        self.apply(Edit::SetParticipants { event, players });
+        let number = players.len();
+        if self.apply(Edit::SetParticipants { event, players }) {
+            let book = self.desk.book();
+            self.say(format!(
+                "saved: {} entered in {} as number {number}",
+                book.players[player].name, book.events[event].id
+            ));
+        }
     }
 
     pub(super) fn picked(&mut self, pick: &PickState) {
@@ -195,15 +216,15 @@ impl<R: JsonRules> App<R> {
         match action {
             Action::Back | Action::Cancel => {
                 self.tournaments.pairing = None;
-                self.say("pairing done");
+                // Results are keyed from the first board on.
+                self.tournaments.board = 0;
+                self.say("pairing done: the cursor is on board 1");
             }
             Action::Open | Action::Submit => {
                 let round = self.tournaments.round;
                 match parse_pairing(text, &self.desk.book().events[event], round) {
                     Ok(game) => {
-                        let before = self.desk.audit().len();
-                        self.apply(Edit::SetGame { event, game });
-                        if self.desk.audit().len() > before {
+                        if self.apply(Edit::SetGame { event, game }) {
                             self.tournaments.pairing = Some(String::new());
                             self.tournaments.board =
                                 self.boards(event, round).len().saturating_sub(1);

@@ -17,6 +17,8 @@ pub enum FormKind {
     EditEvent(usize),
     /// An arbiter's TRF file to import as a new event.
     ImportTrf,
+    /// The date of the selection lists.
+    SelectionDate,
 }
 
 /// A form: labelled text fields, one in focus.
@@ -33,6 +35,7 @@ pub const PLAYOFF_OF: &str = "Play-off of (event id)";
 const IMPORT_FILE: &str = "File (path of a .trf / .txt)";
 const IMPORT_TIME_CONTROL: &str = "Time control (empty: the file's)";
 const IMPORT_ID: &str = "Event id (empty: the file's name)";
+const SELECTION_DATE: &str = "Date (27.2.2026 or 2026-02-27)";
 
 impl FormState {
     pub fn title(&self) -> &'static str {
@@ -42,6 +45,7 @@ impl FormState {
             FormKind::NewEvent => "New event",
             FormKind::EditEvent(_) => "Edit event",
             FormKind::ImportTrf => "Import a TRF file",
+            FormKind::SelectionDate => "Selection lists on",
         }
     }
 
@@ -56,6 +60,21 @@ impl FormState {
             ],
             focus: 0,
         }
+    }
+
+    /// The form asking for the selection lists' date.
+    pub fn selection_date(date: NaiveDate) -> Self {
+        Self {
+            kind: FormKind::SelectionDate,
+            fields: vec![(SELECTION_DATE, date.format("%-d.%-m.%Y").to_string())],
+            focus: 0,
+        }
+    }
+
+    /// The selection date typed.
+    pub fn selection_date_value(&self) -> Result<NaiveDate, String> {
+        self.date(SELECTION_DATE)?
+            .ok_or_else(|| "give the date of the selection lists".into())
     }
 
     /// The import form's answers: the file, the time control and the event id (`None`: the
@@ -83,6 +102,27 @@ impl FormState {
             &PlayerInfo::default(),
             None,
         )
+    }
+
+    /// The form of a new player from a search: the name as typed (each word capitalised) and
+    /// the next free id proposed.
+    pub fn new_player_named(enter_in: Option<usize>, typed: &str, id: &str) -> Self {
+        let name = typed
+            .split_whitespace()
+            .map(|w| {
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                    .unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let info = PlayerInfo {
+            name,
+            id: id.to_string(),
+            ..PlayerInfo::default()
+        };
+        Self::player(FormKind::NewPlayer { enter_in }, &info, None)
     }
 
     /// The form of a player, filled with what is known of him.
@@ -184,9 +224,9 @@ impl FormState {
         if text.is_empty() {
             return Ok(None);
         }
-        NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        parse_date(text)
             .map(Some)
-            .map_err(|_| format!("{label}: '{text}' is not a date"))
+            .ok_or_else(|| format!("{label}: '{text}' is not a date"))
     }
 
     /// The player the form describes, with his rating and rated games before his first rated
@@ -312,6 +352,15 @@ impl FormState {
             games: Vec::new(),
         })
     }
+}
+
+/// A date as the officer types it: `27.2.2026` (day.month.year, as Finns write it) or ISO
+/// `2026-02-27`.
+pub fn parse_date(text: &str) -> Option<NaiveDate> {
+    let text = text.trim();
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .or_else(|_| NaiveDate::parse_from_str(text, "%d.%m.%Y"))
+        .ok()
 }
 
 /// Reads a pairing keyed as start numbers: `12 7` (12 white, 7 black) or `12` alone (a bye).

@@ -8,8 +8,13 @@ mod checks;
 pub mod edit;
 mod editing;
 pub mod forms;
+pub mod paths;
+mod players;
+mod popups;
 pub mod search;
 pub mod state;
+mod titles;
+mod tournaments;
 pub mod trf_import;
 pub mod views;
 
@@ -189,10 +194,20 @@ impl<R: JsonRules> Desk<R> {
         touched
     }
 
-    /// Checks, writes, re-rates and flushes an edit; returns its effect once it is on disk.
+    /// Checks, writes, re-rates and flushes an edit; returns its effect once it is on disk. An
+    /// edit that changes nothing is not stored (no audit entry, no undo step).
     pub fn apply(&mut self, edit: Edit<R>) -> Result<Effect<R::Award>, DeskError> {
         let change = edit.compile(&self.current())?;
         let action = edit.describe(&self.book);
+        if change.is_empty() {
+            return Ok(Effect {
+                action,
+                ratings: Vec::new(),
+                gained: Vec::new(),
+                lost: Vec::new(),
+                units_rated: 0,
+            });
+        }
         self.commit(change, action, AuditKind::Edit)
     }
 

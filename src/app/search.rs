@@ -1,17 +1,19 @@
 //! Finding players as the officer types: fuzzy matching over names, ids and FIDE ids. The
 //! matcher folds only ASCII case, so every key is folded once (`Järvinen` → `jarvinen`) and
-//! queries are folded the same way; the original names are what the screen shows.
+//! queries are folded the same way; the original names are what the screen shows. Each word
+//! of a query is matched on its own, so names match in either order (`eero mäk` finds
+//! `Mäkelä, Eero`), and a query that is exactly a player's id (with or without its letters)
+//! or FIDE id puts him first. Every match is returned; the screen draws only what it shows.
 
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
 use crate::model::{PlayerIdx, PlayerInfo, fold_name};
 
-/// How many matches a query returns at most.
-pub const MAX_RESULTS: usize = 200;
-
 pub struct SearchIndex {
     keys: Vec<(PlayerIdx, String)>,
+    /// Per key: the folded id, its number without letters, and the FIDE id, for exact matches.
+    ids: Vec<[String; 3]>,
     matcher: SkimMatcherV2,
     /// The last query and the keys it matched: a query that extends it can only match among
     /// them (a fuzzy match of "jarvi" is one of "jarv"), so typing narrows instead of rescanning.
@@ -34,45 +36,55 @@ impl SearchIndex {
             })
             .collect();
         keys.sort_by(|a, b| a.1.cmp(&b.1));
+        let ids = keys
+            .iter()
+            .map(|(p, _)| {
+                let id = fold_name(&players[*p].id);
+                let number = id
+                    .trim_start_matches(|c: char| !c.is_ascii_digit())
+                    .to_string();
+                let fide = players[*p]
+                    .fide_id
+                    .map(|f| f.to_string())
+                    .unwrap_or_default();
+                [id, number, fide]
+            })
+            .collect();
         Self {
             keys,
+            ids,
             matcher: SkimMatcherV2::default(),
             last: std::cell::RefCell::new(None),
         }
     }
 
-    /// Players matching `query`, best first (all players by name for an empty query).
+    /// Players matching `query`, best first (all players by name for an empty query): an exact
+    /// id or FIDE id first, then by how well every word of the query matches.
     pub fn search(&self, query: &str) -> Vec<PlayerIdx> {
         let query = fold_name(query.trim());
         if query.is_empty() {
-            return self
-                .keys
-                .iter()
-                .take(MAX_RESULTS)
-                .map(|(p, _)| *p)
-                .collect();
+            return self.keys.iter().map(|(p, _)| *p).collect();
         }
+        let words: Vec<&str> = query.split_whitespace().collect();
         let mut last = self.last.borrow_mut();
         let candidates: Vec<usize> = match last.as_ref() {
             Some((previous, matched)) if query.starts_with(previous.as_str()) => matched.clone(),
             _ => (0..self.keys.len()).collect(),
         };
-        let mut scored: Vec<(i64, &str, PlayerIdx)> = Vec::new();
+        let mut scored: Vec<(bool, i64, &str, PlayerIdx)> = Vec::new();
         let mut matched = Vec::new();
         for k in candidates {
             let (p, key) = &self.keys[k];
-            if let Some(score) = self.matcher.fuzzy_match(key, &query) {
-                scored.push((score, key.as_str(), *p));
+            let score: Option<i64> = words.iter().map(|w| self.matcher.fuzzy_match(key, w)).sum();
+            if let Some(score) = score {
+                let exact = self.ids[k].iter().any(|id| !id.is_empty() && *id == query);
+                scored.push((exact, score, key.as_str(), *p));
                 matched.push(k);
             }
         }
         *last = Some((query.clone(), matched));
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-        scored
-            .into_iter()
-            .take(MAX_RESULTS)
-            .map(|(_, _, p)| p)
-            .collect()
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
+        scored.into_iter().map(|(_, _, _, p)| p).collect()
     }
 }
 
@@ -120,6 +132,43 @@ mod tests {
             let fresh = SearchIndex::new(&book.players, &all);
             assert_eq!(typed.search(query), fresh.search(query), "{query}");
         }
+    }
+
+    #[test]
+    fn an_exact_id_or_fide_id_ranks_first_and_names_match_in_either_order() {
+        let players = vec![
+            player("FIN11727", "Aalto, Mikko", Some(117254)),
+            player("FIN11725", "Ström, Eva", None),
+            player("FIN3", "Mäkelä, Eero", Some(502117)),
+            player("FIN4", "Mäki, Eeva", None),
+        ];
+        let index = SearchIndex::new(&players, &[true; 4]);
+        assert_eq!(index.search("11725").first(), Some(&1), "the id's number");
+        assert_eq!(index.search("fin11725").first(), Some(&1), "the whole id");
+        let index = SearchIndex::new(&players, &[true; 4]);
+        assert_eq!(
+            index.search("eero mäk").first(),
+            Some(&2),
+            "first name first"
+        );
+        assert_eq!(index.search("mäkelä eero").first(), Some(&2));
+        assert!(
+            !index.search("eero mäk").contains(&3),
+            "every word must match"
+        );
+        let only_fide = vec![player("FIN9", "Aho, Aku", Some(11725)), players[0].clone()];
+        let index = SearchIndex::new(&only_fide, &[true; 2]);
+        assert_eq!(index.search("11725").first(), Some(&0), "the exact FIDE id");
+    }
+
+    #[test]
+    fn every_match_is_returned() {
+        let players: Vec<PlayerInfo> = (0..450)
+            .map(|i| player(&format!("FIN{i}"), &format!("Virtanen, {i}"), None))
+            .collect();
+        let index = SearchIndex::new(&players, &vec![true; 450]);
+        assert_eq!(index.search("").len(), 450);
+        assert_eq!(index.search("virt").len(), 450);
     }
 
     #[test]

@@ -1,17 +1,24 @@
-//! The workstation's state and its one `update` per action: tabs, the player search and card,
-//! tournaments with round entry, titles, popups and the status line. Drawing only reads it; keys
-//! only produce actions or typed text. The same code serves the terminal and the tests.
-
-use std::collections::BTreeMap;
+//! The workstation's state and its one `update` per action: tabs, where the officer is and
+//! where Esc goes back to, popups, the status line and the window's size. Each tab's own state
+//! and keys live in its module (`players`, `tournaments`, `titles`); drawing only reads this,
+//! keys only produce actions or typed text. The same code serves the terminal and the tests.
+//!
+//! Focus follows one convention everywhere: a screen with a search box keeps the typing in it
+//! (arrows move the selection, Enter opens), so a letter typed there is never a command; Esc
+//! goes back to the screen the officer came from.
 
 use crate::json::JsonRules;
-use crate::ledger;
-use crate::model::{GameResult, PlayerIdx};
-use crate::rules::{Award, ListId, PlayerRating, SelectionNumbers};
+use crate::model::GameResult;
+use crate::rules::PlayerRating;
 
 use super::forms::FormState;
 use super::search::SearchIndex;
 use super::{Action, Context, Desk, Edit, Effect};
+
+pub use super::players::{CardView, Focus, GameRow, PlayersState};
+pub use super::titles::{TitlesState, TitlesView};
+pub use super::tournaments::{EventView, Pane, TournamentsState};
+pub use super::trf_import::Plan;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
@@ -32,81 +39,29 @@ impl Tab {
     }
 }
 
-/// Where the Players tab's keys go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Focus {
+/// A screen the officer was on: what Esc returns to, as a browser's back button does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
     Search,
-    List,
-    Card,
-}
-
-#[derive(Clone, Debug)]
-pub struct PlayersState {
-    pub query: String,
-    pub results: Vec<PlayerIdx>,
-    pub selected: usize,
-    pub focus: Focus,
-    pub card: Option<PlayerIdx>,
-    pub card_row: usize,
-}
-
-#[derive(Clone, Debug)]
-pub struct TournamentsState {
-    pub query: String,
-    /// Live events, newest first, filtered by the query.
-    pub list: Vec<usize>,
-    pub selected: usize,
-    pub open: Option<usize>,
-    pub round: u32,
-    pub board: usize,
-    /// Start numbers being keyed for a pairing (`12 7`), while pairing.
-    pub pairing: Option<String>,
-    pub view: EventView,
-}
-
-/// What the open event's left pane shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EventView {
-    #[default]
-    Standings,
-    /// The rating report: old, new, ±, games, score, expected, performance, factors.
-    Report,
-    Crosstable,
-}
-
-/// The Titles tab's views.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TitlesView {
-    #[default]
-    Holders,
-    Reach,
-    Selection,
-}
-
-impl TitlesView {
-    pub const ALL: [TitlesView; 3] = [
-        TitlesView::Holders,
-        TitlesView::Reach,
-        TitlesView::Selection,
-    ];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            TitlesView::Holders => "Titles",
-            TitlesView::Reach => "Within reach",
-            TitlesView::Selection => "Selection",
-        }
-    }
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct TitlesState {
-    pub view: TitlesView,
-    pub selected: usize,
-    /// The selection date (today when the view opens).
-    pub as_of: Option<chrono::NaiveDate>,
-    /// Selection figures as of `as_of`, best first, computed when the view opens.
-    pub selection: Vec<(PlayerIdx, SelectionNumbers)>,
+    Card {
+        player: usize,
+        row: usize,
+        view: CardView,
+    },
+    Events,
+    Event {
+        event: usize,
+        round: u32,
+        board: usize,
+        row: usize,
+        view: EventView,
+        pane: Pane,
+        mark: Option<usize>,
+    },
+    Titles {
+        view: TitlesView,
+        selected: usize,
+    },
 }
 
 /// The results that are not on a single key (SSL 2.9 marks which are played).
@@ -131,10 +86,12 @@ pub enum Popup<R: JsonRules> {
     },
     Form(FormState),
     Pick(PickState),
-    /// A file's import, shown before it is made: who is matched, new or ambiguous.
+    /// A file's import, shown before it is made: who is matched, new or ambiguous; `selected`
+    /// is the ambiguous player whose choice ←/→ changes.
     Import {
-        edit: Box<Edit<R>>,
-        lines: Vec<String>,
+        plan: Box<Plan<R>>,
+        selected: usize,
+        scroll: u16,
     },
 }
 
@@ -144,7 +101,7 @@ pub enum PickFor {
     /// Enter him in this event.
     Participant(usize),
     /// Merge his record into this player's.
-    MergeInto(PlayerIdx),
+    MergeInto(usize),
 }
 
 /// Choosing a player by fuzzy search.
@@ -152,7 +109,7 @@ pub enum PickFor {
 pub struct PickState {
     pub purpose: PickFor,
     pub query: String,
-    pub results: Vec<PlayerIdx>,
+    pub results: Vec<usize>,
     pub selected: usize,
 }
 
@@ -166,7 +123,7 @@ pub struct Status {
 #[derive(Clone, Debug, PartialEq)]
 pub struct HistoryRow {
     pub event: usize,
-    pub list: ListId,
+    pub list: crate::rules::ListId,
     pub rating: PlayerRating,
 }
 
@@ -174,9 +131,11 @@ pub struct HistoryRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {
     pub start_number: usize,
-    pub player: PlayerIdx,
+    pub player: usize,
     /// Half points, unplayed games included.
     pub points: u32,
+    /// The rating going into the event, known before any result is keyed.
+    pub entry: Option<crate::model::Rating>,
     pub rating: Option<PlayerRating>,
 }
 
@@ -190,23 +149,49 @@ pub struct App<R: JsonRules> {
     pub status: Option<Status>,
     /// Keys of a chord typed so far, with what may follow.
     pub pending: Vec<String>,
+    /// Where Esc goes back to, the latest last.
+    pub back: Vec<Place>,
+    /// The window's size in cells, as the terminal last reported it.
+    pub screen: (u16, u16),
     pub quit: bool,
+    /// The officer asked to suspend (ctrl-z): the terminal loop stops the process.
+    pub suspend: bool,
     pub(super) search: SearchIndex,
 }
 
-const PAGE: usize = 10;
+/// The smallest window the workstation draws in.
+pub const MIN_SIZE: (u16, u16) = (80, 24);
 
-fn step(selected: usize, len: usize, action: Action) -> usize {
+/// Moves a cursor over `len` rows by one action; `page` rows for PgUp/PgDn.
+pub fn step(selected: usize, len: usize, action: Action, page: usize) -> usize {
     let last = len.saturating_sub(1);
     match action {
-        Action::Up => selected.saturating_sub(1),
-        Action::Down => (selected + 1).min(last),
-        Action::PageUp => selected.saturating_sub(PAGE),
-        Action::PageDown => (selected + PAGE).min(last),
+        Action::Up | Action::PrevBoard => selected.saturating_sub(1),
+        Action::Down | Action::NextBoard => (selected + 1).min(last),
+        Action::PageUp => selected.saturating_sub(page),
+        Action::PageDown => (selected + page).min(last),
         Action::Top => 0,
         Action::Bottom => last,
-        _ => selected,
+        _ => selected.min(last),
     }
+}
+
+/// Whether an action moves a cursor.
+pub fn is_move(action: Action) -> bool {
+    matches!(
+        action,
+        Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+    )
+}
+
+/// "1 player", "3 players".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 impl<R: JsonRules> App<R> {
@@ -215,29 +200,16 @@ impl<R: JsonRules> App<R> {
         let mut app = Self {
             desk,
             tab: Tab::Players,
-            players: PlayersState {
-                query: String::new(),
-                results: Vec::new(),
-                selected: 0,
-                focus: Focus::Search,
-                card: None,
-                card_row: 0,
-            },
-            tournaments: TournamentsState {
-                query: String::new(),
-                list: Vec::new(),
-                selected: 0,
-                open: None,
-                round: 1,
-                board: 0,
-                pairing: None,
-                view: EventView::Standings,
-            },
+            players: PlayersState::default(),
+            tournaments: TournamentsState::default(),
             titles: TitlesState::default(),
             popup: None,
             status: None,
             pending: Vec::new(),
+            back: Vec::new(),
+            screen: MIN_SIZE,
             quit: false,
+            suspend: false,
             search,
         };
         app.refresh_players();
@@ -245,13 +217,32 @@ impl<R: JsonRules> App<R> {
         app
     }
 
+    /// The terminal reports its size (at start and on every resize).
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.screen = (width, height);
+    }
+
+    /// The window is too small to draw: only resizing, help and quitting act.
+    pub fn too_small(&self) -> bool {
+        self.screen.0 < MIN_SIZE.0 || self.screen.1 < MIN_SIZE.1
+    }
+
+    /// Rows a page key moves: about the rows a table shows in this window.
+    pub fn page(&self) -> usize {
+        usize::from(self.screen.1).saturating_sub(10).max(5)
+    }
+
     /// How keys are read now.
     pub fn context(&self) -> Context {
         match &self.popup {
-            Some(Popup::Form(_) | Popup::Pick(_)) => return Context::Form,
-            Some(_) => return Context::Popup,
-            None => {}
+            Some(Popup::Form(_) | Popup::Pick(_)) => Context::Form,
+            Some(_) => Context::Popup,
+            None => self.screen_context(),
         }
+    }
+
+    /// How keys are read on the screen itself, behind any popup.
+    pub fn screen_context(&self) -> Context {
         if self.tab == Tab::Tournaments && self.tournaments.pairing.is_some() {
             return Context::Form;
         }
@@ -275,34 +266,6 @@ impl<R: JsonRules> App<R> {
             text: text.into(),
             error: true,
         });
-    }
-
-    pub(super) fn refresh_players(&mut self) {
-        self.players.results = self.search.search(&self.players.query);
-        self.players.selected = self
-            .players
-            .selected
-            .min(self.players.results.len().saturating_sub(1));
-    }
-
-    pub(super) fn refresh_tournaments(&mut self) {
-        let book = self.desk.book();
-        let q = crate::model::fold_name(self.tournaments.query.trim());
-        let mut list: Vec<usize> = ledger::event_order(&book.events)
-            .into_iter()
-            .filter(|&e| book.live[e])
-            .filter(|&e| {
-                q.is_empty()
-                    || crate::model::fold_name(&book.events[e].name).contains(&q)
-                    || crate::model::fold_name(&book.events[e].id).contains(&q)
-            })
-            .collect();
-        list.reverse();
-        self.tournaments.list = list;
-        self.tournaments.selected = self
-            .tournaments
-            .selected
-            .min(self.tournaments.list.len().saturating_sub(1));
     }
 
     /// A printable key typed into the field in focus.
@@ -376,54 +339,129 @@ impl<R: JsonRules> App<R> {
         }
         match action {
             Action::Quit => self.quit = true,
+            Action::Suspend => self.suspend = true,
             Action::Help => self.popup = Some(Popup::Help { scroll: 0 }),
-            Action::TabPlayers => self.tab = Tab::Players,
-            Action::TabTournaments => self.tab = Tab::Tournaments,
-            Action::TabTitles => self.tab = Tab::Titles,
+            Action::TabPlayers => self.switch_tab(Tab::Players),
+            Action::TabTournaments => self.switch_tab(Tab::Tournaments),
+            Action::TabTitles => self.switch_tab(Tab::Titles),
             Action::NextTab | Action::PrevTab => {
                 let i = Tab::ALL.iter().position(|t| *t == self.tab).unwrap_or(0);
                 let n = Tab::ALL.len();
-                self.tab = Tab::ALL[if action == Action::NextTab {
-                    (i + 1) % n
-                } else {
-                    (i + n - 1) % n
-                }];
+                self.switch_tab(
+                    Tab::ALL[if action == Action::NextTab {
+                        (i + 1) % n
+                    } else {
+                        (i + n - 1) % n
+                    }],
+                );
             }
             Action::Undo => self.undo_redo(true),
             Action::Redo => self.undo_redo(false),
             Action::NewItem | Action::EditItem => self.open_form(action == Action::NewItem),
             Action::ImportFile => {
-                self.tab = Tab::Tournaments;
+                self.switch_tab(Tab::Tournaments);
                 self.popup = Some(Popup::Form(FormState::import_trf()));
             }
             _ => match self.tab {
                 Tab::Players => self.update_players(action),
                 Tab::Tournaments => self.update_tournaments(action),
-                Tab::Titles if action == Action::ConfirmTitle => self.confirm_title(),
-                Tab::Titles if matches!(action, Action::NextView | Action::PrevView) => {
-                    let views = TitlesView::ALL;
-                    let i = views
-                        .iter()
-                        .position(|v| *v == self.titles.view)
-                        .unwrap_or(0);
-                    let n = views.len();
-                    let next = if action == Action::NextView {
-                        (i + 1) % n
-                    } else {
-                        (i + n - 1) % n
-                    };
-                    self.show_titles_view(views[next]);
-                }
-                Tab::Titles => {
-                    let len = match self.titles.view {
-                        TitlesView::Holders => self.title_rows().len(),
-                        TitlesView::Reach => self.reach_rows().len(),
-                        TitlesView::Selection => self.titles.selection.len(),
-                    };
-                    self.titles.selected = step(self.titles.selected, len, action);
-                }
+                Tab::Titles => self.update_titles(action),
             },
         }
+    }
+
+    /// A tab chosen by its key: the screens it holds stay as they were; Esc starts afresh.
+    fn switch_tab(&mut self, tab: Tab) {
+        self.tab = tab;
+        self.back.clear();
+    }
+
+    /// Where the officer is now.
+    pub fn here(&self) -> Place {
+        match self.tab {
+            Tab::Players => match self.players.card {
+                Some(player) => Place::Card {
+                    player,
+                    row: self.players.card_row,
+                    view: self.players.card_view,
+                },
+                None => Place::Search,
+            },
+            Tab::Tournaments => match self.tournaments.open {
+                Some(event) => Place::Event {
+                    event,
+                    round: self.tournaments.round,
+                    board: self.tournaments.board,
+                    row: self.tournaments.row,
+                    view: self.tournaments.view,
+                    pane: self.tournaments.pane,
+                    mark: self.tournaments.mark,
+                },
+                None => Place::Events,
+            },
+            Tab::Titles => Place::Titles {
+                view: self.titles.view,
+                selected: self.titles.selected,
+            },
+        }
+    }
+
+    /// Shows a place as it was left.
+    pub(super) fn go(&mut self, place: Place) {
+        match place {
+            Place::Search => {
+                self.tab = Tab::Players;
+                self.players.card = None;
+                self.players.focus = Focus::Search;
+            }
+            Place::Card { player, row, view } => {
+                self.tab = Tab::Players;
+                self.players.card = Some(player);
+                self.players.card_row = row;
+                self.players.card_view = view;
+                self.players.focus = Focus::Card;
+            }
+            Place::Events => {
+                self.tab = Tab::Tournaments;
+                self.tournaments.open = None;
+                self.tournaments.pairing = None;
+            }
+            Place::Event {
+                event,
+                round,
+                board,
+                row,
+                view,
+                pane,
+                mark,
+            } => {
+                self.tab = Tab::Tournaments;
+                let t = &mut self.tournaments;
+                (t.open, t.round, t.board, t.row, t.view, t.pane, t.mark) =
+                    (Some(event), round, board, row, view, pane, mark);
+                t.pairing = None;
+            }
+            Place::Titles { view, selected } => {
+                self.tab = Tab::Titles;
+                self.titles.view = view;
+                self.titles.selected = selected;
+            }
+        }
+    }
+
+    /// Goes to a place, remembering this one for Esc.
+    pub(super) fn visit(&mut self, place: Place) {
+        let here = self.here();
+        if here != place {
+            self.back.push(here);
+        }
+        self.go(place);
+    }
+
+    /// Esc on a screen opened from another: back to it, or to `default` when none is kept.
+    pub(super) fn go_back(&mut self, default: Place) {
+        let place = self.back.pop().unwrap_or(default);
+        self.go(place);
     }
 
     fn undo_redo(&mut self, undo: bool) {
@@ -435,7 +473,11 @@ impl<R: JsonRules> App<R> {
         match result {
             Ok(Some(effect)) => {
                 let moved = effect.ratings.len();
-                self.say(format!("{} — {moved} rating(s) changed", effect.action));
+                self.say(format!(
+                    "{} — {}",
+                    effect.action,
+                    count(moved, "rating changed", "ratings changed")
+                ));
                 self.after_edit();
             }
             Ok(None) => self.say(if undo {
@@ -458,201 +500,17 @@ impl<R: JsonRules> App<R> {
         self.refresh_tournaments();
     }
 
-    fn update_players(&mut self, action: Action) {
-        let p = &mut self.players;
-        match (p.focus, action) {
-            (Focus::Search, Action::Back) if !p.query.is_empty() => {
-                p.query.clear();
-                self.refresh_players();
-            }
-            (Focus::Search, Action::Down) => p.focus = Focus::List,
-            (Focus::Search | Focus::List, Action::Open) => {
-                if let Some(&player) = p.results.get(p.selected) {
-                    p.card = Some(player);
-                    p.card_row = 0;
-                    p.focus = Focus::Card;
-                }
-            }
-            (Focus::List, Action::Search | Action::Back) => p.focus = Focus::Search,
-            (Focus::List, Action::Up) if p.selected == 0 => p.focus = Focus::Search,
-            (Focus::Search | Focus::List, _) => {
-                p.selected = step(p.selected, p.results.len(), action)
-            }
-            (Focus::Card, Action::Back) => {
-                p.card = None;
-                p.focus = Focus::List;
-            }
-            (Focus::Card, Action::Search) => {
-                p.card = None;
-                p.focus = Focus::Search;
-            }
-            (Focus::Card, Action::Open) => {
-                let rows = p.card.map(|c| self.history(c)).unwrap_or_default();
-                if let Some(row) = rows.get(self.players.card_row) {
-                    self.open_event(row.event);
-                }
-            }
-            (Focus::Card, Action::Merge) => self.start_merge(),
-            (Focus::Card, _) => {
-                let len = p.card.map_or(0, |c| self.history(c).len());
-                self.players.card_row = step(self.players.card_row, len, action);
-            }
-        }
-    }
-
-    /// Opens an event in the Tournaments tab.
-    pub fn open_event(&mut self, event: usize) {
-        self.tab = Tab::Tournaments;
-        self.tournaments.query.clear();
-        self.refresh_tournaments();
-        self.tournaments.selected = self
-            .tournaments
-            .list
-            .iter()
-            .position(|&e| e == event)
-            .unwrap_or(0);
-        self.tournaments.open = Some(event);
-        self.tournaments.round = 1;
-        self.tournaments.board = 0;
-    }
-
-    fn update_tournaments(&mut self, action: Action) {
-        if let (Some(event), Some(text)) = (self.tournaments.open, self.tournaments.pairing.clone())
-        {
-            return self.update_pairing(event, &text, action);
-        }
-        let Some(event) = self.tournaments.open else {
-            let t = &mut self.tournaments;
-            match action {
-                Action::Open => {
-                    if let Some(&e) = t.list.get(t.selected) {
-                        self.open_event(e);
-                    }
-                }
-                Action::Back if !t.query.is_empty() => {
-                    t.query.clear();
-                    self.refresh_tournaments();
-                }
-                _ => t.selected = step(t.selected, t.list.len(), action),
-            }
-            return;
-        };
-        let rounds = self.rounds(event);
-        let boards = self.boards(event, self.tournaments.round).len();
-        let t = &mut self.tournaments;
-        match action {
-            Action::Back => t.open = None,
-            Action::NextView | Action::PrevView => {
-                let views = [
-                    EventView::Standings,
-                    EventView::Report,
-                    EventView::Crosstable,
-                ];
-                let i = views.iter().position(|v| *v == t.view).unwrap_or(0);
-                t.view = views[if action == Action::NextView {
-                    (i + 1) % 3
-                } else {
-                    (i + 2) % 3
-                }];
-            }
-            Action::Pair => {
-                t.pairing = Some(String::new());
-                self.say(
-                    "key the start numbers of white and black (12 7, or 12 for a bye) and Enter",
-                );
-            }
-            Action::AddParticipant => {
-                let results = self.search.search("");
-                self.popup = Some(Popup::Pick(PickState {
-                    purpose: PickFor::Participant(event),
-                    query: String::new(),
-                    results,
-                    selected: 0,
-                }));
-            }
-            Action::NextBoard | Action::Down => {
-                t.board = (t.board + 1).min(boards.saturating_sub(1))
-            }
-            Action::PrevBoard | Action::Up => t.board = t.board.saturating_sub(1),
-            Action::NextRound => {
-                // One round past the last: the next round to pair.
-                t.round = (t.round + 1).min(rounds + 1);
-                t.board = 0;
-            }
-            Action::PrevRound => {
-                t.round = t.round.saturating_sub(1).max(1);
-                t.board = 0;
-            }
-            Action::WhiteWins => self.set_result(Some(GameResult::WHITE_WINS)),
-            Action::BlackWins => self.set_result(Some(GameResult::BLACK_WINS)),
-            Action::Draw => self.set_result(Some(GameResult::DRAW)),
-            Action::ForfeitWhite => self.set_result(Some(GameResult::unplayed(2, 0))),
-            Action::ForfeitBlack => self.set_result(Some(GameResult::unplayed(0, 2))),
-            Action::RareResults => self.popup = Some(Popup::Rare { selected: 0 }),
-            Action::ClearResult => self.set_result(None),
-            _ => {}
-        }
-    }
-
-    /// The rounds an event has games in.
-    pub fn rounds(&self, event: usize) -> u32 {
-        self.desk.book().events[event]
-            .games
-            .iter()
-            .map(|g| g.round)
-            .max()
-            .unwrap_or(0)
-    }
-
-    /// The boards of a round, in board order: indices into the event's games.
-    pub fn boards(&self, event: usize, round: u32) -> Vec<usize> {
-        let games = &self.desk.book().events[event].games;
-        let mut boards: Vec<usize> = (0..games.len())
-            .filter(|&g| games[g].round == round)
-            .collect();
-        boards.sort_by_key(|&g| games[g].board);
-        boards
-    }
-
-    /// Keys a result on the selected board: applied at once when it moves nothing beyond this
-    /// event and no title, otherwise shown for confirmation first.
-    fn set_result(&mut self, result: Option<GameResult>) {
-        let Some(event) = self.tournaments.open else {
-            return;
-        };
-        let boards = self.boards(event, self.tournaments.round);
-        let Some(&g) = boards.get(self.tournaments.board) else {
-            return self.warn("no board here: pair the round first");
-        };
-        let game = self.desk.book().events[event].games[g].clone();
-        let edit = Edit::SetResult {
-            event,
-            round: game.round,
-            board: game.board,
-            result,
-        };
-        let effect = match self.desk.preview(&edit) {
-            Ok(effect) => effect,
-            Err(e) => return self.warn(e.to_string()),
-        };
-        // A correction (a board that had another result) is shown before it is made, and so is
-        // anything that touches a title.
-        let correction = game.result.is_some() && game.result != result;
-        if correction || !effect.gained.is_empty() || !effect.lost.is_empty() {
-            self.popup = Some(Popup::Confirm {
-                edit: Box::new(edit),
-                effect: Box::new(effect),
-            });
-            return;
-        }
-        self.apply(edit);
-        self.tournaments.board = (self.tournaments.board + 1).min(boards.len().saturating_sub(1));
-    }
-
-    pub(super) fn apply(&mut self, edit: Edit<R>) {
+    /// Stores an edit and says in the status line what it did; an edit that would change
+    /// nothing is not stored (and says so). Returns whether it was stored.
+    pub(super) fn apply(&mut self, edit: Edit<R>) -> bool {
+        let before = self.desk.audit().len();
         match self.desk.apply(edit) {
+            Ok(effect) if self.desk.audit().len() == before => {
+                self.say(format!("{}: nothing to change", effect.action));
+                false
+            }
             Ok(effect) => {
-                let moved: Vec<String> = effect
+                let mut moved: Vec<String> = effect
                     .ratings
                     .iter()
                     .take(4)
@@ -666,110 +524,22 @@ impl<R: JsonRules> App<R> {
                         format!("{name} {delta}")
                     })
                     .collect();
-                self.say(format!("{} · {}", effect.action, moved.join(", ")));
+                if effect.ratings.len() > 4 {
+                    moved.push(format!("{} more", effect.ratings.len() - 4));
+                }
+                let text = if moved.is_empty() {
+                    format!("saved: {}", effect.action)
+                } else {
+                    format!("saved: {} · {}", effect.action, moved.join(" · "))
+                };
+                self.say(text);
                 self.after_edit();
+                true
             }
-            Err(e) => self.warn(e.to_string()),
-        }
-    }
-
-    fn update_popup(&mut self, action: Action) {
-        let Some(popup) = self.popup.take() else {
-            return;
-        };
-        match popup {
-            Popup::Form(mut form) => match action {
-                Action::Back | Action::Cancel => self.say("not saved"),
-                Action::Up | Action::PrevTab => {
-                    form.focus = form.focus.saturating_sub(1);
-                    self.popup = Some(Popup::Form(form));
-                }
-                Action::Down | Action::NextTab => {
-                    form.focus = (form.focus + 1).min(form.fields.len() - 1);
-                    self.popup = Some(Popup::Form(form));
-                }
-                Action::Open if form.focus + 1 < form.fields.len() => {
-                    form.focus += 1;
-                    self.popup = Some(Popup::Form(form));
-                }
-                Action::Open | Action::Submit | Action::Confirm => self.submit(form),
-                _ => self.popup = Some(Popup::Form(form)),
-            },
-            Popup::Pick(mut pick) => match action {
-                Action::Back | Action::Cancel => {}
-                Action::Up
-                | Action::Down
-                | Action::PageUp
-                | Action::PageDown
-                | Action::Top
-                | Action::Bottom => {
-                    pick.selected = step(pick.selected, pick.results.len(), action);
-                    self.popup = Some(Popup::Pick(pick));
-                }
-                Action::Open | Action::Confirm | Action::Submit => self.picked(&pick),
-                Action::NewItem => {
-                    let enter_in = match pick.purpose {
-                        PickFor::Participant(e) => Some(e),
-                        PickFor::MergeInto(_) => None,
-                    };
-                    self.popup = Some(Popup::Form(FormState::new_player(enter_in)));
-                }
-                _ => self.popup = Some(Popup::Pick(pick)),
-            },
-            Popup::Help { scroll } => match action {
-                Action::Up => {
-                    self.popup = Some(Popup::Help {
-                        scroll: scroll.saturating_sub(1),
-                    })
-                }
-                Action::Down => self.popup = Some(Popup::Help { scroll: scroll + 1 }),
-                Action::Quit => self.quit = true,
-                // Any other key closes the help.
-                _ => {}
-            },
-            Popup::Confirm { edit, effect } => match action {
-                Action::Confirm => {
-                    let lost: BTreeMap<PlayerIdx, Vec<Award<R::Award>>> =
-                        effect.lost.iter().fold(BTreeMap::new(), |mut m, a| {
-                            m.entry(a.player).or_default().push(a.clone());
-                            m
-                        });
-                    let result_keyed = matches!(*edit, Edit::SetResult { .. });
-                    self.apply(*edit);
-                    // Titles are permanent: one a correction takes away is kept as held.
-                    for (player, awards) in lost {
-                        self.apply(Edit::HoldAwards { player, awards });
-                    }
-                    if result_keyed && let Some(event) = self.tournaments.open {
-                        let boards = self.boards(event, self.tournaments.round).len();
-                        self.tournaments.board =
-                            (self.tournaments.board + 1).min(boards.saturating_sub(1));
-                    }
-                }
-                Action::Cancel | Action::Back => self.say("not changed"),
-                _ => self.popup = Some(Popup::Confirm { edit, effect }),
-            },
-            Popup::Import { edit, lines } => match action {
-                Action::Confirm => {
-                    let before = self.desk.audit().len();
-                    self.apply(*edit);
-                    if self.desk.audit().len() > before {
-                        let event = self.desk.book().events.len() - 1;
-                        self.open_event(event);
-                    }
-                }
-                Action::Cancel | Action::Back => self.say("not imported"),
-                _ => self.popup = Some(Popup::Import { edit, lines }),
-            },
-            Popup::Rare { selected } => match action {
-                Action::Up | Action::Down => {
-                    self.popup = Some(Popup::Rare {
-                        selected: step(selected, RARE_RESULTS.len(), action),
-                    })
-                }
-                Action::Confirm | Action::Open => self.set_result(Some(RARE_RESULTS[selected].1)),
-                _ => {}
-            },
+            Err(e) => {
+                self.warn(e.to_string());
+                false
+            }
         }
     }
 }

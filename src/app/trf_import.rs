@@ -24,8 +24,60 @@ pub enum PlanError {
 
 /// An import ready to apply, and what it will do in words.
 pub struct Plan<R: JsonRules> {
+    /// Everything it will do, one line each, with every ambiguous player made new.
     pub lines: Vec<String>,
+    /// The import with every ambiguous player made new (a merge can join them later).
     pub edit: Edit<R>,
+    /// The file and the counts.
+    pub head: Vec<String>,
+    /// One per ambiguous player: the officer picks one of the candidates, or a new record.
+    pub choices: Vec<Choice>,
+    /// Matches by name, the event, and warnings (`!`): a stored event with the same name and
+    /// dates, players without a federation, later events that will be re-rated.
+    pub notes: Vec<String>,
+}
+
+/// An ambiguous player of the file and what becomes of him.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// His place in the import's player list.
+    pub index: usize,
+    pub start_number: u32,
+    pub name: String,
+    pub candidates: Vec<PlayerIdx>,
+    /// The candidate chosen, or `None`: a new record.
+    pub chosen: Option<usize>,
+}
+
+impl<R: JsonRules> Plan<R> {
+    /// Moves one ambiguous player's choice to the next (or previous) candidate; past the last
+    /// comes "new record".
+    pub fn cycle(&mut self, choice: usize, forward: bool) {
+        let Some(c) = self.choices.get_mut(choice) else {
+            return;
+        };
+        let n = c.candidates.len() + 1;
+        let at = c.chosen.map_or(c.candidates.len(), |i| i);
+        let next = if forward {
+            (at + 1) % n
+        } else {
+            (at + n - 1) % n
+        };
+        c.chosen = (next < c.candidates.len()).then_some(next);
+    }
+
+    /// The import with the officer's choices.
+    pub fn chosen_edit(&self) -> Edit<R> {
+        let mut edit = self.edit.clone();
+        if let Edit::Import { players, .. } = &mut edit {
+            for c in &self.choices {
+                if let (Some(i), Some(slot)) = (c.chosen, players.get_mut(c.index)) {
+                    *slot = ImportedPlayer::Existing(c.candidates[i]);
+                }
+            }
+        }
+        edit
+    }
 }
 
 /// What becomes of one player of the file.
@@ -136,7 +188,7 @@ pub fn plan<R: JsonRules>(
         count(&|m| matches!(m, Match::New(_))),
         count(&|m| matches!(m, Match::Ambiguous(..))),
     );
-    let mut lines = vec![
+    let head = vec![
         format!(
             "{}: {} ({} players, {} rounds)",
             file.display(),
@@ -147,18 +199,35 @@ pub fn plan<R: JsonRules>(
         format!("  {matched} matched, {created} new, {ambiguous} ambiguous"),
     ];
     let label = |c: PlayerIdx| format!("{} ({})", book.players[c].name, book.players[c].id);
-    for (n, m) in &matches {
+    let mut choices = Vec::new();
+    let mut notes = Vec::new();
+    for (index, (n, m)) in matches.iter().enumerate() {
         match m {
-            Match::Ambiguous(info, candidates) => {
-                let names: Vec<String> = candidates.iter().map(|&c| label(c)).collect();
-                lines.push(format!("  ? {n} {}: {}", info.name, names.join(", ")));
-            }
+            Match::Ambiguous(info, candidates) => choices.push(Choice {
+                index,
+                start_number: *n,
+                name: info.name.clone(),
+                candidates: candidates.clone(),
+                chosen: None,
+            }),
             Match::Existing(p, true) => {
-                lines.push(format!("  = {n} {} by name and birth date", label(*p)));
+                notes.push(format!("  = {n} {} by name and birth date", label(*p)));
             }
             _ => {}
         }
     }
+    // Finns are written without a federation (none means Finnish); a blank or unreadable
+    // federation in the file is what the officer should know about.
+    let stateless = parsed
+        .players
+        .iter()
+        .zip(&matches)
+        .filter(|(p, (_, m))| {
+            let fed = p.federation.trim();
+            let unknown = fed.len() != 3 || !fed.chars().all(|c| c.is_ascii_alphabetic());
+            unknown && !matches!(m, Match::Existing(..))
+        })
+        .count();
     // The event refers to players by their place in the import's player list.
     let lists = desk.rulebook().lists().len();
     let mut players = Vec::new();
@@ -179,15 +248,95 @@ pub fn plan<R: JsonRules>(
         .map_err(|e| input(e.to_string()))?;
     let games = event.games.iter().filter(|g| g.is_rated_game()).count();
     let unplayed = event.games.len() - games;
-    lines.push(format!(
+    notes.push(format!(
         "  event {id}: {} to {}, {games} games to rate, {unplayed} byes and forfeits",
         event.start, event.end
     ));
+    notes.extend(warnings(desk, &event, &players, stateless));
+    let mut lines = head.clone();
+    for c in &choices {
+        let names: Vec<String> = c.candidates.iter().map(|&p| label(p)).collect();
+        lines.push(format!(
+            "  ? {} {}: {} (imported as a new record)",
+            c.start_number,
+            c.name,
+            names.join(", ")
+        ));
+    }
+    lines.extend(notes.iter().cloned());
     Ok(Plan {
         lines,
         edit: Edit::Import {
             players,
             events: vec![event],
         },
+        head,
+        choices,
+        notes,
     })
+}
+
+/// What the officer should know before importing: the same event already stored, players
+/// without a federation, and the later events whose ratings the import moves.
+fn warnings<R: JsonRules>(
+    desk: &Desk<R>,
+    event: &crate::model::Event,
+    players: &[ImportedPlayer<R>],
+    stateless: usize,
+) -> Vec<String> {
+    let book = desk.book();
+    let mut out = Vec::new();
+    let fold = |s: &str| fold_name(s.trim());
+    for (e, stored) in book.events.iter().enumerate() {
+        if book.live[e]
+            && (stored.start, stored.end) == (event.start, event.end)
+            && !event.name.is_empty()
+            && fold(&stored.name) == fold(&event.name)
+        {
+            out.push(format!(
+                "  ! an event with this name and dates is already stored: {} ({} to {})",
+                stored.id, stored.start, stored.end
+            ));
+        }
+    }
+    if stateless > 0 {
+        out.push(format!(
+            "  ! {} without a federation in the file: stored without one, which counts as \
+             Finnish (can represent Finland, rated as a Finn)",
+            super::state::count(stateless, "new player", "new players")
+        ));
+    }
+    let ours: std::collections::BTreeSet<PlayerIdx> = players
+        .iter()
+        .filter_map(|p| match p {
+            ImportedPlayer::Existing(p) => Some(*p),
+            ImportedPlayer::New { .. } => None,
+        })
+        .collect();
+    let later: Vec<&str> = crate::ledger::event_order(&book.events)
+        .into_iter()
+        .filter(|&e| book.live[e] && book.events[e].end > event.end)
+        .filter(|&e| {
+            book.events[e]
+                .games
+                .iter()
+                .any(|g| ours.contains(&g.white) || g.black.is_some_and(|b| ours.contains(&b)))
+        })
+        .map(|e| book.events[e].id.as_str())
+        .collect();
+    if !later.is_empty() {
+        let shown: Vec<&str> = later.iter().take(6).copied().collect();
+        let more = later.len().saturating_sub(shown.len());
+        out.push(format!(
+            "  ! {} will be re-rated: {}{}",
+            super::state::count(later.len(), "later event", "later events"),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    out
 }

@@ -1,51 +1,24 @@
-//! What the workstation's screens show, read from the desk: a player's history and ratings,
-//! an event's standings, titles, players within reach of a title, selection lists.
+//! What the workstation's screens show, read from the desk: a player's ratings, an event's
+//! standings with each entrant's rating going in, titles, players within reach of a title, and
+//! how a result reads on screen.
 
 use std::collections::BTreeMap;
 
 use crate::json::JsonRules;
 use crate::ledger::{Book, Ledger};
+use crate::model::GameResult;
 use crate::model::{PlayerIdx, Rating};
-use crate::rules::{Award, ListId, PlayerRating, Reach, Rulebook, SelectionNumbers};
+use crate::rules::{Award, ListId, PlayerRating, Reach, Rulebook};
 use crate::store::PlayerStatus;
 
-use super::state::{App, HistoryRow, Standing, TitlesView};
+use super::state::{App, Standing};
 
 impl<R: JsonRules> App<R> {
-    /// A player's rated events on every list, in ledger order.
-    pub fn history(&self, player: PlayerIdx) -> Vec<HistoryRow> {
-        let book = self.desk.book();
-        let lists = self.desk.rulebook().lists().len();
-        let mut rows: Vec<HistoryRow> = (0..lists)
-            .flat_map(|list| {
-                self.desk
-                    .ledger()
-                    .history(player, list)
-                    .into_iter()
-                    .map(move |r| HistoryRow {
-                        event: r.event,
-                        list,
-                        rating: r.common(),
-                    })
-            })
-            .collect();
-        rows.sort_by(|a, b| {
-            let (x, y) = (&book.events[a.event], &book.events[b.event]);
-            (x.end, x.start, &x.id).cmp(&(y.end, y.start, &y.id))
-        });
-        rows
-    }
-
     /// The current rating and state of a player on each list.
     pub fn ratings(&self, player: PlayerIdx) -> Vec<(ListId, Option<&R::State>)> {
         (0..self.desk.rulebook().lists().len())
             .map(|l| (l, self.desk.ledger().state(self.desk.book(), player, l)))
             .collect()
-    }
-
-    /// An event's standings: participants by points, then rating.
-    pub fn standings(&self, event: usize) -> Vec<Standing> {
-        standings(self.desk.book(), self.desk.ledger(), event)
     }
 
     /// Title holders and pending confirmations: (player, award, confirmed).
@@ -79,56 +52,6 @@ impl<R: JsonRules> App<R> {
 }
 
 impl<R: JsonRules> App<R> {
-    /// Switches the Titles tab's view; the selection figures are computed as of today.
-    pub fn show_titles_view(&mut self, view: TitlesView) {
-        self.titles.view = view;
-        self.titles.selected = 0;
-        if view == TitlesView::Selection {
-            let as_of = self
-                .titles
-                .as_of
-                .unwrap_or_else(|| chrono::Local::now().date_naive());
-            self.select_as_of(as_of);
-        }
-    }
-
-    /// Computes every player's selection figures on a date, best valintaluku first.
-    pub fn select_as_of(&mut self, as_of: chrono::NaiveDate) {
-        let book = self.desk.book();
-        let ledger = self.desk.ledger();
-        let mut rows: Vec<(PlayerIdx, SelectionNumbers)> = self
-            .desk
-            .status()
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| **s == PlayerStatus::Active)
-            .filter_map(|(p, _)| {
-                let history = |list: ListId| {
-                    ledger
-                        .history(p, list)
-                        .into_iter()
-                        .cloned()
-                        .collect::<Vec<_>>()
-                };
-                let numbers = self.desk.rulebook().selection_numbers(
-                    as_of,
-                    &book.players[p],
-                    &book.seeds[p],
-                    &history,
-                    &book.events,
-                )?;
-                numbers.number_doubled.is_some().then_some((p, numbers))
-            })
-            .collect();
-        rows.sort_by(|a, b| {
-            b.1.number_doubled
-                .cmp(&a.1.number_doubled)
-                .then(a.0.cmp(&b.0))
-        });
-        self.titles.as_of = Some(as_of);
-        self.titles.selection = rows;
-    }
-
     /// Players close to their next title: (player, how close).
     pub fn reach_rows(&self) -> Vec<(PlayerIdx, Reach<R::Award>)> {
         let book = self.desk.book();
@@ -146,32 +69,6 @@ impl<R: JsonRules> App<R> {
             .collect();
         rows.sort_by_key(|(p, r)| (r.needed_rating - r.rating, *p));
         rows
-    }
-}
-
-impl<R: JsonRules> App<R> {
-    /// A player's selection figures on the Titles tab's date (today unless set).
-    pub fn card_selection(&self, player: PlayerIdx) -> Option<SelectionNumbers> {
-        let book = self.desk.book();
-        let ledger = self.desk.ledger();
-        let as_of = self
-            .titles
-            .as_of
-            .unwrap_or_else(|| chrono::Local::now().date_naive());
-        let history = |list: ListId| {
-            ledger
-                .history(player, list)
-                .into_iter()
-                .cloned()
-                .collect::<Vec<_>>()
-        };
-        self.desk.rulebook().selection_numbers(
-            as_of,
-            &book.players[player],
-            &book.seeds[player],
-            &history,
-            &book.events,
-        )
     }
 }
 
@@ -205,6 +102,7 @@ pub fn standings<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) 
                 start_number: i + 1,
                 player: p,
                 points,
+                entry: None,
                 rating: ratings.get(&p).map(|r| r.common()),
             }
         })
@@ -214,4 +112,51 @@ pub fn standings<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) 
         b.points.cmp(&a.points).then(rating(b).cmp(&rating(a)))
     });
     rows
+}
+
+/// A result as the round pane shows it: `1-0`, `½-½`, `+-`; on a bye, the points it gives
+/// (`1`, `½`, `0`), so a half-point bye reads `½`.
+pub fn result_label(result: GameResult, bye: bool) -> String {
+    let side = |h: u8| match h {
+        2 => "1",
+        1 => "½",
+        _ => "0",
+    };
+    if bye {
+        return side(result.white_halves).to_string();
+    }
+    if result.played {
+        return format!(
+            "{}-{}",
+            side(result.white_halves),
+            side(result.black_halves)
+        );
+    }
+    let forfeit = |h: u8| match h {
+        0 => "-",
+        1 => "½",
+        _ => "+",
+    };
+    format!(
+        "{}{}",
+        forfeit(result.white_halves),
+        forfeit(result.black_halves)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_read_as_the_officer_keys_them_and_half_point_byes_as_a_half() {
+        assert_eq!(result_label(GameResult::WHITE_WINS, false), "1-0");
+        assert_eq!(result_label(GameResult::DRAW, false), "½-½");
+        assert_eq!(result_label(GameResult::played(1, 0), false), "½-0");
+        assert_eq!(result_label(GameResult::unplayed(2, 0), false), "+-");
+        assert_eq!(result_label(GameResult::unplayed(0, 0), false), "--");
+        assert_eq!(result_label(GameResult::unplayed(1, 0), true), "½");
+        assert_eq!(result_label(GameResult::unplayed(2, 0), true), "1");
+        assert_eq!(result_label(GameResult::unplayed(0, 0), true), "0");
+    }
 }

@@ -399,6 +399,7 @@ fn workstation(
         let (book, years) = crate::demo::generate(&crate::demo::Params::demo());
         desk.import_in_parts(book, &years)?;
     }
+    let theme = theme.for_terminal(crate::ui::theme::Capabilities::from_env());
     crate::ui::run(desk, keymap, theme).map_err(other)
 }
 

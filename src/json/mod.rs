@@ -4,7 +4,9 @@
 
 mod input;
 pub use input::RATINGS;
+mod isl;
 mod ssl;
+mod tsf;
 
 use std::collections::BTreeMap;
 
@@ -46,6 +48,11 @@ pub trait JsonRules: Rulebook + Sized {
     fn state_to_json(&self, list: usize, state: &Self::State) -> Value;
     fn award_from_json(&self, code: &str) -> Option<Self::Award>;
     fn award_code(&self, award: &Self::Award) -> &'static str;
+    /// Whether the rulebook awards titles; when it does not, titles given on input are accepted
+    /// and ignored, and none are written.
+    fn awards_titles(&self) -> bool {
+        true
+    }
     /// Extra per-player output (e.g. SSL selection numbers).
     fn player_extras(
         &self,
@@ -72,6 +79,8 @@ pub trait JsonRules: Rulebook + Sized {
 fn rate_with_code(rules: &str, text: &str) -> Result<Value, InputError> {
     match rules {
         "ssl" => rate_with(&crate::rules::ssl::Ssl, text),
+        "isl" => rate_with(&crate::rules::isl::Isl, text),
+        "tsf" => rate_with(&crate::rules::tsf::Tsf, text),
         other => Err(unsupported(other)),
     }
 }
@@ -108,12 +117,16 @@ pub fn rate(text: &str) -> Result<Value, InputError> {
     rate_with_code(&rules, text)
 }
 
-/// The error for a rulebook this version cannot rate.
+/// The error for a rulebook this version cannot keep in a database (or, for an unknown code,
+/// cannot rate at all).
 pub fn unsupported(rules: &str) -> InputError {
     match rules {
         "isl" | "tsf" => InputError::new(
             "rules",
-            format!("the '{rules}' rulebook is not available in this version (only 'ssl')"),
+            format!(
+                "this version keeps databases of the Finnish rulebook ('ssl') only; \
+                 'ratedesk rate' rates '{rules}' documents"
+            ),
         ),
         other => InputError::new(
             "rules",
@@ -163,8 +176,13 @@ pub fn read<R: JsonRules>(rulebook: &R, text: &str) -> Result<Loaded<R>, InputEr
             })
             .collect::<Result<Vec<_>, _>>()?;
         book.seeds.push(states);
-        let titles = p
-            .titles
+        // A rulebook without titles accepts and ignores them (the contract's isl and tsf).
+        let given = if rulebook.awards_titles() {
+            p.titles.as_slice()
+        } else {
+            &[]
+        };
+        let titles = given
             .iter()
             .map(|t| {
                 let award = rulebook.award_from_json(&t.title).ok_or_else(|| {
@@ -261,12 +279,14 @@ pub fn write_results<R: JsonRules>(
                     .map(|s| rulebook.state_to_json(list, s));
                 obj.insert((*name).into(), state.unwrap_or(Value::Null));
             }
-            let titles: Vec<Value> = ledger
-                .awards(book, p)
-                .iter()
-                .map(|a| award_json(rulebook, a))
-                .collect();
-            obj.insert("titles".into(), Value::Array(titles));
+            if rulebook.awards_titles() {
+                let titles: Vec<Value> = ledger
+                    .awards(book, p)
+                    .iter()
+                    .map(|a| award_json(rulebook, a))
+                    .collect();
+                obj.insert("titles".into(), Value::Array(titles));
+            }
             rulebook.player_extras(&results, p, &mut obj);
             Value::Object(obj)
         })

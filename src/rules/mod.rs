@@ -12,8 +12,10 @@
 
 pub mod arith;
 pub mod expectation;
+pub mod isl;
 pub mod performance;
 pub mod ssl;
+pub mod tsf;
 
 use chrono::NaiveDate;
 use serde::de::DeserializeOwned;

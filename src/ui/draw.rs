@@ -9,9 +9,10 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
-use crate::app::state::{App, Popup, Tab};
+use crate::app::state::{App, Pane, Popup, Tab, count};
 use crate::app::{Action, Context};
 pub(crate) use crate::export::format::{expected, half_points, performance, rating, signed};
+
 use crate::json::JsonRules;
 
 pub const MIN_WIDTH: u16 = 80;
@@ -42,13 +43,13 @@ pub fn render<R: JsonRules>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame:
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         let text = format!(
-            "The window is {}×{}: ratedesk needs at least {MIN_WIDTH}×{MIN_HEIGHT}.\nEnlarge it, or press {} to quit.",
+            "The window is {}×{}: ratedesk needs at least {MIN_WIDTH}×{MIN_HEIGHT}.\nNothing acts until it is larger. Enlarge it, or press {} to quit.",
             area.width,
             area.height,
             hint(keymap, Context::Global, Action::Quit)
         );
         frame.render_widget(
-            Paragraph::new(text)
+            Paragraph::new(theme.text(text))
                 .style(theme.style(Role::Error))
                 .wrap(Wrap { trim: true }),
             area,
@@ -69,16 +70,20 @@ pub fn render<R: JsonRules>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame:
     }
     draw_status(app, theme, keymap, frame, status);
     match &app.popup {
-        Some(Popup::Help { scroll }) => super::popups::draw_help(theme, keymap, frame, *scroll),
+        Some(Popup::Help { scroll }) => {
+            super::popups::draw_help(app, theme, keymap, frame, *scroll)
+        }
         Some(Popup::Confirm { effect, .. }) => {
             super::popups::draw_confirm(app, theme, keymap, frame, effect)
         }
         Some(Popup::Rare { selected }) => super::popups::draw_rare(theme, frame, *selected),
         Some(Popup::Form(form)) => super::popups::draw_form(theme, keymap, frame, form),
         Some(Popup::Pick(pick)) => super::popups::draw_pick(app, theme, keymap, frame, pick),
-        Some(Popup::Import { lines, .. }) => {
-            super::popups::draw_import(theme, keymap, frame, lines)
-        }
+        Some(Popup::Import {
+            plan,
+            selected,
+            scroll,
+        }) => super::popups::draw_import(app, theme, keymap, frame, plan, *selected, *scroll),
         None => {}
     }
 }
@@ -97,20 +102,128 @@ fn draw_tabs<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, area:
             theme.style(role),
         ));
     }
-    let counts = format!(
-        "{} players · {} events ",
-        app.desk
-            .status()
-            .iter()
-            .filter(|s| **s == crate::store::PlayerStatus::Active)
-            .count(),
-        app.desk.book().live.iter().filter(|l| **l).count()
-    );
+    let players = app
+        .desk
+        .status()
+        .iter()
+        .filter(|s| **s == crate::store::PlayerStatus::Active)
+        .count();
+    let events = app.desk.book().live.iter().filter(|l| **l).count();
+    let counts = theme.text(format!(
+        "{} · {} ",
+        count(players, "player", "players"),
+        count(events, "event", "events")
+    ));
     let used: usize = spans.iter().map(|s| s.width()).sum();
     let pad = (area.width as usize).saturating_sub(used + counts.chars().count());
     spans.push(Span::raw(" ".repeat(pad)));
     spans.push(Span::styled(counts, theme.style(Role::Muted)));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The hint of the screen in front of the officer: its main keys, from the keymap in force.
+fn screen_hint<R: JsonRules>(app: &App<R>, keymap: &Keymap) -> String {
+    let context = app.context();
+    let h = |a| hint(keymap, context, a);
+    let help = hint(keymap, Context::Global, Action::Help);
+    match (app.tab, context) {
+        (_, Context::Popup) => match app.popup {
+            Some(Popup::Help { .. }) => format!(
+                "{}/{} {}/{} scroll · any other key closes",
+                h(Action::Up),
+                h(Action::Down),
+                h(Action::PageUp),
+                h(Action::PageDown)
+            ),
+            Some(Popup::Import { .. }) => format!(
+                "{}/{} player · {}/{} choose · {} import · {} cancel",
+                h(Action::Up),
+                h(Action::Down),
+                h(Action::PrevView),
+                h(Action::NextView),
+                h(Action::Confirm),
+                h(Action::Cancel)
+            ),
+            _ => format!(
+                "{} choose · {} cancel",
+                h(Action::Confirm),
+                h(Action::Cancel)
+            ),
+        },
+        (Tab::Tournaments, Context::Form) if app.tournaments.pairing.is_some() => format!(
+            "type start numbers (12 7, or 12 for a bye) · {} pair · {} done",
+            h(Action::Open),
+            h(Action::Back)
+        ),
+        (_, Context::Form) if app.popup.is_some() => format!(
+            "{} next · {} save · {} cancel",
+            h(Action::Open),
+            h(Action::Submit),
+            h(Action::Back)
+        ),
+        (Tab::Players, Context::Form) => format!(
+            "type to search · {}/{} select · {} open the card · {} clear · {} help",
+            h(Action::Up),
+            h(Action::Down),
+            h(Action::Open),
+            h(Action::Back),
+            help
+        ),
+        (Tab::Tournaments, Context::Form) => format!(
+            "type to filter · {} open · {} new event · {} import TRF · {} help",
+            h(Action::Open),
+            h(Action::NewItem),
+            h(Action::ImportFile),
+            help
+        ),
+        (_, Context::RoundEntry) if app.tournaments.pane == Pane::Table => format!(
+            "{}/{} {}/{} scroll · {} card · {} round · {} view · {} back · {}",
+            h(Action::PrevBoard),
+            h(Action::NextBoard),
+            h(Action::PageUp),
+            h(Action::PageDown),
+            h(Action::Open),
+            h(Action::NextPane),
+            h(Action::NextView),
+            h(Action::Back),
+            format_args!("{} help", h(Action::Help))
+        ),
+        (_, Context::RoundEntry) => format!(
+            "{} 1-0 · {} 0-1 · {} ½-½ · {} +- · {} -+ · {} other · {} table · {} pair · {} undo · {} back · {} help",
+            h(Action::WhiteWins),
+            h(Action::BlackWins),
+            h(Action::Draw),
+            h(Action::ForfeitWhite),
+            h(Action::ForfeitBlack),
+            h(Action::RareResults),
+            h(Action::NextPane),
+            h(Action::Pair),
+            h(Action::Undo),
+            h(Action::Back),
+            h(Action::Help)
+        ),
+        (Tab::Titles, _) => format!(
+            "{} card · {}/{} view · {} confirm · {} date · {} undo · {} help",
+            h(Action::Open),
+            h(Action::PrevView),
+            h(Action::NextView),
+            h(Action::ConfirmTitle),
+            h(Action::ChooseDate),
+            h(Action::Undo),
+            h(Action::Help)
+        ),
+        _ => format!(
+            "{} open event · {}/{} games/events · {} search · {} back · {} merge · {} undo · {} help",
+            h(Action::Open),
+            h(Action::PrevView),
+            h(Action::NextView),
+            h(Action::Search),
+            h(Action::Back),
+            h(Action::Merge),
+            h(Action::Undo),
+            h(Action::Help)
+        ),
+    }
 }
 
 fn draw_status<R: JsonRules>(
@@ -128,10 +241,10 @@ fn draw_status<R: JsonRules>(
                 text.push_str(&format!("  {key} {}", action.description()));
             }
         }
-        Line::styled(text, theme.style(Role::Highlight))
+        Line::styled(theme.text(text), theme.style(Role::Highlight))
     } else if let Some(status) = &app.status {
         Line::styled(
-            status.text.clone(),
+            theme.text(fit_items(&status.text, usize::from(area.width))),
             theme.style(if status.error {
                 Role::Error
             } else {
@@ -139,72 +252,92 @@ fn draw_status<R: JsonRules>(
             }),
         )
     } else {
-        let h = |a| hint(keymap, context, a);
-        let text = match (app.tab, context) {
-            (Tab::Players, Context::Form) => format!(
-                "type to search · {} list · {} open · {} help",
-                h(Action::Down),
-                h(Action::Open),
-                hint(keymap, Context::Global, Action::Help)
-            ),
-            (_, Context::RoundEntry) => format!(
-                "{} 1-0 · {} 0-1 · {} ½-½ · {} +- · {} -+ · {} other · {}/{} board · {}/{} round · {} back",
-                h(Action::WhiteWins),
-                h(Action::BlackWins),
-                h(Action::Draw),
-                h(Action::ForfeitWhite),
-                h(Action::ForfeitBlack),
-                h(Action::RareResults),
-                h(Action::PrevBoard),
-                h(Action::NextBoard),
-                h(Action::PrevRound),
-                h(Action::NextRound),
-                h(Action::Back)
-            ),
-            (_, Context::Popup) => match app.popup {
-                Some(Popup::Help { .. }) => format!(
-                    "{}/{} scroll · any other key closes",
-                    h(Action::Up),
-                    h(Action::Down)
-                ),
-                _ => format!(
-                    "{} choose · {} cancel",
-                    h(Action::Confirm),
-                    h(Action::Cancel)
-                ),
-            },
-            (Tab::Tournaments, Context::Form) if app.tournaments.pairing.is_some() => {
-                format!(
-                    "type start numbers (12 7, or 12 for a bye) · {} pair · {} done",
-                    h(Action::Open),
-                    h(Action::Back)
-                )
-            }
-            (Tab::Tournaments, Context::Form) => format!(
-                "type to filter · {} open · {} help",
-                h(Action::Open),
-                hint(keymap, Context::Global, Action::Help)
-            ),
-            _ => format!(
-                "{} open · {} back · {} undo · {} help · {} quit",
-                h(Action::Open),
-                h(Action::Back),
-                h(Action::Undo),
-                h(Action::Help),
-                h(Action::Quit)
-            ),
-        };
-        Line::styled(text, theme.style(Role::Muted))
+        let hint = fit_hint(&screen_hint(app, keymap), usize::from(area.width));
+        Line::styled(theme.text(hint), theme.style(Role::Muted))
     };
     frame.render_widget(Paragraph::new(line), area);
 }
 
-pub(crate) fn block<'a>(theme: &Theme, title: impl Into<Line<'a>>) -> Block<'a> {
+/// A hint of `a · b · c · help` that fits in `width`: the items before the last are dropped from
+/// the end until it does, so the last (the help key) always shows.
+fn fit_hint(hint: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let mut items: Vec<&str> = hint.split(" · ").collect();
+    while items.join(" · ").width() > width && items.len() > 1 {
+        items.remove(items.len() - 2);
+    }
+    items.join(" · ")
+}
+
+/// A message that fits in `width`: whole ` · `-separated items dropped from the end (so no
+/// figure is shown cut), with an ellipsis saying that more was said.
+fn fit_items(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let mut items: Vec<&str> = text.split(" · ").collect();
+    while items.len() > 1 && items.join(" · ").width() + 4 > width {
+        items.pop();
+    }
+    format!("{} · …", items.join(" · "))
+}
+
+fn border_set(theme: &Theme) -> ratatui::symbols::border::Set<'static> {
+    if theme.ascii {
+        ratatui::symbols::border::Set {
+            top_left: "+",
+            top_right: "+",
+            bottom_left: "+",
+            bottom_right: "+",
+            vertical_left: "|",
+            vertical_right: "|",
+            horizontal_top: "-",
+            horizontal_bottom: "-",
+        }
+    } else {
+        ratatui::symbols::border::PLAIN
+    }
+}
+
+pub(crate) fn block<'a>(theme: &Theme, title: impl Into<String>) -> Block<'a> {
     Block::default()
         .borders(Borders::ALL)
+        .border_set(border_set(theme))
         .border_style(theme.style(Role::Border))
-        .title(title)
+        .title(theme.text(title.into()))
         .title_style(theme.style(Role::Title))
+}
+
+/// The block of the pane or box that has the focus: its border stands out.
+pub(crate) fn focused_block<'a>(theme: &Theme, title: impl Into<String>) -> Block<'a> {
+    block(theme, title).border_style(theme.style(Role::Highlight))
+}
+
+/// The end of a text that fits in `width` cells with the cursor after it: a long text scrolls,
+/// its start replaced by an ellipsis.
+pub(crate) fn field_tail(theme: &Theme, text: &str, width: usize, cursor: bool) -> String {
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+    let cursor = if cursor { theme.cursor() } else { "" };
+    let room = width.saturating_sub(cursor.width());
+    if text.width() <= room {
+        return format!("{text}{cursor}");
+    }
+    let ellipsis = theme.ellipsis();
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = ellipsis.width();
+    for c in text.chars().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        used += w;
+        tail.push(c);
+    }
+    format!(
+        "{ellipsis}{}{cursor}",
+        tail.into_iter().rev().collect::<String>()
+    )
 }
 
 /// A one-line text box with a title, and the cursor when it has the focus.
@@ -216,13 +349,19 @@ pub(crate) fn query_box(
     text: &str,
     focused: bool,
 ) {
-    let cursor = if focused { "▏" } else { "" };
+    let shown = field_tail(
+        theme,
+        text,
+        usize::from(area.width.saturating_sub(2)),
+        focused,
+    );
+    let frame_block = if focused {
+        focused_block(theme, title)
+    } else {
+        block(theme, title)
+    };
     frame.render_widget(
-        Paragraph::new(Line::styled(
-            format!("{text}{cursor}"),
-            theme.style(Role::Input),
-        ))
-        .block(block(theme, title.into())),
+        Paragraph::new(Line::styled(shown, theme.style(Role::Input))).block(frame_block),
         area,
     );
 }
@@ -244,4 +383,19 @@ pub(crate) fn delta_role(delta: Option<i32>) -> Role {
         Some(d) if d < 0 => Role::RatingLoss,
         _ => Role::Normal,
     }
+}
+
+/// A player's name with his birth year, to tell apart players who share a name.
+pub(crate) fn name_year(info: &crate::model::PlayerInfo) -> String {
+    use chrono::Datelike;
+    match info.born {
+        Some(b) => format!("{} ({})", info.name, b.year()),
+        None => info.name.clone(),
+    }
+}
+
+/// A birth year, or empty.
+pub(crate) fn birth_year(info: &crate::model::PlayerInfo) -> String {
+    use chrono::Datelike;
+    info.born.map(|b| b.year().to_string()).unwrap_or_default()
 }

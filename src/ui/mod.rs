@@ -4,10 +4,14 @@
 //! One input thread and one signal thread feed a channel; the main loop blocks on it and redraws
 //! only when something changed, so an idle workstation uses no CPU and no SSH traffic.
 
+mod card;
+mod chart;
 pub mod draw;
+mod grid;
 pub mod keymap;
 mod players;
 mod popups;
+mod standings;
 pub mod theme;
 mod titles;
 mod tournaments;
@@ -17,7 +21,7 @@ use std::sync::mpsc;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::app::state::App;
-use crate::app::{Context, Desk};
+use crate::app::{Action, Context, Desk};
 use crate::json::JsonRules;
 use keymap::{Keymap, Lookup, key_name};
 use theme::Theme;
@@ -25,13 +29,24 @@ use theme::Theme;
 /// What the main loop wakes up for.
 enum Message {
     Key(KeyEvent),
-    Redraw,
+    Resize(u16, u16),
     Stop,
 }
 
 /// Feeds one key to the app: typed text in a form, otherwise the keymap's action (chords wait
-/// for their next key, with a hint in the status line).
+/// for their next key, with a hint in the status line). While the window is too small to draw,
+/// only quitting and the help act: nothing changes that the officer cannot see.
 pub fn press<R: JsonRules>(app: &mut App<R>, keymap: &Keymap, key: KeyEvent) {
+    if app.too_small() {
+        app.pending.clear();
+        let Some(name) = key_name(&key) else { return };
+        if let Lookup::Action(action @ (Action::Quit | Action::Help)) =
+            keymap.lookup(app.context(), &[name])
+        {
+            app.update(action);
+        }
+        return;
+    }
     let plain = !key
         .modifiers
         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
@@ -116,7 +131,7 @@ pub fn key_event(name: &str) -> Option<KeyEvent> {
 
 /// Runs the workstation until the officer quits or the session ends (SIGHUP when an SSH
 /// connection drops, SIGTERM): the terminal is restored and the database flushed on every way
-/// out, a panic included.
+/// out, a panic included. Ctrl-Z suspends to the shell and `fg` comes back to the same screen.
 pub fn run<R: JsonRules>(desk: Desk<R>, keymap: Keymap, theme: Theme) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     let keys = tx.clone();
@@ -124,7 +139,7 @@ pub fn run<R: JsonRules>(desk: Desk<R>, keymap: Keymap, theme: Theme) -> anyhow:
         loop {
             let message = match event::read() {
                 Ok(Event::Key(k)) if k.kind != KeyEventKind::Release => Message::Key(k),
-                Ok(Event::Resize(..)) => Message::Redraw,
+                Ok(Event::Resize(w, h)) => Message::Resize(w, h),
                 Ok(_) => continue,
                 Err(_) => Message::Stop,
             };
@@ -145,6 +160,9 @@ pub fn run<R: JsonRules>(desk: Desk<R>, keymap: Keymap, theme: Theme) -> anyhow:
     }
     let mut terminal = ratatui::init();
     let mut app = App::new(desk);
+    if let Ok(size) = terminal.size() {
+        app.resize(size.width, size.height);
+    }
     // Drawn once, then only after something arrived: nothing happens while the officer is idle.
     let outcome = loop {
         if let Err(e) = terminal.draw(|frame| draw::render(&app, &theme, &keymap, frame)) {
@@ -152,11 +170,24 @@ pub fn run<R: JsonRules>(desk: Desk<R>, keymap: Keymap, theme: Theme) -> anyhow:
         }
         match rx.recv() {
             Ok(Message::Key(key)) => press(&mut app, &keymap, key),
-            Ok(Message::Redraw) => {}
+            // Drawn again at the new size (ratatui clears the screen when its size changes).
+            Ok(Message::Resize(width, height)) => app.resize(width, height),
             Ok(Message::Stop) | Err(_) => break Ok(()),
         }
         if app.quit {
             break Ok(());
+        }
+        if std::mem::take(&mut app.suspend) {
+            ratatui::restore();
+            signal_hook::low_level::raise(signal_hook::consts::SIGTSTP)?;
+            // Here again after `fg`: everything is painted afresh.
+            terminal = ratatui::init();
+            let repaint = terminal.size().and_then(|size| {
+                terminal.resize(ratatui::layout::Rect::from((Default::default(), size)))
+            });
+            if let Err(e) = repaint {
+                break Err(e.into());
+            }
         }
     };
     ratatui::restore();

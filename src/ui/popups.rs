@@ -5,6 +5,9 @@ use ratatui::layout::{Constraint, Layout};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
 
+use super::grid::{Column, Grid, cell};
+use crate::app::state::{Plan, count};
+
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
 use crate::app::forms::FormState;
@@ -12,11 +15,60 @@ use crate::app::state::{App, PickFor, PickState, RARE_RESULTS};
 use crate::app::{Action, Context};
 use crate::json::JsonRules;
 
-use super::draw::{block, centered, hint, query_box, rating, signed};
+use super::draw::{
+    birth_year, block, centered, field_tail, hint, name_year, query_box, rating, signed,
+};
 
-pub(crate) fn draw_help(theme: &Theme, keymap: &Keymap, frame: &mut Frame, scroll: u16) {
-    let area = centered(frame.area(), 64, frame.area().height.saturating_sub(4));
-    let mut lines = Vec::new();
+/// The keys of one context table, in file order, each once.
+fn context_lines<'a>(theme: &Theme, keymap: &Keymap, context: Context) -> Vec<Line<'a>> {
+    let mut actions: Vec<(Action, Vec<String>)> = Vec::new();
+    for (keys, action) in keymap.bindings().get(&context).into_iter().flatten() {
+        let key = keys.join(" ");
+        match actions.iter_mut().find(|(a, _)| a == action) {
+            Some((_, k)) => k.push(key),
+            None => actions.push((*action, vec![key])),
+        }
+    }
+    actions
+        .into_iter()
+        .map(|(action, keys)| {
+            Line::from(vec![
+                Span::styled(
+                    format!("  {:<18}", keys.join(", ")),
+                    theme.style(Role::Highlight),
+                ),
+                Span::raw(action.description()),
+            ])
+        })
+        .collect()
+}
+
+/// The help: the keys of the screen in front of the officer first, then every key by section.
+pub(crate) fn draw_help<R: JsonRules>(
+    app: &App<R>,
+    theme: &Theme,
+    keymap: &Keymap,
+    frame: &mut Frame,
+    scroll: u16,
+) {
+    let area = centered(frame.area(), 72, frame.area().height.saturating_sub(2));
+    let here = app.screen_context();
+    let screen = match (here, app.tab) {
+        (Context::RoundEntry, _) => "an open event (round entry)",
+        (Context::Form, crate::app::state::Tab::Players) => "the player search",
+        (Context::Form, _) => "the event list",
+        (_, crate::app::state::Tab::Titles) => "the Titles tab",
+        _ => "the player card",
+    };
+    let mut lines = vec![Line::styled(
+        format!("On this screen — {screen}"),
+        theme.style(Role::Header),
+    )];
+    lines.extend(context_lines(theme, keymap, here));
+    lines.push(Line::styled("Everywhere", theme.style(Role::Header)));
+    lines.extend(context_lines(theme, keymap, Context::Global));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("All keys", theme.style(Role::Title)));
     let mut section = "";
     let contexts = [
         Context::Global,
@@ -55,11 +107,18 @@ pub(crate) fn draw_help(theme: &Theme, keymap: &Keymap, frame: &mut Frame, scrol
             Span::raw(action.description()),
         ]));
     }
+    let visible = area.height.saturating_sub(2);
+    let total = lines.len() as u16;
+    let scroll = scroll.min(total.saturating_sub(visible));
+    let title = format!(
+        " Keys (from the keymap in force) · {} ",
+        super::grid::position(usize::from(scroll), usize::from(total))
+    );
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
             .scroll((scroll, 0))
-            .block(block(theme, " Keys (from the keymap in force) ")),
+            .block(block(theme, title)),
         area,
     );
 }
@@ -84,7 +143,7 @@ pub(crate) fn draw_confirm<R: JsonRules>(
         };
         lines.push(Line::raw(format!(
             "  {:<26} {:<4} {:>5} → {:<5} {delta}",
-            book.players[c.player].name,
+            super::grid::cut(&book.players[c.player].name, 26, theme.ellipsis()),
             rulebook.lists()[c.list],
             rating(c.before),
             rating(c.after)
@@ -138,33 +197,100 @@ fn keys_line<'a>(theme: &Theme, keymap: &Keymap, what: &str) -> Line<'a> {
     )
 }
 
-/// A file's import before it is made: the plan's lines, then the keys.
-pub(crate) fn draw_import(theme: &Theme, keymap: &Keymap, frame: &mut Frame, plan: &[String]) {
+/// A file's import before it is made: the file and counts, a choice for each ambiguous player
+/// (the selected one is changed with ←/→), the matches by name and the warnings, then the keys.
+pub(crate) fn draw_import<R: JsonRules>(
+    app: &App<R>,
+    theme: &Theme,
+    keymap: &Keymap,
+    frame: &mut Frame,
+    plan: &Plan<R>,
+    selected: usize,
+    scroll: u16,
+) {
+    let book = app.desk.book();
     let width = frame.area().width.saturating_sub(4).min(100);
-    let mut lines: Vec<Line> = plan
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == 0 {
-                Line::styled(l.clone(), theme.style(Role::Title))
-            } else if l.trim_start().starts_with('?') {
-                Line::styled(l.clone(), theme.style(Role::Highlight))
-            } else {
-                Line::raw(l.clone())
+    let mut lines: Vec<Line> = Vec::new();
+    for (i, l) in plan.head.iter().enumerate() {
+        lines.push(if i == 0 {
+            Line::styled(l.clone(), theme.style(Role::Title))
+        } else {
+            Line::raw(l.clone())
+        });
+    }
+    let mut selected_line = 0;
+    for (i, c) in plan.choices.iter().enumerate() {
+        let chosen = match c.chosen {
+            Some(k) => {
+                let p = &book.players[c.candidates[k]];
+                format!(
+                    "is {} {} (choice {} of {})",
+                    name_year(p),
+                    p.id,
+                    k + 1,
+                    c.candidates.len() + 1
+                )
             }
-        })
-        .collect();
+            None => format!(
+                "a new record (choice {} of {}; ←/→ for {})",
+                c.candidates.len() + 1,
+                c.candidates.len() + 1,
+                c.candidates
+                    .iter()
+                    .map(|&p| format!("{} {}", name_year(&book.players[p]), book.players[p].id))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let text = format!(
+            "{} ? {} {}: {chosen}",
+            if i == selected { ">" } else { " " },
+            c.start_number,
+            c.name
+        );
+        if i == selected {
+            selected_line = lines.len();
+        }
+        lines.push(Line::styled(
+            text,
+            theme.style(if i == selected {
+                Role::Selection
+            } else {
+                Role::Highlight
+            }),
+        ));
+    }
+    for n in &plan.notes {
+        lines.push(if n.trim_start().starts_with('!') {
+            Line::styled(n.clone(), theme.style(Role::Error))
+        } else {
+            Line::raw(n.clone())
+        });
+    }
     lines.push(Line::raw(""));
     lines.push(keys_line(theme, keymap, "import"));
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| {
+            let style = l.style;
+            Line::styled(theme.text(l.to_string()), style)
+        })
+        .collect();
     // Long lines wrap: count the rows they take inside the borders.
     let inner = usize::from(width.saturating_sub(2)).max(1);
     let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
     let height = (rows as u16 + 2).min(frame.area().height.saturating_sub(2));
+    let visible = height.saturating_sub(2);
+    // The selected choice stays in view.
+    let scroll = scroll
+        .max((selected_line as u16).saturating_sub(visible.saturating_sub(3)))
+        .min((rows as u16).saturating_sub(visible));
     let area = centered(frame.area(), width, height);
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
+            .scroll((scroll, 0))
             .block(block(theme, " Import ")),
         area,
     );
@@ -191,7 +317,7 @@ pub(crate) fn draw_form(theme: &Theme, keymap: &Keymap, frame: &mut Frame, form:
         .enumerate()
         .map(|(i, (label, value))| {
             let focused = i == form.focus;
-            let cursor = if focused { "▏" } else { "" };
+            let shown = field_tail(theme, value, 72 - 2 - 33, focused);
             Line::from(vec![
                 Span::styled(
                     format!("{label:>32} "),
@@ -202,7 +328,7 @@ pub(crate) fn draw_form(theme: &Theme, keymap: &Keymap, frame: &mut Frame, form:
                     }),
                 ),
                 Span::styled(
-                    format!("{value}{cursor}"),
+                    shown,
                     theme.style(if focused { Role::Input } else { Role::Normal }),
                 ),
             ])
@@ -238,7 +364,7 @@ pub(crate) fn draw_pick<R: JsonRules>(
         PickFor::Participant(e) => format!(" Enter a player in {} ", book.events[e].id),
         PickFor::MergeInto(p) => format!(" Merge which record into {}? ", book.players[p].name),
     };
-    let area = centered(frame.area(), 70, frame.area().height.saturating_sub(4));
+    let area = centered(frame.area(), 76, frame.area().height.saturating_sub(4));
     let [query, list, help] = Layout::vertical([
         Constraint::Length(3),
         Constraint::Min(3),
@@ -247,35 +373,41 @@ pub(crate) fn draw_pick<R: JsonRules>(
     .areas(area);
     frame.render_widget(Clear, area);
     query_box(frame, theme, query, title, &pick.query, true);
-    let rows: Vec<Row> = pick
-        .results
-        .iter()
-        .map(|&p| {
-            let info = &book.players[p];
-            let ratings: Vec<String> = app
-                .ratings(p)
+    let mut columns = vec![
+        Column::text("Name", 12, 20),
+        Column::figure("Born", 8),
+        Column::whole("Id", 12),
+        Column::whole("Fed", 5),
+    ];
+    let lists = app.desk.rulebook().lists();
+    columns.extend(
+        lists
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Column::figure(*l, 14u8.saturating_sub(i as u8))),
+    );
+    let grid = Grid::new(
+        count(pick.results.len(), "player", "players"),
+        columns,
+        pick.results.len(),
+        pick.selected,
+    );
+    grid.draw(frame, list, theme, |i| {
+        let p = pick.results[i];
+        let info = &book.players[p];
+        let mut cells = vec![
+            cell(info.name.clone()),
+            cell(birth_year(info)),
+            cell(info.id.clone()),
+            cell(info.federation.clone().unwrap_or_else(|| "FIN".into())),
+        ];
+        cells.extend(
+            app.ratings(p)
                 .into_iter()
-                .map(|(_, s)| rating(app.rating_of(s)))
-                .collect();
-            Row::new(vec![
-                Cell::from(info.name.clone()),
-                Cell::from(info.id.clone()),
-                Cell::from(ratings.join(" ")),
-            ])
-        })
-        .collect();
-    let table = Table::new(
-        rows,
-        [
-            Constraint::Min(20),
-            Constraint::Length(10),
-            Constraint::Length(12),
-        ],
-    )
-    .row_highlight_style(theme.style(Role::Selection))
-    .block(block(theme, ""));
-    let mut state = TableState::default().with_selected(Some(pick.selected));
-    frame.render_stateful_widget(table, list, &mut state);
+                .map(|(_, s)| cell(rating(app.rating_of(s)))),
+        );
+        cells
+    });
     frame.render_widget(
         Paragraph::new(Line::styled(
             format!(

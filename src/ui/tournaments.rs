@@ -1,18 +1,19 @@
-//! The Tournaments tab: the event list, and an event's standings, rating report, crosstable
-//! and round entry.
+//! The Tournaments tab: the event list, and an open event — its head line, the round being
+//! keyed on the right and the table pane (standings, report, crosstable) on the left; the pane
+//! with the focus has the bright border.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState};
+use ratatui::widgets::Paragraph;
 
+use super::grid::{Column, Grid, cell};
 use super::theme::{Role, Theme};
-use crate::app::state::{App, EventView};
+use crate::app::state::{App, EventView, Pane, count};
+use crate::app::views::result_label;
 use crate::json::JsonRules;
 
-use super::draw::{
-    block, delta_role, expected, half_points, performance, query_box, rating, signed,
-};
+use super::draw::query_box;
 
 pub(crate) fn draw_tournaments<R: JsonRules>(
     app: &App<R>,
@@ -29,52 +30,39 @@ pub(crate) fn draw_tournaments<R: JsonRules>(
         frame,
         theme,
         search,
-        " Filter ",
+        " Filter: event name or id ",
         &app.tournaments.query,
         true,
     );
-    let rows: Vec<Row> = app
-        .tournaments
-        .list
-        .iter()
-        .map(|&e| {
-            let ev = &book.events[e];
-            let list = app
-                .desk
-                .rulebook()
-                .list_in(ev, &book.events)
-                .map_or("unrated", |l| app.desk.rulebook().lists()[l]);
-            Row::new(vec![
-                Cell::from(ev.end.to_string()),
-                Cell::from(if ev.name.is_empty() {
-                    ev.id.clone()
-                } else {
-                    ev.name.clone()
-                }),
-                Cell::from(list),
-                Cell::from(ev.participants.len().to_string()),
-                Cell::from(ev.games.len().to_string()),
-            ])
-        })
-        .collect();
-    let header =
-        Row::new(["Ends", "Event", "List", "Pl.", "Games"]).style(theme.style(Role::Header));
-    let widths = [
-        Constraint::Length(10),
-        Constraint::Min(20),
-        Constraint::Length(7),
-        Constraint::Length(4),
-        Constraint::Length(5),
+    let events = &app.tournaments.list;
+    let columns = vec![
+        Column::whole("Ends", 13),
+        Column::text("Event", 12, 20),
+        Column::whole("List", 5),
+        Column::figure("Players", 8),
+        Column::figure("Games", 7),
     ];
-    let table = Table::new(rows, widths)
-        .header(header)
-        .row_highlight_style(theme.style(Role::Selection))
-        .block(block(
-            theme,
-            format!(" {} events, newest first ", app.tournaments.list.len()),
-        ));
-    let mut state = TableState::default().with_selected(Some(app.tournaments.selected));
-    frame.render_stateful_widget(table, list, &mut state);
+    let title = format!("{}, newest first", count(events.len(), "event", "events"));
+    let grid = Grid::new(title, columns, events.len(), app.tournaments.selected);
+    grid.draw(frame, list, theme, |i| {
+        let ev = &book.events[events[i]];
+        let list = app
+            .desk
+            .rulebook()
+            .list_in(ev, &book.events)
+            .map_or("unrated", |l| app.desk.rulebook().lists()[l]);
+        vec![
+            cell(ev.end.to_string()),
+            cell(if ev.name.is_empty() {
+                ev.id.clone()
+            } else {
+                ev.name.clone()
+            }),
+            cell(list),
+            cell(ev.participants.len().to_string()),
+            cell(ev.games.len().to_string()),
+        ]
+    });
 }
 
 fn draw_event<R: JsonRules>(
@@ -92,31 +80,52 @@ fn draw_event<R: JsonRules>(
         .map_or("unrated", |l| rulebook.lists()[l]);
     let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).areas(area);
     let title = format!(
-        " {}  {} – {}  {}  {}{}",
+        " {}  {} – {}  {}  {}{}{}",
         if ev.name.is_empty() { &ev.id } else { &ev.name },
         ev.start,
         ev.end,
         list,
-        if ev.abroad { "abroad  " } else { "" },
+        count(ev.participants.len(), "player", "players"),
+        if ev.abroad { "  abroad" } else { "" },
         ev.playoff_of
             .as_deref()
-            .map(|d| format!("play-off of {d}"))
+            .map(|d| format!("  play-off of {d}"))
             .unwrap_or_default()
     );
     frame.render_widget(
-        Paragraph::new(Line::styled(title, theme.style(Role::Title))),
+        Paragraph::new(Line::styled(theme.text(title), theme.style(Role::Title))),
         head,
     );
     let [left, right] =
         Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(body);
-
+    let table_focus = app.tournaments.pane == Pane::Table;
     match app.tournaments.view {
-        EventView::Standings => draw_standings(app, theme, frame, left, event),
-        EventView::Report => draw_report(app, theme, frame, left, event),
-        EventView::Crosstable => draw_crosstable(app, theme, frame, left, event),
+        EventView::Standings => {
+            super::standings::draw_standings(app, theme, frame, left, event, table_focus)
+        }
+        EventView::Report => {
+            super::standings::draw_report(app, theme, frame, left, event, table_focus)
+        }
+        EventView::Crosstable => {
+            super::standings::draw_crosstable(app, theme, frame, left, event, table_focus)
+        }
     }
+    draw_round(app, theme, frame, right, event, !table_focus);
+}
 
+/// The round being keyed: one row per board, the cursor on the board the next key sets.
+fn draw_round<R: JsonRules>(
+    app: &App<R>,
+    theme: &Theme,
+    frame: &mut Frame,
+    area: Rect,
+    event: usize,
+    focused: bool,
+) {
+    let book = app.desk.book();
+    let ev = &book.events[event];
     let round = app.tournaments.round;
+    let rounds = app.rounds(event);
     let boards = app.boards(event, round);
     let start_no = |p: usize| {
         ev.participants
@@ -124,225 +133,43 @@ fn draw_event<R: JsonRules>(
             .position(|&q| q == p)
             .map_or(0, |i| i + 1)
     };
-    let rows: Vec<Row> = boards
-        .iter()
-        .map(|&g| {
-            let game = &ev.games[g];
-            let black = game.black.map_or("bye".to_string(), |b| {
-                format!("{} {}", start_no(b), book.players[b].name)
-            });
-            Row::new(vec![
-                Cell::from(game.board.to_string()),
-                Cell::from(format!(
-                    "{} {}",
-                    start_no(game.white),
-                    book.players[game.white].name
-                )),
-                Cell::from(
-                    game.result
-                        .map_or(String::new(), |r| r.code().replace("1/2", "½")),
-                ),
-                Cell::from(black),
-            ])
-        })
-        .collect();
-    let header = Row::new(["Bd", "White", "Result", "Black"]).style(theme.style(Role::Header));
-    let widths = [
-        Constraint::Length(3),
-        Constraint::Min(10),
-        Constraint::Length(7),
-        Constraint::Min(10),
+    let title = match &app.tournaments.pairing {
+        Some(text) => format!("Round {round}: pair {text}{}", theme.cursor()),
+        None if rounds == 0 => format!("Round {round} · not paired yet"),
+        None if round > rounds => format!("Round {round} · to pair"),
+        None => format!("Round {round} of {rounds}"),
+    };
+    let columns = vec![
+        Column::figure("Bd", 12),
+        Column::text("White", 8, 20),
+        Column::whole("Res", 19),
+        Column::text("Black", 8, 18),
     ];
-    let table = Table::new(rows, widths)
-        .header(header)
-        .row_highlight_style(theme.style(Role::Selection))
-        .block(block(
-            theme,
-            match &app.tournaments.pairing {
-                Some(text) => format!(" Round {round}: pair {text}▏ "),
-                None => format!(" Round {round} of {} ", app.rounds(event)),
-            },
-        ));
-    let mut state = TableState::default().with_selected(Some(app.tournaments.board));
-    frame.render_stateful_widget(table, right, &mut state);
-}
-
-fn draw_standings<R: JsonRules>(
-    app: &App<R>,
-    theme: &Theme,
-    frame: &mut Frame,
-    area: Rect,
-    event: usize,
-) {
-    let book = app.desk.book();
-    let standings = app.standings(event);
-    let rows: Vec<Row> = standings
-        .iter()
-        .enumerate()
-        .map(|(rank, s)| {
-            let r = s.rating.as_ref();
-            let delta = r.and_then(|r| r.old.map(|o| r.new - o));
-            Row::new(vec![
-                Cell::from((rank + 1).to_string()),
-                Cell::from(s.start_number.to_string()),
-                Cell::from(book.players[s.player].name.clone()),
-                Cell::from(half_points(s.points)),
-                Cell::from(rating(r.and_then(|r| r.old))),
-                Cell::from(r.map(|r| r.new.to_string()).unwrap_or_default()),
-                Cell::from(delta.map(signed).unwrap_or_default())
-                    .style(theme.style(delta_role(delta))),
-            ])
-        })
-        .collect();
-    let header =
-        Row::new(["#", "No", "Name", "Pts", "Old", "New", "±"]).style(theme.style(Role::Header));
-    let widths = [
-        Constraint::Length(3),
-        Constraint::Length(3),
-        Constraint::Min(12),
-        Constraint::Length(4),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(4),
-    ];
-    frame.render_widget(
-        Table::new(rows, widths)
-            .header(header)
-            .block(block(theme, " Standings ")),
-        area,
-    );
-}
-
-/// The per-event rating report: every rated player with the figures of his calculation.
-fn draw_report<R: JsonRules>(
-    app: &App<R>,
-    theme: &Theme,
-    frame: &mut Frame,
-    area: Rect,
-    event: usize,
-) {
-    let book = app.desk.book();
-    let rows: Vec<Row> = app
-        .standings(event)
-        .iter()
-        .filter_map(|s| s.rating.as_ref().map(|r| (s, r)))
-        .map(|(s, r)| {
-            let delta = r.old.map(|o| r.new - o);
-            let factors = r.factors.describe();
-            Row::new(vec![
-                Cell::from(s.start_number.to_string()),
-                Cell::from(book.players[s.player].name.clone()),
-                Cell::from(rating(r.old)),
-                Cell::from(r.new.to_string()),
-                Cell::from(delta.map(signed).unwrap_or_default())
-                    .style(theme.style(delta_role(delta))),
-                Cell::from(r.games.to_string()),
-                Cell::from(half_points(r.score)),
-                Cell::from(expected(r.expected)),
-                Cell::from(performance(r.performance)),
-                Cell::from(factors),
-            ])
-        })
-        .collect();
-    let header = Row::new([
-        "No", "Name", "Old", "New", "±", "N", "W", "We", "Perf", "Factors",
-    ])
-    .style(theme.style(Role::Header));
-    let widths = [
-        Constraint::Length(3),
-        Constraint::Min(10),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(4),
-        Constraint::Length(2),
-        Constraint::Length(3),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(14),
-    ];
-    frame.render_widget(
-        Table::new(rows, widths)
-            .header(header)
-            .block(block(theme, " Rating report ")),
-        area,
-    );
-}
-
-/// The crosstable: each round's opponent (start number), colour and score.
-fn draw_crosstable<R: JsonRules>(
-    app: &App<R>,
-    theme: &Theme,
-    frame: &mut Frame,
-    area: Rect,
-    event: usize,
-) {
-    let book = app.desk.book();
-    let ev = &book.events[event];
-    let rounds = app.rounds(event);
-    let start_no = |p: usize| {
-        ev.participants
+    let mut grid = Grid::new(title, columns, boards.len(), app.tournaments.board);
+    grid.focused = focused;
+    grid.active = focused;
+    grid.mark = app.tournaments.mark.and_then(|m| {
+        boards
             .iter()
-            .position(|&q| q == p)
-            .map_or(0, |i| i + 1)
-    };
-    let symbol = |halves: u8, played: bool| match (halves, played) {
-        (2, true) => "1",
-        (1, _) => "½",
-        (0, true) => "0",
-        (2, false) => "+",
-        _ => "-",
-    };
-    let rows: Vec<Row> = app
-        .standings(event)
-        .iter()
-        .map(|s| {
-            let mut cells = vec![
-                Cell::from(s.start_number.to_string()),
-                Cell::from(book.players[s.player].name.clone()),
-                Cell::from(half_points(s.points)),
-            ];
-            for round in 1..=rounds {
-                let game = ev.games.iter().find(|g| {
-                    g.round == round && (g.white == s.player || g.black == Some(s.player))
-                });
-                let cell = game.map_or_else(String::new, |g| {
-                    let white = g.white == s.player;
-                    let opponent = if white { g.black } else { Some(g.white) };
-                    let score = g.result.map_or(String::new(), |r| {
-                        symbol(
-                            if white {
-                                r.white_halves
-                            } else {
-                                r.black_halves
-                            },
-                            r.played,
-                        )
-                        .to_string()
-                    });
-                    match opponent {
-                        Some(o) => {
-                            format!("{}{}{score}", start_no(o), if white { "w" } else { "b" })
-                        }
-                        None => format!("bye{score}"),
-                    }
-                });
-                cells.push(Cell::from(cell));
-            }
-            Row::new(cells)
-        })
-        .collect();
-    let mut header = vec!["No".to_string(), "Name".into(), "Pts".into()];
-    header.extend((1..=rounds).map(|r| format!("R{r}")));
-    let mut widths = vec![
-        Constraint::Length(3),
-        Constraint::Min(10),
-        Constraint::Length(4),
-    ];
-    widths.extend((1..=rounds).map(|_| Constraint::Length(5)));
-    frame.render_widget(
-        Table::new(rows, widths)
-            .header(Row::new(header).style(theme.style(Role::Header)))
-            .block(block(theme, " Crosstable ")),
-        area,
-    );
+            .position(|&g| ev.games[g].white == m || ev.games[g].black == Some(m))
+    });
+    grid.draw(frame, area, theme, |i| {
+        let game = &ev.games[boards[i]];
+        let black = game.black.map_or("bye".to_string(), |b| {
+            format!("{} {}", start_no(b), book.players[b].name)
+        });
+        vec![
+            cell(game.board.to_string()),
+            cell(format!(
+                "{} {}",
+                start_no(game.white),
+                book.players[game.white].name
+            )),
+            cell(
+                game.result
+                    .map_or(String::new(), |r| result_label(r, game.black.is_none())),
+            ),
+            cell(black),
+        ]
+    });
 }

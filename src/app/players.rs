@@ -1,0 +1,230 @@
+//! The Players tab: the search box (which always holds the typing while the list shows) and
+//! the player card with his rated events and rated games. Esc on a card goes back to where it
+//! was opened from.
+
+use crate::json::JsonRules;
+use crate::model::{PlayerIdx, Rating};
+use crate::rules::ListId;
+
+use super::Action;
+use super::state::{App, HistoryRow, Place, is_move, step};
+
+/// Where the Players tab's keys go: the search box (typing) or the open card (commands).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Focus {
+    #[default]
+    Search,
+    Card,
+}
+
+/// What the lower part of the card lists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CardView {
+    #[default]
+    Games,
+    Events,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct PlayersState {
+    pub query: String,
+    pub results: Vec<PlayerIdx>,
+    pub selected: usize,
+    pub focus: Focus,
+    pub card: Option<PlayerIdx>,
+    /// The cursor in the card's list (newest first).
+    pub card_row: usize,
+    pub card_view: CardView,
+}
+
+/// One rated game on a player's card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub event: usize,
+    pub list: ListId,
+    pub date: chrono::NaiveDate,
+    pub round: u32,
+    /// `Some(true)` with white.
+    pub white: Option<bool>,
+    pub opponent: PlayerIdx,
+    /// The opponent's rating as the player's calculation used it.
+    pub opponent_rating: Rating,
+    pub halves: u8,
+    /// Expected score in percent.
+    pub expected: Option<u8>,
+    /// The running rating's move with this game (`None` before the first rating).
+    pub change: Option<i32>,
+    pub rating_after: Rating,
+}
+
+impl<R: JsonRules> App<R> {
+    pub(super) fn refresh_players(&mut self) {
+        self.players.results = self.search.search(&self.players.query);
+        self.players.selected = self
+            .players
+            .selected
+            .min(self.players.results.len().saturating_sub(1));
+    }
+
+    pub(super) fn update_players(&mut self, action: Action) {
+        let page = self.page();
+        let p = &mut self.players;
+        match (p.focus, action) {
+            (Focus::Search, Action::Back) if !p.query.is_empty() => {
+                p.query.clear();
+                p.selected = 0;
+                self.refresh_players();
+            }
+            (Focus::Search, Action::Open) => {
+                if let Some(&player) = p.results.get(p.selected) {
+                    self.open_card(player);
+                }
+            }
+            (Focus::Search, a) if is_move(a) => {
+                p.selected = step(p.selected, p.results.len(), a, page)
+            }
+            (Focus::Search, _) => {}
+            (Focus::Card, Action::Back) => self.go_back(Place::Search),
+            (Focus::Card, Action::Search) => {
+                self.back.clear();
+                self.go(Place::Search);
+            }
+            (Focus::Card, Action::NextView | Action::PrevView) => {
+                p.card_view = match p.card_view {
+                    CardView::Games => CardView::Events,
+                    CardView::Events => CardView::Games,
+                };
+                p.card_row = 0;
+            }
+            (Focus::Card, Action::Open) => {
+                let (Some(player), row) = (p.card, p.card_row) else {
+                    return;
+                };
+                let event = match p.card_view {
+                    CardView::Games => self.game_rows(player).get(row).map(|g| (g.event, g.round)),
+                    CardView::Events => self.events_newest_first(player, row).map(|e| (e, 1)),
+                };
+                if let Some((event, round)) = event {
+                    self.open_event_for(event, Some(player), round);
+                }
+            }
+            (Focus::Card, Action::Merge) => self.start_merge(),
+            (Focus::Card, a) if is_move(a) => {
+                let (card, view) = (p.card, p.card_view);
+                let len = card.map_or(0, |c| match view {
+                    CardView::Games => self.game_rows(c).len(),
+                    CardView::Events => self.history(c).len(),
+                });
+                self.players.card_row = step(self.players.card_row, len, a, page);
+            }
+            (Focus::Card, _) => {}
+        }
+    }
+
+    /// Opens a player's card (Esc comes back here).
+    pub fn open_card(&mut self, player: PlayerIdx) {
+        self.visit(Place::Card {
+            player,
+            row: 0,
+            view: CardView::Games,
+        });
+    }
+
+    fn events_newest_first(&self, player: PlayerIdx, row: usize) -> Option<usize> {
+        let history = self.history(player);
+        history.len().checked_sub(row + 1).map(|i| history[i].event)
+    }
+
+    /// A player's rated events on every list, in ledger order.
+    pub fn history(&self, player: PlayerIdx) -> Vec<HistoryRow> {
+        let book = self.desk.book();
+        let lists = self.desk.rulebook().lists().len();
+        let mut rows: Vec<HistoryRow> = (0..lists)
+            .flat_map(|list| {
+                self.desk
+                    .ledger()
+                    .history(player, list)
+                    .into_iter()
+                    .map(move |r| HistoryRow {
+                        event: r.event,
+                        list,
+                        rating: r.common(),
+                    })
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            let (x, y) = (&book.events[a.event], &book.events[b.event]);
+            (x.end, x.start, &x.id).cmp(&(y.end, y.start, &y.id))
+        });
+        rows
+    }
+
+    /// A player's rated games on every list, newest first, each with the opponent's rating as
+    /// used, the expected score and the running rating after it.
+    pub fn game_rows(&self, player: PlayerIdx) -> Vec<GameRow> {
+        let book = self.desk.book();
+        let mut rows = Vec::new();
+        for h in self.history(player) {
+            let ev = &book.events[h.event];
+            let mut running = h.rating.old;
+            for line in &h.rating.lines {
+                let game = ev.games.iter().find(|g| {
+                    g.round == line.round
+                        && ((g.white == player && g.black == Some(line.opponent))
+                            || (g.black == Some(player) && g.white == line.opponent))
+                });
+                rows.push(GameRow {
+                    event: h.event,
+                    list: h.list,
+                    date: game.and_then(|g| g.date).unwrap_or(ev.end),
+                    round: line.round,
+                    white: game.map(|g| g.white == player),
+                    opponent: line.opponent,
+                    opponent_rating: line.opponent_rating,
+                    halves: line.halves,
+                    expected: line.expected,
+                    change: running.map(|r| line.rating_after - r),
+                    rating_after: line.rating_after,
+                });
+                running = Some(line.rating_after);
+            }
+        }
+        rows.reverse();
+        rows
+    }
+
+    /// The points of a player's rating over time on one list: his rating going into his first
+    /// rated event, then after every game.
+    pub fn rating_points(
+        &self,
+        player: PlayerIdx,
+        list: ListId,
+    ) -> Vec<(chrono::NaiveDate, Rating)> {
+        let book = self.desk.book();
+        let mut points = Vec::new();
+        for r in self.desk.ledger().history(player, list) {
+            let ev = &book.events[r.event];
+            if points.is_empty()
+                && let Some(old) = r.old
+            {
+                points.push((ev.start, old));
+            }
+            let n = r.lines.len().max(1) as i64;
+            let days = (ev.end - ev.start).num_days();
+            for (k, line) in r.lines.iter().enumerate() {
+                // A game without its own date is placed by its order within the event.
+                let spread = ev.start + chrono::Duration::days(days * (k as i64 + 1) / n);
+                let date = ev
+                    .games
+                    .iter()
+                    .find(|g| {
+                        g.round == line.round && (g.white == player || g.black == Some(player))
+                    })
+                    .and_then(|g| g.date)
+                    .unwrap_or(spread);
+                points.push((date.max(ev.start), line.rating_after));
+            }
+        }
+        points
+    }
+}

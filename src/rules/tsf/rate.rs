@@ -1,0 +1,390 @@
+//! One rating unit: a month's events on one list, each rated by its method against the list in
+//! force at the month's start (B.1.e), the rated players' changes summed into the next list
+//! (Formula 1), the unrated players' performances archived and their first UKD published once
+//! seven games are archived (B.1.f–g).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::method::{Method, Pairing, method};
+use super::rated::{RatedGame, rated_change};
+use super::standing::{Source, Standing, standing};
+use super::tables::{dp_for_score, new_rating, within_350};
+use super::unrated::{
+    Archived, berger_performance, first_ukd, preliminary, swiss_performance, tournament_average,
+};
+use super::{Figures, STANDARD, Tsf, TsfDetail, TsfState};
+use crate::model::{Event, Game, PlayerIdx, Rating};
+use crate::rules::{Factors, GameLine, Halves, Performance, PlayerRating, Unit, UnitOutcome};
+
+/// One game from one side.
+#[derive(Clone, Copy, Debug)]
+struct Encounter {
+    round: u32,
+    opponent: PlayerIdx,
+    halves: u8,
+}
+
+/// The event's games played over the board (A.9), in round order.
+fn played_games<'e>(event: &'e Event, games: &[usize]) -> Vec<&'e Game> {
+    let mut played: Vec<&Game> = games
+        .iter()
+        .filter_map(|&g| event.games.get(g))
+        .filter(|g| g.is_rated_game())
+        .collect();
+    if !played.is_sorted_by_key(|g| g.round) {
+        played.sort_by_key(|g| g.round);
+    }
+    played
+}
+
+/// Every player's games in the event; a player counts in an event if he played a game in it.
+fn encounters(played: &[&Game]) -> BTreeMap<PlayerIdx, Vec<Encounter>> {
+    let mut by_player: BTreeMap<PlayerIdx, Vec<Encounter>> = BTreeMap::new();
+    for g in played {
+        let (Some(black), Some(result)) = (g.black, g.result) else {
+            continue;
+        };
+        by_player.entry(g.white).or_default().push(Encounter {
+            round: g.round,
+            opponent: black,
+            halves: result.white_halves,
+        });
+        by_player.entry(black).or_default().push(Encounter {
+            round: g.round,
+            opponent: g.white,
+            halves: result.black_halves,
+        });
+    }
+    by_player
+}
+
+/// The figures of one event that every row shares.
+struct EventFigures {
+    method: Method,
+    average: Option<Rating>,
+    preliminary: Option<Rating>,
+    tournament_average: Option<Rating>,
+    /// Players who played (m).
+    players: u32,
+}
+
+impl EventFigures {
+    /// A.1, A.5, A.8, B.3.a, B.4.a–c: the method and the averages of an event.
+    fn of(
+        event: &Event,
+        played: &[&Game],
+        games: &BTreeMap<PlayerIdx, Vec<Encounter>>,
+        standings: &BTreeMap<PlayerIdx, Standing>,
+    ) -> Self {
+        let rated: Vec<(PlayerIdx, Rating)> = standings
+            .iter()
+            .filter_map(|(&p, s)| s.rating().map(|r| (p, r)))
+            .collect();
+        let average = super::tables::average(rated.iter().map(|&(_, r)| r));
+        let players: BTreeSet<PlayerIdx> = games.keys().copied().collect();
+        // Pairing codes are checked on input; an unknown one is rated as Swiss (A.5).
+        let pairing = Pairing::parse(&event.pairing).unwrap_or(Pairing::Swiss);
+        let m = players.len() as u32;
+        let chosen = method(pairing, &event.games, played, &players, rated.len());
+        let to = match (chosen, average) {
+            (Method::Berger, Some(ra)) => {
+                let (s, n) = rated
+                    .iter()
+                    .flat_map(|(p, _)| games.get(p).into_iter().flatten())
+                    .fold((0 as Halves, 0u32), |(s, n), e| {
+                        (s + Halves::from(e.halves), n + 1)
+                    });
+                tournament_average(ra, s, n, m)
+            }
+            _ => None,
+        };
+        match to {
+            Some(to) => EventFigures {
+                method: Method::Berger,
+                average,
+                preliminary: None,
+                tournament_average: Some(to),
+                players: m,
+            },
+            None => EventFigures {
+                method: Method::Swiss,
+                average,
+                preliminary: Some(preliminary(average)),
+                tournament_average: None,
+                players: m,
+            },
+        }
+    }
+
+    /// The rating an unrated player counts with in this event: the preliminary rating
+    /// (Swiss) or To (Berger).
+    fn unrated_rating(&self) -> Rating {
+        self.preliminary
+            .or(self.tournament_average)
+            .unwrap_or(super::unrated::GKD_WITHOUT_RATED)
+    }
+
+    fn detail(&self, figures: Figures) -> TsfDetail {
+        TsfDetail {
+            method: self.method,
+            average: self.average,
+            preliminary: self.preliminary,
+            tournament_average: self.tournament_average,
+            figures,
+        }
+    }
+}
+
+/// A row of one player in one event, with how he counted.
+struct Row {
+    standing: Standing,
+    rating: PlayerRating<TsfDetail>,
+}
+
+/// A rated player's row: B.3.c–e (also in Berger events).
+fn rated_row(
+    event_idx: usize,
+    player: PlayerIdx,
+    own: Rating,
+    source: Source,
+    games: &[Encounter],
+    standings: &BTreeMap<PlayerIdx, Standing>,
+    ev: &EventFigures,
+) -> PlayerRating<TsfDetail> {
+    let counted = |p: PlayerIdx| standings.get(&p).and_then(|s| s.rating());
+    let rated_games: Vec<RatedGame> = games
+        .iter()
+        .map(|e| RatedGame {
+            opponent: counted(e.opponent),
+            halves: e.halves,
+        })
+        .collect();
+    let f = rated_change(own, &rated_games);
+    // For reports: Formula 2 over his games against rated opponents, with their ratings as his
+    // calculation used them (the procedure publishes no performance for rated players).
+    let performance = f
+        .opponents
+        .map_or(own, |ro| ro + dp_for_score(f.rated_score, f.rated_games));
+    let lines = games
+        .iter()
+        .map(|e| GameLine {
+            round: e.round,
+            opponent: e.opponent,
+            halves: e.halves,
+            opponent_rating: counted(e.opponent)
+                .map_or(ev.unrated_rating(), |r| within_350(own, r)),
+            expected: None,
+            rating_after: own,
+        })
+        .collect();
+    PlayerRating {
+        player,
+        event: event_idx,
+        old: Some(own),
+        new: new_rating(own, f.change),
+        established: true,
+        games: f.games,
+        score: f.score,
+        expected: f.expected,
+        performance: Performance::Finite(f64::from(performance)),
+        factors: Factors {
+            k: u16::try_from(f.k).ok(),
+            ..Factors::default()
+        },
+        lines,
+        detail: ev.detail(Figures::Rated(f, source)),
+    }
+}
+
+/// An unrated player's row: B.3.b (Swiss) or B.4.d (Berger).
+fn unrated_row(
+    event_idx: usize,
+    player: PlayerIdx,
+    games: &[Encounter],
+    standings: &BTreeMap<PlayerIdx, Standing>,
+    ev: &EventFigures,
+) -> PlayerRating<TsfDetail> {
+    let own = ev.unrated_rating();
+    let counted = |p: PlayerIdx| standings.get(&p).and_then(|s| s.rating()).unwrap_or(own);
+    let score: Halves = games.iter().map(|e| Halves::from(e.halves)).sum();
+    let f = match ev.method {
+        Method::Swiss => {
+            let opponents: Vec<Rating> = games.iter().map(|e| counted(e.opponent)).collect();
+            swiss_performance(own, &opponents, score)
+        }
+        Method::Berger => berger_performance(own, ev.players, games.len() as u32, score),
+    };
+    let lines = games
+        .iter()
+        .map(|e| GameLine {
+            round: e.round,
+            opponent: e.opponent,
+            halves: e.halves,
+            opponent_rating: match ev.method {
+                Method::Swiss => within_350(own, counted(e.opponent)),
+                Method::Berger => counted(e.opponent),
+            },
+            expected: None,
+            rating_after: f.performance,
+        })
+        .collect();
+    PlayerRating {
+        player,
+        event: event_idx,
+        old: None,
+        new: f.performance,
+        established: false,
+        games: f.games,
+        score: f.score,
+        expected: None,
+        performance: Performance::Finite(f64::from(f.performance)),
+        factors: Factors {
+            temporary: ev.preliminary,
+            ..Factors::default()
+        },
+        lines,
+        detail: ev.detail(Figures::Unrated(f)),
+    }
+}
+
+/// Every player's row in one event, in player order.
+fn rate_event(
+    unit: &Unit<'_, Tsf>,
+    event_idx: usize,
+    games: &[usize],
+    standard: &dyn Fn(PlayerIdx) -> Option<Rating>,
+) -> Vec<Row> {
+    let Some(event) = unit.events.get(event_idx) else {
+        return Vec::new();
+    };
+    let played = played_games(event, games);
+    let by_player = encounters(&played);
+    let nobody = crate::model::PlayerInfo::default();
+    let standings: BTreeMap<PlayerIdx, Standing> = by_player
+        .keys()
+        .map(|&p| {
+            let info = unit.players.get(p).unwrap_or(&nobody);
+            let s = standing(info, unit.list, event.start, (unit.state)(p), || {
+                standard(p)
+            });
+            (p, s)
+        })
+        .collect();
+    let ev = EventFigures::of(event, &played, &by_player, &standings);
+    by_player
+        .iter()
+        .map(|(&p, games)| {
+            let standing = standings.get(&p).copied().unwrap_or(Standing::Unrated);
+            let rating = match standing {
+                Standing::Rated { rating, source, .. } => {
+                    rated_row(event_idx, p, rating, source, games, &standings, &ev)
+                }
+                Standing::Unrated => unrated_row(event_idx, p, games, &standings, &ev),
+            };
+            Row { standing, rating }
+        })
+        .collect()
+}
+
+/// What a player's month adds up to on the list.
+enum Tally {
+    /// Formula 1: the rating at the month's start, the games before, and the month's games
+    /// and summed change in hundredths.
+    Rated {
+        old: Rating,
+        games_before: u32,
+        games: u32,
+        change: i64,
+    },
+    /// B.3.f: the archive, each event's performance added.
+    Unrated { archive: Vec<Archived> },
+}
+
+impl Tally {
+    /// B.1.c, B.1.f, Formula 1: the state published at the month's end.
+    fn state(self) -> TsfState {
+        match self {
+            Tally::Rated {
+                old,
+                games_before,
+                games,
+                change,
+            } => TsfState::Rated {
+                rating: new_rating(old, change),
+                games: games_before + games,
+            },
+            Tally::Unrated { archive } => match first_ukd(&archive) {
+                Some(rating) => TsfState::Rated {
+                    rating,
+                    games: super::unrated::archived_games(&archive),
+                },
+                None => TsfState::Unrated {
+                    performances: archive,
+                },
+            },
+        }
+    }
+}
+
+/// B.1.e, B.1.f–g, B.3.f, Formula 1: rates a month's events on one list. Every event counts the
+/// ratings of the list in force (nothing changes during the month); a rated player's changes
+/// from all of them are summed; an unrated player's performance in each event is archived, in
+/// the ledger order of the events.
+pub(super) fn rate(unit: &Unit<'_, Tsf>) -> UnitOutcome<TsfState, (), TsfDetail> {
+    let mut parts: Vec<_> = unit.parts.iter().collect();
+    parts.sort_by(|a, b| {
+        let key = |e: usize| unit.events.get(e).map(|e| (e.end, e.start, e.id.as_str()));
+        key(a.event).cmp(&key(b.event))
+    });
+    let standard = |p: PlayerIdx| (unit.state_on)(p, STANDARD).and_then(TsfState::rating);
+    let mut tallies: BTreeMap<PlayerIdx, Tally> = BTreeMap::new();
+    let mut outcome = UnitOutcome::default();
+    for part in parts {
+        let event_id = unit.events.get(part.event).map(|e| e.id.clone());
+        for row in rate_event(unit, part.event, &part.games, &standard) {
+            let p = row.rating.player;
+            match (row.standing, &row.rating.detail.figures) {
+                // B.1.d: a foreign player's FIDE rating never changes here.
+                (
+                    Standing::Rated {
+                        source: Source::Fide,
+                        ..
+                    },
+                    _,
+                ) => {}
+                (Standing::Rated { rating, games, .. }, Figures::Rated(f, _)) => {
+                    let tally = tallies.entry(p).or_insert(Tally::Rated {
+                        old: rating,
+                        games_before: games,
+                        games: 0,
+                        change: 0,
+                    });
+                    if let Tally::Rated { games, change, .. } = tally {
+                        *games += f.games;
+                        *change += f.change;
+                    }
+                }
+                (_, Figures::Unrated(f)) => {
+                    let tally = tallies.entry(p).or_insert_with(|| Tally::Unrated {
+                        archive: match (unit.state)(p) {
+                            Some(TsfState::Unrated { performances }) => performances.clone(),
+                            _ => Vec::new(),
+                        },
+                    });
+                    if let Tally::Unrated { archive } = tally {
+                        archive.push(Archived {
+                            performance: f.performance,
+                            games: f.games,
+                            event: event_id.clone(),
+                        });
+                    }
+                }
+                // A rated standing always carries rated figures.
+                (Standing::Unrated, Figures::Rated(..)) => {}
+            }
+            outcome.ratings.push(row.rating);
+        }
+    }
+    outcome.states = tallies.into_iter().map(|(p, t)| (p, t.state())).collect();
+    outcome
+}

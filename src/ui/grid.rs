@@ -1,0 +1,348 @@
+//! Tables that are read, not guessed at: every figure is shown whole or its column is left out
+//! (names are narrowed first, then the least needed columns dropped), only the rows on screen
+//! are built, the cursor's row is always in view, and the title says where the view is
+//! (`row 3 of 284`).
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Cell, Row, Table};
+use unicode_width::UnicodeWidthStr;
+
+use super::draw::{block, focused_block};
+use super::theme::{Role, Theme};
+
+/// One column: a figure is never cut; a text narrows down to `min` with an ellipsis.
+pub(crate) struct Column {
+    pub header: String,
+    /// How narrow a text may become; `None`: shown whole or not at all.
+    pub min: Option<u16>,
+    /// Columns with the lowest `keep` are dropped first when the width does not suffice.
+    pub keep: u8,
+    pub right: bool,
+}
+
+impl Column {
+    /// A figure: right-aligned, whole or not at all.
+    pub fn figure(header: impl Into<String>, keep: u8) -> Self {
+        Self {
+            header: header.into(),
+            min: None,
+            keep,
+            right: true,
+        }
+    }
+
+    /// A short text that holds figures (a date, an id, factors): whole or not at all.
+    pub fn whole(header: impl Into<String>, keep: u8) -> Self {
+        Self {
+            header: header.into(),
+            min: None,
+            keep,
+            right: false,
+        }
+    }
+
+    /// A text (a name) that may be narrowed down to `min` cells.
+    pub fn text(header: impl Into<String>, min: u16, keep: u8) -> Self {
+        Self {
+            header: header.into(),
+            min: Some(min),
+            keep,
+            right: false,
+        }
+    }
+}
+
+/// A cell's text and role.
+pub(crate) type GridCell = (String, Role);
+
+/// A plain cell.
+pub(crate) fn cell(text: impl Into<String>) -> GridCell {
+    (text.into(), Role::Normal)
+}
+
+/// A scrolling table of `len` rows with a cursor.
+pub(crate) struct Grid {
+    pub title: String,
+    pub columns: Vec<Column>,
+    pub len: usize,
+    /// The row with the cursor (kept in view; drawn selected when `focused`).
+    pub cursor: usize,
+    /// A row to mark (the player an event was opened for).
+    pub mark: Option<usize>,
+    pub focused: bool,
+    /// Draw the border as the pane with the focus (when a screen has two).
+    pub active: bool,
+}
+
+/// The first row shown so that `cursor` is in view: the cursor stays in the middle of the view
+/// except near either end.
+pub(crate) fn window(cursor: usize, len: usize, visible: usize) -> usize {
+    if visible == 0 || len <= visible {
+        return 0;
+    }
+    cursor.saturating_sub(visible / 2).min(len - visible)
+}
+
+/// Names are narrowed to this before optional columns are dropped, and below it only after.
+const COMFORT: u16 = 16;
+/// Columns kept below this are optional: dropped before a name is narrowed below `COMFORT`.
+const OPTIONAL: u8 = 10;
+
+/// Which columns fit in `width` and how wide each is: `None` for a column left out. Names are
+/// narrowed to a comfortable width first, then optional columns dropped, then names narrowed to
+/// their minimum, then the least needed columns dropped; a figure is never narrowed.
+pub(crate) fn fit(width: u16, columns: &[Column], needed: &[u16]) -> Vec<Option<u16>> {
+    let comfortable = |c: &Column| c.min.map(|m| m.max(COMFORT));
+    fit_with(width, columns, needed, comfortable, OPTIONAL)
+        .or_else(|| fit_with(width, columns, needed, |c: &Column| c.min, u8::MAX))
+        .unwrap_or_else(|| vec![None; columns.len()])
+}
+
+fn fit_with(
+    width: u16,
+    columns: &[Column],
+    needed: &[u16],
+    floor: impl Fn(&Column) -> Option<u16>,
+    droppable_below: u8,
+) -> Option<Vec<Option<u16>>> {
+    let n = columns.len();
+    // Drop order: lowest `keep` first, the rightmost of equals first.
+    let mut order: Vec<usize> = (0..n)
+        .filter(|&i| columns[i].keep < droppable_below)
+        .collect();
+    order.sort_by_key(|&i| (columns[i].keep, std::cmp::Reverse(i)));
+    for dropped in 0..=order.len() {
+        let kept: Vec<usize> = (0..n).filter(|i| !order[..dropped].contains(i)).collect();
+        if kept.is_empty() {
+            break;
+        }
+        let spacing = kept.len() as u16 - 1;
+        let mut widths: Vec<u16> = kept.iter().map(|&i| needed[i]).collect();
+        let total = |w: &[u16]| w.iter().sum::<u16>() + spacing;
+        // Narrow the texts, the widest first, so two names (white and black) share the loss.
+        let mut over = total(&widths).saturating_sub(width);
+        while over > 0 {
+            let widest = (0..kept.len())
+                .filter(|&k| floor(&columns[kept[k]]).is_some_and(|f| widths[k] > f))
+                .max_by_key(|&k| (widths[k], std::cmp::Reverse(k)));
+            let Some(k) = widest else { break };
+            widths[k] -= 1;
+            over -= 1;
+        }
+        if total(&widths) <= width {
+            // What is left over widens the first text column.
+            let spare = width - total(&widths);
+            if let Some(k) = kept.iter().position(|&i| columns[i].min.is_some()) {
+                widths[k] += spare;
+            }
+            let mut out = vec![None; n];
+            for (k, &i) in kept.iter().enumerate() {
+                out[i] = Some(widths[k]);
+            }
+            return Some(out);
+        }
+    }
+    None
+}
+
+/// `text` cut to `width` display cells, with an ellipsis when cut.
+pub(crate) fn cut(text: &str, width: u16, ellipsis: &str) -> String {
+    let width = usize::from(width);
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w + ellipsis.width() > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push_str(ellipsis);
+    out
+}
+
+/// "row 3 of 284", or "no rows".
+pub(crate) fn position(cursor: usize, len: usize) -> String {
+    if len == 0 {
+        "no rows".into()
+    } else {
+        format!("row {} of {len}", cursor.min(len - 1) + 1)
+    }
+}
+
+impl Grid {
+    pub fn new(title: impl Into<String>, columns: Vec<Column>, len: usize, cursor: usize) -> Self {
+        Self {
+            title: title.into(),
+            columns,
+            len,
+            cursor: cursor.min(len.saturating_sub(1)),
+            mark: None,
+            focused: true,
+            active: false,
+        }
+    }
+
+    /// Draws the rows in view; `row(i)` builds row `i` (only those shown are asked for).
+    pub fn draw(
+        self,
+        frame: &mut Frame,
+        area: Rect,
+        theme: &Theme,
+        row: impl Fn(usize) -> Vec<GridCell>,
+    ) {
+        let visible = usize::from(area.height.saturating_sub(3));
+        let top = window(self.cursor, self.len, visible);
+        let shown: Vec<Vec<GridCell>> = (top..(top + visible).min(self.len))
+            .map(|i| {
+                row(i)
+                    .into_iter()
+                    .map(|(t, r)| (theme.text(t), r))
+                    .collect()
+            })
+            .collect();
+        let mut needed: Vec<u16> = self
+            .columns
+            .iter()
+            .map(|c| theme.text(c.header.clone()).width() as u16)
+            .collect();
+        for r in &shown {
+            for (i, (text, _)) in r.iter().enumerate() {
+                if let Some(w) = needed.get_mut(i) {
+                    *w = (*w).max(text.width() as u16);
+                }
+            }
+        }
+        let widths = fit(area.width.saturating_sub(2), &self.columns, &needed);
+        let ellipsis = theme.ellipsis();
+        let line = |text: &str, i: usize, w: u16| {
+            let text = cut(text, w, ellipsis);
+            if self.columns[i].right {
+                Line::from(text).alignment(Alignment::Right)
+            } else {
+                Line::from(text)
+            }
+        };
+        let header = Row::new(
+            self.columns
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| {
+                    widths[i].map(|w| Cell::from(line(&theme.text(c.header.clone()), i, w)))
+                })
+                .collect::<Vec<_>>(),
+        )
+        .style(theme.style(Role::Header));
+        let rows: Vec<Row> = shown
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let at = top + k;
+                let cells: Vec<Cell> = r
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, (text, role))| {
+                        let w = (*widths.get(i)?)?;
+                        Some(Cell::from(line(text, i, w)).style(theme.style(*role)))
+                    })
+                    .collect();
+                let mut row = Row::new(cells);
+                if self.mark == Some(at) {
+                    row = row.style(theme.style(Role::Highlight));
+                }
+                if self.focused && at == self.cursor {
+                    row = row.style(theme.style(Role::Selection));
+                }
+                row
+            })
+            .collect();
+        let constraints: Vec<Constraint> = widths
+            .iter()
+            .flatten()
+            .map(|w| Constraint::Length(*w))
+            .collect();
+        let title = if self.len > visible || self.focused {
+            format!(" {} · {} ", self.title, position(self.cursor, self.len))
+        } else {
+            format!(" {} ", self.title)
+        };
+        let frame_block = if self.active {
+            focused_block(theme, title)
+        } else {
+            block(theme, title)
+        };
+        frame.render_widget(
+            Table::new(rows, constraints)
+                .header(header)
+                .block(frame_block),
+            area,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_are_whole_names_narrow_first_then_the_least_needed_column_goes() {
+        let columns = vec![
+            Column::text("Name", 8, 20),
+            Column::figure("Old", 12),
+            Column::figure("New", 15),
+            Column::whole("Factors", 1),
+        ];
+        let needed = [20, 4, 4, 14];
+        // Everything fits: the name takes what is left over.
+        assert_eq!(
+            fit(60, &columns, &needed),
+            vec![Some(35), Some(4), Some(4), Some(14)]
+        );
+        // Narrower: the name first, to a comfortable width…
+        assert_eq!(
+            fit(41, &columns, &needed),
+            vec![Some(16), Some(4), Some(4), Some(14)]
+        );
+        // …then the optional factors go, and the name widens again.
+        assert_eq!(
+            fit(40, &columns, &needed),
+            vec![Some(30), Some(4), Some(4), None]
+        );
+        assert_eq!(
+            fit(26, &columns, &needed),
+            vec![Some(16), Some(4), Some(4), None]
+        );
+        // Then the name narrows to its minimum, then more columns go; a figure never narrows.
+        assert_eq!(
+            fit(18, &columns, &needed),
+            vec![Some(8), Some(4), Some(4), None]
+        );
+        assert_eq!(
+            fit(14, &columns, &needed),
+            vec![Some(9), None, Some(4), None]
+        );
+    }
+
+    #[test]
+    fn the_cursor_stays_in_view_and_mid_window() {
+        assert_eq!(window(0, 284, 18), 0);
+        assert_eq!(window(9, 284, 18), 0);
+        assert_eq!(window(100, 284, 18), 91);
+        assert_eq!(window(283, 284, 18), 266);
+        assert_eq!(window(5, 10, 18), 0);
+    }
+
+    #[test]
+    fn text_is_cut_by_display_width() {
+        assert_eq!(cut("Järvinen, Aino", 9, "…"), "Järvinen…");
+        assert_eq!(cut("山田, 太郎", 5, "…"), "山田…");
+        assert_eq!(cut("Aho", 5, "…"), "Aho");
+        assert_eq!(position(2, 284), "row 3 of 284");
+    }
+}

@@ -1,0 +1,205 @@
+//! An open event's table pane: the standings (with each entrant's rating going in, before any
+//! result), the rating report and the crosstable. Each scrolls with its cursor, and the player
+//! the event was opened for is marked.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use super::grid::{Column, Grid, GridCell, cell};
+use super::theme::Theme;
+use crate::app::state::{App, Standing};
+use crate::json::JsonRules;
+
+use super::draw::{delta_role, expected, half_points, performance, rating, signed};
+
+/// A grid over the standings' rows with the event's cursor and mark.
+fn grid_for<R: JsonRules>(
+    app: &App<R>,
+    title: String,
+    columns: Vec<Column>,
+    rows: &[Standing],
+    focused: bool,
+) -> Grid {
+    let mut grid = Grid::new(title, columns, rows.len(), app.tournaments.row);
+    grid.focused = focused;
+    grid.active = focused;
+    grid.mark = app
+        .tournaments
+        .mark
+        .and_then(|m| rows.iter().position(|s| s.player == m));
+    grid
+}
+
+pub(crate) fn draw_standings<R: JsonRules>(
+    app: &App<R>,
+    theme: &Theme,
+    frame: &mut Frame,
+    area: Rect,
+    event: usize,
+    focused: bool,
+) {
+    let book = app.desk.book();
+    let standings = app.standings(event);
+    let columns = vec![
+        Column::figure("#", 12),
+        Column::figure("No", 13),
+        Column::text("Name", 8, 20),
+        Column::figure("Born", 2),
+        Column::figure("Pts", 15),
+        Column::figure("Old", 14),
+        Column::figure("New", 13),
+        Column::figure("±", 12),
+    ];
+    let grid = grid_for(app, "Standings".into(), columns, &standings, focused);
+    grid.draw(frame, area, theme, |i| {
+        let s = &standings[i];
+        let r = s.rating.as_ref();
+        let delta = r.and_then(|r| r.old.map(|o| r.new - o));
+        vec![
+            cell((i + 1).to_string()),
+            cell(s.start_number.to_string()),
+            cell(book.players[s.player].name.clone()),
+            cell(super::draw::birth_year(&book.players[s.player])),
+            cell(half_points(s.points)),
+            cell(rating(s.entry)),
+            cell(r.map(|r| r.new.to_string()).unwrap_or_default()),
+            (delta.map(signed).unwrap_or_default(), delta_role(delta)),
+        ]
+    });
+}
+
+/// The per-event rating report: every rated player with the figures of his calculation.
+pub(crate) fn draw_report<R: JsonRules>(
+    app: &App<R>,
+    theme: &Theme,
+    frame: &mut Frame,
+    area: Rect,
+    event: usize,
+    focused: bool,
+) {
+    let book = app.desk.book();
+    let rated: Vec<Standing> = app
+        .standings(event)
+        .into_iter()
+        .filter(|s| s.rating.is_some())
+        .collect();
+    let columns = vec![
+        Column::figure("No", 8),
+        Column::text("Name", 12, 20),
+        Column::figure("Old", 13),
+        Column::figure("New", 15),
+        Column::figure("±", 14),
+        Column::figure("N", 10),
+        Column::figure("W", 11),
+        Column::figure("We", 9),
+        Column::figure("Perf", 12),
+        Column::whole("Factors", 1),
+    ];
+    let grid = grid_for(app, "Rating report".into(), columns, &rated, focused);
+    grid.draw(frame, area, theme, |i| {
+        let s = &rated[i];
+        let Some(r) = s.rating.as_ref() else {
+            return Vec::new();
+        };
+        let delta = r.old.map(|o| r.new - o);
+        vec![
+            cell(s.start_number.to_string()),
+            cell(book.players[s.player].name.clone()),
+            cell(rating(r.old)),
+            cell(r.new.to_string()),
+            (delta.map(signed).unwrap_or_default(), delta_role(delta)),
+            cell(r.games.to_string()),
+            cell(half_points(r.score)),
+            cell(expected(r.expected)),
+            cell(performance(r.performance)),
+            cell(r.factors.describe()),
+        ]
+    });
+}
+
+/// The crosstable: each round's opponent (start number), colour and score. When not every
+/// round fits, the rounds nearest the round being keyed are shown.
+pub(crate) fn draw_crosstable<R: JsonRules>(
+    app: &App<R>,
+    theme: &Theme,
+    frame: &mut Frame,
+    area: Rect,
+    event: usize,
+    focused: bool,
+) {
+    let book = app.desk.book();
+    let ev = &book.events[event];
+    let rounds = app.rounds(event);
+    let current = app.tournaments.round.min(rounds.max(1));
+    let start_no = |p: usize| {
+        ev.participants
+            .iter()
+            .position(|&q| q == p)
+            .map_or(0, |i| i + 1)
+    };
+    let symbol = |halves: u8, played: bool| match (halves, played) {
+        (2, true) => "1",
+        (1, _) => "½",
+        (0, true) => "0",
+        (2, false) => "+",
+        _ => "-",
+    };
+    let standings = app.standings(event);
+    let mut columns = vec![
+        Column::figure("No", 120),
+        Column::text("Name", 8, 200),
+        Column::figure("Pts", 150),
+    ];
+    columns.extend((1..=rounds).map(|r| {
+        // Rounds up to the current one are kept first, the nearest longest.
+        let keep = if r <= current {
+            100u32.saturating_sub(current - r)
+        } else {
+            50u32.saturating_sub(r - current)
+        };
+        Column::whole(format!("R{r}"), keep.clamp(1, 110) as u8)
+    }));
+    let grid = grid_for(
+        app,
+        format!("Crosstable · {}", count_rounds(rounds)),
+        columns,
+        &standings,
+        focused,
+    );
+    grid.draw(frame, area, theme, |i| {
+        let s = &standings[i];
+        let mut cells: Vec<GridCell> = vec![
+            cell(s.start_number.to_string()),
+            cell(book.players[s.player].name.clone()),
+            cell(half_points(s.points)),
+        ];
+        for round in 1..=rounds {
+            let game = ev
+                .games
+                .iter()
+                .find(|g| g.round == round && (g.white == s.player || g.black == Some(s.player)));
+            let text = game.map_or_else(String::new, |g| {
+                let white = g.white == s.player;
+                let opponent = if white { g.black } else { Some(g.white) };
+                let score = g.result.map_or(String::new(), |r| {
+                    let halves = if white {
+                        r.white_halves
+                    } else {
+                        r.black_halves
+                    };
+                    symbol(halves, r.played).to_string()
+                });
+                match opponent {
+                    Some(o) => format!("{}{}{score}", start_no(o), if white { "w" } else { "b" }),
+                    None => format!("bye{score}"),
+                }
+            });
+            cells.push(cell(text));
+        }
+        cells
+    });
+}
+
+fn count_rounds(rounds: u32) -> String {
+    crate::app::state::count(rounds as usize, "round", "rounds")
+}

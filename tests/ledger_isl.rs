@@ -1,0 +1,314 @@
+//! The ledger invariant for the Icelandic rulebook: after any sequence of edits — results set
+//! and cleared, events added, removed and moved, results received late — the incrementally
+//! updated ledger equals one built from scratch, unit by unit and state by state, and both
+//! equal `ledger::rate_all`. Books mix rated, provisional, junior and near-2400 players with
+//! events inside a period, events over a list date with dated games, and late results.
+
+use chrono::NaiveDate;
+use proptest::prelude::*;
+use ratedesk::ledger::{Book, Ledger, rate_all};
+use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
+use ratedesk::rules::isl::{Isl, IslState, Provisional, STANDARD, period_of};
+
+const PLAYERS: usize = 10;
+const RESULTS: [&str; 9] = [
+    "1-0", "0-1", "1/2-1/2", "1-0", "0-1", "+-", "-+", "0-0", "1/2-0",
+];
+const MINUTES: [u32; 4] = [90, 90, 60, 45];
+
+/// A day counted from 2024-11-20 (the list dates of 2024-12-01 to 2026-03-01 fall within
+/// 0..480).
+fn day(n: i64) -> NaiveDate {
+    NaiveDate::from_ymd_opt(2024, 11, 20).expect("date") + chrono::TimeDelta::days(n)
+}
+
+#[derive(Clone, Debug)]
+struct EventSpec {
+    day: u32,
+    length: u32,
+    minutes: usize,
+    abroad: bool,
+    received: Option<u32>,
+    /// Date the games of an event that lies within one period (over a list date they are
+    /// always dated).
+    dated: bool,
+    /// Per round, (white, black, result) with result one past the codes for "no result".
+    rounds: Vec<Vec<(usize, usize, usize)>>,
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    /// Set (or clear) the result of the k-th game.
+    Result(usize, usize),
+    NewEvent(EventSpec),
+    /// Delete the k-th live event.
+    Remove(usize),
+    /// The k-th live event's results received this many days after its end (or on time).
+    Received(usize, Option<u32>),
+    /// Move the k-th live event (with its game dates and received date) by some days.
+    Move(usize, i64),
+}
+
+fn event_spec() -> impl Strategy<Value = EventSpec> {
+    let game = (0..PLAYERS, 0..PLAYERS, 0..=RESULTS.len());
+    (
+        0u32..460,
+        0u32..6,
+        0..MINUTES.len(),
+        proptest::bool::weighted(0.05),
+        proptest::option::weighted(0.3, 0u32..100),
+        any::<bool>(),
+        proptest::collection::vec(proptest::collection::vec(game, 1..5), 1..6),
+    )
+        .prop_map(
+            |(day, length, minutes, abroad, received, dated, rounds)| EventSpec {
+                day,
+                length,
+                minutes,
+                abroad,
+                received,
+                dated,
+                rounds,
+            },
+        )
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (any::<usize>(), 0..=RESULTS.len()).prop_map(|(k, r)| Op::Result(k, r)),
+        3 => event_spec().prop_map(Op::NewEvent),
+        1 => any::<usize>().prop_map(Op::Remove),
+        2 => (any::<usize>(), proptest::option::of(0u32..100)).prop_map(|(k, r)| Op::Received(k, r)),
+        1 => (any::<usize>(), -100i64..100).prop_map(|(k, d)| Op::Move(k, d)),
+    ]
+}
+
+/// A player: his state on the list and his birth date.
+fn seed() -> impl Strategy<Value = (Option<IslState>, Option<NaiveDate>)> {
+    let state = prop_oneof![
+        1 => Just(None),
+        2 => (0u32..5, 1000i64..2400, 0u32..9).prop_map(|(games, mean, halves)| {
+            let score = halves.min(2 * games);
+            (games > 0).then(|| IslState::Provisional(Provisional {
+                games,
+                opponents_sum: mean * i64::from(games),
+                score,
+            }))
+        }),
+        4 => (
+            1000i32..2300,
+            prop_oneof![Just(0u32), 96u32..104, 196u32..204, 296u32..304, 0u32..400],
+        )
+            .prop_map(|(rating, games)| Some(IslState::rated(rating, games, false))),
+        2 => (2380i32..2420, 20u32..400, any::<bool>())
+            .prop_map(|(rating, games, reached)| Some(IslState::rated(rating, games, reached))),
+    ];
+    let born = prop_oneof![
+        Just(None),
+        Just(Some(NaiveDate::from_ymd_opt(1980, 5, 5).expect("date"))),
+        (2004i32..2012, 1u32..13).prop_map(|(y, m)| NaiveDate::from_ymd_opt(y, m, 1)),
+        // 21 on a list date, or the day after.
+        Just(NaiveDate::from_ymd_opt(2004, 3, 1)),
+        Just(NaiveDate::from_ymd_opt(2004, 6, 2)),
+    ];
+    (state, born)
+}
+
+fn game(round: u32, board: u32, white: usize, black: usize, result: usize) -> Game {
+    Game {
+        round,
+        board,
+        white,
+        black: Some(black),
+        result: RESULTS
+            .get(result)
+            .map(|code| GameResult::parse(code).expect("code")),
+        date: None,
+    }
+}
+
+fn build_event(id: String, spec: &EventSpec) -> Event {
+    let start = day(i64::from(spec.day));
+    let end = day(i64::from(spec.day + spec.length));
+    let over_a_list_date = period_of(start) != period_of(end);
+    let mut games = Vec::new();
+    for (r, pairs) in spec.rounds.iter().enumerate() {
+        let round = r as u32 + 1;
+        let mut busy = std::collections::BTreeSet::new();
+        for &(w, b, result) in pairs {
+            if w == b || busy.contains(&w) || busy.contains(&b) {
+                continue;
+            }
+            busy.extend([w, b]);
+            let mut g = game(round, busy.len() as u32 / 2, w, b, result);
+            if over_a_list_date || spec.dated {
+                g.date = Some(
+                    start + chrono::Days::new(u64::from(r as u32).min(u64::from(spec.length))),
+                );
+            }
+            games.push(g);
+        }
+    }
+    Event {
+        id,
+        name: String::new(),
+        start,
+        end,
+        time_control: Some(TimeControl {
+            base_seconds: MINUTES[spec.minutes] * 60,
+            increment_seconds: 0,
+            added: vec![],
+        }),
+        abroad: spec.abroad,
+        official_representation: false,
+        age_limit: None,
+        playoff_of: None,
+        pairing: "swiss".into(),
+        received: spec.received.map(|r| end + chrono::Days::new(u64::from(r))),
+        participants: Vec::new(),
+        games,
+    }
+}
+
+fn live(book: &Book<Isl>) -> Vec<usize> {
+    (0..book.events.len()).filter(|&e| book.live[e]).collect()
+}
+
+/// Applies one edit to the book; returns the events it touched.
+fn apply(book: &mut Book<Isl>, op: &Op) -> Vec<usize> {
+    match op {
+        Op::Result(k, r) => {
+            let all: Vec<(usize, usize)> = live(book)
+                .into_iter()
+                .flat_map(|e| (0..book.events[e].games.len()).map(move |g| (e, g)))
+                .collect();
+            let Some(&(e, g)) = all.get(k % all.len().max(1)) else {
+                return vec![];
+            };
+            book.events[e].games[g].result = RESULTS
+                .get(*r)
+                .map(|code| GameResult::parse(code).expect("code"));
+            vec![e]
+        }
+        Op::NewEvent(spec) => {
+            let e = book.events.len();
+            book.events.push(build_event(format!("e{e}"), spec));
+            book.live.push(true);
+            vec![e]
+        }
+        Op::Remove(k) => {
+            let events = live(book);
+            let Some(&e) = events.get(k % events.len().max(1)) else {
+                return vec![];
+            };
+            book.live[e] = false;
+            vec![e]
+        }
+        Op::Received(k, r) => {
+            let events = live(book);
+            let Some(&e) = events.get(k % events.len().max(1)) else {
+                return vec![];
+            };
+            let event = &mut book.events[e];
+            event.received = r.map(|r| event.end + chrono::Days::new(u64::from(r)));
+            vec![e]
+        }
+        Op::Move(k, delta) => {
+            let events = live(book);
+            let Some(&e) = events.get(k % events.len().max(1)) else {
+                return vec![];
+            };
+            let event = &mut book.events[e];
+            let shift = |d: NaiveDate| d + chrono::TimeDelta::days(*delta);
+            let (start, end) = (shift(event.start), shift(event.end));
+            if period_of(start) != period_of(end) && event.games.iter().any(|g| g.date.is_none()) {
+                // An event moved over a list date needs its games dated.
+                for g in &mut event.games {
+                    g.date =
+                        Some((start + chrono::TimeDelta::days(i64::from(g.round) - 1)).min(end));
+                }
+            } else {
+                for g in &mut event.games {
+                    g.date = g.date.map(shift);
+                }
+            }
+            event.start = start;
+            event.end = end;
+            event.received = event.received.map(shift);
+            vec![e]
+        }
+    }
+}
+
+fn check(book: &Book<Isl>, ledger: &Ledger<Isl>) -> Result<(), TestCaseError> {
+    let fresh = Ledger::build(&Isl, book);
+    prop_assert_eq!(ledger.units(), fresh.units());
+    let mut events = book.events.clone();
+    for (e, ev) in events.iter_mut().enumerate() {
+        if !book.live[e] {
+            ev.games.clear();
+        }
+    }
+    let oracle = rate_all(
+        &Isl,
+        &book.players,
+        book.seeds.clone(),
+        book.held.clone(),
+        &events,
+    );
+    for p in 0..book.players.len() {
+        prop_assert_eq!(
+            ledger.state(book, p, STANDARD),
+            fresh.state(book, p, STANDARD),
+            "player {}",
+            p
+        );
+        prop_assert_eq!(
+            ledger.state(book, p, STANDARD),
+            oracle.states[p][STANDARD].as_ref(),
+            "player {} against rate_all",
+            p
+        );
+    }
+    Ok(())
+}
+
+fn book(seeds: Vec<(Option<IslState>, Option<NaiveDate>)>, events: &[EventSpec]) -> Book<Isl> {
+    let mut book = Book::<Isl>::default();
+    for (k, (state, born)) in seeds.into_iter().enumerate() {
+        book.players.push(PlayerInfo {
+            id: format!("p{k}"),
+            born,
+            ..PlayerInfo::default()
+        });
+        book.seeds.push(vec![state]);
+        book.held.push(vec![]);
+        book.confirmed.push(vec![]);
+    }
+    for spec in events {
+        let e = book.events.len();
+        book.events.push(build_event(format!("e{e}"), spec));
+        book.live.push(true);
+    }
+    book
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn incremental_updates_equal_a_fresh_build(
+        seeds in proptest::collection::vec(seed(), PLAYERS),
+        events in proptest::collection::vec(event_spec(), 1..8),
+        ops in proptest::collection::vec(op(), 1..16),
+    ) {
+        let mut book = book(seeds, &events);
+        let mut ledger = Ledger::build(&Isl, &book);
+        check(&book, &ledger)?;
+        for op in &ops {
+            let touched = apply(&mut book, op);
+            ledger.update(&Isl, &book, touched);
+            check(&book, &ledger)?;
+        }
+    }
+}
