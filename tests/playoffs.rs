@@ -126,6 +126,15 @@ fn rule_2_10_a_playoff_follows_the_event_it_decides() {
     desk.apply(Edit::DeleteEvent(po)).expect("the play-off");
     desk.apply(Edit::DeleteEvent(e)).expect("then the final");
     assert!(desk.check().is_empty(), "{:?}", desk.check());
+
+    // The final (deleted as a rapid event) entered again as a standard one: its new blitz
+    // play-off follows it, not the deleted final of the same id.
+    desk.apply(Edit::AddEvent(event("final", 10, 90, None)))
+        .expect("the final again");
+    desk.apply(Edit::AddEvent(event("po2", 10, 5, Some("final"))))
+        .expect("its play-off");
+    assert_eq!(rated(&desk, "po2"), (None, 0));
+    assert!(desk.check().is_empty(), "{:?}", desk.check());
 }
 
 #[test]

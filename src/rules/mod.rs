@@ -242,12 +242,14 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
     /// play-off, the event whose result it decides.
     fn list_of(&self, event: &Event, decided: Option<&Event>) -> Option<ListId>;
 
-    /// The list of an event among `events`, the event a play-off decides found by its id.
+    /// The list of an event among `events`, the event a play-off decides found by its id —
+    /// the newest with that id (a deleted event stays in the table, and its id may be entered
+    /// again after it).
     fn list_in(&self, event: &Event, events: &[Event]) -> Option<ListId> {
         let decided = event
             .playoff_of
             .as_deref()
-            .and_then(|id| events.iter().find(|e| e.id == id));
+            .and_then(|id| events.iter().rev().find(|e| e.id == id));
         self.list_of(event, decided)
     }
 
