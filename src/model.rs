@@ -186,6 +186,15 @@ pub struct Event {
 const STANDARD_SECONDS: u64 = 90 * 60;
 
 impl Event {
+    /// The name the officer knows the event by: its name, or its id when it has none.
+    pub fn title(&self) -> &str {
+        if self.name.is_empty() {
+            &self.id
+        } else {
+            &self.name
+        }
+    }
+
     /// Seconds a player has for the first 60 moves of the event's games (SSL 2.8, ISL "Kröfur
     /// um tímamörk", TSF A.2 reckon alike); an event without a recorded time control is a
     /// standard game.

@@ -14,7 +14,7 @@ const HEADER: [&str; 11] = [
 /// The title and the lines above the table: event, dates, list, time control.
 fn heading<R: Rulebook>(rulebook: &R, book: &Book<R>, event: usize) -> (String, Vec<String>) {
     let ev = &book.events[event];
-    let name = if ev.name.is_empty() { &ev.id } else { &ev.name };
+    let name = ev.title();
     let list = rulebook
         .list_in(ev, &book.events)
         .and_then(|l| rulebook.lists().get(l))

@@ -92,15 +92,7 @@ pub fn write_with(event: &Event, players: &[PlayerInfo], options: &Options) -> S
     for (r, &i) in order.iter().enumerate() {
         rank[i] = r + 1;
     }
-    let _ = writeln!(
-        out,
-        "012 {}",
-        if event.name.is_empty() {
-            &event.id
-        } else {
-            &event.name
-        }
-    );
+    let _ = writeln!(out, "012 {}", event.title());
     let _ = writeln!(out, "042 {}", date(event.start));
     let _ = writeln!(out, "052 {}", date(event.end));
     let _ = writeln!(out, "062 {n}");

@@ -492,6 +492,21 @@ pub(super) fn events(
     Ok(out)
 }
 
+/// A JSON object, or `None` for null (a state that is not there).
+pub(super) fn object<'v>(
+    item: &str,
+    value: &'v Value,
+) -> Result<Option<&'v Map<String, Value>>, InputError> {
+    match value {
+        Value::Null => Ok(None),
+        Value::Object(obj) => Ok(Some(obj)),
+        other => Err(InputError::new(
+            item,
+            format!("expected an object, found {other}"),
+        )),
+    }
+}
+
 /// A whole number given as a JSON number (`3` or `3.0`).
 pub(super) fn whole(item: &str, field: &str, v: &Value) -> Result<i64, InputError> {
     v.as_i64()

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::input::{count, whole};
+use super::input::{count, object, whole};
 use super::{InputError, JsonRules, Results};
 use crate::ledger::Book;
 use crate::model::PlayerIdx;
@@ -24,17 +24,6 @@ fn halves(item: &str, field: &str, v: &Value) -> Result<Halves, InputError> {
                 format!("{v} is not a score in half points"),
             )
         })
-}
-
-fn object<'v>(item: &str, value: &'v Value) -> Result<Option<&'v Map<String, Value>>, InputError> {
-    match value {
-        Value::Null => Ok(None),
-        Value::Object(obj) => Ok(Some(obj)),
-        other => Err(InputError::new(
-            item,
-            format!("expected an object, found {other}"),
-        )),
-    }
 }
 
 /// `{"games", "opponents_sum", "score"}`: fewer than 5 games or less than a point (a record

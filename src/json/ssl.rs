@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::input::{count, whole};
+use super::input::{count, object, whole};
 use super::{InputError, JsonRules, Results};
 use crate::model::PlayerIdx;
 use crate::rules::ssl::selection::selection;
@@ -16,15 +16,8 @@ impl JsonRules for Ssl {
         value: &Value,
         item: &str,
     ) -> Result<Option<SslState>, InputError> {
-        let obj = match value {
-            Value::Null => return Ok(None),
-            Value::Object(obj) => obj,
-            other => {
-                return Err(InputError::new(
-                    item,
-                    format!("expected an object, found {other}"),
-                ));
-            }
+        let Some(obj) = object(item, value)? else {
+            return Ok(None);
         };
         let field = |name: &str| obj.get(name).filter(|v| !v.is_null());
         let rating = field("rating")

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::input::{count, rating, whole};
+use super::input::{count, object, rating, whole};
 use super::{InputError, JsonRules, Results};
 use crate::ledger::{self, Book};
 use crate::model::{PlayerIdx, Rating};
@@ -256,15 +256,8 @@ impl JsonRules for Tsf {
         value: &Value,
         item: &str,
     ) -> Result<Option<TsfState>, InputError> {
-        let obj = match value {
-            Value::Null => return Ok(None),
-            Value::Object(obj) => obj,
-            other => {
-                return Err(InputError::new(
-                    item,
-                    format!("expected an object, found {other}"),
-                ));
-            }
+        let Some(obj) = object(item, value)? else {
+            return Ok(None);
         };
         let field = |name: &str| obj.get(name).filter(|v| !v.is_null());
         let rated = field("rating")

@@ -114,7 +114,7 @@ fn draw_head<R: JsonRules>(
                 .event
                 .as_deref()
                 .and_then(|id| book.live_event(id).map(|e| &book.events[e]))
-                .map(|e| if e.name.is_empty() { &e.id } else { &e.name });
+                .map(|e| e.title());
             format!(
                 "{} {}{}{}",
                 rulebook.award_code(&a.award),
@@ -200,11 +200,7 @@ fn draw_games<R: JsonRules>(
         };
         let row: Vec<GridCell> = vec![
             cell(g.date.to_string()),
-            cell(if ev.name.is_empty() {
-                ev.id.clone()
-            } else {
-                ev.name.clone()
-            }),
+            cell(ev.title().to_string()),
             cell(g.round.to_string()),
             cell(match g.white {
                 Some(true) => "w",
@@ -261,11 +257,7 @@ fn draw_events<R: JsonRules>(
         let delta = g.old.map(|o| g.new - o);
         vec![
             cell(ev.end.to_string()),
-            cell(if ev.name.is_empty() {
-                ev.id.clone()
-            } else {
-                ev.name.clone()
-            }),
+            cell(ev.title().to_string()),
             cell(rulebook.lists()[r.list]),
             cell(rating(g.old)),
             cell(g.new.to_string()),

@@ -53,11 +53,7 @@ pub(crate) fn draw_tournaments<R: JsonRules>(
             .map_or("unrated", |l| app.desk.rulebook().lists()[l]);
         vec![
             cell(ev.end.to_string()),
-            cell(if ev.name.is_empty() {
-                ev.id.clone()
-            } else {
-                ev.name.clone()
-            }),
+            cell(ev.title().to_string()),
             cell(list),
             cell(ev.participants.len().to_string()),
             cell(ev.games.len().to_string()),
@@ -81,7 +77,7 @@ fn draw_event<R: JsonRules>(
     let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).areas(area);
     let title = format!(
         " {}  {} – {}  {}  {}{}{}",
-        if ev.name.is_empty() { &ev.id } else { &ev.name },
+        ev.title(),
         ev.start,
         ev.end,
         list,
