@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 mod common;
-use common::ratedesk;
+use common::{ratedesk, results_command};
 
 fn rate(input: &str) -> Value {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
@@ -138,12 +138,7 @@ fn batch_writer(
     std::process::ChildStdin,
     BufReader<std::process::ChildStdout>,
 ) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(db)
-        .arg("results")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+    let mut child = results_command(db)
         .stderr(Stdio::null())
         .spawn()
         .expect("writer");

@@ -5,12 +5,12 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
 mod common;
-use common::{ok, ratedesk};
+use common::{ok, ratedesk, results_command};
 
 fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/autumn-2025.json")
@@ -100,15 +100,7 @@ fn a_fide_list_without_line_ends_is_refused_not_read_into_memory() {
 }
 
 fn results(db: &Path, input: &[u8]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(db)
-        .arg("results")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("results");
+    let mut child = results_command(db).spawn().expect("results");
     child
         .stdin
         .take()
@@ -157,15 +149,7 @@ fn an_interrupt_stops_a_batch_between_two_lines() {
             .count()
     };
     let before = entries(&db);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(&db)
-        .arg("results")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("results");
+    let mut child = results_command(&db).spawn().expect("results");
     let mut stdin = child.stdin.take().expect("stdin");
     let mut lines = String::new();
     for k in 0..3000 {

@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 mod common;
-use common::{ok, ratedesk};
+use common::{ok, ratedesk, results_command};
 
 fn demo_db(dir: &Path) -> PathBuf {
     let db = dir.join("db");
@@ -92,15 +92,7 @@ fn a_disk_filling_up_during_a_batch_loses_nothing_and_reuses_no_audit_number() {
     let lines = result_lines(&db, 800);
     let filler = mnt.0.join("filler");
     fill(&filler, 160 * 1024);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(&db)
-        .arg("results")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("results");
+    let mut child = results_command(&db).spawn().expect("results");
     let mut stdin = child.stdin.take().expect("stdin");
     let feeder = std::thread::spawn(move || {
         for line in lines {
@@ -155,14 +147,8 @@ fn a_disk_filling_up_during_a_batch_loses_nothing_and_reuses_no_audit_number() {
 fn disk_full_by_the_switch(dir: &Path) {
     let db = demo_db(dir);
     let lines = result_lines(&db, 100).join("\n") + "\n";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(&db)
-        .arg("results")
+    let mut child = results_command(&db)
         .env("RATEDESK_TEST_DISK_FULL_AFTER", "20")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .expect("results");
     child
@@ -425,12 +411,7 @@ fn a_running_writer_keeps_its_lock_and_a_forced_restore_cannot_move_its_database
         "user=x\npid=1\nhost=elsewhere\nsince=then\n",
     )
     .expect("stale particulars");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(&db)
-        .arg("results")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+    let mut child = results_command(&db)
         .stderr(Stdio::null())
         .spawn()
         .expect("writer");
@@ -527,12 +508,9 @@ fn damage_in_the_middle_of_the_log_is_refused_then_set_aside_by_a_forced_restore
     let dir = tempfile::tempdir().expect("tempdir");
     let db = demo_db(dir.path());
     let lines = result_lines(&db, 400);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(&db)
-        .arg("results")
-        .stdin(Stdio::piped())
+    let mut child = results_command(&db)
         .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
         .spawn()
         .expect("results");
     let mut stdin = child.stdin.take().expect("stdin");

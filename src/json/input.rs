@@ -507,6 +507,35 @@ pub(super) fn object<'v>(
     }
 }
 
+/// A state's `rating`: a published rating, or `None` when absent or null.
+pub(super) fn published_rating(
+    item: &str,
+    obj: &Map<String, Value>,
+) -> Result<Option<Rating>, InputError> {
+    obj.get("rating")
+        .filter(|v| !v.is_null())
+        .map(|v| whole(item, "rating", v).and_then(|r| rating(item, r)))
+        .transpose()
+}
+
+/// A score given in points (`2.5`), as half points.
+pub(super) fn halves(
+    item: &str,
+    field: &str,
+    v: &Value,
+) -> Result<crate::rules::Halves, InputError> {
+    v.as_f64()
+        .map(|s| s * 2.0)
+        .filter(|h| h.fract() == 0.0 && *h >= 0.0 && *h < 1e9)
+        .map(|h| h as crate::rules::Halves)
+        .ok_or_else(|| {
+            InputError::new(
+                format!("{item}.{field}"),
+                format!("{v} is not a score in half points"),
+            )
+        })
+}
+
 /// A whole number given as a JSON number (`3` or `3.0`).
 pub(super) fn whole(item: &str, field: &str, v: &Value) -> Result<i64, InputError> {
     v.as_i64()

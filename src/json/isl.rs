@@ -6,25 +6,12 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::input::{count, object, whole};
+use super::input::{count, halves, object, published_rating, whole};
 use super::{InputError, JsonRules, Results};
 use crate::ledger::Book;
 use crate::model::PlayerIdx;
 use crate::rules::isl::{Isl, IslDetail, IslState, Provisional, STANDARD, period_named, period_of};
 use crate::rules::{Halves, PlayerRating, Rulebook};
-
-fn halves(item: &str, field: &str, v: &Value) -> Result<Halves, InputError> {
-    v.as_f64()
-        .map(|s| s * 2.0)
-        .filter(|h| h.fract() == 0.0 && *h >= 0.0 && *h < 1e9)
-        .map(|h| h as Halves)
-        .ok_or_else(|| {
-            InputError::new(
-                format!("{item}.{field}"),
-                format!("{v} is not a score in half points"),
-            )
-        })
-}
 
 /// `{"games", "opponents_sum", "score"}`: fewer than 5 games or less than a point (a record
 /// that qualifies would already have given an initial rating).
@@ -147,9 +134,7 @@ impl JsonRules for Isl {
             return Ok(None);
         };
         let field = |name: &str| obj.get(name).filter(|v| !v.is_null());
-        let rating = field("rating")
-            .map(|v| whole(item, "rating", v).and_then(|r| super::input::rating(item, r)))
-            .transpose()?;
+        let rating = published_rating(item, obj)?;
         let games = field("games")
             .map(|v| count(item, "games", v))
             .transpose()?

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::input::{count, object, whole};
+use super::input::{count, halves, object, published_rating, whole};
 use super::{InputError, JsonRules, Results};
 use crate::model::PlayerIdx;
 use crate::rules::ssl::selection::selection;
@@ -20,9 +20,7 @@ impl JsonRules for Ssl {
             return Ok(None);
         };
         let field = |name: &str| obj.get(name).filter(|v| !v.is_null());
-        let rating = field("rating")
-            .map(|v| whole(item, "rating", v).and_then(|r| super::input::rating(item, r)))
-            .transpose()?;
+        let rating = published_rating(item, obj)?;
         let games = field("games")
             .map(|v| count(item, "games", v))
             .transpose()?
@@ -37,17 +35,8 @@ impl JsonRules for Ssl {
             (None, None) => None,
             (Some(sum), Some(score)) if list == SELO => {
                 let opponents_sum = whole(item, "opponents_sum", sum)?;
-                let halves = score
-                    .as_f64()
-                    .map(|s| s * 2.0)
-                    .filter(|h| h.fract() == 0.0 && *h >= 0.0);
-                let Some(halves) = halves else {
-                    return Err(InputError::new(
-                        format!("{item}.score"),
-                        format!("{score} is not a score in half points"),
-                    ));
-                };
-                if halves > 2.0 * f64::from(games) || opponents_sum < 0 {
+                let halves = halves(item, "score", score)?;
+                if halves > 2 * games || opponents_sum < 0 {
                     return Err(InputError::new(
                         item,
                         format!(
@@ -57,7 +46,7 @@ impl JsonRules for Ssl {
                 }
                 Some(History {
                     opponents_sum,
-                    score: halves as u32,
+                    score: halves,
                 })
             }
             (Some(_), Some(_)) => {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::input::{count, object, rating, whole};
+use super::input::{count, object, published_rating, whole};
 use super::{InputError, JsonRules, Results};
 use crate::ledger::{self, Book};
 use crate::model::{PlayerIdx, Rating};
@@ -260,9 +260,7 @@ impl JsonRules for Tsf {
             return Ok(None);
         };
         let field = |name: &str| obj.get(name).filter(|v| !v.is_null());
-        let rated = field("rating")
-            .map(|v| whole(item, "rating", v).and_then(|r| rating(item, r)))
-            .transpose()?;
+        let rated = published_rating(item, obj)?;
         let games = field("games")
             .map(|v| count(item, "games", v))
             .transpose()?

@@ -31,3 +31,18 @@ pub fn shared(path: &str) -> PathBuf {
         .join("../shared/data")
         .join(path)
 }
+
+/// `ratedesk --db DB results`, its input, output and errors piped: a batch writer to start
+/// (after any `.env`, or `.stderr(…)` of the caller's own).
+#[allow(dead_code)]
+pub fn results_command(db: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ratedesk"));
+    command
+        .arg("--db")
+        .arg(db)
+        .arg("results")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    command
+}
