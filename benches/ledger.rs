@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 
 use chrono::NaiveDate;
 use ratedesk::app::{Desk, Edit, ImportedPlayer};
+use ratedesk::book::Book;
 use ratedesk::demo::Rng;
-use ratedesk::ledger::{Book, Ledger};
+use ratedesk::ledger::Ledger;
 use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
 use ratedesk::rules::ssl::{Ssl, SslState};
 

@@ -10,7 +10,7 @@
 
 use chrono::{Datelike, Days, NaiveDate};
 
-use crate::ledger::Book;
+use crate::book::Book;
 use crate::model::{Event, FideEntry, Game, GameResult, PlayerIdx, PlayerInfo, Sex, TimeControl};
 use crate::rules::ssl::{Ssl, SslState};
 

@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod bench;
+pub mod book;
 pub mod cli;
 /// The demo federation's generator (`demo/generator.rs`).
 #[path = "../demo/generator.rs"]

@@ -6,7 +6,8 @@
 
 use chrono::NaiveDate;
 use proptest::prelude::*;
-use ratedesk::ledger::{Book, Ledger, rate_all};
+use ratedesk::book::Book;
+use ratedesk::ledger::{Ledger, rate_all};
 use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
 use ratedesk::rules::isl::{Isl, IslState, Provisional, STANDARD, period_of};
 

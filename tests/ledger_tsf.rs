@@ -7,7 +7,8 @@
 
 use chrono::NaiveDate;
 use proptest::prelude::*;
-use ratedesk::ledger::{Book, Ledger};
+use ratedesk::book::Book;
+use ratedesk::ledger::Ledger;
 use ratedesk::model::{Event, FideEntry, Game, GameResult, PlayerInfo, TimeControl};
 use ratedesk::rules::tsf::{Archived, Tsf, TsfState};
 

@@ -434,7 +434,7 @@ fn merging_two_records_shows_the_preview_first() {
         .expect("player");
     assert_ne!(
         app.desk.status()[first],
-        ratedesk::store::PlayerStatus::Active
+        ratedesk::book::PlayerStatus::Active
     );
     assert!(app.desk.check().is_empty());
 }

@@ -3,14 +3,15 @@
 //! check of the chain that links every entry to the one before it.
 
 use super::{Desk, DeskError};
-use crate::json::JsonRules;
+use crate::app::Federation;
+use crate::book::{Change, Delta, EventRecord, PlayerRecord};
 use crate::model::{Event, Game, PlayerInfo};
-use crate::store::{AuditEntry, AuditKind, Change, Delta, EventRecord, Moved, PlayerRecord};
+use crate::store::{AuditEntry, AuditKind, Moved};
 
 /// The most detail lines shown for one entry (an import changes thousands of records).
 const DETAIL_LINES: usize = 12;
 
-impl<R: JsonRules> Desk<R> {
+impl<R: Federation> Desk<R> {
     /// The newest `last` entries of the audit log (all without it), oldest first: a header line
     /// each (`#seq time user action`) and indented lines of what it changed.
     pub fn log_lines(&self, last: Option<usize>) -> Result<Vec<String>, DeskError> {

@@ -5,10 +5,11 @@
 use std::collections::BTreeSet;
 
 use super::edit::{EditError, err};
-use crate::ledger::{Book, Ledger};
+use crate::book::Book;
+use crate::book::{Change, EventRecord, PlayerRecord, PlayerStatus};
+use crate::ledger::Ledger;
 use crate::model::{Event, Game, PlayerIdx};
 use crate::rules::{Award, Rulebook};
-use crate::store::{Change, EventRecord, PlayerRecord, PlayerStatus};
 
 /// Read access to the current data, for checking edits.
 pub(crate) struct Current<'a, R: Rulebook> {

@@ -3,10 +3,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::ledger::Book;
+use crate::book::Book;
+use crate::book::{Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
 use crate::model::{Event, FideEntry, FideKind, Game, GameResult, PlayerIdx, PlayerInfo};
 use crate::rules::{Award, ListId, Rulebook};
-use crate::store::{Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
 
 pub(crate) use super::checks::Current;
 use super::checks::check_records;

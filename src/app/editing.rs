@@ -2,14 +2,14 @@
 //! Every change goes through the desk's edits; anything that moves a rating or a title is shown
 //! before it is made.
 
-use crate::json::JsonRules;
+use crate::app::Federation;
 use crate::model::PlayerIdx;
 
 use super::forms::{FormKind, FormState, parse_pairing};
 use super::state::{App, PickFor, PickState, Popup, Tab};
 use super::{Action, Edit};
 
-impl<R: JsonRules> App<R> {
+impl<R: Federation> App<R> {
     /// A form for a new or the selected player (Players tab) or event (Tournaments tab).
     pub(super) fn open_form(&mut self, new: bool) {
         let book = self.desk.book();

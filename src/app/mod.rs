@@ -8,6 +8,7 @@ mod audit_log;
 mod checks;
 pub mod edit;
 mod editing;
+mod federation;
 pub mod forms;
 pub mod paths;
 mod players;
@@ -20,16 +21,17 @@ mod tournaments;
 pub mod trf_import;
 pub mod views;
 
+pub use federation::Federation;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::json::JsonRules;
-use crate::ledger::{Book, Ledger, UnitId, UnitResult, Update};
+use crate::book::Book;
+use crate::book::{Change, PlayerStatus};
+use crate::ledger::{Ledger, UnitId, UnitResult, Update};
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::{Award, ListId, Rulebook};
-use crate::store::{
-    self, AuditEntry, AuditKind, AuditSummary, Change, PlayerStatus, Store, StoreError, backup,
-};
+use crate::store::{self, AuditEntry, AuditKind, AuditSummary, Store, StoreError, backup};
 pub use action::{Action, Context};
 pub use edit::{Edit, EditError, ImportedPlayer};
 
@@ -79,7 +81,7 @@ pub struct Effect<A> {
 }
 
 /// The officer's desk: one open database, its data in memory and its ratings.
-pub struct Desk<R: JsonRules> {
+pub struct Desk<R: Federation> {
     rulebook: R,
     store: Store,
     book: Book<R>,
@@ -92,7 +94,7 @@ pub struct Desk<R: JsonRules> {
     warnings: Vec<String>,
 }
 
-impl<R: JsonRules> Desk<R> {
+impl<R: Federation> Desk<R> {
     /// Opens (or creates) the database in `dir`. Stored results are used as they are unless the
     /// last edit was not re-rated (a process killed in between): then everything is re-rated.
     pub fn open(dir: &Path, rulebook: R) -> Result<Self, DeskError> {
@@ -590,7 +592,7 @@ type Before<R> = BTreeMap<
 
 /// The effect of an update on ratings and awards, from what it recorded (and `explicit` for the
 /// players whose own records changed) to the ledger now.
-fn effect<R: JsonRules>(
+fn effect<R: Federation>(
     rulebook: &R,
     action: String,
     book: &Book<R>,
@@ -648,7 +650,7 @@ fn effect<R: JsonRules>(
     }
 }
 
-impl<R: JsonRules> Drop for Desk<R> {
+impl<R: Federation> Drop for Desk<R> {
     fn drop(&mut self) {
         let _ = self.finish();
     }

@@ -2,7 +2,7 @@
 //! the player card with his rated events and rated games. Esc on a card goes back to where it
 //! was opened from.
 
-use crate::json::JsonRules;
+use crate::app::Federation;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::ListId;
 
@@ -57,7 +57,7 @@ pub struct GameRow {
     pub rating_after: Rating,
 }
 
-impl<R: JsonRules> App<R> {
+impl<R: Federation> App<R> {
     pub(super) fn refresh_players(&mut self) {
         self.players.results = self.search.search(&self.players.query);
         self.players.selected = self

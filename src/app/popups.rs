@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::json::JsonRules;
+use crate::app::Federation;
 use crate::model::PlayerIdx;
 use crate::rules::Award;
 
@@ -11,7 +11,7 @@ use super::forms::{FormKind, FormState};
 use super::state::{App, PickFor, Popup, RARE_RESULTS, is_move, step};
 use super::{Action, Edit};
 
-impl<R: JsonRules> App<R> {
+impl<R: Federation> App<R> {
     pub(super) fn update_popup(&mut self, action: Action) {
         let Some(popup) = self.popup.take() else {
             return;

@@ -7,9 +7,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{Desk, DeskError};
-use crate::json::JsonRules;
-use crate::ledger::{Book, Ledger};
-use crate::store::{self, AuditEntry, AuditKind, Change, Store, StoreError, backup};
+use crate::app::Federation;
+use crate::book::Book;
+use crate::book::Change;
+use crate::ledger::Ledger;
+use crate::store::{self, AuditEntry, AuditKind, Store, StoreError, backup};
 
 /// What a restore did.
 #[derive(Debug)]
@@ -23,7 +25,7 @@ pub struct Restored {
 /// Loads the dump `text` (read from `file`) into the database in `dir`: into an empty one, or
 /// with `force` over one that holds data (its backup is taken first and kept) or one that is
 /// damaged (set aside) or whose earlier restore was interrupted.
-pub fn restore<R: JsonRules>(
+pub fn restore<R: Federation>(
     dir: &Path,
     rulebook: R,
     file: &Path,
@@ -75,7 +77,7 @@ pub fn restore<R: JsonRules>(
 
 /// Backs up the database a restore is about to replace (refused without `force` if it holds
 /// anything) and says what it holds.
-fn back_up_replaced<R: JsonRules>(
+fn back_up_replaced<R: Federation>(
     dir: &Path,
     old: Store,
     rulebook: &R,
@@ -115,7 +117,7 @@ fn backup_error(dir: &Path, e: std::io::Error) -> DeskError {
 
 /// Builds the restored database in the staging folder: records, audit log, ratings and, when
 /// it replaces data, an audit entry saying what.
-fn stage<R: JsonRules>(
+fn stage<R: Federation>(
     dir: &Path,
     rulebook: &R,
     dump: &backup::Dump<R>,

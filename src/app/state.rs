@@ -7,7 +7,7 @@
 //! (arrows move the selection, Enter opens), so a letter typed there is never a command; Esc
 //! goes back to the screen the officer came from.
 
-use crate::json::JsonRules;
+use crate::app::Federation;
 use crate::model::GameResult;
 use crate::rules::PlayerRating;
 
@@ -72,7 +72,7 @@ pub const RARE_RESULTS: [(&str, GameResult); 4] = [
     ("-- double forfeit", GameResult::unplayed(0, 0)),
 ];
 
-pub enum Popup<R: JsonRules> {
+pub enum Popup<R: Federation> {
     Help {
         scroll: u16,
     },
@@ -139,7 +139,7 @@ pub struct Standing {
     pub rating: Option<PlayerRating>,
 }
 
-pub struct App<R: JsonRules> {
+pub struct App<R: Federation> {
     pub desk: Desk<R>,
     pub tab: Tab,
     pub players: PlayersState,
@@ -194,7 +194,7 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-impl<R: JsonRules> App<R> {
+impl<R: Federation> App<R> {
     pub fn new(desk: Desk<R>) -> Self {
         let search = SearchIndex::new(&desk.book().players, &desk.active_players());
         let mut app = Self {

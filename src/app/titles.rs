@@ -3,10 +3,10 @@
 //! The selection lists hold players who can represent Finland; the figures themselves are
 //! computed for everyone (the card shows anyone's).
 
-use crate::json::JsonRules;
+use crate::app::Federation;
+use crate::book::PlayerStatus;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::{ListId, SelectionNumbers};
-use crate::store::PlayerStatus;
 
 use super::Action;
 use super::forms::FormState;
@@ -52,7 +52,7 @@ pub struct TitlesState {
     pub women: Vec<(PlayerIdx, Rating)>,
 }
 
-impl<R: JsonRules> App<R> {
+impl<R: Federation> App<R> {
     pub(super) fn update_titles(&mut self, action: Action) {
         match action {
             Action::ConfirmTitle => self.confirm_title(),

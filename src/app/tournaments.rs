@@ -3,7 +3,7 @@
 //! crosstable) — one of which has the focus. Results are keyed only while the round pane has
 //! it, on the board the cursor shows.
 
-use crate::json::JsonRules;
+use crate::app::Federation;
 use crate::ledger;
 use crate::model::{GameResult, PlayerIdx};
 
@@ -73,7 +73,7 @@ impl Default for TournamentsState {
     }
 }
 
-impl<R: JsonRules> App<R> {
+impl<R: Federation> App<R> {
     pub(super) fn refresh_tournaments(&mut self) {
         let book = self.desk.book();
         let q = crate::model::fold_name(self.tournaments.query.trim());

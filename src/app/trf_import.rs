@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{Desk, Edit, ImportedPlayer};
+use crate::app::Federation;
 use crate::import::{trf, trf_event};
-use crate::json::JsonRules;
 use crate::model::{PlayerIdx, PlayerInfo, fold_name};
 use crate::store::StoreError;
 
@@ -23,7 +23,7 @@ pub enum PlanError {
 }
 
 /// An import ready to apply, and what it will do in words.
-pub struct Plan<R: JsonRules> {
+pub struct Plan<R: Federation> {
     /// Everything it will do, one line each, with every ambiguous player made new.
     pub lines: Vec<String>,
     /// The import with every ambiguous player made new (a merge can join them later).
@@ -49,7 +49,7 @@ pub struct Choice {
     pub chosen: Option<usize>,
 }
 
-impl<R: JsonRules> Plan<R> {
+impl<R: Federation> Plan<R> {
     /// Moves one ambiguous player's choice to the next (or previous) candidate; past the last
     /// comes "new record".
     pub fn cycle(&mut self, choice: usize, forward: bool) {
@@ -89,7 +89,7 @@ enum Match {
 }
 
 /// A new player's FIDE history from FIDE's lists held as reference, when they know him.
-pub fn with_reference<R: JsonRules>(
+pub fn with_reference<R: Federation>(
     desk: &Desk<R>,
     mut info: PlayerInfo,
 ) -> Result<PlayerInfo, StoreError> {
@@ -112,7 +112,7 @@ pub fn with_reference<R: JsonRules>(
 
 /// Reads `file` and matches its players. `time_control` (`90+30`) overrides the file's; `id`
 /// names the event (default: the file's name).
-pub fn plan<R: JsonRules>(
+pub fn plan<R: Federation>(
     desk: &Desk<R>,
     file: &Path,
     time_control: Option<&str>,
@@ -279,7 +279,7 @@ pub fn plan<R: JsonRules>(
 
 /// What the officer should know before importing: the same event already stored, players
 /// without a federation, and the later events whose ratings the import moves.
-fn warnings<R: JsonRules>(
+fn warnings<R: Federation>(
     desk: &Desk<R>,
     event: &crate::model::Event,
     players: &[ImportedPlayer<R>],

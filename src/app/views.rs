@@ -4,16 +4,17 @@
 
 use std::collections::BTreeMap;
 
-use crate::json::JsonRules;
-use crate::ledger::{Book, Ledger};
+use crate::app::Federation;
+use crate::book::Book;
+use crate::book::PlayerStatus;
+use crate::ledger::Ledger;
 use crate::model::GameResult;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::{Award, ListId, PlayerRating, Reach, Rulebook};
-use crate::store::PlayerStatus;
 
 use super::state::{App, Standing};
 
-impl<R: JsonRules> App<R> {
+impl<R: Federation> App<R> {
     /// The current rating and state of a player on each list.
     pub fn ratings(&self, player: PlayerIdx) -> Vec<(ListId, Option<&R::State>)> {
         (0..self.desk.rulebook().lists().len())
@@ -51,7 +52,7 @@ impl<R: JsonRules> App<R> {
     }
 }
 
-impl<R: JsonRules> App<R> {
+impl<R: Federation> App<R> {
     /// Players close to their next title: (player, how close).
     pub fn reach_rows(&self) -> Vec<(PlayerIdx, Reach<R::Award>)> {
         let book = self.desk.book();

@@ -433,7 +433,7 @@ pub fn national_ratings(desk: &Desk<Ssl>, event: usize) -> Vec<(PlayerIdx, crate
 }
 
 /// A `rate` document read and checked.
-fn read_json(file: &Path) -> Result<crate::ledger::Book<Ssl>, Failure> {
+fn read_json(file: &Path) -> Result<crate::book::Book<Ssl>, Failure> {
     let text = crate::import::read_capped_text(file, crate::import::DOCUMENT_LIMIT)
         .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let rules =

@@ -2,7 +2,8 @@
 //! the event's rating figures beside each game.
 
 use super::format::decimal_points;
-use crate::ledger::{Book, Ledger};
+use crate::book::Book;
+use crate::ledger::Ledger;
 use crate::model::PlayerIdx;
 use crate::rules::Rulebook;
 

@@ -5,7 +5,8 @@
 use chrono::NaiveDate;
 
 use super::format::{Page, signed};
-use crate::ledger::{Book, Ledger};
+use crate::book::Book;
+use crate::ledger::Ledger;
 use crate::model::{PlayerIdx, Rating, Sex};
 use crate::rules::ListId;
 use crate::rules::ssl::{PELO, SELO, Ssl, SslState, titles::Title};

@@ -4,7 +4,8 @@
 
 use super::format::{Page, expected, half_points, performance, rating, signed};
 use crate::app::views::standings;
-use crate::ledger::{Book, Ledger};
+use crate::book::Book;
+use crate::ledger::Ledger;
 use crate::rules::Rulebook;
 
 const HEADER: [&str; 11] = [

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::input::{count, halves, object, published_rating, whole};
 use super::{InputError, JsonRules, Results};
-use crate::ledger::Book;
+use crate::book::Book;
 use crate::model::PlayerIdx;
 use crate::rules::isl::{Isl, IslDetail, IslState, Provisional, STANDARD, period_named, period_of};
 use crate::rules::{Halves, PlayerRating, Rulebook};

@@ -14,7 +14,8 @@ use serde_json::{Map, Value, json};
 
 use chrono::NaiveDate;
 
-use crate::ledger::{self, Book, Ledger};
+use crate::book::Book;
+use crate::ledger::{self, Ledger};
 use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo, Sex};
 use crate::rules::{Award, Performance, PlayerRating, Rulebook};
 

@@ -8,7 +8,8 @@ use serde_json::{Map, Value, json};
 
 use super::input::{count, object, published_rating, whole};
 use super::{InputError, JsonRules, Results};
-use crate::ledger::{self, Book};
+use crate::book::Book;
+use crate::ledger;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::tsf::method::PAIRING_CODES;
 use crate::rules::tsf::unrated::{GAMES_FOR_UKD, archived_games};

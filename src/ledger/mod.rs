@@ -8,7 +8,7 @@ mod incremental;
 
 use std::collections::BTreeMap;
 
-pub use incremental::{Book, Ledger, UnitId, UnitResult, Update};
+pub use incremental::{Ledger, UnitId, UnitResult, Update};
 
 use crate::model::{Event, PlayerIdx, PlayerInfo};
 use crate::rules::{Award, EventPart, ListId, PlayerRating, Rulebook, Unit, UnitKey};

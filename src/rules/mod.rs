@@ -235,6 +235,10 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
     /// The rulebook's code (`ssl`, `isl`, `tsf`).
     fn code(&self) -> &'static str;
 
+    /// The FIDE code of the federation whose rules these are (`FIN`, `ISL`, `TUR`): a player
+    /// without a recorded federation belongs to it.
+    fn home_federation(&self) -> &'static str;
+
     /// The names of its lists, indexed by [`ListId`].
     fn lists(&self) -> &'static [&'static str];
 

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::records::{AuditEntry, Change, Delta, EventRecord, Moved, PlayerRecord, PlayerStatus};
-use crate::ledger::Book;
+use super::records::{AuditEntry, Moved};
+use crate::book::Book;
+use crate::book::{Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
 use crate::model::Game;
 use crate::rules::Rulebook;
 

@@ -5,7 +5,8 @@
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use super::records::{AuditEntry, AuditKind, Change, Delta, EventRecord, GameKey, PlayerRecord};
+use super::records::{AuditEntry, AuditKind};
+use crate::book::{Change, Delta, EventRecord, GameKey, PlayerRecord};
 use crate::model::{Event, Game, PlayerIdx, TimeControl};
 use crate::rules::Rulebook;
 

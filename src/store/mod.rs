@@ -22,15 +22,14 @@ use std::sync::Arc;
 use sled::Transactional;
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 
-use crate::ledger::{Book, UnitId, UnitResult};
+use crate::book::Book;
+use crate::book::{Change, EventRecord, GameKey, PlayerRecord, PlayerStatus, placeholder_event};
+use crate::ledger::{UnitId, UnitResult};
 use crate::model::{Game, PlayerIdx, fold_name};
 use crate::rules::Rulebook;
 pub use lock::{Holder, LockError, LockFile};
 pub use open::{RestoreMarker, set_aside};
-pub use records::{
-    AuditEntry, AuditKind, AuditSummary, Change, Delta, EventRecord, GameKey, Link, Moved,
-    PlayerRecord, PlayerStatus,
-};
+pub use records::{AuditEntry, AuditKind, AuditSummary, Link, Moved};
 
 /// A disk that fills up, for the tests of debug builds where no small file system can be
 /// mounted: with `RATEDESK_TEST_DISK_FULL_AFTER=N`, every flush after the first N fails as a
@@ -303,7 +302,7 @@ impl Store {
             let rec: EventRecord = codec::decode_upgrading::<_, legacy::EventRecordV1>(&v)
                 .map_err(|e| bad("event record", &e))?;
             while book.events.len() < id {
-                book.events.push(records::placeholder_event());
+                book.events.push(placeholder_event());
                 book.live.push(false);
             }
             book.events.push(rec.event);

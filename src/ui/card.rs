@@ -11,13 +11,13 @@ use ratatui::widgets::Paragraph;
 use super::chart::draw_chart;
 use super::grid::{Column, Grid, GridCell, cell};
 use super::theme::{Role, Theme};
+use crate::app::Federation;
 use crate::app::state::{App, CardView, count};
-use crate::json::JsonRules;
 use crate::model::FideKind;
 
 use super::draw::{block, delta_role, doubled, expected, half_points, performance, rating, signed};
 
-pub(crate) fn draw_card<R: JsonRules>(
+pub(crate) fn draw_card<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,
@@ -45,7 +45,7 @@ pub(crate) fn draw_card<R: JsonRules>(
     }
 }
 
-fn draw_head<R: JsonRules>(
+fn draw_head<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,
@@ -162,7 +162,7 @@ fn draw_head<R: JsonRules>(
     );
 }
 
-fn draw_games<R: JsonRules>(
+fn draw_games<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,
@@ -222,7 +222,7 @@ fn draw_games<R: JsonRules>(
     });
 }
 
-fn draw_events<R: JsonRules>(
+fn draw_events<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,

@@ -13,7 +13,7 @@ use crate::app::state::{App, Pane, Popup, Tab, count};
 use crate::app::{Action, Context};
 pub(crate) use crate::export::format::{expected, half_points, performance, rating, signed};
 
-use crate::json::JsonRules;
+use crate::app::Federation;
 
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
@@ -39,7 +39,7 @@ pub(crate) fn doubled(d: Option<i64>) -> String {
 }
 
 /// Paints the whole screen.
-pub fn render<R: JsonRules>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame: &mut Frame) {
+pub fn render<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame: &mut Frame) {
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         let text = format!(
@@ -88,7 +88,7 @@ pub fn render<R: JsonRules>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame:
     }
 }
 
-fn draw_tabs<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
+fn draw_tabs<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
     let mut spans = vec![Span::styled(" ratedesk ", theme.style(Role::Title))];
     for (i, tab) in Tab::ALL.iter().enumerate() {
         let role = if *tab == app.tab {
@@ -106,7 +106,7 @@ fn draw_tabs<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, area:
         .desk
         .status()
         .iter()
-        .filter(|s| **s == crate::store::PlayerStatus::Active)
+        .filter(|s| **s == crate::book::PlayerStatus::Active)
         .count();
     let events = app.desk.book().live.iter().filter(|l| **l).count();
     let counts = theme.text(format!(
@@ -122,7 +122,7 @@ fn draw_tabs<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, area:
 }
 
 /// The hint of the screen in front of the officer: its main keys, from the keymap in force.
-fn screen_hint<R: JsonRules>(app: &App<R>, keymap: &Keymap) -> String {
+fn screen_hint<R: Federation>(app: &App<R>, keymap: &Keymap) -> String {
     let context = app.context();
     let h = |a| hint(keymap, context, a);
     let help = hint(keymap, Context::Global, Action::Help);
@@ -226,7 +226,7 @@ fn screen_hint<R: JsonRules>(app: &App<R>, keymap: &Keymap) -> String {
     }
 }
 
-fn draw_status<R: JsonRules>(
+fn draw_status<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     keymap: &Keymap,

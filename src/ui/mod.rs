@@ -20,9 +20,9 @@ use std::sync::mpsc;
 
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use crate::app::Federation;
 use crate::app::state::App;
 use crate::app::{Action, Context, Desk};
-use crate::json::JsonRules;
 use keymap::{Keymap, Lookup, key_name};
 use theme::Theme;
 
@@ -36,7 +36,7 @@ enum Message {
 /// Feeds one key to the app: typed text in a form, otherwise the keymap's action (chords wait
 /// for their next key, with a hint in the status line). While the window is too small to draw,
 /// only quitting and the help act: nothing changes that the officer cannot see.
-pub fn press<R: JsonRules>(app: &mut App<R>, keymap: &Keymap, key: KeyEvent) {
+pub fn press<R: Federation>(app: &mut App<R>, keymap: &Keymap, key: KeyEvent) {
     if app.too_small() {
         app.pending.clear();
         let Some(name) = key_name(&key) else { return };
@@ -72,7 +72,7 @@ pub fn press<R: JsonRules>(app: &mut App<R>, keymap: &Keymap, key: KeyEvent) {
 
 /// Parses keys written as in keymap files (`"alt-2 n"`, `"ctrl-r"`, `"enter"`) and presses
 /// them one by one; for tests and scripted sessions.
-pub fn press_keys<R: JsonRules>(app: &mut App<R>, keymap: &Keymap, keys: &str) {
+pub fn press_keys<R: Federation>(app: &mut App<R>, keymap: &Keymap, keys: &str) {
     for k in keys.split(' ').filter(|k| !k.is_empty()) {
         if let Some(event) = key_event(k) {
             press(app, keymap, event);
@@ -81,7 +81,7 @@ pub fn press_keys<R: JsonRules>(app: &mut App<R>, keymap: &Keymap, keys: &str) {
 }
 
 /// Types text as plain keys.
-pub fn type_text<R: JsonRules>(app: &mut App<R>, keymap: &Keymap, text: &str) {
+pub fn type_text<R: Federation>(app: &mut App<R>, keymap: &Keymap, text: &str) {
     for c in text.chars() {
         press(
             app,
@@ -132,7 +132,7 @@ pub fn key_event(name: &str) -> Option<KeyEvent> {
 /// Runs the workstation until the officer quits or the session ends (SIGHUP when an SSH
 /// connection drops, SIGTERM): the terminal is restored and the database flushed on every way
 /// out, a panic included. Ctrl-Z suspends to the shell and `fg` comes back to the same screen.
-pub fn run<R: JsonRules>(desk: Desk<R>, keymap: Keymap, theme: Theme) -> anyhow::Result<()> {
+pub fn run<R: Federation>(desk: Desk<R>, keymap: Keymap, theme: Theme) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     let keys = tx.clone();
     std::thread::spawn(move || {

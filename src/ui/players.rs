@@ -5,12 +5,12 @@ use ratatui::layout::{Constraint, Layout, Rect};
 
 use super::grid::{Column, Grid, cell};
 use super::theme::{Role, Theme};
+use crate::app::Federation;
 use crate::app::state::{App, Focus, count};
-use crate::json::JsonRules;
 
 use super::draw::{birth_year, query_box, rating};
 
-pub(crate) fn draw_players<R: JsonRules>(
+pub(crate) fn draw_players<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,

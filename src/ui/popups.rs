@@ -10,10 +10,10 @@ use crate::app::state::{Plan, count};
 
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
+use crate::app::Federation;
 use crate::app::forms::FormState;
 use crate::app::state::{App, PickFor, PickState, RARE_RESULTS};
 use crate::app::{Action, Context};
-use crate::json::JsonRules;
 
 use super::draw::{
     birth_year, block, centered, field_tail, hint, name_year, query_box, rating, signed,
@@ -44,7 +44,7 @@ fn context_lines<'a>(theme: &Theme, keymap: &Keymap, context: Context) -> Vec<Li
 }
 
 /// The help: the keys of the screen in front of the officer first, then every key by section.
-pub(crate) fn draw_help<R: JsonRules>(
+pub(crate) fn draw_help<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     keymap: &Keymap,
@@ -123,7 +123,7 @@ pub(crate) fn draw_help<R: JsonRules>(
     );
 }
 
-pub(crate) fn draw_confirm<R: JsonRules>(
+pub(crate) fn draw_confirm<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     keymap: &Keymap,
@@ -199,7 +199,7 @@ fn keys_line<'a>(theme: &Theme, keymap: &Keymap, what: &str) -> Line<'a> {
 
 /// A file's import before it is made: the file and counts, a choice for each ambiguous player
 /// (the selected one is changed with ←/→), the matches by name and the warnings, then the keys.
-pub(crate) fn draw_import<R: JsonRules>(
+pub(crate) fn draw_import<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     keymap: &Keymap,
@@ -352,7 +352,7 @@ pub(crate) fn draw_form(theme: &Theme, keymap: &Keymap, frame: &mut Frame, form:
     );
 }
 
-pub(crate) fn draw_pick<R: JsonRules>(
+pub(crate) fn draw_pick<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     keymap: &Keymap,

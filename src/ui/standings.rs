@@ -7,13 +7,13 @@ use ratatui::layout::Rect;
 
 use super::grid::{Column, Grid, GridCell, cell};
 use super::theme::Theme;
+use crate::app::Federation;
 use crate::app::state::{App, Standing};
-use crate::json::JsonRules;
 
 use super::draw::{delta_role, expected, half_points, performance, rating, signed};
 
 /// A grid over the standings' rows with the event's cursor and mark.
-fn grid_for<R: JsonRules>(
+fn grid_for<R: Federation>(
     app: &App<R>,
     title: String,
     columns: Vec<Column>,
@@ -30,7 +30,7 @@ fn grid_for<R: JsonRules>(
     grid
 }
 
-pub(crate) fn draw_standings<R: JsonRules>(
+pub(crate) fn draw_standings<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,
@@ -69,7 +69,7 @@ pub(crate) fn draw_standings<R: JsonRules>(
 }
 
 /// The per-event rating report: every rated player with the figures of his calculation.
-pub(crate) fn draw_report<R: JsonRules>(
+pub(crate) fn draw_report<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,
@@ -119,7 +119,7 @@ pub(crate) fn draw_report<R: JsonRules>(
 
 /// The crosstable: each round's opponent (start number), colour and score. When not every
 /// round fits, the rounds nearest the round being keyed are shown.
-pub(crate) fn draw_crosstable<R: JsonRules>(
+pub(crate) fn draw_crosstable<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,

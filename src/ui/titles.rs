@@ -8,12 +8,12 @@ use ratatui::widgets::Paragraph;
 
 use super::grid::{Column, Grid, cell};
 use super::theme::{Role, Theme};
+use crate::app::Federation;
 use crate::app::state::{App, TitlesView, count};
-use crate::json::JsonRules;
 
 use super::draw::{birth_year, doubled, rating};
 
-pub(crate) fn draw_titles<R: JsonRules>(
+pub(crate) fn draw_titles<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,
@@ -48,7 +48,7 @@ pub(crate) fn draw_titles<R: JsonRules>(
     }
 }
 
-fn draw_holders<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
+fn draw_holders<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
     let book = app.desk.book();
     let rulebook = app.desk.rulebook();
     let rows = app.title_rows();
@@ -91,7 +91,7 @@ fn draw_holders<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, ar
     });
 }
 
-fn draw_reach<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
+fn draw_reach<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
     let book = app.desk.book();
     let rulebook = app.desk.rulebook();
     let rows = app.reach_rows();
@@ -129,7 +129,7 @@ fn draw_reach<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
     });
 }
 
-fn draw_selection<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
+fn draw_selection<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
     let book = app.desk.book();
     let rows = &app.titles.selection;
     let names: Vec<&str> = rows
@@ -177,7 +177,7 @@ fn draw_selection<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, 
     });
 }
 
-fn draw_women<R: JsonRules>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
+fn draw_women<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
     let book = app.desk.book();
     let rows = &app.titles.women;
     let columns = vec![

@@ -9,13 +9,13 @@ use ratatui::widgets::Paragraph;
 
 use super::grid::{Column, Grid, cell};
 use super::theme::{Role, Theme};
+use crate::app::Federation;
 use crate::app::state::{App, EventView, Pane, count};
 use crate::app::views::result_label;
-use crate::json::JsonRules;
 
 use super::draw::query_box;
 
-pub(crate) fn draw_tournaments<R: JsonRules>(
+pub(crate) fn draw_tournaments<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,
@@ -61,7 +61,7 @@ pub(crate) fn draw_tournaments<R: JsonRules>(
     });
 }
 
-fn draw_event<R: JsonRules>(
+fn draw_event<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,
@@ -110,7 +110,7 @@ fn draw_event<R: JsonRules>(
 }
 
 /// The round being keyed: one row per board, the cursor on the board the next key sets.
-fn draw_round<R: JsonRules>(
+fn draw_round<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     frame: &mut Frame,

@@ -159,6 +159,10 @@ impl Rulebook for Isl {
         "isl"
     }
 
+    fn home_federation(&self) -> &'static str {
+        "ISL"
+    }
+
     fn lists(&self) -> &'static [&'static str] {
         &["standard"]
     }

@@ -190,6 +190,10 @@ impl Rulebook for Ssl {
         "ssl"
     }
 
+    fn home_federation(&self) -> &'static str {
+        "FIN"
+    }
+
     fn lists(&self) -> &'static [&'static str] {
         &["selo", "pelo"]
     }

@@ -110,6 +110,10 @@ impl Rulebook for Tsf {
         "tsf"
     }
 
+    fn home_federation(&self) -> &'static str {
+        "TUR"
+    }
+
     fn lists(&self) -> &'static [&'static str] {
         &LIST_NAMES
     }

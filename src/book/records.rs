@@ -1,0 +1,233 @@
+//! The stored records of players and events, and the change one edit makes to them.
+
+use serde::{Deserialize, Serialize};
+
+use super::Book;
+use crate::model::{Event, Game, PlayerIdx, PlayerInfo};
+use crate::rules::{Award, Rulebook};
+
+/// Whether a player record is in use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlayerStatus {
+    Active,
+    Deleted,
+    /// Merged into another record, which now holds his games.
+    MergedInto(PlayerIdx),
+}
+
+/// A player as stored: who he is, his state before the ledger's first unit, the awards he held
+/// before it, and whether the record is in use.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct PlayerRecord<R: Rulebook> {
+    pub info: PlayerInfo,
+    pub seeds: Vec<Option<R::State>>,
+    pub held: Vec<Award<R::Award>>,
+    /// Awards the rating committee confirmed (SSL 6.3).
+    pub confirmed: Vec<Award<R::Award>>,
+    pub status: PlayerStatus,
+}
+
+/// An event as stored, without its games (they have their own tree).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRecord {
+    pub event: Event,
+    pub live: bool,
+}
+
+/// A game's key: event, round, board.
+pub type GameKey = (usize, u32, u32);
+
+/// One record before and after an edit (`None`: absent).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Delta<K, V> {
+    pub key: K,
+    pub before: Option<V>,
+    pub after: Option<V>,
+}
+
+impl<K: Clone, V: Clone> Delta<K, V> {
+    fn inverse(&self) -> Self {
+        Self {
+            key: self.key.clone(),
+            before: self.after.clone(),
+            after: self.before.clone(),
+        }
+    }
+}
+
+/// Everything one edit changes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct Change<R: Rulebook> {
+    pub players: Vec<Delta<PlayerIdx, PlayerRecord<R>>>,
+    pub events: Vec<Delta<usize, EventRecord>>,
+    pub games: Vec<Delta<GameKey, Game>>,
+}
+
+impl<R: Rulebook> Default for Change<R> {
+    fn default() -> Self {
+        Self {
+            players: Vec::new(),
+            events: Vec::new(),
+            games: Vec::new(),
+        }
+    }
+}
+
+impl<R: Rulebook> Change<R> {
+    /// The change that undoes this one.
+    pub fn inverse(&self) -> Self {
+        Self {
+            players: self.players.iter().map(Delta::inverse).collect(),
+            events: self.events.iter().map(Delta::inverse).collect(),
+            games: self.games.iter().rev().map(Delta::inverse).collect(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.players.is_empty() && self.events.is_empty() && self.games.is_empty()
+    }
+
+    /// Applies the change to an in-memory book (and the player statuses beside it).
+    pub fn apply(&self, book: &mut Book<R>, status: &mut Vec<PlayerStatus>) {
+        for d in &self.players {
+            let p = d.key;
+            while book.players.len() <= p {
+                book.players.push(PlayerInfo::default());
+                book.seeds.push(Vec::new());
+                book.held.push(Vec::new());
+                book.confirmed.push(Vec::new());
+                status.push(PlayerStatus::Deleted);
+            }
+            match &d.after {
+                Some(rec) => {
+                    book.players[p] = rec.info.clone();
+                    book.seeds[p] = rec.seeds.clone();
+                    book.held[p] = rec.held.clone();
+                    book.confirmed[p] = rec.confirmed.clone();
+                    status[p] = rec.status;
+                }
+                None => status[p] = PlayerStatus::Deleted,
+            }
+        }
+        for d in &self.events {
+            let e = d.key;
+            while book.events.len() <= e {
+                book.events.push(placeholder_event());
+                book.live.push(false);
+            }
+            match &d.after {
+                Some(rec) => {
+                    let games = std::mem::take(&mut book.events[e].games);
+                    book.events[e] = Event {
+                        games,
+                        ..rec.event.clone()
+                    };
+                    book.live[e] = rec.live;
+                }
+                None => {
+                    book.events[e] = placeholder_event();
+                    book.live[e] = false;
+                }
+            }
+        }
+        for d in &self.games {
+            let (e, round, board) = d.key;
+            let games = &mut book.events[e].games;
+            games.retain(|g| (g.round, g.board) != (round, board));
+            if let Some(g) = &d.after {
+                let at = games.partition_point(|x| (x.round, x.board) < (round, board));
+                games.insert(at, g.clone());
+            }
+        }
+    }
+
+    /// The events whose ratings the change may move.
+    pub fn events_touched(&self, book: &Book<R>) -> std::collections::BTreeSet<usize> {
+        let mut touched: std::collections::BTreeSet<usize> =
+            self.events.iter().map(|d| d.key).collect();
+        touched.extend(self.games.iter().map(|d| d.key.0));
+        // Each changed player with the first day his change can matter from.
+        let players: std::collections::BTreeMap<PlayerIdx, chrono::NaiveDate> = self
+            .players
+            .iter()
+            .map(|d| (d.key, matters_from(d.before.as_ref(), d.after.as_ref())))
+            .collect();
+        if !players.is_empty() {
+            for (e, event) in book.events.iter().enumerate() {
+                let concerned = |p: PlayerIdx| players.get(&p).is_some_and(|&d| event.start >= d);
+                if event
+                    .games
+                    .iter()
+                    .any(|g| concerned(g.white) || g.black.is_some_and(concerned))
+                {
+                    touched.insert(e);
+                }
+            }
+        }
+        touched
+    }
+}
+
+/// The first day from which a change to a player's record can change a rating: a change to
+/// his FIDE lists alone matters only to events starting on or after the earliest list changed
+/// (a rating is taken from the newest list published by the event's start); anything else
+/// matters from the beginning.
+fn matters_from<R: Rulebook>(
+    before: Option<&PlayerRecord<R>>,
+    after: Option<&PlayerRecord<R>>,
+) -> chrono::NaiveDate {
+    let (Some(b), Some(a)) = (before, after) else {
+        return chrono::NaiveDate::MIN;
+    };
+    // Most edits leave the FIDE lists alone: no copies to compare the rest.
+    if b.info.fide == a.info.fide {
+        return if b == a {
+            chrono::NaiveDate::MAX
+        } else {
+            chrono::NaiveDate::MIN
+        };
+    }
+    let same_otherwise = PlayerInfo {
+        fide: Vec::new(),
+        ..b.info.clone()
+    } == PlayerInfo {
+        fide: Vec::new(),
+        ..a.info.clone()
+    } && b.seeds == a.seeds
+        && b.held == a.held
+        && b.confirmed == a.confirmed
+        && b.status == a.status;
+    if !same_otherwise {
+        return chrono::NaiveDate::MIN;
+    }
+    // Entries in one history and not the other, whichever was removed, added or changed.
+    b.info
+        .fide
+        .iter()
+        .filter(|e| !a.info.fide.contains(e))
+        .chain(a.info.fide.iter().filter(|e| !b.info.fide.contains(e)))
+        .map(|e| e.list_date)
+        .min()
+        .unwrap_or(chrono::NaiveDate::MAX)
+}
+
+/// The slot of an event id that holds no event.
+pub(crate) fn placeholder_event() -> Event {
+    Event {
+        id: String::new(),
+        name: String::new(),
+        start: chrono::NaiveDate::MIN,
+        end: chrono::NaiveDate::MIN,
+        time_control: None,
+        abroad: false,
+        official_representation: false,
+        age_limit: None,
+        playoff_of: None,
+        received: None,
+        participants: Vec::new(),
+        pairing: String::new(),
+        games: Vec::new(),
+    }
+}
