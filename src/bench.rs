@@ -1,19 +1,28 @@
 //! `ratedesk bench`: every row of DESIGN.md's performance table on a generated federation —
 //! national scale (30 000 players, about a million games over ten years) and FIDE scale
-//! (a million players, about ten million games). The database figures are measured in a fresh
-//! process, so cold start and memory are what an officer's session would see.
+//! (a million players, about ten million games) — for any rulebook with a demo federation. The
+//! database figures are measured in a fresh process, so cold start and memory are what an
+//! officer's session would see, and keyed results go the workstation's own way (keys, preview,
+//! confirmation, apply, refresh, redraw). A plain loop over the same games, the *floor*, is
+//! timed in the same run: every figure is also given as a multiple of it.
+
+mod floor;
+mod keyed;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+pub use floor::Floor;
+
 use crate::app::state::App;
-use crate::app::{Desk, Edit};
-use crate::demo::{GAMES_PER_OPEN, Params, generate};
+use crate::app::{Desk, Federation};
+use crate::demo::{GAMES_PER_OPEN, Params};
 use crate::ledger::Ledger;
-use crate::model::GameResult;
+use crate::rules::isl::Isl;
 use crate::rules::ssl::Ssl;
+use crate::rules::tsf::Tsf;
 
 /// The federation sizes measured.
 #[derive(Clone, Copy, Debug)]
@@ -31,7 +40,15 @@ pub const FIDE: Scale = Scale {
     games: 10_000_000,
 };
 
-fn params(scale: Scale) -> Params {
+/// The rulebooks that can be measured, by code.
+pub const RULES: [&str; 3] = ["ssl", "isl", "tsf"];
+
+/// Keyed results measured (new results and corrections), at least.
+const KEYED: usize = 200;
+/// Corrections ten years back measured.
+const CASCADES: usize = 7;
+
+pub fn params(scale: Scale) -> Params {
     let years = 10;
     Params {
         players: scale.players,
@@ -56,6 +73,14 @@ fn summary(mut times: Vec<Duration>) -> (f64, f64, f64) {
     )
 }
 
+/// A percentile of some timings (sorted here), in milliseconds.
+fn percentile(times: &[Duration], p: f64) -> f64 {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    ms(sorted[rank.clamp(1, sorted.len()) - 1])
+}
+
 /// Resident and peak memory of this process, in MB.
 pub fn memory_mb() -> (f64, f64) {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -73,24 +98,66 @@ fn say(text: &str) {
     eprintln!("ratedesk bench: {text}");
 }
 
-/// Runs the whole set (national only with `quick`) and returns the figures as one object.
-pub fn run(quick: bool) -> anyhow::Result<Value> {
+/// A rulebook's demo federation at a scale, or why there is none.
+type Demo<R> = (crate::book::Book<R>, Vec<std::ops::Range<usize>>);
+
+fn demo<R: Federation>(rulebook: &R, scale: Scale) -> anyhow::Result<Demo<R>> {
+    rulebook.demo(&params(scale)).ok_or_else(|| {
+        let code = rulebook.code();
+        anyhow::anyhow!(
+            "the {code} rulebook has no demo federation yet, so there is nothing to measure: `ratedesk bench --rules {code}` needs one (`Federation::demo`)"
+        )
+    })
+}
+
+/// Runs the whole set (national only with `quick`) for a rulebook and returns the figures as
+/// one object.
+pub fn run(rules: &str, quick: bool) -> anyhow::Result<Value> {
+    match rules {
+        "ssl" => run_for(Ssl, quick),
+        "isl" => run_for(Isl, quick),
+        "tsf" => run_for(Tsf, quick),
+        other => anyhow::bail!("unknown rulebook '{other}': ssl, isl or tsf"),
+    }
+}
+
+/// Adds `NAME_floor_x` (the figure as a multiple of the floor) beside every figure in `names`.
+fn against_floor(result: &mut Value, floor_ms: f64, names: &[&str]) {
+    if let Value::Object(map) = result {
+        for name in names {
+            if let Some(v) = map.get(*name).and_then(Value::as_f64) {
+                let x = (v / floor_ms * 100.0).round() / 100.0;
+                map.insert(
+                    format!("{}_floor_x", name.trim_end_matches("_ms")),
+                    json!(x),
+                );
+            }
+        }
+    }
+}
+
+fn run_for<R: Federation>(rulebook: R, quick: bool) -> anyhow::Result<Value> {
     let exe = std::env::current_exe()?;
+    let code = rulebook.code();
     let scale = NATIONAL;
     say(&format!(
-        "generating {} players / ~{} games …",
+        "{code}: generating {} players / ~{} games …",
         scale.players, scale.games
     ));
-    let (book, parts) = generate(&params(scale));
+    let (book, parts) = demo(&rulebook, scale)?;
     let games: usize = book.events.iter().map(|e| e.games.len()).sum();
+    let floor = Floor::new(&rulebook, &book);
+    let (floor_t, floor_min, floor_max) = floor.time(7);
     say(&format!(
-        "full re-rate of {games} games in {} events …",
+        "the floor: {} rated games in {:.1} ms; full re-rate of {games} games in {} events …",
+        floor.games(),
+        ms(floor_t),
         book.events.len()
     ));
     let rerate: Vec<Duration> = (0..3)
         .map(|_| {
             let t = Instant::now();
-            std::hint::black_box(Ledger::build(&Ssl, &book));
+            std::hint::black_box(Ledger::build(&rulebook, &book));
             t.elapsed()
         })
         .collect();
@@ -98,32 +165,37 @@ pub fn run(quick: bool) -> anyhow::Result<Value> {
     let dir = tempfile::tempdir()?;
     say("writing the federation to a database …");
     let t = Instant::now();
-    let mut desk = Desk::open(dir.path(), Ssl)?;
+    let mut desk = Desk::open(dir.path(), rulebook)?;
     desk.import_in_parts(book, &parts)?;
     desk.close()?;
     let build_s = t.elapsed().as_secs_f64();
     say("opening it in fresh processes …");
-    // Three cold starts for their median and spread; the other figures come from the first.
-    let mut national = Value::Null;
-    let mut cold = Vec::new();
+    // Three fresh processes for the median and spread of each figure.
+    let mut phases = Vec::new();
     for _ in 0..3 {
-        let phase = phase_in_child(&exe, &["national".as_ref(), dir.path().as_os_str()])?;
-        cold.push(phase["cold_start_ms"].as_f64().unwrap_or(f64::NAN));
-        if national.is_null() {
-            national = phase;
-        }
+        phases.push(phase_in_child(
+            &exe,
+            &[
+                "national".as_ref(),
+                "--rules".as_ref(),
+                code.as_ref(),
+                dir.path().as_os_str(),
+            ],
+        )?);
     }
-    cold.sort_by(f64::total_cmp);
-    national["cold_start_ms"] = json!(cold[1]);
-    national["cold_start_spread_ms"] = json!([cold[0], cold[2]]);
+    let mut national = merge_phases(&phases);
+    let floor_ms = ms(floor_t);
     let mut result = json!({
+        "rules": code,
         "players": scale.players,
         "games": games,
+        "floor_ms": floor_ms,
+        "floor_spread_ms": [ms(floor_min), ms(floor_max)],
         "full_rerate_ms": full_rerate_ms,
         "full_rerate_spread_ms": [full_min, full_max],
         "database_build_s": (build_s * 10.0).round() / 10.0,
     });
-    if let (Value::Object(r), Value::Object(n)) = (&mut result, national) {
+    if let (Value::Object(r), Value::Object(n)) = (&mut result, national.take()) {
         r.extend(n);
     }
     if !quick {
@@ -131,7 +203,7 @@ pub fn run(quick: bool) -> anyhow::Result<Value> {
             "FIDE scale: {} players / ~{} games, in a fresh process …",
             FIDE.players, FIDE.games
         ));
-        let fide = phase_in_child(&exe, &["fide".as_ref()])?;
+        let fide = phase_in_child(&exe, &["fide".as_ref(), "--rules".as_ref(), code.as_ref()])?;
         if let (Value::Object(r), Value::Object(f)) = (&mut result, fide) {
             r.extend(f);
         }
@@ -143,7 +215,50 @@ pub fn run(quick: bool) -> anyhow::Result<Value> {
             r.extend(l);
         }
     }
+    against_floor(
+        &mut result,
+        floor_ms,
+        &[
+            "full_rerate_ms",
+            "cold_start_ms",
+            "keyed_result_p50_ms",
+            "keyed_result_p99_ms",
+            "cascade_10y_ms",
+            "search_ms",
+            "fide_full_rerate_ms",
+        ],
+    );
     Ok(result)
+}
+
+/// The national phase's figures over several fresh processes: for each figure the median of
+/// the processes' figures, and its spread (the lowest and highest of them).
+fn merge_phases(phases: &[Value]) -> Value {
+    let mut out = serde_json::Map::new();
+    let Some(Value::Object(first)) = phases.first() else {
+        return Value::Object(out);
+    };
+    for (name, value) in first {
+        let unit = ["_ms", "_mb"].into_iter().find(|u| name.ends_with(u));
+        let (Some(unit), true) = (unit, value.is_number()) else {
+            out.insert(name.clone(), value.clone());
+            continue;
+        };
+        let mut all: Vec<f64> = phases
+            .iter()
+            .filter_map(|p| p.get(name).and_then(Value::as_f64))
+            .collect();
+        all.sort_by(f64::total_cmp);
+        out.insert(name.clone(), json!(all[all.len() / 2]));
+        let spread = format!("{}_spread", name.trim_end_matches(unit));
+        if all.len() > 1 && !first.contains_key(&format!("{spread}{unit}")) {
+            out.insert(
+                format!("{spread}{unit}"),
+                json!([all[0], all[all.len() - 1]]),
+            );
+        }
+    }
+    Value::Object(out)
 }
 
 /// The size of a full FIDE list (about 1.9 million lines in October 2026).
@@ -226,81 +341,46 @@ pub fn fide_list_phase(lines: usize) -> anyhow::Result<Value> {
     }))
 }
 
-/// The national phase, in its own process: cold start to the first frame, search per
-/// keystroke, one keyed result, one correction ten years back, resident memory.
-pub fn national_phase(dir: &Path) -> anyhow::Result<Value> {
+/// The national phase, in its own process: cold start to the first frame, keyed results and
+/// corrections ten years back through the workstation, search per keystroke, resident memory.
+pub fn national_phase(rules: &str, dir: &Path) -> anyhow::Result<Value> {
+    match rules {
+        "ssl" => national::<Ssl>(dir),
+        "isl" => national::<Isl>(dir),
+        "tsf" => national::<Tsf>(dir),
+        other => anyhow::bail!("unknown rulebook '{other}': ssl, isl or tsf"),
+    }
+}
+
+fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
     let started = Instant::now();
-    let desk = Desk::open(dir, Ssl)?;
+    let desk = Desk::open(dir, R::default())?;
     let mut app = App::new(desk);
-    let keymap = crate::ui::keymap::Keymap::load(None, None)?;
-    let theme = crate::ui::theme::Theme::choose(Some("dark"), false).0;
-    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24))?;
-    terminal.draw(|f| crate::ui::draw::render(&app, &theme, &keymap, f))?;
+    let mut screen = keyed::Screen::new()?;
+    screen.draw(&app)?;
     let cold_start_ms = ms(started.elapsed());
 
-    let mut keystrokes = Vec::new();
-    for _ in 0..5 {
-        for c in "järvinen".chars() {
-            let t = Instant::now();
-            app.type_char(c);
-            keystrokes.push(t.elapsed());
-        }
-        for _ in 0.."järvinen".chars().count() {
-            app.backspace();
-        }
-    }
-    let (search_ms, search_min, search_max) = summary(keystrokes);
-
-    let book = app.desk.book();
-    let newest = (0..book.events.len())
-        .filter(|&e| book.events[e].games.len() > 1)
-        .max_by_key(|&e| (book.events[e].end, e));
-    let oldest = (0..book.events.len())
-        .filter(|&e| book.events[e].games.len() > 1)
-        .min_by_key(|&e| (book.events[e].end, e));
-    let (Some(newest), Some(oldest)) = (newest, oldest) else {
-        anyhow::bail!("no events")
-    };
-    let board = |app: &App<Ssl>, e: usize| {
-        let g = app.desk.book().events[e]
-            .games
-            .iter()
-            .find(|g| g.black.is_some())
-            .cloned();
-        g.map(|g| (g.round, g.board))
-    };
-    let codes = [
-        GameResult::WHITE_WINS,
-        GameResult::DRAW,
-        GameResult::BLACK_WINS,
-    ];
-    let time_results =
-        |app: &mut App<Ssl>, event: usize, n: usize| -> anyhow::Result<Vec<Duration>> {
-            let (round, b) = board(app, event).ok_or_else(|| anyhow::anyhow!("no game"))?;
-            (0..n)
-                .map(|k| {
-                    let edit = Edit::SetResult {
-                        event,
-                        round,
-                        board: b,
-                        result: Some(codes[k % 3]),
-                    };
-                    let t = Instant::now();
-                    app.desk.apply(edit)?;
-                    Ok(t.elapsed())
-                })
-                .collect()
-        };
-    let (keyed_result_ms, keyed_min, keyed_max) = summary(time_results(&mut app, newest, 51)?);
-    let (cascade_10y_ms, cascade_min, cascade_max) = summary(time_results(&mut app, oldest, 7)?);
+    let (search_ms, search_min, search_max) =
+        summary(keyed::search_keys(&mut app, &mut screen, 5)?);
+    let keyed = keyed::keyed_results(&mut app, &mut screen, KEYED)?;
+    let (cascade_10y_ms, cascade_min, cascade_max) =
+        summary(keyed::cascades(&mut app, &mut screen, CASCADES)?);
     let (rss_mb, peak_mb) = memory_mb();
+    let count = keyed.len();
+    let (p50, p99, max) = (
+        percentile(&keyed, 50.0),
+        percentile(&keyed, 99.0),
+        percentile(&keyed, 100.0),
+    );
     app.desk.close()?;
     Ok(json!({
         "cold_start_ms": cold_start_ms,
         "search_ms": search_ms,
         "search_spread_ms": [search_min, search_max],
-        "keyed_result_ms": keyed_result_ms,
-        "keyed_result_spread_ms": [keyed_min, keyed_max],
+        "keyed_results": count,
+        "keyed_result_p50_ms": p50,
+        "keyed_result_p99_ms": p99,
+        "keyed_result_max_ms": max,
         "cascade_10y_ms": cascade_10y_ms,
         "cascade_10y_spread_ms": [cascade_min, cascade_max],
         "rss_mb": rss_mb,
@@ -309,11 +389,21 @@ pub fn national_phase(dir: &Path) -> anyhow::Result<Value> {
 }
 
 /// The FIDE-scale phase, in its own process: generate, re-rate from scratch once, peak memory.
-pub fn fide_phase() -> anyhow::Result<Value> {
-    let (book, _) = generate(&params(FIDE));
+pub fn fide_phase(rules: &str) -> anyhow::Result<Value> {
+    match rules {
+        "ssl" => fide::<Ssl>(),
+        "isl" => fide::<Isl>(),
+        "tsf" => fide::<Tsf>(),
+        other => anyhow::bail!("unknown rulebook '{other}': ssl, isl or tsf"),
+    }
+}
+
+fn fide<R: Federation>() -> anyhow::Result<Value> {
+    let rulebook = R::default();
+    let (book, _) = demo(&rulebook, FIDE)?;
     let games: usize = book.events.iter().map(|e| e.games.len()).sum();
     let t = Instant::now();
-    let ledger = Ledger::build(&Ssl, &book);
+    let ledger = Ledger::build(&rulebook, &book);
     let fide_full_rerate_ms = ms(t.elapsed());
     std::hint::black_box(&ledger);
     let (_, peak) = memory_mb();

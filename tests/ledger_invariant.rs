@@ -176,7 +176,24 @@ fn live_events(desk: &Desk<Ssl>) -> Vec<usize> {
         .collect()
 }
 
-fn apply(desk: &mut Desk<Ssl>, op: &Op, counter: &mut usize) {
+/// How an edit is made: applied at once, previewed first (the workstation's way: the apply
+/// takes the preview's results), or previewed and left (everything as it was).
+#[derive(Clone, Copy, Debug)]
+enum Way {
+    Apply,
+    PreviewThenApply,
+    PreviewOnly,
+}
+
+fn way() -> impl Strategy<Value = Way> {
+    prop_oneof![
+        2 => Just(Way::Apply),
+        2 => Just(Way::PreviewThenApply),
+        1 => Just(Way::PreviewOnly),
+    ]
+}
+
+fn apply(desk: &mut Desk<Ssl>, op: &Op, way: Way, counter: &mut usize) {
     let players = desk.book().players.len();
     let edit = match op {
         Op::Result(k, r) => {
@@ -294,9 +311,32 @@ fn apply(desk: &mut Desk<Ssl>, op: &Op, counter: &mut usize) {
         }
     };
     let before = desk.audit().len();
-    if desk.apply(edit).is_err() {
+    let preview = match way {
+        Way::Apply => None,
+        Way::PreviewThenApply | Way::PreviewOnly => {
+            let (book, units) = (format!("{:?}", desk.book()), desk.ledger().units().clone());
+            let preview = desk.preview(&edit);
+            // A preview leaves everything as it was.
+            assert_eq!(format!("{:?}", desk.book()), book);
+            assert_eq!(desk.ledger().units(), &units);
+            assert_eq!(desk.audit().len(), before);
+            if matches!(way, Way::PreviewOnly) {
+                return;
+            }
+            Some(preview)
+        }
+    };
+    match desk.apply(edit) {
+        // What the preview showed is what the edit did.
+        Ok(effect) => {
+            if let Some(Ok(shown)) = preview
+                && effect.stored
+            {
+                assert_eq!(shown, effect);
+            }
+        }
         // A refused edit changes nothing.
-        assert_eq!(desk.audit().len(), before);
+        Err(_) => assert_eq!(desk.audit().len(), before),
     }
 }
 
@@ -405,13 +445,13 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
 
     #[test]
-    fn stored_ratings_equal_a_fresh_calculation_after_any_edits(ops in proptest::collection::vec(op(8), 1..14)) {
+    fn stored_ratings_equal_a_fresh_calculation_after_any_edits(ops in proptest::collection::vec((op(8), way()), 1..14)) {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut desk = setup(dir.path());
         assert_invariant(&desk)?;
         let mut counter = 0;
-        for op in &ops {
-            apply(&mut desk, op, &mut counter);
+        for (op, way) in &ops {
+            apply(&mut desk, op, *way, &mut counter);
             assert_invariant(&desk)?;
         }
         // What was stored is what a reopened database holds.
@@ -446,7 +486,7 @@ fn foreign_players_reach_titles_and_fide_lists_count_by_tempo() {
         },
     ];
     for op in &ops {
-        apply(&mut desk, op, &mut counter);
+        apply(&mut desk, op, Way::PreviewThenApply, &mut counter);
         assert_invariant(&desk).expect("the invariant");
     }
     let book = desk.book();

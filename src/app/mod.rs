@@ -28,7 +28,7 @@ use std::path::Path;
 
 use crate::book::Book;
 use crate::book::{Change, PlayerStatus};
-use crate::ledger::{Ledger, UnitId, UnitResult, Update};
+use crate::ledger::{Journal, Ledger, UnitId, UnitResult, Update};
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::{Award, ListId, Rulebook};
 use crate::store::{self, AuditEntry, AuditKind, AuditSummary, Store, StoreError, backup};
@@ -92,6 +92,97 @@ pub struct Desk<R: Federation> {
     /// Why this desk stopped editing (a write that failed), if it did.
     stopped: Option<String>,
     warnings: Vec<String>,
+    /// The edit last previewed, rated and put back: applied next, it is not rated again.
+    pending: Option<Pending<R>>,
+    /// Counts of the committed edits that changed players, and events (not their games): what
+    /// the screens list of them is refreshed when these move.
+    generations: (u64, u64),
+}
+
+/// A previewed change and the journal of its update, put back.
+struct Pending<R: Federation> {
+    change: Change<R>,
+    journal: Journal<R>,
+}
+
+/// The parts of a book (and the statuses beside it) that a change writes, as they were, to put
+/// back after a preview.
+struct Saved<R: Federation> {
+    lengths: [usize; 7],
+    players: Vec<(PlayerIdx, crate::book::PlayerRecord<R>)>,
+    events: Vec<(usize, crate::model::Event, bool)>,
+}
+
+impl<R: Federation> Saved<R> {
+    fn take(change: &Change<R>, book: &Book<R>, status: &[PlayerStatus]) -> Self {
+        let players = change
+            .players
+            .iter()
+            .map(|d| d.key)
+            .filter(|&p| p < book.players.len() && p < status.len())
+            .map(|p| {
+                let record = crate::book::PlayerRecord {
+                    info: book.players[p].clone(),
+                    seeds: book.seeds.get(p).cloned().unwrap_or_default(),
+                    held: book.held.get(p).cloned().unwrap_or_default(),
+                    confirmed: book.confirmed.get(p).cloned().unwrap_or_default(),
+                    status: status[p],
+                };
+                (p, record)
+            })
+            .collect();
+        let events: BTreeSet<usize> = change
+            .events
+            .iter()
+            .map(|d| d.key)
+            .chain(change.games.iter().map(|d| d.key.0))
+            .collect();
+        Self {
+            lengths: [
+                book.players.len(),
+                book.seeds.len(),
+                book.held.len(),
+                book.confirmed.len(),
+                status.len(),
+                book.events.len(),
+                book.live.len(),
+            ],
+            players,
+            events: events
+                .into_iter()
+                .filter(|&e| e < book.events.len() && e < book.live.len())
+                .map(|e| (e, book.events[e].clone(), book.live[e]))
+                .collect(),
+        }
+    }
+
+    fn restore(self, book: &mut Book<R>, status: &mut Vec<PlayerStatus>) {
+        let [players, seeds, held, confirmed, statuses, events, live] = self.lengths;
+        book.players.truncate(players);
+        book.seeds.truncate(seeds);
+        book.held.truncate(held);
+        book.confirmed.truncate(confirmed);
+        status.truncate(statuses);
+        book.events.truncate(events);
+        book.live.truncate(live);
+        for (p, record) in self.players {
+            book.players[p] = record.info;
+            if let Some(s) = book.seeds.get_mut(p) {
+                *s = record.seeds;
+            }
+            if let Some(h) = book.held.get_mut(p) {
+                *h = record.held;
+            }
+            if let Some(c) = book.confirmed.get_mut(p) {
+                *c = record.confirmed;
+            }
+            status[p] = record.status;
+        }
+        for (e, event, live) in self.events {
+            book.events[e] = event;
+            book.live[e] = live;
+        }
+    }
 }
 
 impl<R: Federation> Desk<R> {
@@ -137,6 +228,8 @@ impl<R: Federation> Desk<R> {
             changed: false,
             stopped: None,
             warnings: Vec::new(),
+            pending: None,
+            generations: (0, 0),
         })
     }
 
@@ -182,24 +275,38 @@ impl<R: Federation> Desk<R> {
         }
     }
 
-    /// What an edit would do, computed by the same incremental path on a copy; the database and
-    /// the desk are untouched.
-    pub fn preview(&self, edit: &Edit<R>) -> Result<Effect<R::Award>, DeskError> {
+    /// What an edit would do, computed by the same incremental path: the change is made in
+    /// memory, re-rated with a journal, and put back, so the database and what the desk shows
+    /// are as they were. The journal is kept: applying this same edit next takes its results
+    /// instead of rating them again.
+    pub fn preview(&mut self, edit: &Edit<R>) -> Result<Effect<R::Award>, DeskError> {
+        self.pending = None;
         let change = edit.compile(&self.current())?;
         let explicit = self.before_of(&change);
-        let mut book = self.book.clone();
-        let mut status = self.status.clone();
-        let mut ledger = self.ledger.clone();
-        let touched = Self::touch(&change, &mut book, &mut status);
-        let update = ledger.update(&self.rulebook, &book, touched);
-        Ok(effect(
+        let action = edit.describe(&self.book);
+        let saved = Saved::take(&change, &self.book, &self.status);
+        let touched = Self::touch(&change, &mut self.book, &mut self.status);
+        self.ledger.begin_journal();
+        let update = self.ledger.update(&self.rulebook, &self.book, touched);
+        let effect = effect(
             &self.rulebook,
-            edit.describe(&self.book),
-            &book,
-            &ledger,
-            update,
+            action,
+            &self.book,
+            &self.ledger,
+            update.clone(),
             explicit,
-        ))
+        );
+        let mut journal = self.ledger.end_journal(update);
+        self.ledger.swap(&mut journal);
+        saved.restore(&mut self.book, &mut self.status);
+        self.pending = Some(Pending { change, journal });
+        Ok(effect)
+    }
+
+    /// Counts of the committed edits that changed players, and that changed events (their
+    /// details, not their games): a screen rebuilds what it lists of them when these move.
+    pub fn generations(&self) -> (u64, u64) {
+        self.generations
     }
 
     /// Final states and awards of the players whose own records a change edits.
@@ -305,6 +412,11 @@ impl<R: Federation> Desk<R> {
         changes: Vec<(Change<R>, String, AuditKind)>,
         done: &[&str],
     ) -> Result<Effect<R::Award>, DeskError> {
+        // The edit just previewed: its update is done again rather than rated again.
+        let mut previewed = self
+            .pending
+            .take()
+            .filter(|p| matches!(changes.as_slice(), [(c, _, AuditKind::Edit)] if *c == p.change));
         if let Some(why) = &self.stopped {
             return Err(DeskError::Stopped(why.clone()));
         }
@@ -343,10 +455,23 @@ impl<R: Federation> Desk<R> {
         // follows.
         let mut touched = BTreeSet::new();
         for entry in &entries {
-            touched.extend(Self::touch(&entry.change, &mut self.book, &mut self.status));
+            if previewed.is_some() {
+                entry.change.apply(&mut self.book, &mut self.status);
+            } else {
+                touched.extend(Self::touch(&entry.change, &mut self.book, &mut self.status));
+            }
             self.audit.push(entry.summary());
+            let (players, events) = &mut self.generations;
+            *players += u64::from(!entry.change.players.is_empty());
+            *events += u64::from(!entry.change.events.is_empty());
         }
-        let update = self.ledger.update(&self.rulebook, &self.book, touched);
+        let update = match previewed.as_mut() {
+            Some(Pending { journal, .. }) => {
+                self.ledger.swap(journal);
+                std::mem::take(&mut journal.update)
+            }
+            None => self.ledger.update(&self.rulebook, &self.book, touched),
+        };
         self.changed = true;
         let units: Vec<(UnitId, Option<&UnitResult<R>>)> = update
             .units

@@ -157,6 +157,8 @@ pub struct App<R: Federation> {
     /// The officer asked to suspend (ctrl-z): the terminal loop stops the process.
     pub suspend: bool,
     pub(super) search: SearchIndex,
+    /// The desk's generations the player search and the event list were built at.
+    seen: (u64, u64),
 }
 
 /// The smallest window the workstation draws in.
@@ -211,7 +213,9 @@ impl<R: Federation> App<R> {
             quit: false,
             suspend: false,
             search,
+            seen: (0, 0),
         };
+        app.seen = app.desk.generations();
         app.refresh_players();
         app.refresh_tournaments();
         app
@@ -495,9 +499,17 @@ impl<R: Federation> App<R> {
         {
             self.select_as_of(as_of);
         }
-        self.search = SearchIndex::new(&self.desk.book().players, &self.desk.active_players());
-        self.refresh_players();
-        self.refresh_tournaments();
+        // Only what the edit touched: a result changes neither the players' names nor the
+        // list of events.
+        let (players, events) = self.desk.generations();
+        if players != self.seen.0 {
+            self.search = SearchIndex::new(&self.desk.book().players, &self.desk.active_players());
+            self.refresh_players();
+        }
+        if events != self.seen.1 {
+            self.refresh_tournaments();
+        }
+        self.seen = (players, events);
     }
 
     /// Stores an edit and says in the status line what it did; an edit that would change

@@ -138,6 +138,9 @@ enum Command {
         /// National scale only.
         #[arg(long)]
         quick: bool,
+        /// The rulebook whose demo federation is measured: ssl, isl or tsf.
+        #[arg(long, default_value = "ssl", value_parser = crate::bench::RULES)]
+        rules: String,
         /// One phase in a fresh process (used by the run itself).
         #[arg(long, hide = true, value_name = "PHASE")]
         phase: Option<String>,
@@ -299,10 +302,11 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
         Some(Command::Bench {
             json,
             quick,
+            rules,
             phase,
             lines,
             dir,
-        }) => run_bench(json, quick, phase.as_deref(), lines, dir.as_deref()),
+        }) => run_bench(json, quick, &rules, phase.as_deref(), lines, dir.as_deref()),
         Some(command) => with_database(cli.db, command),
         None => workstation(cli.db, cli.demo, cli.theme, cli.keymap, cli.keymap_preset),
     };
@@ -867,16 +871,17 @@ fn rate(input: Option<&Path>, pretty: bool) -> ExitCode {
 fn run_bench(
     json: bool,
     quick: bool,
+    rules: &str,
     phase: Option<&str>,
     lines: usize,
     dir: Option<&Path>,
 ) -> Result<(), Failure> {
     let value = match (phase, dir) {
         (Some("fide-list"), _) => crate::bench::fide_list_phase(lines).map_err(other)?,
-        (Some("national"), Some(dir)) => crate::bench::national_phase(dir).map_err(other)?,
-        (Some("fide"), _) => crate::bench::fide_phase().map_err(other)?,
+        (Some("national"), Some(dir)) => crate::bench::national_phase(rules, dir).map_err(other)?,
+        (Some("fide"), _) => crate::bench::fide_phase(rules).map_err(other)?,
         (Some(p), _) => return Err(Failure::Input(format!("unknown bench phase '{p}'"))),
-        (None, _) => crate::bench::run(quick).map_err(other)?,
+        (None, _) => crate::bench::run(rules, quick).map_err(other)?,
     };
     let mut out = std::io::stdout().lock();
     if json || phase.is_some() {

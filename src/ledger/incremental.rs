@@ -3,12 +3,17 @@
 //! he plays without being rated, which read his state too); keep going in ledger order until
 //! nothing changes. The result equals a from-scratch [`super::rate_all`] — the invariant the
 //! property tests hold it to.
+//!
+//! An update can be journaled: what it replaced is kept, so that a preview is put back and the
+//! same edit, applied, takes the preview's results instead of rating them again.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Bound::{Excluded, Included, Unbounded};
 
 use serde::{Deserialize, Serialize};
 
+use super::journal::Journal;
+use super::lanes::Lanes;
+use super::ratings::Ratings;
 use crate::book::Book;
 use crate::model::{Event, PlayerIdx};
 use crate::rules::{Award, EventPart, ListId, PlayerRating, Rulebook, Unit, UnitKey};
@@ -17,49 +22,39 @@ use crate::rules::{Award, EventPart, ListId, PlayerRating, Rulebook, Unit, UnitK
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct UnitResult<R: Rulebook> {
-    pub ratings: Vec<PlayerRating<R::Detail>>,
+    pub ratings: Ratings<R::Detail>,
     pub states: BTreeMap<PlayerIdx, R::State>,
     pub awards: Vec<Award<R::Award>>,
 }
 
 /// A player's awards reached in each unit.
-type AwardsByUnit<R> = BTreeMap<UnitId, Vec<Award<<R as Rulebook>::Award>>>;
+pub(super) type AwardsByUnit<R> = BTreeMap<UnitId, Vec<Award<<R as Rulebook>::Award>>>;
 
 /// Unit identity: its key and list.
 pub type UnitId = (UnitKey, ListId);
 
+/// Where one event is rated: a unit, and the players of the event's games in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Placed {
+    pub id: UnitId,
+    pub players: Vec<PlayerIdx>,
+}
+
 /// The derived ratings of a whole book, kept up to date edit by edit.
 #[derive(Clone, Debug)]
 pub struct Ledger<R: Rulebook> {
-    units: BTreeMap<UnitId, UnitResult<R>>,
+    pub(super) lists: usize,
+    pub(super) units: BTreeMap<UnitId, UnitResult<R>>,
     /// Per unit, the parts of events it rates, in event order.
-    members: BTreeMap<UnitId, Vec<EventPart>>,
-    event_units: BTreeMap<usize, Vec<UnitId>>,
-    /// Per player and list, the units in which he has a state.
-    timeline: BTreeMap<(PlayerIdx, ListId), BTreeSet<UnitKey>>,
-    /// Per player and list, the units in which he plays a game (with the number of their
-    /// event parts that hold one): a unit may read the state of a participant it does not
-    /// rate (SSL 3.8: a Finn without a selo in an event abroad), so a move of that state
-    /// re-rates it too.
-    participation: BTreeMap<(PlayerIdx, ListId), BTreeMap<UnitKey, u32>>,
-    /// The players of each unit's part of an event, as they were placed.
-    part_players: BTreeMap<(UnitId, usize), Vec<PlayerIdx>>,
+    pub(super) members: BTreeMap<UnitId, Vec<EventPart>>,
+    /// Per event (by index), the units it is rated in.
+    pub(super) placed: Vec<Vec<Placed>>,
+    /// Per player and list, the units in which he has a state and those he plays in.
+    pub(super) lanes: Lanes<R::State>,
     /// Per player, the awards reached in each unit.
-    reached: BTreeMap<PlayerIdx, AwardsByUnit<R>>,
-}
-
-impl<R: Rulebook> Default for Ledger<R> {
-    fn default() -> Self {
-        Self {
-            units: BTreeMap::new(),
-            members: BTreeMap::new(),
-            event_units: BTreeMap::new(),
-            timeline: BTreeMap::new(),
-            participation: BTreeMap::new(),
-            part_players: BTreeMap::new(),
-            reached: BTreeMap::new(),
-        }
-    }
+    pub(super) reached: BTreeMap<PlayerIdx, AwardsByUnit<R>>,
+    /// While an update is journaled: what it replaced.
+    pub(super) journal: Option<Journal<R>>,
 }
 
 /// What one update changed: the units re-rated, the players whose outcome moved, and their
@@ -83,47 +78,61 @@ impl<R: Rulebook> Default for Update<R> {
     }
 }
 
-impl<R: Rulebook> Ledger<R> {
-    /// Rates a whole book from scratch.
-    pub fn build(rulebook: &R, book: &Book<R>) -> Self {
-        let mut ledger = Self::default();
-        ledger.propagate(rulebook, book, 0..book.events.len(), true);
-        ledger
-    }
+/// The players of the games of some event parts, sorted, once each.
+pub(super) fn players_of(events: &[Event], parts: &[EventPart]) -> Vec<PlayerIdx> {
+    let mut players: Vec<PlayerIdx> = parts
+        .iter()
+        .flat_map(|part| {
+            part.games
+                .iter()
+                .filter_map(|&g| events.get(part.event)?.games.get(g))
+        })
+        .flat_map(|g| std::iter::once(g.white).chain(g.black))
+        .collect();
+    players.sort_unstable();
+    players.dedup();
+    players
+}
 
-    /// Rebuilds a ledger from stored unit results without rating anything.
-    pub fn from_units(
-        rulebook: &R,
-        book: &Book<R>,
-        units: BTreeMap<UnitId, UnitResult<R>>,
-    ) -> Self {
-        let mut ledger = Self {
-            units,
-            ..Self::default()
-        };
-        for (e, event) in book.events.iter().enumerate() {
-            ledger.place(rulebook, book, e, event);
+/// Rates one unit, its participants' states and awards as the closures give them.
+pub(super) fn rate_unit<'a, R: Rulebook>(
+    rulebook: &R,
+    book: &'a Book<R>,
+    (key, list): &'a UnitId,
+    parts: &'a [EventPart],
+    state: &'a dyn Fn(PlayerIdx) -> Option<&'a R::State>,
+    state_on: &'a dyn Fn(PlayerIdx, ListId) -> Option<&'a R::State>,
+    awards: &'a dyn Fn(PlayerIdx) -> &'a [Award<R::Award>],
+) -> UnitResult<R> {
+    let unit = Unit::<R> {
+        key,
+        state_on,
+        list: *list,
+        parts,
+        events: &book.events,
+        players: &book.players,
+        state,
+        awards,
+    };
+    let outcome = rulebook.rate(&unit);
+    UnitResult {
+        ratings: Ratings::new(outcome.ratings),
+        states: outcome.states.into_iter().collect(),
+        awards: outcome.awards,
+    }
+}
+
+impl<R: Rulebook> Ledger<R> {
+    pub(super) fn empty(lists: usize, players: usize, events: usize) -> Self {
+        Self {
+            lists,
+            units: BTreeMap::new(),
+            members: BTreeMap::new(),
+            placed: vec![Vec::new(); events],
+            lanes: Lanes::new(lists, players),
+            reached: BTreeMap::new(),
+            journal: None,
         }
-        // Units come in ledger order, so every player's timeline is built already sorted, in
-        // bulk rather than key by key.
-        let mut timeline: BTreeMap<(PlayerIdx, ListId), Vec<UnitKey>> = BTreeMap::new();
-        for ((key, list), unit) in &ledger.units {
-            for p in unit.states.keys() {
-                timeline.entry((*p, *list)).or_default().push(key.clone());
-            }
-            for a in &unit.awards {
-                let reached = ledger.reached.entry(a.player).or_default();
-                reached
-                    .entry((key.clone(), *list))
-                    .or_default()
-                    .push(a.clone());
-            }
-        }
-        ledger.timeline = timeline
-            .into_iter()
-            .map(|(k, keys)| (k, keys.into_iter().collect()))
-            .collect();
-        ledger
     }
 
     pub fn units(&self) -> &BTreeMap<UnitId, UnitResult<R>> {
@@ -142,12 +151,10 @@ impl<R: Rulebook> Ledger<R> {
         player: PlayerIdx,
         list: ListId,
     ) -> Option<&'a R::State> {
-        self.timeline
-            .get(&(player, list))
-            .and_then(|keys| keys.last())
-            .and_then(|key| self.units.get(&(key.clone(), list)))
-            .and_then(|u| u.states.get(&player))
-            .or_else(|| book.seeds.get(player).and_then(|s| s[list].as_ref()))
+        self.lanes
+            .get(player, list)
+            .and_then(|lane| lane.last())
+            .or_else(|| seed(book, player, list))
     }
 
     /// A player's state on a list after his units dated on or before `date` (a unit's date is
@@ -159,12 +166,13 @@ impl<R: Rulebook> Ledger<R> {
         list: ListId,
         date: chrono::NaiveDate,
     ) -> Option<&'a R::State> {
-        self.timeline
-            .get(&(player, list))
-            .and_then(|keys| keys.iter().rev().find(|k| k.date <= date))
-            .and_then(|key| self.units.get(&(key.clone(), list)))
-            .and_then(|u| u.states.get(&player))
-            .or_else(|| book.seeds.get(player).and_then(|s| s[list].as_ref()))
+        self.lanes
+            .get(player, list)
+            .and_then(|lane| {
+                let at = lane.states.partition_point(|(k, _)| k.date <= date);
+                at.checked_sub(1).map(|i| &lane.states[i].1)
+            })
+            .or_else(|| seed(book, player, list))
     }
 
     /// A player's awards: held before the ledger and reached since, in order.
@@ -178,353 +186,42 @@ impl<R: Rulebook> Ledger<R> {
 
     /// The ratings an event published, on whichever list and in whichever units it is rated.
     pub fn event_ratings(&self, event: usize) -> Vec<&PlayerRating<R::Detail>> {
-        self.event_units
-            .get(&event)
+        self.placed
+            .get(event)
             .into_iter()
             .flatten()
-            .filter_map(|id| self.units.get(id))
+            .filter_map(|placed| self.units.get(&placed.id))
             .flat_map(|u| u.ratings.iter().filter(|r| r.event == event))
             .collect()
     }
 
     /// A player's ratings on a list, in ledger order.
     pub fn history(&self, player: PlayerIdx, list: ListId) -> Vec<&PlayerRating<R::Detail>> {
-        let Some(keys) = self.timeline.get(&(player, list)) else {
+        let Some(lane) = self.lanes.get(player, list) else {
             return Vec::new();
         };
-        keys.iter()
+        lane.keys()
             .filter_map(|k| self.units.get(&(k.clone(), list)))
             .flat_map(|u| u.ratings.iter().filter(|r| r.player == player))
             .collect()
     }
 
-    /// Records which units event `e` now belongs to; returns the units it left or joined.
-    fn place(&mut self, rulebook: &R, book: &Book<R>, e: usize, event: &Event) -> Vec<UnitId> {
-        let mut touched = self.event_units.remove(&e).unwrap_or_default();
-        for id in &touched {
-            for p in self
-                .part_players
-                .remove(&(id.clone(), e))
-                .unwrap_or_default()
-            {
-                if let Some(units) = self.participation.get_mut(&(p, id.1)) {
-                    if let Some(n) = units.get_mut(&id.0) {
-                        *n -= 1;
-                        if *n == 0 {
-                            units.remove(&id.0);
-                        }
-                    }
-                    if units.is_empty() {
-                        self.participation.remove(&(p, id.1));
-                    }
-                }
-            }
-            if let Some(parts) = self.members.get_mut(id) {
-                parts.retain(|part| part.event != e);
-                if parts.is_empty() {
-                    self.members.remove(id);
-                }
-            }
-        }
-        if book.live.get(e).copied().unwrap_or(false)
-            && let Some(list) = rulebook.list_in(event, &book.events)
-        {
-            for (key, part) in rulebook.units_of(e, event, list) {
-                let id = (key, list);
-                let mut players: Vec<PlayerIdx> = part
-                    .games
-                    .iter()
-                    .filter_map(|&g| event.games.get(g))
-                    .flat_map(|g| std::iter::once(g.white).chain(g.black))
-                    .collect();
-                players.sort_unstable();
-                players.dedup();
-                for &p in &players {
-                    *self
-                        .participation
-                        .entry((p, list))
-                        .or_default()
-                        .entry(id.0.clone())
-                        .or_default() += 1;
-                }
-                self.part_players.insert((id.clone(), e), players);
-                let parts = self.members.entry(id.clone()).or_default();
-                let at = parts.partition_point(|p| p.event < e);
-                parts.insert(at, part);
-                self.event_units.entry(e).or_default().push(id.clone());
-                touched.push(id);
-            }
-        }
-        touched
-    }
-
-    /// Adds a unit's players to the timeline and award index, after removing `old`'s.
-    fn index(&mut self, id: &UnitId, old: Option<&UnitResult<R>>) {
-        let (key, list) = id;
-        if let Some(old) = old {
-            for p in old.states.keys() {
-                if let Some(keys) = self.timeline.get_mut(&(*p, *list)) {
-                    keys.remove(key);
-                }
-            }
-            for a in &old.awards {
-                if let Some(r) = self.reached.get_mut(&a.player) {
-                    r.remove(id);
-                }
-            }
-        }
-        if let Some(unit) = self.units.get(id) {
-            for p in unit.states.keys() {
-                self.timeline
-                    .entry((*p, *list))
-                    .or_default()
-                    .insert(key.clone());
-            }
-            for a in &unit.awards {
-                self.reached
-                    .entry(a.player)
-                    .or_default()
-                    .entry(id.clone())
-                    .or_default()
-                    .push(a.clone());
-            }
-        }
-    }
-
-    /// Re-rates the units of the given events and everything that follows from them.
-    pub fn update(
-        &mut self,
-        rulebook: &R,
-        book: &Book<R>,
-        events: impl IntoIterator<Item = usize>,
-    ) -> Update<R> {
-        self.propagate(rulebook, book, events, false)
-    }
-
-    fn propagate(
-        &mut self,
-        rulebook: &R,
-        book: &Book<R>,
-        events: impl IntoIterator<Item = usize>,
-        from_scratch: bool,
-    ) -> Update<R> {
-        let mut queue: BTreeSet<UnitId> = BTreeSet::new();
-        let events: BTreeSet<usize> = events.into_iter().collect();
-        // A play-off's list follows the event it decides (SSL 2.10): when that event changes,
-        // its play-offs are placed again too.
-        let playoffs: Vec<usize> = if from_scratch {
-            Vec::new()
-        } else {
-            let ids: BTreeSet<&str> = events
-                .iter()
-                .filter_map(|&e| book.events.get(e))
-                .map(|e| e.id.as_str())
-                .collect();
-            book.events
-                .iter()
-                .enumerate()
-                .filter(|(_, ev)| ev.playoff_of.as_deref().is_some_and(|id| ids.contains(id)))
-                .map(|(i, _)| i)
-                .collect()
-        };
-        for e in events.iter().copied().chain(playoffs) {
-            if let Some(event) = book.events.get(e) {
-                queue.extend(self.place(rulebook, book, e, event));
-            }
-        }
-        let lists = rulebook.lists().len();
-        let mut update = Update::default();
-        // From scratch, units are rated in ledger order, so the state before a unit is each
-        // player's latest: kept at hand, by player and list, starting from the seeds.
-        let mut latest: Vec<Option<R::State>> = if from_scratch {
-            book.seeds
-                .iter()
-                .flat_map(|s| (0..lists).map(move |l| s.get(l).cloned().flatten()))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        while let Some(id) = queue.pop_first() {
-            update.units.push(id.clone());
-            let old = self.units.remove(&id);
-            let new = self.members.get(&id).map(|parts| {
-                let before = from_scratch.then_some((latest.as_slice(), lists));
-                self.rate(rulebook, book, &id, parts, before)
-            });
-            if from_scratch {
-                // Every unit was queued from the start and is rated in order: no outcome needs
-                // comparing, and every next unit is already waiting.
-                if let Some(unit) = new {
-                    for (p, state) in &unit.states {
-                        if let Some(slot) = latest.get_mut(p * lists + id.1) {
-                            *slot = Some(state.clone());
-                        }
-                    }
-                    self.units.insert(id.clone(), unit);
-                }
-                self.index(&id, old.as_ref());
-                continue;
-            }
-            let mut moved: BTreeSet<PlayerIdx> = BTreeSet::new();
-            let mut awards_moved: BTreeSet<PlayerIdx> = BTreeSet::new();
-            let empty = BTreeMap::new();
-            let old_states = old.as_ref().map_or(&empty, |u| &u.states);
-            let new_states = new.as_ref().map_or(&empty, |u| &u.states);
-            for p in old_states.keys().chain(new_states.keys()) {
-                if old_states.get(p) != new_states.get(p) {
-                    moved.insert(*p);
-                }
-            }
-            let awards_of = |u: &Option<UnitResult<R>>| -> Vec<Award<R::Award>> {
-                u.as_ref().map(|u| u.awards.clone()).unwrap_or_default()
-            };
-            let (old_awards, new_awards) = (awards_of(&old), awards_of(&new));
-            for a in old_awards.iter().chain(&new_awards) {
-                let before: Vec<_> = old_awards.iter().filter(|x| x.player == a.player).collect();
-                let after: Vec<_> = new_awards.iter().filter(|x| x.player == a.player).collect();
-                if before != after {
-                    awards_moved.insert(a.player);
-                }
-            }
-            // Before the new result is indexed, remember what the moved players had.
-            for &p in moved.iter().chain(&awards_moved) {
-                let list = id.1;
-                if let std::collections::btree_map::Entry::Vacant(slot) =
-                    update.states_before.entry((p, list))
-                {
-                    let last = self.timeline.get(&(p, list)).and_then(|k| k.last());
-                    let before = match last {
-                        Some(k) if *k == id.0 => old_states.get(&p).cloned(),
-                        Some(k) => self
-                            .units
-                            .get(&(k.clone(), list))
-                            .and_then(|u| u.states.get(&p))
-                            .cloned(),
-                        None => book.seeds.get(p).and_then(|s| s[list].clone()),
-                    };
-                    slot.insert(before);
-                }
-                update
-                    .awards_before
-                    .entry(p)
-                    .or_insert_with(|| self.awards(book, p));
-            }
-            if let Some(unit) = new {
-                self.units.insert(id.clone(), unit);
-            }
-            self.index(&id, old.as_ref());
-            // The next unit of every player whose outcome moved must see the new outcome (on
-            // every list, when a rulebook reads states across lists).
-            let cross = rulebook.reads_other_lists();
-            for &p in &moved {
-                for list in 0..lists {
-                    if list != id.1 && !cross {
-                        continue;
-                    }
-                    queue.extend(self.next_units(p, list, &id.0));
-                }
-            }
-            for &p in &awards_moved {
-                for list in 0..lists {
-                    queue.extend(self.next_units(p, list, &id.0));
-                }
-            }
-            update.players.extend(moved);
-            update.players.extend(awards_moved);
-        }
-        update
-    }
-
-    /// The units on a list after `after` that read the player's state as it stands after
-    /// `after`: his next unit with a state (which carries it on) and every unit up to it in
-    /// which he plays without one (a unit may read a participant it does not rate).
-    fn next_units(&self, player: PlayerIdx, list: ListId, after: &UnitKey) -> Vec<UnitId> {
-        let next = self.timeline.get(&(player, list)).and_then(|keys| {
-            keys.range::<UnitKey, _>((Excluded(after), Unbounded))
-                .next()
-        });
-        let until = next.map_or(Unbounded, Included);
-        let readers = self
-            .participation
-            .get(&(player, list))
-            .into_iter()
-            .flat_map(|units| units.range::<UnitKey, _>((Excluded(after), until)))
-            .map(|(k, _)| k);
-        readers.chain(next).map(|k| (k.clone(), list)).collect()
-    }
-
-    /// Rates one unit; `latest` (from scratch: every player's latest state by `player × lists +
-    /// list`, and the number of lists) spares looking each state up in the timeline.
-    fn rate(
-        &self,
-        rulebook: &R,
-        book: &Book<R>,
-        id: &UnitId,
-        parts: &[EventPart],
-        latest: Option<(&[Option<R::State>], usize)>,
-    ) -> UnitResult<R> {
-        let (key, list) = id;
-        let mut players: BTreeSet<PlayerIdx> = BTreeSet::new();
-        for part in parts {
-            for &g in &part.games {
-                let game = &book.events[part.event].games[g];
-                players.insert(game.white);
-                players.extend(game.black);
-            }
-        }
-        let states: BTreeMap<PlayerIdx, Option<&R::State>> = players
-            .iter()
-            .map(|&p| {
-                let state = match latest {
-                    Some((states, lists)) => states.get(p * lists + list).and_then(Option::as_ref),
-                    None => self.state_before(book, p, *list, key),
-                };
-                (p, state)
-            })
-            .collect();
-        let awards: BTreeMap<PlayerIdx, Vec<Award<R::Award>>> = players
-            .iter()
-            .map(|&p| (p, self.awards_before(book, p, id)))
-            .collect();
-        let state_of = |p: PlayerIdx| states.get(&p).copied().flatten();
-        let state_on = |p: PlayerIdx, other: ListId| self.state_before(book, p, other, key);
-        let awards_of = |p: PlayerIdx| awards.get(&p).map_or(&[][..], |a| a.as_slice());
-        let unit = Unit::<R> {
-            key,
-            state_on: &state_on,
-            list: *list,
-            parts,
-            events: &book.events,
-            players: &book.players,
-            state: &state_of,
-            awards: &awards_of,
-        };
-        let outcome = rulebook.rate(&unit);
-        UnitResult {
-            ratings: outcome.ratings,
-            states: outcome.states.into_iter().collect(),
-            awards: outcome.awards,
-        }
-    }
-
-    fn state_before<'a>(
+    /// The state a player brings to the unit at `key` on `list`: the one his last unit before it
+    /// gave him, or his seed.
+    pub(super) fn state_before<'a>(
         &'a self,
         book: &'a Book<R>,
         player: PlayerIdx,
         list: ListId,
         key: &UnitKey,
     ) -> Option<&'a R::State> {
-        self.timeline
-            .get(&(player, list))
-            .and_then(|keys| {
-                keys.range::<UnitKey, _>((Unbounded, Excluded(key)))
-                    .next_back()
-            })
-            .and_then(|k| self.units.get(&(k.clone(), list)))
-            .and_then(|u| u.states.get(&player))
-            .or_else(|| book.seeds.get(player).and_then(|s| s[list].as_ref()))
+        self.lanes
+            .get(player, list)
+            .and_then(|lane| lane.state_before(key))
+            .or_else(|| seed(book, player, list))
     }
 
+    /// The awards a player holds before the unit `id`.
     fn awards_before(
         &self,
         book: &Book<R>,
@@ -541,4 +238,272 @@ impl<R: Rulebook> Ledger<R> {
         }
         all
     }
+
+    /// Where event `e` is rated now: its units and the players of its games in each.
+    fn placement(&self, rulebook: &R, book: &Book<R>, e: usize) -> Vec<(Placed, EventPart)> {
+        let Some(event) = book.events.get(e) else {
+            return Vec::new();
+        };
+        if !book.live.get(e).copied().unwrap_or(false) {
+            return Vec::new();
+        }
+        let Some(list) = rulebook.list_in(event, &book.events) else {
+            return Vec::new();
+        };
+        rulebook
+            .units_of(e, event, list)
+            .into_iter()
+            .map(|(key, part)| {
+                let players = players_of(&book.events, std::slice::from_ref(&part));
+                (
+                    Placed {
+                        id: (key, list),
+                        players,
+                    },
+                    part,
+                )
+            })
+            .collect()
+    }
+
+    /// Records which units event `e` now belongs to; returns the units it left or joined.
+    fn place(&mut self, rulebook: &R, book: &Book<R>, e: usize) -> Vec<UnitId> {
+        let new = self.placement(rulebook, book, e);
+        if self.placed.len() <= e {
+            self.placed.resize(e + 1, Vec::new());
+        }
+        self.save_placed(e);
+        let old = std::mem::take(&mut self.placed[e]);
+        // The same units with the same players (a result keyed or corrected): only the parts
+        // change; the indexes stay.
+        let same = old.len() == new.len() && old.iter().zip(&new).all(|(o, (n, _))| o == n);
+        let mut touched: Vec<UnitId> = old.iter().map(|p| p.id.clone()).collect();
+        for placed in &old {
+            self.save_members(&placed.id);
+            if let Some(parts) = self.members.get_mut(&placed.id) {
+                parts.retain(|part| part.event != e);
+                if parts.is_empty() {
+                    self.members.remove(&placed.id);
+                }
+            }
+            if !same {
+                for &p in &placed.players {
+                    self.lanes.get_mut(p, placed.id.1).remove_play(&placed.id.0);
+                }
+            }
+        }
+        for (placed, part) in new {
+            self.save_members(&placed.id);
+            let parts = self.members.entry(placed.id.clone()).or_default();
+            let at = parts.partition_point(|p| p.event < e);
+            parts.insert(at, part);
+            if !same {
+                for &p in &placed.players {
+                    self.lanes.get_mut(p, placed.id.1).add_play(&placed.id.0);
+                }
+            }
+            if !touched.contains(&placed.id) {
+                touched.push(placed.id.clone());
+            }
+            self.placed[e].push(placed);
+        }
+        touched
+    }
+
+    /// Updates the players' lanes and the award index for a unit whose result goes from `old`
+    /// to `new`.
+    fn index(&mut self, id: &UnitId, old: Option<&UnitResult<R>>, new: Option<&UnitResult<R>>) {
+        let (key, list) = id;
+        let empty = BTreeMap::new();
+        let old_states = old.map_or(&empty, |u| &u.states);
+        let new_states = new.map_or(&empty, |u| &u.states);
+        for p in old_states.keys().filter(|p| !new_states.contains_key(p)) {
+            self.lanes.get_mut(*p, *list).remove_state(key);
+        }
+        for (p, state) in new_states {
+            if old_states.get(p) != Some(state) {
+                self.lanes.get_mut(*p, *list).set_state(key, state);
+            }
+        }
+        let no_awards: &[Award<R::Award>] = &[];
+        let old_awards = old.map_or(no_awards, |u| &u.awards);
+        let new_awards = new.map_or(no_awards, |u| &u.awards);
+        if old_awards == new_awards {
+            return;
+        }
+        for a in old_awards {
+            self.save_reached(a.player);
+            if let Some(r) = self.reached.get_mut(&a.player) {
+                r.remove(id);
+                if r.is_empty() {
+                    self.reached.remove(&a.player);
+                }
+            }
+        }
+        for a in new_awards {
+            self.save_reached(a.player);
+            self.reached
+                .entry(a.player)
+                .or_default()
+                .entry(id.clone())
+                .or_default()
+                .push(a.clone());
+        }
+    }
+
+    /// Re-rates the units of the given events and everything that follows from them.
+    pub fn update(
+        &mut self,
+        rulebook: &R,
+        book: &Book<R>,
+        events: impl IntoIterator<Item = usize>,
+    ) -> Update<R> {
+        let mut queue: BTreeSet<UnitId> = BTreeSet::new();
+        let events: BTreeSet<usize> = events.into_iter().collect();
+        // A play-off's list follows the event it decides (SSL 2.10): when that event changes,
+        // its play-offs are placed again too.
+        let ids: BTreeSet<&str> = events
+            .iter()
+            .filter_map(|&e| book.events.get(e))
+            .map(|e| e.id.as_str())
+            .collect();
+        let playoffs = book
+            .events
+            .iter()
+            .enumerate()
+            .filter(|(_, ev)| ev.playoff_of.as_deref().is_some_and(|id| ids.contains(id)))
+            .map(|(i, _)| i);
+        let all: BTreeSet<usize> = events.iter().copied().chain(playoffs).collect();
+        for e in all {
+            if e < book.events.len() {
+                queue.extend(self.place(rulebook, book, e));
+            }
+        }
+        let mut update = Update::default();
+        while let Some(id) = queue.pop_first() {
+            update.units.push(id.clone());
+            let old = self.units.remove(&id);
+            let new = self
+                .members
+                .get(&id)
+                .map(|parts| self.rate(rulebook, book, &id, parts));
+            let (moved, awards_moved) = differences(old.as_ref(), new.as_ref());
+            // Before the new result is indexed, remember what the moved players had.
+            let list = id.1;
+            for &p in moved.iter().chain(&awards_moved) {
+                if let std::collections::btree_map::Entry::Vacant(slot) =
+                    update.states_before.entry((p, list))
+                {
+                    // The lanes still hold what the unit gave before.
+                    let before = self
+                        .lanes
+                        .get(p, list)
+                        .and_then(|l| l.last())
+                        .or_else(|| seed(book, p, list));
+                    slot.insert(before.cloned());
+                }
+                update
+                    .awards_before
+                    .entry(p)
+                    .or_insert_with(|| self.awards(book, p));
+            }
+            self.index(&id, old.as_ref(), new.as_ref());
+            if let Some(unit) = new {
+                self.units.insert(id.clone(), unit);
+            }
+            self.keep_replaced(&id, old);
+            // The next unit of every player whose outcome moved must see the new outcome (on
+            // every list, when a rulebook reads states across lists).
+            let cross = rulebook.reads_other_lists();
+            for &p in &moved {
+                for l in 0..self.lists {
+                    if l == list || cross {
+                        queue.extend(self.next_units(p, l, &id.0));
+                    }
+                }
+            }
+            for &p in &awards_moved {
+                for l in 0..self.lists {
+                    queue.extend(self.next_units(p, l, &id.0));
+                }
+            }
+            update.players.extend(moved);
+            update.players.extend(awards_moved);
+        }
+        update
+    }
+
+    /// The units on a list after `after` that read the player's state as it stands after it.
+    fn next_units(&self, player: PlayerIdx, list: ListId, after: &UnitKey) -> Vec<UnitId> {
+        self.lanes
+            .get(player, list)
+            .map(|lane| lane.readers_after(after))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|k| (k, list))
+            .collect()
+    }
+
+    /// Rates one unit from the states and awards its participants hold before it.
+    fn rate(
+        &self,
+        rulebook: &R,
+        book: &Book<R>,
+        id: &UnitId,
+        parts: &[EventPart],
+    ) -> UnitResult<R> {
+        let (key, list) = id;
+        let players = players_of(&book.events, parts);
+        let states: Vec<Option<&R::State>> = players
+            .iter()
+            .map(|&p| self.state_before(book, p, *list, key))
+            .collect();
+        let awards: Vec<Vec<Award<R::Award>>> = players
+            .iter()
+            .map(|&p| self.awards_before(book, p, id))
+            .collect();
+        let find = |p: PlayerIdx| players.binary_search(&p).ok();
+        let state_of = |p: PlayerIdx| find(p).and_then(|i| states[i]);
+        let state_on = |p: PlayerIdx, other: ListId| self.state_before(book, p, other, key);
+        let awards_of = |p: PlayerIdx| find(p).map_or(&[][..], |i| awards[i].as_slice());
+        rate_unit(rulebook, book, id, parts, &state_of, &state_on, &awards_of)
+    }
+}
+
+/// The players whose state, and those whose awards, differ between two results of a unit.
+fn differences<R: Rulebook>(
+    old: Option<&UnitResult<R>>,
+    new: Option<&UnitResult<R>>,
+) -> (BTreeSet<PlayerIdx>, BTreeSet<PlayerIdx>) {
+    let empty = BTreeMap::new();
+    let old_states = old.map_or(&empty, |u| &u.states);
+    let new_states = new.map_or(&empty, |u| &u.states);
+    let moved: BTreeSet<PlayerIdx> = old_states
+        .keys()
+        .chain(new_states.keys())
+        .filter(|p| old_states.get(p) != new_states.get(p))
+        .copied()
+        .collect();
+    let no_awards: &[Award<R::Award>] = &[];
+    let old_awards = old.map_or(no_awards, |u| &u.awards);
+    let new_awards = new.map_or(no_awards, |u| &u.awards);
+    let mut awards_moved = BTreeSet::new();
+    if old_awards != new_awards {
+        for a in old_awards.iter().chain(new_awards) {
+            let before = old_awards.iter().filter(|x| x.player == a.player);
+            let after = new_awards.iter().filter(|x| x.player == a.player);
+            if !before.eq(after) {
+                awards_moved.insert(a.player);
+            }
+        }
+    }
+    (moved, awards_moved)
+}
+
+/// A player's seed on a list.
+fn seed<R: Rulebook>(book: &Book<R>, player: PlayerIdx, list: ListId) -> Option<&R::State> {
+    book.seeds
+        .get(player)
+        .and_then(|s| s.get(list))
+        .and_then(Option::as_ref)
 }

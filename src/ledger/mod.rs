@@ -4,11 +4,17 @@
 //!
 //! It knows nothing of storage or the terminal.
 
+mod build;
 mod incremental;
+mod journal;
+mod lanes;
+mod ratings;
 
 use std::collections::BTreeMap;
 
 pub use incremental::{Ledger, UnitId, UnitResult, Update};
+pub use journal::Journal;
+pub use ratings::{Decoder, Ratings};
 
 use crate::model::{Event, PlayerIdx, PlayerInfo};
 use crate::rules::{Award, EventPart, ListId, PlayerRating, Rulebook, Unit, UnitKey};

@@ -223,14 +223,24 @@ impl<S, A, D> Default for UnitOutcome<S, A, D> {
 }
 
 /// One federation's rating rules.
-pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default {
+///
+/// Rulebooks and their states are plain data, shared between threads: the ledger rates
+/// independent units side by side.
+pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync {
     /// A player's state on one list between units.
-    type State: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
+    type State: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// A title or other permanent award.
-    type Award: Clone + std::fmt::Debug + Ord + Serialize + DeserializeOwned;
+    type Award: Clone + std::fmt::Debug + Ord + Serialize + DeserializeOwned + Send + Sync;
     /// The per-player figures of one event (part) that the rulebook publishes beyond
     /// [`PlayerRating`]'s common ones.
-    type Detail: Clone + std::fmt::Debug + PartialEq + Default + Serialize + DeserializeOwned;
+    type Detail: Clone
+        + std::fmt::Debug
+        + PartialEq
+        + Default
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + Sync;
 
     /// The rulebook's code (`ssl`, `isl`, `tsf`).
     fn code(&self) -> &'static str;

@@ -84,6 +84,44 @@ where
     }
 }
 
+/// Bytes carried whole inside a record (written as one run, not byte by byte).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bytes(pub Vec<u8>);
+
+impl Serialize for Bytes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+/// [`Bytes`] borrowed, for writing.
+pub struct BytesRef<'a>(pub &'a [u8]);
+
+impl Serialize for BytesRef<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Bytes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Bytes;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Bytes, E> {
+                Ok(Bytes(v.to_vec()))
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Bytes, E> {
+                Ok(Bytes(v))
+            }
+        }
+        d.deserialize_byte_buf(Visitor)
+    }
+}
+
 /// A big-endian key, so byte order is numeric order.
 pub fn key(id: u64) -> [u8; 8] {
     id.to_be_bytes()
@@ -142,6 +180,14 @@ mod tests {
     fn garbage_is_an_error_not_a_panic() {
         assert!(decode::<String>(&[7, 255, 255, 255]).is_err());
         assert!(decode::<u64>(&[]).is_err());
+    }
+
+    #[test]
+    fn bytes_are_carried_whole() {
+        let b = Bytes(vec![0, 255, 7, 251, 252]);
+        let bytes = encode(&b).expect("encode");
+        assert_eq!(bytes.len(), 1 + 1 + 5, "tag, length, the bytes");
+        assert_eq!(decode::<Bytes>(&bytes).expect("decode"), b);
     }
 
     #[test]

@@ -3,7 +3,14 @@
 //! opens — silently dropping what follows the damage — so a log that is not as we left it is
 //! first opened as a copy and checked against these counts; a database that lost acknowledged
 //! edits is refused before sled touches it.
+//!
+//! Every flush writes it, so it is written in place, not replaced: the file has two slots, and
+//! each write goes to the older one with a sequence number and a checksum. A write cut short
+//! leaves the other slot whole, and reading takes the newest whole slot (an older manifest only
+//! makes the check at opening stricter, never looser). A manifest of one unslotted text, as
+//! earlier versions wrote it, still reads.
 
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -31,8 +38,18 @@ fn log_stat(dir: &Path) -> Option<(u64, u128)> {
     Some((meta.len(), mtime))
 }
 
-pub fn read(dir: &Path) -> Option<Manifest> {
-    let text = std::fs::read_to_string(dir.join(FILE)).ok()?;
+/// The size of a slot: far more than a manifest's text needs.
+const SLOT: usize = 256;
+
+/// A checksum of a slot's text (FNV-1a, 64 bits): enough to tell a torn write.
+fn checksum(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Reads one manifest's text (without its sequence number and checksum).
+fn parse(text: &str) -> Option<Manifest> {
     let field = |name: &str| -> Option<u128> {
         text.lines()
             .find_map(|l| l.strip_prefix(name)?.strip_prefix('=')?.trim().parse().ok())
@@ -56,14 +73,71 @@ pub fn read(dir: &Path) -> Option<Manifest> {
     })
 }
 
-/// Records the counts and the log as it is now (call right after a flush).
-pub fn write(dir: &Path, rules: &str, counts: Counts) -> std::io::Result<()> {
-    let (log_len, log_mtime_ns) = log_stat(dir).unwrap_or_default();
-    let text = format!(
-        "rules={rules}\nplayers={}\nevents={}\ngames={}\naudit={}\nlog_len={log_len}\nlog_mtime_ns={log_mtime_ns}\n",
-        counts.players, counts.events, counts.games, counts.audit
-    );
-    write_replacing(&dir.join(FILE), text.as_bytes())
+/// A whole slot: its manifest and sequence number.
+fn slot(bytes: &[u8]) -> Option<(Manifest, u64)> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let (body, sum) = text.split_once("sum=")?;
+    let sum = u64::from_str_radix(sum.trim_end_matches(['\n', ' ', '\0']), 16).ok()?;
+    if sum != checksum(body) {
+        return None;
+    }
+    let seq = body
+        .lines()
+        .find_map(|l| l.strip_prefix("seq=")?.parse().ok())?;
+    Some((parse(body)?, seq))
+}
+
+/// The newest whole manifest in a file's contents, with its sequence number (0: unslotted).
+fn newest(bytes: &[u8]) -> Option<(Manifest, u64)> {
+    let slots = [bytes.get(..SLOT), bytes.get(SLOT..2 * SLOT)];
+    slots
+        .into_iter()
+        .flatten()
+        .filter_map(slot)
+        .max_by_key(|(_, seq)| *seq)
+        .or_else(|| {
+            let text = std::str::from_utf8(bytes).ok()?;
+            Some((parse(text)?, 0))
+        })
+}
+
+pub fn read(dir: &Path) -> Option<Manifest> {
+    let bytes = std::fs::read(dir.join(FILE)).ok()?;
+    newest(&bytes).map(|(m, _)| m)
+}
+
+/// The manifest file held open for writing, and the sequence number written last.
+pub struct Writer {
+    file: std::fs::File,
+    seq: u64,
+}
+
+impl Writer {
+    pub fn open(dir: &Path) -> std::io::Result<Self> {
+        let file = super::lock::open_private(&dir.join(FILE), false)?;
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut &file, &mut bytes)?;
+        let seq = newest(&bytes).map_or(0, |(_, seq)| seq);
+        Ok(Self { file, seq })
+    }
+
+    /// Records the counts and the log as it is now (call right after a flush), in the older
+    /// slot.
+    pub fn write(&mut self, dir: &Path, rules: &str, counts: Counts) -> std::io::Result<()> {
+        let (log_len, log_mtime_ns) = log_stat(dir).unwrap_or_default();
+        self.seq += 1;
+        let body = format!(
+            "rules={rules}\nplayers={}\nevents={}\ngames={}\naudit={}\nlog_len={log_len}\nlog_mtime_ns={log_mtime_ns}\nseq={}\n",
+            counts.players, counts.events, counts.games, counts.audit, self.seq
+        );
+        let mut text = format!("{body}sum={:016x}\n", checksum(&body)).into_bytes();
+        if text.len() > SLOT {
+            return Err(std::io::Error::other("the manifest outgrew its slot"));
+        }
+        text.resize(SLOT, b'\n');
+        let at = (self.seq % 2) * SLOT as u64;
+        self.file.write_all_at(&text, at)
+    }
 }
 
 /// Writes a file of ours by a new temporary file (0600, never through a link) renamed over it.
@@ -166,5 +240,51 @@ pub mod tempdir {
         fn drop(&mut self) {
             let _ = std::fs::remove_dir_all(&self.0);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(audit: u64) -> Counts {
+        Counts {
+            players: 3,
+            events: 2,
+            games: 40,
+            audit,
+        }
+    }
+
+    #[test]
+    fn the_newest_whole_slot_is_read_and_a_torn_one_passed_over() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut w = Writer::open(dir.path()).expect("open");
+        w.write(dir.path(), "ssl", counts(1)).expect("write");
+        w.write(dir.path(), "ssl", counts(2)).expect("write");
+        assert_eq!(read(dir.path()).map(|m| m.counts), Some(counts(2)));
+        // Reopened, it goes on from the newest.
+        let mut w = Writer::open(dir.path()).expect("reopen");
+        w.write(dir.path(), "ssl", counts(3)).expect("write");
+        assert_eq!(read(dir.path()).map(|m| m.counts), Some(counts(3)));
+        // A write torn in the middle of the newest slot: the one before it is read.
+        let mut bytes = std::fs::read(dir.path().join(FILE)).expect("read");
+        let newest = (3 % 2) * SLOT;
+        bytes[newest + 20] ^= 1;
+        std::fs::write(dir.path().join(FILE), &bytes).expect("write");
+        assert_eq!(read(dir.path()).map(|m| m.counts), Some(counts(2)));
+    }
+
+    #[test]
+    fn a_manifest_of_earlier_versions_still_reads_and_is_written_over() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let old = "rules=ssl\nplayers=3\nevents=2\ngames=40\naudit=7\nlog_len=10\nlog_mtime_ns=5\n";
+        std::fs::write(dir.path().join(FILE), old).expect("write");
+        assert_eq!(read(dir.path()).map(|m| m.counts), Some(counts(7)));
+        let mut w = Writer::open(dir.path()).expect("open");
+        w.write(dir.path(), "ssl", counts(8)).expect("write");
+        assert_eq!(read(dir.path()).map(|m| m.counts), Some(counts(8)));
+        w.write(dir.path(), "ssl", counts(9)).expect("write");
+        assert_eq!(read(dir.path()).map(|m| m.counts), Some(counts(9)));
     }
 }

@@ -9,6 +9,7 @@
 pub mod backup;
 mod codec;
 pub mod fide;
+mod layout;
 mod legacy;
 pub mod lock;
 mod manifest;
@@ -23,9 +24,9 @@ use sled::Transactional;
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 
 use crate::book::Book;
-use crate::book::{Change, EventRecord, GameKey, PlayerRecord, PlayerStatus, placeholder_event};
+use crate::book::{Change, EventRecord, PlayerRecord, PlayerStatus, placeholder_event};
 use crate::ledger::{UnitId, UnitResult};
-use crate::model::{Game, PlayerIdx, fold_name};
+use crate::model::{PlayerIdx, fold_name};
 use crate::rules::Rulebook;
 pub use lock::{Holder, LockError, LockFile};
 pub use open::{RestoreMarker, set_aside};
@@ -55,8 +56,9 @@ mod fault {
 /// `meta`'s key of the newest audit entry's hash.
 const AUDIT_HEAD: &str = "audit_head";
 
-/// The schema this version writes.
-pub const SCHEMA_VERSION: u64 = 1;
+/// The schema this version writes: 2, every event one record with its games (1: games in a
+/// tree of their own, one record each; migrated when opened).
+pub const SCHEMA_VERSION: u64 = 2;
 
 /// sled's page cache: enough for a national federation's working set, far under the 500 MB
 /// memory target (sled's default is 1 GiB).
@@ -194,8 +196,11 @@ pub struct Store {
     rules: String,
     players: sled::Tree,
     events: sled::Tree,
+    /// Schema 1's games, one record each (empty since schema 2).
     games: sled::Tree,
     results: sled::Tree,
+    /// Schema 1's stored results (empty since schema 2).
+    old_results: sled::Tree,
     audit: sled::Tree,
     audit_index: sled::Tree,
     meta: sled::Tree,
@@ -210,14 +215,10 @@ pub struct Store {
     fide_undo: sled::Tree,
     /// Our lock on the folder (`None` for a restore's staging database, inside a locked one).
     _lock: Option<Arc<lock::LockFile>>,
-}
-
-fn game_key((event, round, board): GameKey) -> Vec<u8> {
-    let mut k = Vec::with_capacity(16);
-    k.extend_from_slice(&(event as u64).to_be_bytes());
-    k.extend_from_slice(&round.to_be_bytes());
-    k.extend_from_slice(&board.to_be_bytes());
-    k
+    /// The manifest, held open once written.
+    manifest: std::sync::Mutex<Option<manifest::Writer>>,
+    /// The sequence number the next audit entry takes, once known.
+    next_seq: std::sync::atomic::AtomicU64,
 }
 
 fn name_key(name: &str, id: PlayerIdx) -> Vec<u8> {
@@ -238,6 +239,15 @@ impl Store {
 
     fn fail(&self, e: impl Cause) -> StoreError {
         e.at(&self.path)
+    }
+
+    /// A record that does not read: damage.
+    fn corrupt(&self, what: &str, e: &dyn std::fmt::Display) -> StoreError {
+        StoreError::Corrupt {
+            path: self.path.clone(),
+            detail: format!("{what}: {e}"),
+            backups: backup::backup_dir(&self.path),
+        }
     }
 
     fn counter(&self, name: &str) -> Result<u64, StoreError> {
@@ -265,18 +275,65 @@ impl Store {
             return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(&self.path));
         }
         self.db.flush().map_err(|e| self.fail(e))?;
-        manifest::write(&self.path, &self.rules, self.counts()?).map_err(|e| self.fail(e))
+        let counts = self.counts()?;
+        let mut writer = self
+            .manifest
+            .lock()
+            .map_err(|_| self.fail("the manifest's writer failed earlier".to_string()))?;
+        if writer.is_none() {
+            *writer = Some(manifest::Writer::open(&self.path).map_err(|e| self.fail(e))?);
+        }
+        match writer.as_mut() {
+            Some(w) => w
+                .write(&self.path, &self.rules, counts)
+                .map_err(|e| self.fail(e)),
+            None => Ok(()),
+        }
     }
 
     /// Reads everything.
     pub fn load<R: Rulebook>(&self) -> Result<Contents<R>, StoreError> {
-        let bad = |what: &str, e: &dyn std::fmt::Display| StoreError::Corrupt {
-            path: self.path.clone(),
-            detail: format!("{what}: {e}"),
-            backups: backup::backup_dir(&self.path),
+        // The results are read beside the rest, on another core when there is one.
+        let (loaded, units) = std::thread::scope(|s| {
+            let units = s.spawn(|| self.load_results::<R>());
+            let loaded = self.load_records::<R>();
+            (loaded, units.join())
+        });
+        let (book, status) = loaded?;
+        let units = match units {
+            Ok(units) => units?,
+            Err(panic) => std::panic::resume_unwind(panic),
         };
-        // Keys are big-endian ids, so every tree comes in id order (games by event, round,
-        // board): records are placed as they come, without a change to apply.
+        let audit = self.audit_summaries()?;
+        Ok(Contents {
+            book,
+            status,
+            units,
+            audit,
+            rated_seq: self.counter(layout::RATED_SEQ)?,
+        })
+    }
+
+    /// The stored results of every unit.
+    fn load_results<R: Rulebook>(&self) -> Result<BTreeMap<UnitId, UnitResult<R>>, StoreError> {
+        let bad = |what: &str, e: &dyn std::fmt::Display| self.corrupt(what, e);
+        let mut units = Vec::new();
+        for item in self.results.iter() {
+            let (k, v) = item.map_err(|e| self.fail(e))?;
+            let id: UnitId = codec::decode(&k).map_err(|e| bad("result key", &e))?;
+            let unit: UnitResult<R> =
+                layout::decode_unit(&v).map_err(|e| bad("result record", &e))?;
+            units.push((id, unit));
+        }
+        // Keys are encoded so that byte order is not ledger order: sorted here, once.
+        Ok(units.into_iter().collect())
+    }
+
+    /// The players (with their statuses) and the events.
+    fn load_records<R: Rulebook>(&self) -> Result<(Book<R>, Vec<PlayerStatus>), StoreError> {
+        let bad = |what: &str, e: &dyn std::fmt::Display| self.corrupt(what, e);
+        // Keys are big-endian ids, so every tree comes in id order: records are placed as they
+        // come, without a change to apply.
         let mut book = Book::<R>::default();
         let mut status = Vec::new();
         for item in self.players.iter() {
@@ -296,11 +353,23 @@ impl Store {
             book.confirmed.push(rec.confirmed);
             status.push(rec.status);
         }
+        let players = book.players.len();
         for item in self.events.iter() {
             let (k, v) = item.map_err(|e| self.fail(e))?;
             let id = codec::id_of(&k).ok_or_else(|| bad("event key", &"short key"))? as usize;
             let rec: EventRecord = codec::decode_upgrading::<_, legacy::EventRecordV1>(&v)
                 .map_err(|e| bad("event record", &e))?;
+            if let Some(g) = rec
+                .event
+                .games
+                .iter()
+                .find(|g| g.white >= players || g.black.is_some_and(|b| b >= players))
+            {
+                return Err(bad(
+                    "event record",
+                    &format!("event {id}, round {}: unknown player", g.round),
+                ));
+            }
             while book.events.len() < id {
                 book.events.push(placeholder_event());
                 book.live.push(false);
@@ -308,39 +377,7 @@ impl Store {
             book.events.push(rec.event);
             book.live.push(rec.live);
         }
-        for item in self.games.iter() {
-            let (_, v) = item.map_err(|e| self.fail(e))?;
-            let (event, game): (usize, Game) =
-                codec::decode(&v).map_err(|e| bad("game record", &e))?;
-            let valid = book.events.get(event).is_some()
-                && game.white < book.players.len()
-                && game.black.is_none_or(|b| b < book.players.len());
-            if !valid {
-                return Err(bad(
-                    "game record",
-                    &format!(
-                        "event {event}, round {}: unknown event or player",
-                        game.round
-                    ),
-                ));
-            }
-            book.events[event].games.push(game);
-        }
-        let mut units = BTreeMap::new();
-        for item in self.results.iter() {
-            let (k, v) = item.map_err(|e| self.fail(e))?;
-            let id: UnitId = codec::decode(&k).map_err(|e| bad("result key", &e))?;
-            let unit: UnitResult<R> = codec::decode(&v).map_err(|e| bad("result record", &e))?;
-            units.insert(id, unit);
-        }
-        let audit = self.audit_summaries()?;
-        Ok(Contents {
-            book,
-            status,
-            units,
-            audit,
-            rated_seq: self.counter("rated_seq")?,
-        })
+        Ok((book, status))
     }
 
     /// The audit log without its records, oldest first.
@@ -391,10 +428,17 @@ impl Store {
     /// The sequence number the next audit entry takes: one past the newest stored, so that an
     /// entry stored by an edit whose later steps failed is never overwritten.
     pub fn next_seq(&self) -> Result<u64, StoreError> {
+        use std::sync::atomic::Ordering;
+        let known = self.next_seq.load(Ordering::Relaxed);
+        if known > 0 {
+            return Ok(known);
+        }
         let last = self.audit.last().map_err(|e| self.fail(e))?;
-        Ok(last
+        let next = last
             .and_then(|(k, _)| codec::id_of(&k))
-            .map_or(1, |s| s + 1))
+            .map_or(1, |s| s + 1);
+        self.next_seq.store(next, Ordering::Relaxed);
+        Ok(next)
     }
 
     /// Writes an edit's records and its audit entry in one transaction, with the indexes and
@@ -464,6 +508,8 @@ impl Store {
         entries: &mut [AuditEntry<R>],
         done: &[&str],
     ) -> Result<(), StoreError> {
+        let newest = entries.iter().map(|e| e.seq).max();
+        self.next_seq.store(0, std::sync::atomic::Ordering::Relaxed);
         let mut head = self.audit_head::<R>()?;
         for entry in entries.iter_mut() {
             entry.prev = head;
@@ -474,10 +520,9 @@ impl Store {
         let mut by_fide = sled::Batch::default();
         let mut by_code = sled::Batch::default();
         let mut events = sled::Batch::default();
-        let mut games = sled::Batch::default();
         let mut counts = self.counts()?;
         let mut audit = Vec::with_capacity(entries.len());
-        for entry in entries {
+        for entry in entries.iter() {
             for d in &entry.change.players {
                 let k = codec::key(d.key as u64);
                 if let Some(old) = &d.before {
@@ -506,41 +551,38 @@ impl Store {
                     }
                 }
             }
-            for d in &entry.change.events {
-                let k = codec::key(d.key as u64);
-                counts.events = (counts.events + u64::from(d.after.is_some()))
-                    .saturating_sub(u64::from(d.before.is_some()));
-                match &d.after {
-                    Some(rec) => {
-                        let bare = EventRecord {
-                            event: crate::model::Event {
-                                games: Vec::new(),
-                                ..rec.event.clone()
-                            },
-                            live: rec.live,
-                        };
-                        events.insert(&k, codec::encode(&bare).map_err(|e| self.fail(e))?);
-                    }
-                    None => events.remove(&k),
-                }
-            }
-            for d in &entry.change.games {
-                let k = game_key(d.key);
-                counts.games = (counts.games + u64::from(d.after.is_some()))
-                    .saturating_sub(u64::from(d.before.is_some()));
-                match &d.after {
-                    Some(g) => {
-                        games.insert(k, codec::encode(&(d.key.0, g)).map_err(|e| self.fail(e))?)
-                    }
-                    None => games.remove(k),
-                }
-            }
+            counts.events = (counts.events
+                + entry
+                    .change
+                    .events
+                    .iter()
+                    .filter(|d| d.after.is_some())
+                    .count() as u64)
+                .saturating_sub(
+                    entry
+                        .change
+                        .events
+                        .iter()
+                        .filter(|d| d.before.is_some())
+                        .count() as u64,
+                );
             counts.audit += 1;
             audit.push((
                 codec::key(entry.seq),
                 codec::encode(entry).map_err(|e| self.fail(e))?,
                 codec::encode(&entry.summary()).map_err(|e| self.fail(e))?,
             ));
+        }
+        // Every event an edit touches is written whole, with its games.
+        let changes: Vec<&Change<R>> = entries.iter().map(|e| &e.change).collect();
+        let (records, games_added) = self.event_writes(&changes)?;
+        counts.games = counts.games.saturating_add_signed(games_added);
+        for (e, record) in &records {
+            let k = codec::key(*e as u64);
+            match record {
+                Some(rec) => events.insert(&k, codec::encode(rec).map_err(|e| self.fail(e))?),
+                None => events.remove(&k),
+            }
         }
         let mut meta = sled::Batch::default();
         meta.insert("players", &counts.players.to_be_bytes());
@@ -556,7 +598,6 @@ impl Store {
         let trees = (
             &self.players,
             &self.events,
-            &self.games,
             &self.audit,
             &self.meta,
             &self.by_name,
@@ -565,7 +606,7 @@ impl Store {
             &self.audit_index,
         );
         trees
-            .transaction(|(tp, te, tg, ta, tm, tn, tf, tc, ti)| {
+            .transaction(|(tp, te, ta, tm, tn, tf, tc, ti)| {
                 for (key, _, _) in &audit {
                     if ta.get(key)?.is_some() {
                         return Err(ConflictableTransactionError::Abort(format!(
@@ -576,7 +617,6 @@ impl Store {
                 }
                 tp.apply_batch(&players)?;
                 te.apply_batch(&events)?;
-                tg.apply_batch(&games)?;
                 for (key, entry, summary) in &audit {
                     ta.insert(key, entry.as_slice())?;
                     ti.insert(key, summary.as_slice())?;
@@ -587,7 +627,13 @@ impl Store {
                 tc.apply_batch(&by_code)?;
                 Ok(())
             })
-            .map_err(|e: TransactionError<String>| self.fail(e))
+            .map_err(|e: TransactionError<String>| self.fail(e))?;
+        // One past the newest entry stored (on a failure, found again from the store).
+        if let Some(last) = newest {
+            self.next_seq
+                .fetch_max(last + 1, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(())
     }
 
     /// Stores re-rated units (`None`: the unit no longer exists) and the audit entry they follow
@@ -601,13 +647,13 @@ impl Store {
         for (id, unit) in units {
             let k = codec::encode_key(id).map_err(|e| self.fail(e))?;
             match unit {
-                Some(u) => batch.insert(k, codec::encode(*u).map_err(|e| self.fail(e))?),
+                Some(u) => batch.insert(k, layout::encode_unit(*u).map_err(|e| self.fail(e))?),
                 None => batch.remove(k),
             }
         }
         self.results.apply_batch(batch).map_err(|e| self.fail(e))?;
         self.meta
-            .insert("rated_seq", &rated_seq.to_be_bytes())
+            .insert(layout::RATED_SEQ, &rated_seq.to_be_bytes())
             .map_err(|e| self.fail(e))?;
         Ok(())
     }
@@ -683,6 +729,7 @@ impl Store {
         };
         self.commit(&entry)?;
         self.audit.remove(codec::key(0)).map_err(|e| self.fail(e))?;
+        self.next_seq.store(0, std::sync::atomic::Ordering::Relaxed);
         self.audit_index
             .remove(codec::key(0))
             .map_err(|e| self.fail(e))?;

@@ -166,6 +166,7 @@ impl Store {
         let meta = tree("meta")?;
         let schema = meta.get("schema").map_err(|e| e.at(dir))?;
         let stored_rules = meta.get("rules").map_err(|e| e.at(dir))?;
+        let mut found_schema = SCHEMA_VERSION;
         match (schema, stored_rules) {
             (None, _) => {
                 meta.insert("schema", &SCHEMA_VERSION.to_be_bytes())
@@ -182,6 +183,7 @@ impl Store {
                         found,
                     });
                 }
+                found_schema = found;
                 let stored = stored
                     .map(|r| String::from_utf8_lossy(&r).into_owned())
                     .unwrap_or_default();
@@ -198,7 +200,8 @@ impl Store {
             players: tree("players")?,
             events: tree("events")?,
             games: tree("games")?,
-            results: tree("results")?,
+            results: tree("unit_results")?,
+            old_results: tree("results")?,
             audit: tree("audit")?,
             audit_index: tree("audit_index")?,
             audit_moves: tree("audit_moves")?,
@@ -212,6 +215,8 @@ impl Store {
             path: dir.to_path_buf(),
             rules: rules.to_string(),
             _lock: lock,
+            manifest: std::sync::Mutex::new(None),
+            next_seq: std::sync::atomic::AtomicU64::new(0),
         };
         if let Some(expected) = manifest::read(dir) {
             let found = store.counts()?.audit;
@@ -221,6 +226,11 @@ impl Store {
                     expected.counts.audit
                 )));
             }
+        }
+        if found_schema < SCHEMA_VERSION {
+            store.migrate_from_1()?;
+        } else {
+            store.clear_old_trees()?;
         }
         store.roll_back_fide_import()?;
         match store.flush() {

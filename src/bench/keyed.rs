@@ -1,0 +1,277 @@
+//! The workstation's own path, timed key press to redrawn frame: the keys go through the
+//! keymap and the action layer exactly as the terminal loop feeds them, so a keyed result
+//! includes its preview, the confirmation a correction asks for, the apply (checked, stored,
+//! re-rated, flushed), the refresh of what the screens show, and the redraw.
+
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use crate::app::Federation;
+use crate::app::state::{App, Tab};
+use crate::app::{Edit, state::Focus};
+use crate::ledger::event_order;
+use crate::model::GameResult;
+use crate::ui::keymap::Keymap;
+use crate::ui::theme::Theme;
+
+/// The keys of the three results, as the default keymap has them: white wins, black wins, a
+/// draw.
+const RESULT_KEYS: [(&str, GameResult); 3] = [
+    ("1", GameResult::WHITE_WINS),
+    ("0", GameResult::BLACK_WINS),
+    ("=", GameResult::DRAW),
+];
+
+/// A terminal of the workstation's smallest size (80 × 24, as the terminal tests use), drawn to
+/// memory.
+pub struct Screen {
+    terminal: Terminal<TestBackend>,
+    keymap: Keymap,
+    theme: Theme,
+}
+
+impl Screen {
+    pub fn new() -> anyhow::Result<Self> {
+        Ok(Self {
+            terminal: Terminal::new(TestBackend::new(80, 24))?,
+            keymap: Keymap::load(None, None)?,
+            theme: Theme::choose(Some("dark"), false).0,
+        })
+    }
+
+    pub fn draw<R: Federation>(&mut self, app: &App<R>) -> anyhow::Result<()> {
+        let (theme, keymap) = (&self.theme, &self.keymap);
+        self.terminal
+            .draw(|f| crate::ui::draw::render(app, theme, keymap, f))?;
+        Ok(())
+    }
+
+    /// Presses keys (`"1"`, `"y"`) and redraws, as the terminal loop does.
+    fn press<R: Federation>(&mut self, app: &mut App<R>, keys: &str) -> anyhow::Result<()> {
+        crate::ui::press_keys(app, &self.keymap, keys);
+        self.draw(app)
+    }
+}
+
+/// The round an event's results are keyed in here: its last.
+fn last_round<R: Federation>(app: &App<R>, event: usize) -> u32 {
+    app.rounds(event)
+}
+
+/// Keys one result on the board under the cursor — a key, and `y` when the workstation asks
+/// to confirm (a correction, or a title won or lost) — and returns the time to the redrawn
+/// frame after it is stored.
+fn key_result<R: Federation>(
+    app: &mut App<R>,
+    screen: &mut Screen,
+    event: usize,
+    key: (&str, GameResult),
+) -> anyhow::Result<Duration> {
+    let round = app.tournaments.round;
+    let board = app.boards(event, round)[app.tournaments.board];
+    let t = Instant::now();
+    screen.press(app, key.0)?;
+    if app.popup.is_some() {
+        screen.press(app, "y")?;
+    }
+    let took = t.elapsed();
+    let game = &app.desk.book().events[event].games[board];
+    anyhow::ensure!(
+        game.result
+            .is_some_and(|r| r.white_halves == key.1.white_halves && r.played),
+        "the key {} did not store its result on board {} (status: {:?})",
+        key.0,
+        game.board,
+        app.status
+    );
+    Ok(took)
+}
+
+/// The position of a result among [`RESULT_KEYS`] (a forfeit as the win it gives).
+fn index_of(result: GameResult) -> usize {
+    RESULT_KEYS
+        .iter()
+        .position(|(_, r)| r.white_halves == result.white_halves)
+        .unwrap_or(0)
+}
+
+/// Moves the cursor past byes to the next board with two players; `None` at the round's end.
+fn board_to_key<R: Federation>(
+    app: &mut App<R>,
+    screen: &mut Screen,
+    event: usize,
+) -> anyhow::Result<Option<crate::model::Game>> {
+    loop {
+        let boards = app.boards(event, app.tournaments.round);
+        let Some(&g) = boards.get(app.tournaments.board) else {
+            return Ok(None);
+        };
+        let game = &app.desk.book().events[event].games[g];
+        if game.black.is_some() {
+            return Ok(Some(game.clone()));
+        }
+        if app.tournaments.board + 1 >= boards.len() {
+            return Ok(None);
+        }
+        screen.press(app, "down")?;
+    }
+}
+
+/// Opens an event on its last round, the cursor on the first board.
+fn open_round<R: Federation>(
+    app: &mut App<R>,
+    screen: &mut Screen,
+    event: usize,
+) -> anyhow::Result<()> {
+    app.open_event(event);
+    app.tournaments.round = last_round(app, event);
+    app.tournaments.board = 0;
+    screen.draw(app)
+}
+
+/// Keyed results in the newest events: the last round of each cleared first (not timed), then
+/// keyed board by board as new results, then corrected board by board. Returns at least
+/// `wanted` timings (new results and corrections).
+pub fn keyed_results<R: Federation>(
+    app: &mut App<R>,
+    screen: &mut Screen,
+    wanted: usize,
+) -> anyhow::Result<Vec<Duration>> {
+    let book = app.desk.book();
+    // Events whose last round has a few played boards, newest first.
+    let events: Vec<(usize, Vec<(u32, u32)>)> = event_order(&book.events)
+        .into_iter()
+        .rev()
+        .filter(|&e| book.live[e])
+        .map(|e| {
+            let last = book.events[e].games.iter().map(|g| g.round).max();
+            let boards = book.events[e]
+                .games
+                .iter()
+                .filter(|g| Some(g.round) == last && g.black.is_some())
+                .filter(|g| g.result.is_some_and(|r| r.played))
+                .map(|g| (g.round, g.board))
+                .collect::<Vec<_>>();
+            (e, boards)
+        })
+        .filter(|(_, boards)| boards.len() >= 4)
+        .scan(0, |n, (e, boards)| {
+            let enough = *n >= wanted.div_ceil(2);
+            *n += boards.len();
+            (!enough).then_some((e, boards))
+        })
+        .collect();
+    anyhow::ensure!(
+        !events.is_empty(),
+        "no event with a round of results to key"
+    );
+    for (event, boards) in &events {
+        for &(round, board) in boards {
+            app.desk.apply(Edit::SetResult {
+                event: *event,
+                round,
+                board,
+                result: None,
+            })?;
+        }
+    }
+    let mut times = Vec::new();
+    let mut k = 0;
+    for _pass in ["new results", "corrections"] {
+        for (event, boards) in &events {
+            open_round(app, screen, *event)?;
+            for _ in boards {
+                let Some(game) = board_to_key(app, screen, *event)? else {
+                    break;
+                };
+                // A new result in turn; a correction to the next result after the one there.
+                let key = match game.result {
+                    Some(r) => RESULT_KEYS[(index_of(r) + 1) % 3],
+                    None => RESULT_KEYS[k % 3],
+                };
+                let at = app.tournaments.board;
+                times.push(key_result(app, screen, *event, key)?);
+                k += 1;
+                if app.tournaments.board == at {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(times)
+}
+
+/// A correction in the oldest event, keyed and confirmed `n` times (each a different result),
+/// with the whole cascade behind it.
+pub fn cascades<R: Federation>(
+    app: &mut App<R>,
+    screen: &mut Screen,
+    n: usize,
+) -> anyhow::Result<Vec<Duration>> {
+    let book = app.desk.book();
+    let oldest = event_order(&book.events)
+        .into_iter()
+        .filter(|&e| book.live[e])
+        .find(|&e| {
+            book.events[e]
+                .games
+                .iter()
+                .any(|g| g.black.is_some() && g.result.is_some_and(|r| r.played))
+        })
+        .ok_or_else(|| anyhow::anyhow!("no event with a played game"))?;
+    let game = book.events[oldest]
+        .games
+        .iter()
+        .find(|g| g.black.is_some() && g.result.is_some_and(|r| r.played))
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("no played game"))?;
+    app.open_event(oldest);
+    app.tournaments.round = game.round;
+    let boards = app.boards(oldest, game.round);
+    let games = &app.desk.book().events[oldest].games;
+    app.tournaments.board = boards
+        .iter()
+        .position(|&g| games[g].board == game.board)
+        .unwrap_or(0);
+    screen.draw(app)?;
+    let now = game.result.map_or(0, index_of);
+    let board = app.tournaments.board;
+    (1..=n)
+        .map(|k| {
+            app.tournaments.board = board;
+            key_result(app, screen, oldest, RESULT_KEYS[(now + k) % 3])
+        })
+        .collect()
+}
+
+/// Typing a player's name into the search box, each key to its redrawn frame.
+pub fn search_keys<R: Federation>(
+    app: &mut App<R>,
+    screen: &mut Screen,
+    rounds: usize,
+) -> anyhow::Result<Vec<Duration>> {
+    app.tab = Tab::Players;
+    app.players.card = None;
+    app.players.focus = Focus::Search;
+    let book = app.desk.book();
+    let name: String = book
+        .players
+        .get(book.players.len() / 2)
+        .map(|p| p.name.chars().take(8).collect())
+        .unwrap_or_else(|| "a".into());
+    let mut times = Vec::new();
+    for _ in 0..rounds {
+        for c in name.chars() {
+            let t = Instant::now();
+            app.type_char(c);
+            screen.draw(app)?;
+            times.push(t.elapsed());
+        }
+        for _ in name.chars() {
+            app.backspace();
+        }
+    }
+    Ok(times)
+}

@@ -1,0 +1,347 @@
+//! A ledger from scratch: every unit rated in ledger order, with each player's latest state and
+//! awards at hand in dense arrays; and a ledger rebuilt from stored results without rating.
+//!
+//! Units that share no player are independent, so they are rated in *waves*: a unit's wave is
+//! one past the latest wave of any of its players' earlier units (on any list: awards and, for
+//! some rulebooks, states cross lists). Every unit of a wave reads only what earlier waves
+//! wrote, so a wave's units are rated side by side on the machine's cores, and the result is
+//! the same as rating them one by one.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::incremental::{Ledger, Placed, UnitId, UnitResult, players_of, rate_unit};
+use super::lanes::Lanes;
+use crate::book::Book;
+use crate::model::PlayerIdx;
+use crate::rules::{Award, EventPart, ListId, Rulebook, UnitKey};
+
+/// What rating a unit from scratch reads: the states and awards of earlier waves.
+struct Before<'a, R: Rulebook> {
+    book: &'a Book<R>,
+    lists: usize,
+    ids: &'a [UnitId],
+    lanes: &'a Lanes<R::State>,
+    /// Each player's latest state on each list, at `player × lists + list`.
+    latest: &'a [Option<R::State>],
+    /// Each player's awards: held, and reached so far.
+    awards: &'a [Vec<Award<R::Award>>],
+}
+
+impl<'a, R: Rulebook> Before<'a, R> {
+    /// A player's state on `list` before `key`: for a rulebook that reads other lists, where a
+    /// unit of the same key may already be rated.
+    fn state_before(&self, player: PlayerIdx, list: ListId, key: &UnitKey) -> Option<&'a R::State> {
+        self.lanes
+            .get(player, list)
+            .and_then(|lane| lane.state_before(key))
+            .or_else(|| {
+                self.book
+                    .seeds
+                    .get(player)
+                    .and_then(|s| s.get(list))
+                    .and_then(Option::as_ref)
+            })
+    }
+
+    fn rate(&self, rulebook: &R, u: usize, parts: &[EventPart]) -> UnitResult<R> {
+        let id = &self.ids[u];
+        let (key, list) = id;
+        let players = players_of(&self.book.events, parts);
+        let plays = |p: PlayerIdx| players.binary_search(&p).is_ok();
+        let (latest, awards) = (self.latest, self.awards);
+        let lists = self.lists;
+        let state_of = |p: PlayerIdx| {
+            latest
+                .get(p * lists + list)
+                .filter(|_| plays(p))
+                .and_then(Option::as_ref)
+        };
+        let state_on = |p: PlayerIdx, other: ListId| self.state_before(p, other, key);
+        let awards_of = |p: PlayerIdx| {
+            awards
+                .get(p)
+                .filter(|_| plays(p))
+                .map_or(&[][..], |a| a.as_slice())
+        };
+        rate_unit(
+            rulebook, self.book, id, parts, &state_of, &state_on, &awards_of,
+        )
+    }
+}
+
+/// Every event of a book placed in its units: the units' parts, each event's placements, and
+/// every lane's plays (at `player × lists + list`, in ledger order).
+#[allow(clippy::type_complexity)]
+fn placements<R: Rulebook>(
+    rulebook: &R,
+    book: &Book<R>,
+    lists: usize,
+) -> (
+    BTreeMap<UnitId, Vec<EventPart>>,
+    Vec<Vec<Placed>>,
+    Vec<Vec<(UnitKey, u32)>>,
+) {
+    let mut members: BTreeMap<UnitId, Vec<(EventPart, usize)>> = BTreeMap::new();
+    let mut placed: Vec<Vec<Placed>> = vec![Vec::new(); book.events.len()];
+    for (e, event) in book.events.iter().enumerate() {
+        if !book.live.get(e).copied().unwrap_or(false) {
+            continue;
+        }
+        let Some(list) = rulebook.list_in(event, &book.events) else {
+            continue;
+        };
+        for (key, part) in rulebook.units_of(e, event, list) {
+            let id = (key, list);
+            let players = players_of(&book.events, std::slice::from_ref(&part));
+            members
+                .entry(id.clone())
+                .or_default()
+                .push((part, placed[e].len()));
+            placed[e].push(Placed { id, players });
+        }
+    }
+    // Sized first, then filled in ledger order by pushing.
+    let mut counts = vec![0usize; book.players.len() * lists];
+    for placements in &placed {
+        for p in placements {
+            for &player in &p.players {
+                if let Some(n) = counts.get_mut(player * lists + p.id.1) {
+                    *n += 1;
+                }
+            }
+        }
+    }
+    let mut plays: Vec<Vec<(UnitKey, u32)>> = counts.into_iter().map(Vec::with_capacity).collect();
+    for ((key, list), parts) in &members {
+        for (part, k) in parts {
+            for &p in &placed[part.event][*k].players {
+                let at = p * lists + list;
+                if plays.len() <= at {
+                    plays.resize(at + 1, Vec::new());
+                }
+                match plays[at].last_mut() {
+                    Some((last, n)) if last == key => *n += 1,
+                    _ => plays[at].push((key.clone(), 1)),
+                }
+            }
+        }
+    }
+    let members = members
+        .into_iter()
+        .map(|(id, parts)| (id, parts.into_iter().map(|(part, _)| part).collect()))
+        .collect();
+    (members, placed, plays)
+}
+
+/// Every lane's states from stored results (at `player × lists + list`, in ledger order), and
+/// the awards reached.
+#[allow(clippy::type_complexity)]
+fn stored_states<R: Rulebook>(
+    units: &BTreeMap<UnitId, UnitResult<R>>,
+    players: usize,
+    lists: usize,
+) -> (
+    Vec<Vec<(UnitKey, R::State)>>,
+    BTreeMap<PlayerIdx, super::incremental::AwardsByUnit<R>>,
+) {
+    let mut counts = vec![0usize; players * lists];
+    for ((_, list), unit) in units {
+        for &p in unit.states.keys() {
+            let at = p * lists + list;
+            if counts.len() <= at {
+                counts.resize(at + 1, 0);
+            }
+            counts[at] += 1;
+        }
+    }
+    let mut states: Vec<Vec<(UnitKey, R::State)>> =
+        counts.into_iter().map(Vec::with_capacity).collect();
+    let mut reached: BTreeMap<PlayerIdx, super::incremental::AwardsByUnit<R>> = BTreeMap::new();
+    for (id, unit) in units {
+        for (&p, state) in &unit.states {
+            states[p * lists + id.1].push((id.0.clone(), state.clone()));
+        }
+        for a in &unit.awards {
+            reached
+                .entry(a.player)
+                .or_default()
+                .entry(id.clone())
+                .or_default()
+                .push(a.clone());
+        }
+    }
+    (states, reached)
+}
+
+/// How many threads rate a wave: the machine's cores.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The waves of units (indices in ledger order): each unit one past its players' latest.
+fn waves(participants: &[Vec<PlayerIdx>], players: usize) -> Vec<Vec<usize>> {
+    let mut last = vec![0usize; players];
+    let mut waves: Vec<Vec<usize>> = Vec::new();
+    for (u, ps) in participants.iter().enumerate() {
+        let wave = ps
+            .iter()
+            .map(|&p| last.get(p).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        for &p in ps {
+            if let Some(l) = last.get_mut(p) {
+                *l = wave + 1;
+            }
+        }
+        if waves.len() <= wave {
+            waves.resize(wave + 1, Vec::new());
+        }
+        waves[wave].push(u);
+    }
+    waves
+}
+
+impl<R: Rulebook> Ledger<R> {
+    /// Places every event of a book in its units (nothing rated); its lanes hold the plays.
+    fn place_all(&mut self, rulebook: &R, book: &Book<R>) {
+        let (members, placed, plays) = placements(rulebook, book, self.lists);
+        self.members = members;
+        self.placed = placed;
+        self.lanes = Lanes::from_parts(self.lists, Vec::new(), plays);
+    }
+
+    /// Rates a whole book from scratch.
+    pub fn build(rulebook: &R, book: &Book<R>) -> Self {
+        let lists = rulebook.lists().len();
+        let mut ledger = Self::empty(lists, book.players.len(), book.events.len());
+        ledger.place_all(rulebook, book);
+        let ids: Vec<UnitId> = ledger.members.keys().cloned().collect();
+        let parts: Vec<&[EventPart]> = ledger.members.values().map(Vec::as_slice).collect();
+        let participants: Vec<Vec<PlayerIdx>> = parts
+            .iter()
+            .map(|parts| players_of(&book.events, parts))
+            .collect();
+        let mut latest: Vec<Option<R::State>> = vec![None; book.players.len() * lists];
+        for (p, seeds) in book.seeds.iter().enumerate() {
+            for (l, s) in seeds.iter().enumerate().take(lists) {
+                if let Some(slot) = latest.get_mut(p * lists + l) {
+                    slot.clone_from(s);
+                }
+            }
+        }
+        let mut awards: Vec<Vec<Award<R::Award>>> = book.held.clone();
+        awards.resize(book.players.len(), Vec::new());
+        let mut results: Vec<Option<UnitResult<R>>> = vec![None; ids.len()];
+        let mut reached: BTreeMap<PlayerIdx, super::incremental::AwardsByUnit<R>> = BTreeMap::new();
+        let threads = threads();
+        for wave in waves(&participants, book.players.len()) {
+            let rated: Vec<(usize, UnitResult<R>)> = {
+                let before = Before {
+                    book,
+                    lists,
+                    ids: &ids,
+                    lanes: &ledger.lanes,
+                    latest: &latest,
+                    awards: &awards,
+                };
+                rate_wave(rulebook, &before, &wave, &parts, threads)
+            };
+            for (u, unit) in rated {
+                let (key, list) = &ids[u];
+                for (&p, state) in &unit.states {
+                    if let Some(slot) = latest.get_mut(p * lists + list) {
+                        *slot = Some(state.clone());
+                    }
+                    ledger.lanes.push_state(p, *list, key, state);
+                }
+                for a in &unit.awards {
+                    if let Some(held) = awards.get_mut(a.player) {
+                        held.push(a.clone());
+                    }
+                    reached
+                        .entry(a.player)
+                        .or_default()
+                        .entry(ids[u].clone())
+                        .or_default()
+                        .push(a.clone());
+                }
+                results[u] = Some(unit);
+            }
+        }
+        ledger.reached = reached;
+        ledger.units = ids
+            .into_iter()
+            .zip(results)
+            .filter_map(|(id, unit)| unit.map(|u| (id, u)))
+            .collect();
+        ledger
+    }
+
+    /// Rebuilds a ledger from stored unit results without rating anything: the events placed
+    /// and the states laid out side by side, on two cores when there are.
+    pub fn from_units(
+        rulebook: &R,
+        book: &Book<R>,
+        units: BTreeMap<UnitId, UnitResult<R>>,
+    ) -> Self {
+        let lists = rulebook.lists().len();
+        let mut ledger = Self::empty(lists, book.players.len(), book.events.len());
+        let ((members, placed, plays), (states, reached)) = std::thread::scope(|s| {
+            let states = s.spawn(|| stored_states(&units, book.players.len(), lists));
+            let placements = placements(rulebook, book, lists);
+            match states.join() {
+                Ok(states) => (placements, states),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        });
+        ledger.members = members;
+        ledger.placed = placed;
+        ledger.lanes = Lanes::from_parts(lists, states, plays);
+        ledger.reached = reached;
+        ledger.units = units;
+        ledger
+    }
+}
+
+/// Rates the units of one wave, on up to `threads` threads; the results in the wave's order.
+fn rate_wave<R: Rulebook>(
+    rulebook: &R,
+    before: &Before<'_, R>,
+    wave: &[usize],
+    parts: &[&[EventPart]],
+    threads: usize,
+) -> Vec<(usize, UnitResult<R>)> {
+    let threads = threads.min(wave.len());
+    if threads <= 1 {
+        return wave
+            .iter()
+            .map(|&u| (u, before.rate(rulebook, u, parts[u])))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&u) = wave.get(k) else {
+                return done;
+            };
+            done.push((k, u, before.rate(rulebook, u, parts[u])));
+        }
+    };
+    let mut all: Vec<(usize, usize, UnitResult<R>)> = std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+        let mut all = work();
+        for h in helpers {
+            // A rulebook that panicked in a helper panics here too, as it would have alone.
+            match h.join() {
+                Ok(done) => all.extend(done),
+                Err(e) => std::panic::resume_unwind(e),
+            }
+        }
+        all
+    });
+    all.sort_unstable_by_key(|(k, _, _)| *k);
+    all.into_iter().map(|(_, u, r)| (u, r)).collect()
+}
