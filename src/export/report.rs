@@ -59,7 +59,7 @@ fn cells<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) -> Vec<V
                 r.games.to_string(),
                 half_points(r.score),
                 expected(r.expected),
-                performance(r.performance),
+                performance(r.performance()),
                 r.factors.describe(),
             ]
         })

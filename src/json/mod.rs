@@ -227,7 +227,7 @@ fn rating_row<D>(players: &[PlayerInfo], r: &PlayerRating<D>) -> Value {
         "games": r.games,
         "score": f64::from(r.score) / 2.0,
         "expected": r.expected.map(|e| e as f64 / 100.0),
-        "performance": performance_json(r.performance),
+        "performance": performance_json(r.performance()),
         "after_game": r.after_game().collect::<Vec<_>>(),
     })
 }

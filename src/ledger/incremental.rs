@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::ahead::Ahead;
 use super::journal::Journal;
 use super::lanes::Lanes;
 use super::ratings::Ratings;
@@ -222,7 +223,7 @@ impl<R: Rulebook> Ledger<R> {
     }
 
     /// The awards a player holds before the unit `id`.
-    fn awards_before(
+    pub(super) fn awards_before(
         &self,
         book: &Book<R>,
         player: PlayerIdx,
@@ -380,13 +381,11 @@ impl<R: Rulebook> Ledger<R> {
             }
         }
         let mut update = Update::default();
+        let mut ahead = Ahead::new(rulebook);
         while let Some(id) = queue.pop_first() {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
-            let new = self
-                .members
-                .get(&id)
-                .map(|parts| self.rate(rulebook, book, &id, parts));
+            let new = self.rate(rulebook, book, &id, &queue, &mut ahead);
             let (moved, awards_moved) = differences(old.as_ref(), new.as_ref());
             // Before the new result is indexed, remember what the moved players had.
             let list = id.1;
@@ -427,6 +426,7 @@ impl<R: Rulebook> Ledger<R> {
                     queue.extend(self.next_units(p, l, &id.0));
                 }
             }
+            ahead.done(moved.iter().chain(&awards_moved).copied());
             update.players.extend(moved);
             update.players.extend(awards_moved);
         }
@@ -442,31 +442,6 @@ impl<R: Rulebook> Ledger<R> {
             .into_iter()
             .map(|k| (k, list))
             .collect()
-    }
-
-    /// Rates one unit from the states and awards its participants hold before it.
-    fn rate(
-        &self,
-        rulebook: &R,
-        book: &Book<R>,
-        id: &UnitId,
-        parts: &[EventPart],
-    ) -> UnitResult<R> {
-        let (key, list) = id;
-        let players = players_of(&book.events, parts);
-        let states: Vec<Option<&R::State>> = players
-            .iter()
-            .map(|&p| self.state_before(book, p, *list, key))
-            .collect();
-        let awards: Vec<Vec<Award<R::Award>>> = players
-            .iter()
-            .map(|&p| self.awards_before(book, p, id))
-            .collect();
-        let find = |p: PlayerIdx| players.binary_search(&p).ok();
-        let state_of = |p: PlayerIdx| find(p).and_then(|i| states[i]);
-        let state_on = |p: PlayerIdx, other: ListId| self.state_before(book, p, other, key);
-        let awards_of = |p: PlayerIdx| find(p).map_or(&[][..], |i| awards[i].as_slice());
-        rate_unit(rulebook, book, id, parts, &state_of, &state_on, &awards_of)
     }
 }
 

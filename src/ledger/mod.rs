@@ -4,6 +4,7 @@
 //!
 //! It knows nothing of storage or the terminal.
 
+mod ahead;
 mod build;
 mod incremental;
 mod journal;

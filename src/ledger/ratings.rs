@@ -122,7 +122,7 @@ mod tests {
             games: 1,
             score: 1,
             expected: None,
-            performance: crate::rules::Performance::MinusInfinity,
+            performance: None,
             factors: crate::rules::Factors::default(),
             lines: Vec::new(),
             detail: (),

@@ -123,7 +123,11 @@ pub struct PlayerRating<D = ()> {
     pub score: Halves,
     /// Sum of expectations in hundredths, `None` where the rules give none.
     pub expected: Option<i64>,
-    pub performance: Performance,
+    /// The performance rating when the rulebook publishes a figure of its own (TSF's tables);
+    /// `None`: SSL 7.6 over this rating's games (their opponents' ratings as used and the
+    /// score), worked out when it is shown ([`PlayerRating::performance`]) rather than for every
+    /// player of every unit at every re-rate.
+    pub performance: Option<Performance>,
     /// The factors the rulebook applied, for reports.
     pub factors: Factors,
     pub lines: Vec<GameLine>,
@@ -143,11 +147,19 @@ impl<D> PlayerRating<D> {
             games: self.games,
             score: self.score,
             expected: self.expected,
-            performance: self.performance,
+            performance: Some(self.performance()),
             factors: self.factors,
             lines: self.lines.clone(),
             detail: (),
         }
+    }
+
+    /// The performance rating: the rulebook's figure, or SSL 7.6 over the games.
+    pub fn performance(&self) -> Performance {
+        self.performance.unwrap_or_else(|| {
+            let opponents: Vec<Rating> = self.lines.iter().map(|l| l.opponent_rating).collect();
+            performance::performance(&opponents, self.score)
+        })
     }
 
     pub fn after_game(&self) -> impl Iterator<Item = Rating> + '_ {

@@ -265,7 +265,7 @@ fn draw_events<R: Federation>(
             cell(g.games.to_string()),
             cell(half_points(g.score)),
             cell(expected(g.expected)),
-            cell(performance(g.performance)),
+            cell(performance(g.performance())),
         ]
     });
 }

@@ -111,7 +111,7 @@ pub(crate) fn draw_report<R: Federation>(
             cell(r.games.to_string()),
             cell(half_points(r.score)),
             cell(expected(r.expected)),
-            cell(performance(r.performance)),
+            cell(performance(r.performance())),
             cell(r.factors.describe()),
         ]
     });

@@ -9,7 +9,6 @@ use super::{
     initial_rating, is_junior, k_factor, new_rating, period_of_key, reaches_2400,
 };
 use crate::model::{Event, Game, PlayerIdx, Rating};
-use crate::rules::performance::performance;
 use crate::rules::{EventPart, Factors, GameLine, Halves, PlayerRating, Unit, UnitOutcome};
 
 /// One game that counts for a player (his opponent was rated at the period's start).
@@ -195,7 +194,8 @@ impl RowBuilder<'_> {
             games: games.len() as u32,
             score,
             expected: figures.map(|f| f.iter().map(|f| f.expected).sum()),
-            performance: performance(&ratings, score),
+            // 7.6's figure over the lines' opponents and score, when shown.
+            performance: None,
             factors: Factors {
                 k: figures.and_then(|f| f.first()).map(|f| u16::from(f.k)),
                 ..Factors::default()

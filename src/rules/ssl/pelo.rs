@@ -7,7 +7,6 @@ use super::{Ssl, SslState, Title, default_rating, games_of, rated_games};
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::arith::{round_half_up, round_half_up_f64};
 use crate::rules::expectation::p_table;
-use crate::rules::performance::performance;
 use crate::rules::{Factors, GameLine, Halves, PlayerRating, Unit, UnitOutcome};
 
 /// Rule 7.5 with 4.3: the temporary rating `(1/N) Σ Ri + 800 (W/N − 1/2)` over the games against
@@ -95,7 +94,6 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             })
             .collect();
         let score: Halves = games.iter().map(|e| Halves::from(e.halves)).sum();
-        let ratings: Vec<Rating> = opponents.iter().map(|&(r, _)| r).collect();
         let was_established = established(p);
         let new = after.last().copied().unwrap_or(ro);
         out.ratings.push(PlayerRating {
@@ -107,7 +105,8 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             games: games.len() as u32,
             score,
             expected: Some(lines.iter().filter_map(|l| l.expected).map(i64::from).sum()),
-            performance: performance(&ratings, score),
+            // Rule 7.6 over the lines' opponents and score, when shown.
+            performance: None,
             factors: Factors {
                 temporary: (!was_established).then_some(ro),
                 ..Factors::default()

@@ -13,10 +13,7 @@ use super::{
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::arith::round_half_up;
 use crate::rules::expectation::p_selo;
-use crate::rules::performance::performance;
-use crate::rules::{
-    Award, Factors, GameLine, Halves, Performance, PlayerRating, Unit, UnitOutcome,
-};
+use crate::rules::{Award, Factors, GameLine, Halves, PlayerRating, Unit, UnitOutcome};
 
 /// Rule 7.3 after each of the event's games: `(1/N) Σ Ri + 400 (W/N − 1/2) + N/10` over all
 /// the player's selo games so far (3.3), rounded by 3.5. Exact: ×10N the numerator is
@@ -223,7 +220,6 @@ fn player_rating(
         })
         .collect();
     let score: Halves = opponents.iter().map(|&(_, h)| Halves::from(h)).sum();
-    let ratings: Vec<Rating> = opponents.iter().map(|&(r, _)| r).collect();
     PlayerRating {
         player,
         event,
@@ -233,11 +229,8 @@ fn player_rating(
         games: opponents.len() as u32,
         score,
         expected: ro.map(|_| lines.iter().filter_map(|l| l.expected).map(i64::from).sum()),
-        performance: if ratings.is_empty() {
-            Performance::MinusInfinity
-        } else {
-            performance(&ratings, score)
-        },
+        // Rule 7.6 over the lines' opponents and score, when shown.
+        performance: None,
         factors: Factors {
             new_player: true,
             ..Factors::default()

@@ -186,7 +186,7 @@ fn rated_row(
         games: f.games,
         score: f.score,
         expected: f.expected,
-        performance: Performance::Finite(f64::from(performance)),
+        performance: Some(Performance::Finite(f64::from(performance))),
         factors: Factors {
             k: u16::try_from(f.k).ok(),
             ..Factors::default()
@@ -237,7 +237,7 @@ fn unrated_row(
         games: f.games,
         score: f.score,
         expected: None,
-        performance: Performance::Finite(f64::from(f.performance)),
+        performance: Some(Performance::Finite(f64::from(f.performance))),
         factors: Factors {
             temporary: ev.preliminary,
             ..Factors::default()

@@ -1,0 +1,179 @@
+//! Rating a cascade's units side by side. The units of an update are rated one after another in
+//! ledger order, each from what its participants hold once every unit before it is done; but
+//! while one is rated, the next ones in the queue are rated beside it on the other cores from
+//! what their participants hold *now*. A participant's state and awards change only when a unit
+//! moves them, so when such a unit's turn comes and none of its participants has moved since,
+//! its result is taken (a unit's result is a function of exactly what they bring); otherwise it
+//! is rated again. So the outcome is the one-by-one outcome, whichever guesses held.
+//!
+//! A rulebook that reads states on other lists reads more than its participants' states on the
+//! unit's list: its units are rated one by one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::incremental::{Ledger, UnitId, UnitResult, players_of, rate_unit};
+use crate::book::Book;
+use crate::model::PlayerIdx;
+use crate::rules::{Award, EventPart, ListId, Rulebook};
+
+/// What a unit's participants bring to it: the only thing its result depends on besides the
+/// book.
+pub(super) struct Inputs<R: Rulebook> {
+    players: Vec<PlayerIdx>,
+    states: Vec<Option<R::State>>,
+    awards: Vec<Vec<Award<R::Award>>>,
+}
+
+/// Units rated ahead of their turn, with their participants and when they were rated.
+pub(super) struct Ahead<R: Rulebook> {
+    threads: usize,
+    rated: BTreeMap<UnitId, (Vec<PlayerIdx>, u64, UnitResult<R>)>,
+    /// Units done so far in this update.
+    step: u64,
+    /// Per player, the step at which a unit last moved his state or awards.
+    moved: BTreeMap<PlayerIdx, u64>,
+}
+
+impl<R: Rulebook> Ahead<R> {
+    pub fn new(rulebook: &R) -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Self {
+            threads: if rulebook.reads_other_lists() {
+                1
+            } else {
+                cores
+            },
+            rated: BTreeMap::new(),
+            step: 0,
+            moved: BTreeMap::new(),
+        }
+    }
+
+    /// A unit is done: these players' states or awards moved with it.
+    pub fn done(&mut self, moved: impl IntoIterator<Item = PlayerIdx>) {
+        self.step += 1;
+        for p in moved {
+            self.moved.insert(p, self.step);
+        }
+    }
+
+    /// A unit's result rated ahead, when none of its participants moved since.
+    fn take(&mut self, id: &UnitId) -> Option<UnitResult<R>> {
+        let (players, step, result) = self.rated.remove(id)?;
+        let still = players
+            .iter()
+            .all(|p| self.moved.get(p).is_none_or(|&s| s <= step));
+        still.then_some(result)
+    }
+}
+
+impl<R: Rulebook> Ledger<R> {
+    /// What a unit's participants hold before it, as things stand.
+    fn inputs(&self, book: &Book<R>, id: &UnitId, parts: &[EventPart]) -> Inputs<R> {
+        let (key, list) = id;
+        let players = players_of(&book.events, parts);
+        let states = players
+            .iter()
+            .map(|&p| self.state_before(book, p, *list, key).cloned())
+            .collect();
+        let awards = players
+            .iter()
+            .map(|&p| self.awards_before(book, p, id))
+            .collect();
+        Inputs {
+            players,
+            states,
+            awards,
+        }
+    }
+
+    /// Rates a unit from what its participants bring.
+    fn rate_from(
+        &self,
+        rulebook: &R,
+        book: &Book<R>,
+        id: &UnitId,
+        parts: &[EventPart],
+        inputs: &Inputs<R>,
+    ) -> UnitResult<R> {
+        let key = &id.0;
+        let find = |p: PlayerIdx| inputs.players.binary_search(&p).ok();
+        let state_of = |p: PlayerIdx| find(p).and_then(|i| inputs.states[i].as_ref());
+        let state_on = |p: PlayerIdx, other: ListId| self.state_before(book, p, other, key);
+        let awards_of = |p: PlayerIdx| find(p).map_or(&[][..], |i| inputs.awards[i].as_slice());
+        rate_unit(rulebook, book, id, parts, &state_of, &state_on, &awards_of)
+    }
+
+    /// Rates a unit of an update (`None`: it no longer rates anything): its result rated ahead
+    /// when its participants still bring what it was rated from, otherwise rated now — with the
+    /// next units of `queue` rated ahead beside it.
+    pub(super) fn rate(
+        &self,
+        rulebook: &R,
+        book: &Book<R>,
+        id: &UnitId,
+        queue: &BTreeSet<UnitId>,
+        ahead: &mut Ahead<R>,
+    ) -> Option<UnitResult<R>> {
+        let parts = self.members.get(id)?;
+        if let Some(result) = ahead.take(id) {
+            return Some(result);
+        }
+        let inputs = self.inputs(book, id, parts);
+        if ahead.threads <= 1 {
+            return Some(self.rate_from(rulebook, book, id, parts, &inputs));
+        }
+        // This unit and the next ones not yet rated ahead, shared out among the threads.
+        let mut jobs: Vec<(UnitId, &[EventPart], Inputs<R>)> = vec![(id.clone(), parts, inputs)];
+        for next in queue.iter().filter(|u| !ahead.rated.contains_key(*u)) {
+            if jobs.len() >= 2 * ahead.threads {
+                break;
+            }
+            if let Some(parts) = self.members.get(next) {
+                jobs.push((next.clone(), parts, self.inputs(book, next, parts)));
+            }
+        }
+        if jobs.len() == 1 {
+            let (id, parts, inputs) = &jobs[0];
+            return Some(self.rate_from(rulebook, book, id, parts, inputs));
+        }
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let mut done = Vec::new();
+            while let Some((id, parts, inputs)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                done.push((
+                    id.clone(),
+                    self.rate_from(rulebook, book, id, parts, inputs),
+                ));
+            }
+            done
+        };
+        let mut results: Vec<(UnitId, UnitResult<R>)> = std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..ahead.threads.min(jobs.len()))
+                .map(|_| s.spawn(work))
+                .collect();
+            let mut all = work();
+            for h in helpers {
+                match h.join() {
+                    Ok(done) => all.extend(done),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            all
+        });
+        let mut mine = None;
+        let mut players: BTreeMap<UnitId, Vec<PlayerIdx>> = jobs
+            .into_iter()
+            .map(|(id, _, inputs)| (id, inputs.players))
+            .collect();
+        for (u, result) in results.drain(..) {
+            if u == *id {
+                mine = Some(result);
+            } else if let Some(players) = players.remove(&u) {
+                ahead.rated.insert(u, (players, ahead.step, result));
+            }
+        }
+        mine
+    }
+}
