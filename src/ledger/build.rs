@@ -10,7 +10,9 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::incremental::{Ledger, Placed, UnitId, UnitResult, players_of, rate_unit};
+use super::incremental::{
+    AwardsByUnit, Ledger, Placed, UnitId, UnitResult, players_of, rate_unit,
+};
 use super::lanes::Lanes;
 use crate::book::Book;
 use crate::model::PlayerIdx;
@@ -143,7 +145,7 @@ fn stored_states<R: Rulebook>(
     lists: usize,
 ) -> (
     Vec<Vec<(UnitKey, R::State)>>,
-    BTreeMap<PlayerIdx, super::incremental::AwardsByUnit<R>>,
+    Vec<AwardsByUnit<R>>,
 ) {
     let mut counts = vec![0usize; players * lists];
     for ((_, list), unit) in units {
@@ -157,15 +159,17 @@ fn stored_states<R: Rulebook>(
     }
     let mut states: Vec<Vec<(UnitKey, R::State)>> =
         counts.into_iter().map(Vec::with_capacity).collect();
-    let mut reached: BTreeMap<PlayerIdx, super::incremental::AwardsByUnit<R>> = BTreeMap::new();
+    let mut reached: Vec<AwardsByUnit<R>> = Vec::new();
+    reached.resize_with(players, BTreeMap::new);
     for (id, unit) in units {
         for (&p, state) in &unit.states {
             states[p * lists + id.1].push((id.0.clone(), state.clone()));
         }
         for a in &unit.awards {
-            reached
-                .entry(a.player)
-                .or_default()
+            if reached.len() <= a.player {
+                reached.resize_with(a.player + 1, BTreeMap::new);
+            }
+            reached[a.player]
                 .entry(id.clone())
                 .or_default()
                 .push(a.clone());
@@ -233,7 +237,8 @@ impl<R: Rulebook> Ledger<R> {
         let mut awards: Vec<Vec<Award<R::Award>>> = book.held.clone();
         awards.resize(book.players.len(), Vec::new());
         let mut results: Vec<Option<UnitResult<R>>> = vec![None; ids.len()];
-        let mut reached: BTreeMap<PlayerIdx, super::incremental::AwardsByUnit<R>> = BTreeMap::new();
+        let mut reached: Vec<AwardsByUnit<R>> = Vec::new();
+        reached.resize_with(book.players.len(), BTreeMap::new);
         let threads = threads();
         for wave in waves(&participants, book.players.len()) {
             let rated: Vec<(usize, UnitResult<R>)> = {
@@ -259,9 +264,10 @@ impl<R: Rulebook> Ledger<R> {
                     if let Some(held) = awards.get_mut(a.player) {
                         held.push(a.clone());
                     }
-                    reached
-                        .entry(a.player)
-                        .or_default()
+                    if reached.len() <= a.player {
+                        reached.resize_with(a.player + 1, BTreeMap::new);
+                    }
+                    reached[a.player]
                         .entry(ids[u].clone())
                         .or_default()
                         .push(a.clone());

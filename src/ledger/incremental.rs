@@ -52,8 +52,8 @@ pub struct Ledger<R: Rulebook> {
     pub(super) placed: Vec<Vec<Placed>>,
     /// Per player and list, the units in which he has a state and those he plays in.
     pub(super) lanes: Lanes<R::State>,
-    /// Per player, the awards reached in each unit.
-    pub(super) reached: BTreeMap<PlayerIdx, AwardsByUnit<R>>,
+    /// Per player (by index), the awards reached in each unit.
+    pub(super) reached: Vec<AwardsByUnit<R>>,
     /// While an update is journaled: what it replaced.
     pub(super) journal: Option<Journal<R>>,
 }
@@ -131,7 +131,7 @@ impl<R: Rulebook> Ledger<R> {
             members: BTreeMap::new(),
             placed: vec![Vec::new(); events],
             lanes: Lanes::new(lists, players),
-            reached: BTreeMap::new(),
+            reached: Vec::new(),
             journal: None,
         }
     }
@@ -169,17 +169,14 @@ impl<R: Rulebook> Ledger<R> {
     ) -> Option<&'a R::State> {
         self.lanes
             .get(player, list)
-            .and_then(|lane| {
-                let at = lane.states.partition_point(|(k, _)| k.date <= date);
-                at.checked_sub(1).map(|i| &lane.states[i].1)
-            })
+            .and_then(|lane| lane.state_on(date))
             .or_else(|| seed(book, player, list))
     }
 
     /// A player's awards: held before the ledger and reached since, in order.
     pub fn awards(&self, book: &Book<R>, player: PlayerIdx) -> Vec<Award<R::Award>> {
         let mut all: Vec<Award<R::Award>> = book.held.get(player).cloned().unwrap_or_default();
-        if let Some(reached) = self.reached.get(&player) {
+        if let Some(reached) = self.reached.get(player) {
             all.extend(reached.values().flatten().cloned());
         }
         all
@@ -230,7 +227,7 @@ impl<R: Rulebook> Ledger<R> {
         id: &UnitId,
     ) -> Vec<Award<R::Award>> {
         let mut all: Vec<Award<R::Award>> = book.held.get(player).cloned().unwrap_or_default();
-        if let Some(reached) = self.reached.get(&player) {
+        if let Some(reached) = self.reached.get(player).filter(|r| !r.is_empty()) {
             all.extend(
                 reached
                     .range(..id.clone())
@@ -334,18 +331,16 @@ impl<R: Rulebook> Ledger<R> {
         }
         for a in old_awards {
             self.save_reached(a.player);
-            if let Some(r) = self.reached.get_mut(&a.player) {
+            if let Some(r) = self.reached.get_mut(a.player) {
                 r.remove(id);
-                if r.is_empty() {
-                    self.reached.remove(&a.player);
-                }
             }
         }
         for a in new_awards {
             self.save_reached(a.player);
-            self.reached
-                .entry(a.player)
-                .or_default()
+            if self.reached.len() <= a.player {
+                self.reached.resize_with(a.player + 1, BTreeMap::new);
+            }
+            self.reached[a.player]
                 .entry(id.clone())
                 .or_default()
                 .push(a.clone());

@@ -16,7 +16,7 @@ pub struct Journal<R: Rulebook> {
     units: BTreeMap<UnitId, Option<UnitResult<R>>>,
     members: BTreeMap<UnitId, Option<Vec<EventPart>>>,
     placed: BTreeMap<usize, Vec<Placed>>,
-    reached: BTreeMap<PlayerIdx, Option<AwardsByUnit<R>>>,
+    reached: BTreeMap<PlayerIdx, AwardsByUnit<R>>,
     lanes: BTreeMap<usize, Lane<R::State>>,
     /// What the update did, for the effect of doing it again.
     pub update: Update<R>,
@@ -66,7 +66,11 @@ impl<R: Rulebook> Ledger<R> {
     pub fn swap(&mut self, journal: &mut Journal<R>) {
         swap_map(&mut self.units, &mut journal.units);
         swap_map(&mut self.members, &mut journal.members);
-        swap_map(&mut self.reached, &mut journal.reached);
+        for (&p, reached) in journal.reached.iter_mut() {
+            if let Some(current) = self.reached.get_mut(p) {
+                std::mem::swap(current, reached);
+            }
+        }
         for (&e, placed) in journal.placed.iter_mut() {
             if let Some(current) = self.placed.get_mut(e) {
                 std::mem::swap(current, placed);
@@ -102,7 +106,7 @@ impl<R: Rulebook> Ledger<R> {
         if let Some(j) = &mut self.journal {
             j.reached
                 .entry(player)
-                .or_insert_with(|| self.reached.get(&player).cloned());
+                .or_insert_with(|| self.reached.get(player).cloned().unwrap_or_default());
         }
     }
 }

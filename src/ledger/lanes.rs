@@ -12,9 +12,11 @@ use crate::rules::{ListId, UnitKey};
 /// One player's units on one list.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Lane<S> {
-    /// The units that give him a state, in ledger order, with that state (the unit's result
-    /// holds it too).
-    pub states: Vec<(UnitKey, S)>,
+    /// The units that give him a state, in ledger order (searched apart from the states, so a
+    /// search reads little memory).
+    keys: Vec<UnitKey>,
+    /// The state each of those units gave him (the unit's result holds it too).
+    states: Vec<S>,
     /// The units he plays a game in, with the number of their event parts that hold one: a
     /// unit may read the state of a participant it does not rate (SSL 3.8: a Finn without a
     /// selo in an event abroad), so a move of that state re-rates it too.
@@ -24,6 +26,7 @@ pub(super) struct Lane<S> {
 impl<S> Default for Lane<S> {
     fn default() -> Self {
         Self {
+            keys: Vec::new(),
             states: Vec::new(),
             plays: Vec::new(),
         }
@@ -33,27 +36,30 @@ impl<S> Default for Lane<S> {
 impl<S: Clone + PartialEq> Lane<S> {
     /// The state the last unit before `key` gave him.
     pub fn state_before(&self, key: &UnitKey) -> Option<&S> {
-        let at = self.states.partition_point(|(k, _)| k < key);
-        at.checked_sub(1).map(|i| &self.states[i].1)
+        let at = self.keys.partition_point(|k| k < key);
+        at.checked_sub(1).map(|i| &self.states[i])
+    }
+
+    /// The state his last unit dated on or before `date` gave him.
+    pub fn state_on(&self, date: chrono::NaiveDate) -> Option<&S> {
+        let at = self.keys.partition_point(|k| k.date <= date);
+        at.checked_sub(1).map(|i| &self.states[i])
     }
 
     /// The state his last unit gave him.
     pub fn last(&self) -> Option<&S> {
-        self.states.last().map(|(_, s)| s)
+        self.states.last()
     }
 
     /// The units that gave him a state, in ledger order.
     pub fn keys(&self) -> impl Iterator<Item = &UnitKey> {
-        self.states.iter().map(|(k, _)| k)
+        self.keys.iter()
     }
 
     /// The units after `after` that read his state as it stands after `after`: his next unit
     /// with a state (which carries it on) and every unit up to it in which he plays.
     pub fn readers_after(&self, after: &UnitKey) -> Vec<UnitKey> {
-        let next = self
-            .states
-            .get(self.states.partition_point(|(k, _)| k <= after))
-            .map(|(k, _)| k);
+        let next = self.keys.get(self.keys.partition_point(|k| k <= after));
         let from = self.plays.partition_point(|(k, _)| k <= after);
         let mut out: Vec<UnitKey> = self.plays[from..]
             .iter()
@@ -71,18 +77,22 @@ impl<S: Clone + PartialEq> Lane<S> {
 
     /// Records the state a unit gives him (in its place, or replacing the one it gave).
     pub fn set_state(&mut self, key: &UnitKey, state: &S) {
-        match self.states.binary_search_by(|(k, _)| k.cmp(key)) {
+        match self.keys.binary_search(key) {
             Ok(at) => {
-                if self.states[at].1 != *state {
-                    self.states[at].1 = state.clone();
+                if self.states[at] != *state {
+                    self.states[at] = state.clone();
                 }
             }
-            Err(at) => self.states.insert(at, (key.clone(), state.clone())),
+            Err(at) => {
+                self.keys.insert(at, key.clone());
+                self.states.insert(at, state.clone());
+            }
         }
     }
 
     pub fn remove_state(&mut self, key: &UnitKey) {
-        if let Ok(at) = self.states.binary_search_by(|(k, _)| k.cmp(key)) {
+        if let Ok(at) = self.keys.binary_search(key) {
+            self.keys.remove(at);
             self.states.remove(at);
         }
     }
@@ -174,9 +184,13 @@ impl<S: Clone + PartialEq> Lanes<S> {
         Self {
             lists,
             lanes: (0..len)
-                .map(|_| Lane {
-                    states: states.next().unwrap_or_default(),
-                    plays: plays.next().unwrap_or_default(),
+                .map(|_| {
+                    let (keys, states) = states.next().unwrap_or_default().into_iter().unzip();
+                    Lane {
+                        keys,
+                        states,
+                        plays: plays.next().unwrap_or_default(),
+                    }
                 })
                 .collect(),
             saved: None,
@@ -185,9 +199,9 @@ impl<S: Clone + PartialEq> Lanes<S> {
 
     /// Pushes a unit at the end of a lane (units come in ledger order when built from scratch).
     pub fn push_state(&mut self, player: PlayerIdx, list: ListId, key: &UnitKey, state: &S) {
-        self.get_mut(player, list)
-            .states
-            .push((key.clone(), state.clone()));
+        let lane = self.get_mut(player, list);
+        lane.keys.push(key.clone());
+        lane.states.push(state.clone());
     }
 }
 
@@ -249,6 +263,10 @@ mod tests {
         let after = (lanes.get(1, 1).cloned(), lanes.get(3, 0).cloned());
         lanes.swap(&mut saved);
         assert_eq!(lanes.get(1, 1).map(|l| l.states.len()), Some(1));
+        assert_eq!(
+            lanes.get(1, 1).and_then(|l| l.state_on(key(3).date)),
+            Some(&1)
+        );
         assert_eq!(lanes.get(3, 0), Some(&Lane::default()));
         lanes.swap(&mut saved);
         assert_eq!((lanes.get(1, 1).cloned(), lanes.get(3, 0).cloned()), after);

@@ -106,6 +106,54 @@ pub fn read(dir: &Path) -> Option<Manifest> {
     newest(&bytes).map(|(m, _)| m)
 }
 
+/// The manifest of an open database: written after every flush, and once more when the
+/// database is dropped — after sled's own handles, whose background writer rewrites parts of the
+/// log (its garbage collection) until it stops. That last write records the log as sled left
+/// it, so a database closed cleanly opens without a check of a copy. It records the counts of
+/// the last flush: what sled wrote since then is only what was flushed already, cleaned up.
+pub struct Settle {
+    dir: PathBuf,
+    rules: String,
+    /// The writer, and the counts last written.
+    last: std::sync::Mutex<Option<(Writer, Counts)>>,
+}
+
+impl Settle {
+    pub fn new(dir: &Path, rules: &str) -> Self {
+        Self {
+            dir: dir.to_path_buf(),
+            rules: rules.to_string(),
+            last: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Records the counts and the log as it is now (call right after a flush).
+    pub fn write(&self, counts: Counts) -> std::io::Result<()> {
+        let mut last = self
+            .last
+            .lock()
+            .map_err(|_| std::io::Error::other("the manifest's writer failed earlier"))?;
+        let mut writer = match last.take() {
+            Some((writer, _)) => writer,
+            None => Writer::open(&self.dir)?,
+        };
+        writer.write(&self.dir, &self.rules, counts)?;
+        *last = Some((writer, counts));
+        Ok(())
+    }
+}
+
+impl Drop for Settle {
+    fn drop(&mut self) {
+        if let Ok(mut last) = self.last.lock()
+            && let Some((mut writer, counts)) = last.take()
+        {
+            // Nothing to do about a failure here: the next opening checks a copy.
+            let _ = writer.write(&self.dir, &self.rules, counts);
+        }
+    }
+}
+
 /// The manifest file held open for writing, and the sequence number written last.
 pub struct Writer {
     file: std::fs::File,

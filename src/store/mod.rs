@@ -213,12 +213,14 @@ pub struct Store {
     audit_moves: sled::Tree,
     /// The records an unfinished FIDE list import replaced (empty value: it added the record).
     fide_undo: sled::Tree,
-    /// Our lock on the folder (`None` for a restore's staging database, inside a locked one).
-    _lock: Option<Arc<lock::LockFile>>,
-    /// The manifest, held open once written.
-    manifest: std::sync::Mutex<Option<manifest::Writer>>,
     /// The sequence number the next audit entry takes, once known.
     next_seq: std::sync::atomic::AtomicU64,
+    // Fields drop in order: sled's handles above first (which stops its background writer),
+    // then the manifest is settled, then the lock is let go.
+    /// The manifest, held open once written; written a last time once sled has stopped.
+    manifest: manifest::Settle,
+    /// Our lock on the folder (`None` for a restore's staging database, inside a locked one).
+    _lock: Option<Arc<lock::LockFile>>,
 }
 
 fn name_key(name: &str, id: PlayerIdx) -> Vec<u8> {
@@ -276,19 +278,7 @@ impl Store {
         }
         self.db.flush().map_err(|e| self.fail(e))?;
         let counts = self.counts()?;
-        let mut writer = self
-            .manifest
-            .lock()
-            .map_err(|_| self.fail("the manifest's writer failed earlier".to_string()))?;
-        if writer.is_none() {
-            *writer = Some(manifest::Writer::open(&self.path).map_err(|e| self.fail(e))?);
-        }
-        match writer.as_mut() {
-            Some(w) => w
-                .write(&self.path, &self.rules, counts)
-                .map_err(|e| self.fail(e)),
-            None => Ok(()),
-        }
+        self.manifest.write(counts).map_err(|e| self.fail(e))
     }
 
     /// Reads everything.

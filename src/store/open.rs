@@ -215,7 +215,7 @@ impl Store {
             path: dir.to_path_buf(),
             rules: rules.to_string(),
             _lock: lock,
-            manifest: std::sync::Mutex::new(None),
+            manifest: manifest::Settle::new(dir, rules),
             next_seq: std::sync::atomic::AtomicU64::new(0),
         };
         if let Some(expected) = manifest::read(dir) {
