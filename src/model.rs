@@ -13,9 +13,6 @@ pub type PlayerIdx = usize;
 /// A rating on any list: a whole number once published.
 pub type Rating = i32;
 
-/// The federation code of Finland; a player without a federation is Finnish.
-pub const FINLAND: &str = "FIN";
-
 /// What a game result gives each side, in half points, and whether the game was played.
 ///
 /// A result gives each side 0, ½ or 1 with a total of at most 1. Only played games are rated
@@ -317,11 +314,13 @@ pub struct PlayerInfo {
 }
 
 impl PlayerInfo {
-    /// A player represents Finland unless another federation is recorded.
-    pub fn is_finnish(&self) -> bool {
+    /// Whether the player represents `federation` (a FIDE code), asked with the database's
+    /// home federation (`Rulebook::home_federation`): a player without a recorded federation
+    /// belongs to it.
+    pub fn plays_for(&self, federation: &str) -> bool {
         self.federation
             .as_deref()
-            .is_none_or(|f| f.eq_ignore_ascii_case(FINLAND))
+            .is_none_or(|f| f.eq_ignore_ascii_case(federation))
     }
 
     /// The newest FIDE list entry published on or before `date`. Not a player's rating of a

@@ -274,11 +274,11 @@ proptest::proptest! {
         at in 0usize..400,
         junk in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..12),
     ) {
-        let _ = ratedesk::import::selo_csv::parse(&bytes);
+        let _ = ratedesk::import::national_csv::parse(&bytes, &ratedesk::import::national_csv::FINNISH);
         let mut list = b"Id;Sukunimi;Etunimi;Seura;Selo;Selopelej\xc3\xa4;Pelo;Pelopelej\xc3\xa4;Arvo;FIDE-id;Syntynyt;Sukupuoli\r\nFIN1;M\xc3\xa4kel\xc3\xa4;Eero;HSK;1850;120;1700;4;I;500001;1983-07-19;M\r\nFIN2;Ek;Anna;;;;1400;2;;;;N\r\n".to_vec();
         let at = at % (list.len() + 1);
         list.splice(at..at, junk);
-        let _ = ratedesk::import::selo_csv::parse(&list);
+        let _ = ratedesk::import::national_csv::parse(&list, &ratedesk::import::national_csv::FINNISH);
     }
 }
 

@@ -79,6 +79,12 @@ pub enum Edit<R: Rulebook> {
         player: PlayerIdx,
         awards: Vec<Award<R::Award>>,
     },
+    /// An edit with the awards it would take away recorded as held, in one audited entry: a
+    /// correction that keeps the titles it would remove (titles are permanent: SSL 6.1).
+    KeepingAwards {
+        edit: Box<Edit<R>>,
+        awards: Vec<Award<R::Award>>,
+    },
     /// One FIDE rating list's ratings (of `kinds`; a per-list file carries one) for the
     /// federation's players, read from `source`.
     FideList {
@@ -128,6 +134,19 @@ impl<R: Rulebook> Edit<R> {
         Edit::Import {
             players,
             events: book.events,
+        }
+    }
+
+    /// `edit` with the awards it would take away (`lost`, from its preview) kept as held, in
+    /// one audited entry; `edit` itself when it takes none away.
+    pub fn keeping(edit: Edit<R>, lost: Vec<Award<R::Award>>) -> Self {
+        if lost.is_empty() {
+            edit
+        } else {
+            Edit::KeepingAwards {
+                edit: Box::new(edit),
+                awards: lost,
+            }
         }
     }
 
@@ -191,6 +210,11 @@ impl<R: Rulebook> Edit<R> {
             Edit::HoldAwards { player, awards } => {
                 format!("keep {} award(s) of {}", awards.len(), name(player))
             }
+            Edit::KeepingAwards { edit, awards } => format!(
+                "{}; keep {} award(s) it would take away",
+                edit.describe(book),
+                awards.len()
+            ),
             Edit::FideList {
                 list_date,
                 kinds,
@@ -521,6 +545,28 @@ impl<R: Rulebook> Edit<R> {
                 });
             }
             Edit::MergePlayers { keep, remove } => merge(now, *keep, *remove, &mut change)?,
+            Edit::KeepingAwards { edit, awards } => {
+                change = edit.compile_records(now)?;
+                for a in awards {
+                    now.active(a.player)?;
+                    match change.players.iter_mut().find(|d| d.key == a.player) {
+                        Some(Delta {
+                            after: Some(after), ..
+                        }) => after.held.push(a.clone()),
+                        Some(_) => return err("an award of a player the edit removes"),
+                        None => {
+                            let before = now.record(a.player);
+                            let mut after = before.clone();
+                            after.held.push(a.clone());
+                            change.players.push(Delta {
+                                key: a.player,
+                                before: Some(before),
+                                after: Some(after),
+                            });
+                        }
+                    }
+                }
+            }
             Edit::HoldAwards { player, awards } => {
                 now.active(*player)?;
                 let before = now.record(*player);

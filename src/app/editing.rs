@@ -13,14 +13,15 @@ impl<R: Federation> App<R> {
     /// A form for a new or the selected player (Players tab) or event (Tournaments tab).
     pub(super) fn open_form(&mut self, new: bool) {
         let book = self.desk.book();
+        let home = self.desk.rulebook().home_federation();
         let form = match (self.tab, new) {
-            (Tab::Players, true) => Some(FormState::new_player(None)),
+            (Tab::Players, true) => Some(FormState::new_player(None, home)),
             (Tab::Players, false) => {
                 let p = self
                     .players
                     .card
                     .or_else(|| self.players.results.get(self.players.selected).copied());
-                p.map(|p| FormState::player(FormKind::EditPlayer(p), &book.players[p], None))
+                p.map(|p| FormState::player(FormKind::EditPlayer(p), &book.players[p], None, home))
             }
             (Tab::Tournaments, true) => Some(FormState::event(FormKind::NewEvent, None)),
             (Tab::Tournaments, false) => {
@@ -128,7 +129,7 @@ impl<R: Federation> App<R> {
             return;
         }
         let path = super::paths::expand(&file);
-        match super::trf_import::plan(&self.desk, &path, time_control.as_deref(), id) {
+        match super::import::trf::plan(&self.desk, &path, time_control.as_deref(), id) {
             Ok(plan) => {
                 self.popup = Some(Popup::Import {
                     plan: Box::new(plan),

@@ -3,7 +3,7 @@
 
 use chrono::NaiveDate;
 
-use crate::model::{Event, FINLAND, Game, PlayerIdx, PlayerInfo, Sex, TimeControl};
+use crate::model::{Event, Game, PlayerIdx, PlayerInfo, Sex, TimeControl};
 
 /// What a form creates or changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,18 +95,19 @@ impl FormState {
             .map_or("", |(_, v)| v.trim())
     }
 
-    /// The form of a new player.
-    pub fn new_player(enter_in: Option<usize>) -> Self {
+    /// The form of a new player of the federation whose code is `home`.
+    pub fn new_player(enter_in: Option<usize>, home: &str) -> Self {
         Self::player(
             FormKind::NewPlayer { enter_in },
             &PlayerInfo::default(),
             None,
+            home,
         )
     }
 
     /// The form of a new player from a search: the name as typed (each word capitalised) and
     /// the next free id proposed.
-    pub fn new_player_named(enter_in: Option<usize>, typed: &str, id: &str) -> Self {
+    pub fn new_player_named(enter_in: Option<usize>, typed: &str, id: &str, home: &str) -> Self {
         let name = typed
             .split_whitespace()
             .map(|w| {
@@ -122,18 +123,24 @@ impl FormState {
             id: id.to_string(),
             ..PlayerInfo::default()
         };
-        Self::player(FormKind::NewPlayer { enter_in }, &info, None)
+        Self::player(FormKind::NewPlayer { enter_in }, &info, None, home)
     }
 
-    /// The form of a player, filled with what is known of him.
-    pub fn player(kind: FormKind, info: &PlayerInfo, rating: Option<(i32, u32)>) -> Self {
+    /// The form of a player, filled with what is known of him; a player without a recorded
+    /// federation is shown with `home`, the database's own.
+    pub fn player(
+        kind: FormKind,
+        info: &PlayerInfo,
+        rating: Option<(i32, u32)>,
+        home: &str,
+    ) -> Self {
         let selo_fields = matches!(kind, FormKind::NewPlayer { .. });
         let mut fields = vec![
             ("Name (Surname, First)", info.name.clone()),
             ("Id", info.id.clone()),
             (
                 "Federation",
-                info.federation.clone().unwrap_or_else(|| FINLAND.into()),
+                info.federation.clone().unwrap_or_else(|| home.into()),
             ),
             (
                 "FIDE id",

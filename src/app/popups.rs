@@ -4,8 +4,6 @@
 use std::collections::BTreeMap;
 
 use crate::app::Federation;
-use crate::model::PlayerIdx;
-use crate::rules::Award;
 
 use super::forms::{FormKind, FormState};
 use super::state::{App, PickFor, Popup, RARE_RESULTS, is_move, step};
@@ -66,6 +64,7 @@ impl<R: Federation> App<R> {
                         enter_in,
                         &pick.query,
                         &id,
+                        self.desk.rulebook().home_federation(),
                     )));
                 }
                 _ => self.popup = Some(Popup::Pick(pick)),
@@ -91,19 +90,10 @@ impl<R: Federation> App<R> {
             }
             Popup::Confirm { edit, effect } => match action {
                 Action::Confirm => {
-                    let lost: BTreeMap<PlayerIdx, Vec<Award<R::Award>>> =
-                        effect.lost.iter().fold(BTreeMap::new(), |mut m, a| {
-                            m.entry(a.player).or_default().push(a.clone());
-                            m
-                        });
                     let result_keyed = matches!(*edit, Edit::SetResult { .. });
-                    let stored = self.apply(*edit);
-                    let said = self.status.clone();
-                    // Titles are permanent: one a correction takes away is kept as held.
-                    for (player, awards) in lost {
-                        self.apply(Edit::HoldAwards { player, awards });
-                    }
-                    self.status = said;
+                    // Titles are permanent: one a correction takes away is kept as held, in
+                    // the same audited edit.
+                    let stored = self.apply(Edit::keeping(*edit, effect.lost));
                     if stored
                         && result_keyed
                         && let Some(event) = self.tournaments.open
@@ -181,7 +171,7 @@ impl<R: Federation> App<R> {
         }
         match prefixes.into_iter().max_by_key(|(_, (count, _))| *count) {
             Some((prefix, (_, highest))) => format!("{prefix}{}", highest + 1),
-            None => format!("{}1", crate::model::FINLAND),
+            None => format!("{}1", self.desk.rulebook().home_federation()),
         }
     }
 }

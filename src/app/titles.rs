@@ -122,16 +122,17 @@ impl<R: Federation> App<R> {
         }
     }
 
-    /// Computes the selection lists on a date: players who can represent Finland (federation
-    /// FIN or none), best valintaluku first; the women's list by its own figure.
+    /// Computes the selection lists on a date: players who can represent the home federation
+    /// (its code or none), best valintaluku first; the women's list by its own figure.
     pub fn select_as_of(&mut self, as_of: chrono::NaiveDate) {
         let book = self.desk.book();
+        let home = self.desk.rulebook().home_federation();
         let mut rows: Vec<(PlayerIdx, SelectionNumbers)> = self
             .desk
             .status()
             .iter()
             .enumerate()
-            .filter(|(p, s)| **s == PlayerStatus::Active && book.players[*p].is_finnish())
+            .filter(|(p, s)| **s == PlayerStatus::Active && book.players[*p].plays_for(home))
             .filter_map(|(p, _)| {
                 let numbers = self.selection_of(p, as_of)?;
                 numbers.number_doubled.is_some().then_some((p, numbers))

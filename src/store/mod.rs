@@ -78,7 +78,9 @@ pub enum StoreError {
         "the database at {path} was written by a newer ratedesk (schema {found}, this version reads up to {SCHEMA_VERSION}); it was not modified"
     )]
     Newer { path: PathBuf, found: u64 },
-    #[error("the database at {path} holds '{found}' ratings, not '{wanted}'")]
+    #[error(
+        "the database at {path} keeps the '{found}' rulebook, chosen when it was created; it cannot be used as '{wanted}' and was not modified"
+    )]
     WrongRules {
         path: PathBuf,
         found: String,
@@ -97,7 +99,7 @@ pub enum StoreError {
         backups: PathBuf,
     },
     #[error(
-        "there is no database at {path}; `ratedesk import …` or `ratedesk restore FILE` creates one (a mistyped --db?)"
+        "there is no database at {path}; `ratedesk init --rules ssl|isl|tsf`, `ratedesk import …` or `ratedesk restore FILE` creates one (a mistyped --db?)"
     )]
     Missing { path: PathBuf },
     #[error("database error at {path}: {detail}")]
