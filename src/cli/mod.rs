@@ -217,7 +217,8 @@ enum ImportKind {
     },
     /// The federation's national list as CSV, as `export list` writes it (Finland: the selo
     /// service's `Id;Sukunimi;Etunimi;Seura;Selo;Selopelejä;…`): players not yet in the
-    /// database, with their ratings as starting states. Imports with --yes.
+    /// database, with their ratings as starting states, and the clubs of those already there.
+    /// Imports with --yes.
     #[command(alias = "selo-csv")]
     NationalCsv {
         file: PathBuf,

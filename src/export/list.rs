@@ -214,8 +214,8 @@ pub fn split_name(name: &str) -> (&str, &str) {
 }
 
 /// Every list on `date` as the federation's CSV ([`Federation::list_columns`]): every player on
-/// any of the lists, by name, with his rating and games on each list he is on (and, where the
-/// columns have it, his change since the list of `previous`).
+/// any of the lists, by name, with his club, his rating and games on each list he is on (and,
+/// where the columns have it, his change since the list of `previous`).
 pub fn write_csv<R: Federation>(
     rulebook: &R,
     book: &Book<R>,
@@ -239,8 +239,8 @@ pub fn write_csv<R: Federation>(
     for p in players {
         let info = &book.players[p];
         let (surname, given) = split_name(&info.name);
-        let mut record: Vec<String> =
-            vec![info.id.clone(), surname.into(), given.into(), String::new()];
+        let club = info.club.clone().unwrap_or_default();
+        let mut record: Vec<String> = vec![info.id.clone(), surname.into(), given.into(), club];
         for (list, cols) in columns.lists.iter().enumerate() {
             let state = now.listed(p, list);
             let rating = state.and_then(|s| rulebook.rating_of(s));

@@ -2,8 +2,8 @@
 //! UTF-8 or Latin-1, CRLF or LF. Columns are found by their names — each rulebook's [`Columns`]
 //! (Finland's are the selo service's `Id;Sukunimi;Etunimi;Seura;Selo;Selopelejä;Pelo;…`) — so
 //! their order and any extra columns do not matter; the id and the name must be there. Also read
-//! when present: a club, each list's rating and games, a title, the FIDE id, the birth date and
-//! the sex (M, N/F/W). The list this program exports for a rulebook reads back the same.
+//! when present: the club (`Seura`), each list's rating and games, a title, the FIDE id, the
+//! birth date and the sex (M, N/F/W). The list this program exports for a rulebook reads back the same.
 
 use chrono::NaiveDate;
 
@@ -33,7 +33,9 @@ pub struct ListRow {
     pub id: String,
     /// `Surname, Given names` (or the name as one column gives it).
     pub name: String,
-    pub club: String,
+    /// The club cell: `None` when the file has no club column, empty for a player the list
+    /// gives no club.
+    pub club: Option<String>,
     /// The figures on each of the rulebook's lists, by list.
     pub lists: Vec<Option<Figures>>,
     pub title: String,
@@ -305,7 +307,7 @@ pub fn parse(bytes: &[u8], columns: &Columns) -> Result<Vec<ListRow>, CsvError> 
             } else {
                 format!("{surname}, {given}")
             },
-            club: cell(club_col).to_string(),
+            club: club_col.map(|c| cell(Some(c)).to_string()),
             lists,
             title: cell(title_col).to_string(),
             fide_id: number(fide_col, "a FIDE id")?.map(u64::from),
@@ -328,7 +330,7 @@ mod tests {
             let rows = parse(&bytes, &FINNISH).expect("reads");
             assert_eq!(rows.len(), 2);
             assert_eq!(rows[0].name, "Mäkelä, Eero");
-            assert_eq!(rows[0].club, "HSK");
+            assert_eq!(rows[0].club.as_deref(), Some("HSK"));
             assert_eq!(
                 rows[0].lists,
                 vec![

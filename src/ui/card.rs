@@ -80,6 +80,14 @@ fn draw_head<R: Federation>(
             theme.style(Role::Highlight),
         ));
     }
+    // Last on the line, and only whole: nothing before it is ever pushed out by it.
+    if let Some(club) = &info.club {
+        let club = Span::raw(format!("  club {club}"));
+        let used: usize = first.iter().map(Span::width).sum();
+        if used + club.width() <= usize::from(area.width.saturating_sub(2)) {
+            first.push(club);
+        }
+    }
     let mut ratings = Vec::new();
     for (list, state) in app.ratings(player) {
         ratings.push(Span::styled(

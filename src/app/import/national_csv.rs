@@ -1,7 +1,9 @@
 //! Importing the federation's national list (its CSV, as `export list` writes it; Finland's is
 //! the selo service's): players not yet in the database are created with the list's figures as
 //! their starting states (and its title as held); players already in it — found by the matcher,
-//! by id then FIDE id — are left as they are.
+//! by id then FIDE id — are left as they are, but for their club: a file with a club column
+//! says which club each plays for now (an empty cell: none), and a new club is an audited change
+//! of his record, made with the import.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -31,6 +33,7 @@ pub fn plan<R: Federation>(desk: &Desk<R>, file: &Path) -> Result<CsvPlan<R>, Im
     let matcher = Matcher::new(desk);
     let mut players = Vec::new();
     let mut matched = 0;
+    let mut moved = BTreeSet::new();
     let mut seen = BTreeSet::new();
     for row in rows {
         if !seen.insert(row.id.clone()) {
@@ -44,8 +47,21 @@ pub fn plan<R: Federation>(desk: &Desk<R>, file: &Path) -> Result<CsvPlan<R>, Im
             fide_id: row.fide_id,
             name: None,
         };
-        if let Found::Ours(..) = matcher.find(&incoming)? {
+        if let Found::Ours(player, _) = matcher.find(&incoming)? {
             matched += 1;
+            let stored = &desk.book().players[player];
+            let club = row.club.as_deref().map(club_of);
+            if let Some(club) = club.filter(|c| *c != stored.club)
+                && moved.insert(player)
+            {
+                players.push(ImportedPlayer::Updated {
+                    player,
+                    info: PlayerInfo {
+                        club,
+                        ..stored.clone()
+                    },
+                });
+            }
             continue;
         }
         let seeds = row
@@ -78,6 +94,7 @@ pub fn plan<R: Federation>(desk: &Desk<R>, file: &Path) -> Result<CsvPlan<R>, Im
             id: row.id,
             name: row.name,
             federation: None,
+            club: row.club.as_deref().and_then(club_of),
             fide_id: row.fide_id,
             born: row.born,
             sex: row.sex,
@@ -90,11 +107,13 @@ pub fn plan<R: Federation>(desk: &Desk<R>, file: &Path) -> Result<CsvPlan<R>, Im
             held,
         });
     }
-    let new_players = players.len();
+    let new_players = players.len() - moved.len();
     Ok(CsvPlan {
         summary: format!(
-            "{}: {new_players} new players, {matched} already in the database (left as they are)",
+            "{}: {new_players} new players, {matched} already in the database ({} with another \
+             club, otherwise left as they are)",
             file.display(),
+            moved.len()
         ),
         new_players,
         edit: Edit::Import {
@@ -102,6 +121,11 @@ pub fn plan<R: Federation>(desk: &Desk<R>, file: &Path) -> Result<CsvPlan<R>, Im
             events: Vec::new(),
         },
     })
+}
+
+/// A club as a cell gives it: `None` when empty.
+fn club_of(cell: &str) -> Option<String> {
+    Some(cell.trim().to_string()).filter(|c| !c.is_empty())
 }
 
 /// Applies a planned import as one audited edit.
