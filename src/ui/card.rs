@@ -65,7 +65,9 @@ fn draw_head<R: Federation>(
         Span::raw(format!(
             "  {}  {}",
             info.id,
-            info.federation.clone().unwrap_or_else(|| "FIN".into())
+            info.federation
+                .as_deref()
+                .unwrap_or(rulebook.home_federation())
         )),
     ];
     if let Some(born) = info.born {

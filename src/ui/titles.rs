@@ -159,8 +159,9 @@ fn draw_selection<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame,
     );
     columns.push(Column::whole("Best run", 2));
     let title = format!(
-        "Open selection list · {} who can represent Finland",
-        count(rows.len(), "player", "players")
+        "Open selection list · {} who can represent {}",
+        count(rows.len(), "player", "players"),
+        app.desk.rulebook().country()
     );
     let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
     grid.draw(frame, area, theme, |i| {
@@ -187,8 +188,9 @@ fn draw_women<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         Column::figure("Number", 18),
     ];
     let title = format!(
-        "Women's selection list · {} who can represent Finland",
-        count(rows.len(), "player", "players")
+        "Women's selection list · {} who can represent {}",
+        count(rows.len(), "player", "players"),
+        app.desk.rulebook().country()
     );
     let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
     grid.draw(frame, area, theme, |i| {
