@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::federation::Demo;
 use super::{Desk, DeskError, Federation};
 use crate::store::{Store, StoreError, backup};
 
@@ -76,17 +77,18 @@ pub struct Built {
     pub games: usize,
 }
 
-/// Builds `rulebook`'s demo federation of `params` into the (empty) database of `desk`, one
-/// audited import per year.
-pub fn build_demo<R: Federation>(
-    desk: &mut Desk<R>,
-    params: &DemoParams,
-) -> Result<Built, CreateError> {
-    let rulebook = desk.rulebook().clone();
-    let (book, years) = rulebook.demo(params).ok_or(CreateError::NoDemo {
+/// `rulebook`'s demo federation of `params`, generated (before any database is touched, so
+/// that a rulebook without one leaves nothing behind).
+pub fn demo_of<R: Federation>(rulebook: &R, params: &DemoParams) -> Result<Demo<R>, CreateError> {
+    rulebook.demo(params).ok_or(CreateError::NoDemo {
         adjective: rulebook.adjective(),
         code: rulebook.code(),
-    })?;
+    })
+}
+
+/// Writes a demo federation into the (empty) database of `desk`, one audited import per year.
+pub fn import_demo<R: Federation>(desk: &mut Desk<R>, demo: Demo<R>) -> Result<Built, CreateError> {
+    let (book, years) = demo;
     let built = Built {
         players: book.players.len(),
         events: book.events.len(),

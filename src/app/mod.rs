@@ -12,6 +12,7 @@ mod editing;
 pub mod federation;
 pub mod forms;
 pub mod import;
+mod merging;
 pub mod paths;
 mod players;
 mod popups;

@@ -32,6 +32,8 @@ pub enum QueryError {
     NoList { given: String, lists: String },
     #[error("unknown title '{0}'")]
     NoTitle(String),
+    #[error("the {0} rulebook has no titles")]
+    NoTitles(&'static str),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -193,12 +195,13 @@ pub fn confirm_edit<R: Federation>(
     title: &str,
     date: NaiveDate,
 ) -> Result<Edit<R>, QueryError> {
+    let rulebook = desk.rulebook();
+    if !rulebook.awards_titles() {
+        return Err(QueryError::NoTitles(rulebook.adjective()));
+    }
     let player = find_player(desk, player)?;
-    let award = desk
-        .rulebook()
-        .awards_titles()
-        .then(|| desk.rulebook().award_from_json(title))
-        .flatten()
+    let award = rulebook
+        .award_from_json(title)
         .ok_or_else(|| QueryError::NoTitle(title.into()))?;
     Ok(Edit::ConfirmAward {
         player,

@@ -152,8 +152,9 @@ fn demo<R: Federation>(
         ..database::DemoParams::demo()
     };
     let started = std::time::Instant::now();
+    let federation = database::demo_of(&rulebook, &params)?;
     let mut desk = database::create(out, rulebook)?;
-    let built = database::build_demo(&mut desk, &params)?;
+    let built = database::import_demo(&mut desk, federation)?;
     desk.close()?;
     println!(
         "{}: {} players, {} events, {} games over {years} years, built in {:.1?}",

@@ -1,21 +1,22 @@
-//! The command line: argument parsing, the choice of the database's rulebook (one registry,
-//! [`app::with_federation`]), and for each command one small function (in `commands`) that
-//! calls the application and writes what it answers. No use-case lives here.
+//! The command line: argument parsing, the choice of the database's rulebook (`rulebook`, by
+//! the one registry [`app::with_federation`]), and for each command one small function (in
+//! `commands`) that calls the application and writes what it answers. No use-case lives here.
 
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use clap::{Parser, Subcommand};
 
-use crate::app::{self, Federation, WithFederation, database};
+use crate::app::{self, database};
 
 mod batch;
 mod commands;
 pub mod output;
+mod rulebook;
+
+use rulebook::{OnDatabase, Workstation, with_database, workstation};
 
 /// Exit status for input that was refused.
 const BAD_INPUT: u8 = 2;
@@ -432,152 +433,6 @@ pub fn database_dir(flag: Option<PathBuf>) -> PathBuf {
                 });
             data.join("ratedesk")
         })
-}
-
-/// The workstation as asked for on the command line.
-struct Workstation {
-    db: Option<PathBuf>,
-    demo: bool,
-    rules: Option<String>,
-    theme: Option<String>,
-    keymap: Option<PathBuf>,
-    preset: Option<String>,
-}
-
-/// Opens the TUI on the database's rulebook (a demo federation's on request; a folder without
-/// a database gets a Finnish one). A broken keymap stops here, before the alternate screen,
-/// naming the file, the key and the clash; a broken theme only warns.
-fn workstation(asked: Workstation) -> Result<(), Failure> {
-    let (dir, code) = if asked.demo {
-        let code = asked.rules.clone().unwrap_or_else(|| "ssl".into());
-        let name = match code.as_str() {
-            "ssl" => "ratedesk-demo".to_string(),
-            other => format!("ratedesk-demo-{other}"),
-        };
-        (database_dir(None).with_file_name(name), code)
-    } else {
-        let dir = database_dir(asked.db.clone());
-        let code = database::rulebook_of(&dir)
-            .map_err(other)?
-            .unwrap_or_else(|| "ssl".into());
-        (dir, code)
-    };
-    app::with_federation(&code, OpenWorkstation { asked, dir })?
-}
-
-struct OpenWorkstation {
-    asked: Workstation,
-    dir: PathBuf,
-}
-
-impl WithFederation for OpenWorkstation {
-    type Output = Result<(), Failure>;
-
-    fn with<R: Federation>(self, rulebook: R) -> Self::Output {
-        use crate::ui::{keymap::Keymap, theme::Theme};
-        let asked = self.asked;
-        let user = asked.keymap.or_else(Keymap::user_file);
-        let keymap = Keymap::load(asked.preset.as_deref(), user.as_deref())
-            .map_err(|e| Failure::Input(e.to_string()))?;
-        let (theme, warning) = Theme::choose(
-            asked.theme.as_deref(),
-            std::env::var_os("NO_COLOR").is_some(),
-        );
-        if let Some(w) = warning {
-            eprintln!("ratedesk: {w}");
-        }
-        let mut desk = commands::open(&self.dir, rulebook)?;
-        if asked.demo && desk.book().players.is_empty() {
-            eprintln!(
-                "ratedesk: building the demo federation in {} …",
-                self.dir.display()
-            );
-            database::build_demo(&mut desk, &database::DemoParams::demo())?;
-        }
-        let theme = theme.for_terminal(crate::ui::theme::Capabilities::from_env());
-        crate::ui::run(desk, keymap, theme).map_err(other)
-    }
-}
-
-/// A command on a database, with what was read to choose its rulebook.
-struct OnDatabase {
-    dir: PathBuf,
-    command: Command,
-    /// A backup's text, read to know its rulebook (`restore`).
-    backup: Option<String>,
-    stop: Arc<AtomicBool>,
-}
-
-impl WithFederation for OnDatabase {
-    type Output = Result<(), Failure>;
-
-    fn with<R: Federation>(self, rulebook: R) -> Self::Output {
-        commands::run_with(rulebook, self)
-    }
-}
-
-/// Chooses the rulebook a command works with — the one the database keeps; for a new
-/// database the one `init` or `demo` names, a `rate` document's or a backup's — and runs it.
-fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
-    let stop = batch::defer_signals()?;
-    let dir = match &command {
-        Command::Demo { out, .. } => out.clone(),
-        _ => database_dir(db),
-    };
-    let stored = database::rulebook_of(&dir).map_err(other)?;
-    let mut backup = None;
-    let code = match (&command, stored) {
-        (Command::Init { rules } | Command::Demo { rules, .. }, stored) => {
-            if let Some(stored) = stored {
-                return Err(database::CreateError::Exists {
-                    path: dir,
-                    rules: stored,
-                }
-                .into());
-            }
-            rules.clone()
-        }
-        (Command::Restore { file, .. }, stored) => {
-            let text = app::restore::read_backup(file)?;
-            let code = database::backup_rules(&text)
-                .ok_or_else(|| {
-                    Failure::Input(format!("{}: not a ratedesk backup", file.display()))
-                })?
-                .to_string();
-            if let Some(stored) = stored.filter(|s| *s != code) {
-                return Err(Failure::Input(format!(
-                    "{} is a backup of a '{code}' database, but the database at {} keeps the '{stored}' rulebook; restore it into another folder",
-                    file.display(),
-                    dir.display()
-                )));
-            }
-            backup = Some(text);
-            code
-        }
-        (_, Some(stored)) => stored,
-        (
-            Command::Import {
-                what: ImportKind::Json { files, .. },
-            },
-            None,
-        ) => match files.first() {
-            Some(first) => app::import::json::rules_of(first)?,
-            None => "ssl".into(),
-        },
-        (Command::Import { .. }, None) => "ssl".into(),
-        // Only an import creates a database; any other command on a folder without one is a
-        // mistyped --db, not a request for an empty database.
-        (_, None) => return Err(database::missing(&dir).into()),
-    };
-    app::with_federation(
-        &code,
-        OnDatabase {
-            dir,
-            command,
-            backup,
-            stop,
-        },
-    )?
 }
 
 fn rate(input: Option<&Path>, pretty: bool) -> ExitCode {
