@@ -13,11 +13,13 @@ pub mod federation;
 pub mod forms;
 pub mod import;
 mod merging;
+pub mod national;
 pub mod paths;
 mod players;
 mod popups;
 pub mod publish;
 pub mod queries;
+pub mod registry;
 pub mod restore;
 pub mod search;
 pub mod state;
@@ -25,7 +27,9 @@ mod titles;
 mod tournaments;
 pub mod views;
 
-pub use federation::{Federation, WithFederation, with_federation};
+pub use federation::Federation;
+pub use national::National;
+pub use registry::{WithFederation, with_federation};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
