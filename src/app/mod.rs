@@ -27,6 +27,9 @@ mod titles;
 mod tournaments;
 pub mod views;
 
+/// The TRF import, by the name the workstation's state knows it.
+pub use import::trf as trf_import;
+
 pub use federation::Federation;
 pub use national::National;
 pub use registry::{WithFederation, with_federation};

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
+pub use super::state::Standing;
+
 use super::import::matcher::{Found, Incoming, Matcher};
 use super::{Desk, DeskError, Edit, Federation};
 use crate::book::Book;
@@ -43,18 +45,6 @@ impl QueryError {
     pub fn is_input(&self) -> bool {
         !matches!(self, QueryError::Store(_))
     }
-}
-
-/// One row of an event's standings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Standing {
-    pub start_number: usize,
-    pub player: usize,
-    /// Half points, unplayed games included.
-    pub points: u32,
-    /// The rating going into the event, known before any result is keyed.
-    pub entry: Option<Rating>,
-    pub rating: Option<PlayerRating>,
 }
 
 /// A player named on the command line: by id, FIDE id, or a name only one player in use has.

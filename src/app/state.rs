@@ -15,11 +15,10 @@ use super::forms::FormState;
 use super::search::SearchIndex;
 use super::{Action, Context, Desk, Edit, Effect};
 
-pub use super::import::trf::Plan;
 pub use super::players::{CardView, Focus, GameRow, PlayersState};
-pub use super::queries::Standing;
 pub use super::titles::{TitlesState, TitlesView};
 pub use super::tournaments::{EventView, Pane, TournamentsState};
+pub use super::trf_import::Plan;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
@@ -126,6 +125,18 @@ pub struct HistoryRow {
     pub event: usize,
     pub list: crate::rules::ListId,
     pub rating: PlayerRating,
+}
+
+/// One row of an event's standings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    pub start_number: usize,
+    pub player: usize,
+    /// Half points, unplayed games included.
+    pub points: u32,
+    /// The rating going into the event, known before any result is keyed.
+    pub entry: Option<crate::model::Rating>,
+    pub rating: Option<PlayerRating>,
 }
 
 pub struct App<R: Federation> {

@@ -65,9 +65,7 @@ fn draw_head<R: Federation>(
         Span::raw(format!(
             "  {}  {}",
             info.id,
-            info.federation
-                .as_deref()
-                .unwrap_or(rulebook.home_federation())
+            info.federation.clone().unwrap_or_else(|| "FIN".into())
         )),
     ];
     if let Some(born) = info.born {

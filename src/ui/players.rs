@@ -60,11 +60,7 @@ pub(crate) fn draw_players<R: Federation>(
             cell(birth_year(info)),
             cell(club(info)),
             cell(info.id.clone()),
-            cell(
-                info.federation
-                    .clone()
-                    .unwrap_or_else(|| app.desk.rulebook().home_federation().into()),
-            ),
+            cell(info.federation.clone().unwrap_or_else(|| "FIN".into())),
         ];
         cells.extend(
             app.ratings(p)
