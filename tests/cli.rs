@@ -1,5 +1,6 @@
 //! The command line around the workstation: a broken keymap stops the program before the
-//! terminal is touched, naming the file, the key and the clashing actions.
+//! terminal is touched, naming the file, the key and the clashing actions; TRF imports; the
+//! rulebook chosen once by `init`; a correction that keeps a title as one audited edit.
 
 use std::process::Command;
 

@@ -1,7 +1,8 @@
-//! The database through the real binary: every conformance case imported and exported equals
-//! `ratedesk rate`; exports re-rate to the stored results; backups round-trip byte for byte;
-//! acknowledged edits survive SIGKILL; a second process, a corrupt database and a newer schema
-//! are refused with clear messages.
+//! The database through the real binary: every conformance case of every rulebook imported and
+//! exported equals `ratedesk rate`; exports re-rate to the stored results; backups round-trip
+//! byte for byte; acknowledged edits survive SIGKILL; a second process, a corrupt database and
+//! a newer schema are refused with clear messages; Icelandic and Turkish databases keep their
+//! rulebook, re-rate, check and restore like Finnish ones.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

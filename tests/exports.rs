@@ -1,6 +1,7 @@
 //! The federation's publications from a database: the national list as the selo service's CSV
 //! (which imports back into a new database and exports the same), as text and HTML with ranks
-//! and changes; an event's rating report; a player's history. Each is checked against the
+//! and changes, and Iceland's and Turkey's lists by their own rules; an event's rating report;
+//! a player's history; TRF26's national records per rulebook. Each is checked against the
 //! `rate`-format export of the same database, an independent path to the same figures.
 
 use serde_json::Value;
