@@ -27,13 +27,13 @@ impl Federation for Ssl {
 }
 
 impl Federation for Isl {
-    fn demo(&self, _params: &Params) -> Option<Demo<Self>> {
-        None
+    fn demo(&self, params: &Params) -> Option<Demo<Self>> {
+        Some(crate::demo::generate_iceland(params))
     }
 }
 
 impl Federation for Tsf {
-    fn demo(&self, _params: &Params) -> Option<Demo<Self>> {
-        None
+    fn demo(&self, params: &Params) -> Option<Demo<Self>> {
+        Some(crate::demo::generate_turkey(params))
     }
 }
