@@ -242,6 +242,9 @@ impl<R: Federation> App<R> {
 
     /// Confirms the selected title when it awaits the rating committee (an audited edit).
     pub(super) fn confirm_title(&mut self) {
+        if self.titles_view() != super::state::TitlesView::Holders {
+            return self.warn("titles are confirmed in the Titles view");
+        }
         let rows = self.title_rows();
         let Some((player, award, confirmed)) = rows.get(self.titles.selected).cloned() else {
             return;

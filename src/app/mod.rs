@@ -8,7 +8,7 @@ mod audit_log;
 mod checks;
 pub mod edit;
 mod editing;
-mod federation;
+pub mod federation;
 pub mod forms;
 pub mod paths;
 mod players;

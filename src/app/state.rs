@@ -16,7 +16,9 @@ use super::search::SearchIndex;
 use super::{Action, Context, Desk, Edit, Effect};
 
 pub use super::players::{CardView, Focus, GameRow, PlayersState};
-pub use super::titles::{TitlesState, TitlesView};
+pub use super::titles::{
+    BandRow, FirstRatingRow, MarkRow, NEAR_EDGE, NEAR_MARK, TitlesState, TitlesView,
+};
 pub use super::tournaments::{EventView, Pane, TournamentsState};
 pub use super::trf_import::Plan;
 
@@ -212,9 +214,18 @@ impl<R: Federation> App<R> {
             suspend: false,
             search,
         };
+        app.titles.view = app.titles_view();
         app.refresh_players();
         app.refresh_tournaments();
         app
+    }
+
+    /// A tab's name in the tab bar: the third tab names what the rulebook tracks there.
+    pub fn tab_title(&self, tab: Tab) -> &'static str {
+        match tab {
+            Tab::Titles => self.desk.rulebook().third_tab(),
+            other => other.title(),
+        }
     }
 
     /// The terminal reports its size (at start and on every resize).

@@ -98,7 +98,7 @@ fn draw_tabs<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
         };
         spans.push(Span::raw(" "));
         spans.push(Span::styled(
-            format!(" {} {} ", i + 1, tab.title()),
+            format!(" {} {} ", i + 1, app.tab_title(*tab)),
             theme.style(role),
         ));
     }
@@ -202,12 +202,21 @@ fn screen_hint<R: Federation>(app: &App<R>, keymap: &Keymap) -> String {
             h(Action::Back),
             h(Action::Help)
         ),
-        (Tab::Titles, _) => format!(
+        (Tab::Titles, _) if app.desk.rulebook().awards_titles() => format!(
             "{} card · {}/{} view · {} confirm · {} date · {} undo · {} help",
             h(Action::Open),
             h(Action::PrevView),
             h(Action::NextView),
             h(Action::ConfirmTitle),
+            h(Action::ChooseDate),
+            h(Action::Undo),
+            h(Action::Help)
+        ),
+        (Tab::Titles, _) => format!(
+            "{} card · {}/{} view · {} date · {} undo · {} help",
+            h(Action::Open),
+            h(Action::PrevView),
+            h(Action::NextView),
             h(Action::ChooseDate),
             h(Action::Undo),
             h(Action::Help)
