@@ -39,6 +39,12 @@ pub trait Federation: JsonRules + 'static {
         view.title()
     }
 
+    /// Whether the rulebook publishes its ratings by period (a quarter, a month) rather than
+    /// after every event.
+    fn by_period(&self) -> bool {
+        false
+    }
+
     /// For a rulebook that publishes its ratings by period (a quarter, a month): the dates of
     /// the period a rating unit names. `None` for a rulebook that rates event by event.
     fn period_dates(&self, _key: &UnitKey) -> Option<PeriodDates> {
@@ -55,6 +61,13 @@ pub trait Federation: JsonRules + 'static {
     /// publishes; `None` for a player without a rating, and for a rulebook that publishes a new
     /// rating after every event (its rows carry it).
     fn row_change(&self, _row: &PlayerRating<Self::Detail>) -> Option<i64> {
+        None
+    }
+
+    /// The exact change of each of a row's games, in hundredths, for a rulebook that rates game
+    /// by game but publishes by period (the running rating is the period's so far); `None`
+    /// where the running rating tells it.
+    fn game_changes(&self, _row: &PlayerRating<Self::Detail>) -> Option<Vec<i64>> {
         None
     }
 

@@ -11,6 +11,7 @@ mod editing;
 pub mod federation;
 pub mod forms;
 pub mod paths;
+pub mod period;
 mod players;
 mod popups;
 pub mod restore;

@@ -96,7 +96,11 @@ impl<R: Federation> App<R> {
                             m.entry(a.player).or_default().push(a.clone());
                             m
                         });
-                    let result_keyed = matches!(*edit, Edit::SetResult { .. });
+                    let keyed = match &*edit {
+                        Edit::SetResult { event, round, .. } => Some((*event, *round)),
+                        _ => None,
+                    };
+                    let result_keyed = keyed.is_some();
                     let stored = self.apply(*edit);
                     let said = self.status.clone();
                     // Titles are permanent: one a correction takes away is kept as held.
@@ -104,6 +108,9 @@ impl<R: Federation> App<R> {
                         self.apply(Edit::HoldAwards { player, awards });
                     }
                     self.status = said;
+                    if let Some((event, round)) = keyed.filter(|_| stored) {
+                        self.tell_period(event, round);
+                    }
                     if stored
                         && result_keyed
                         && let Some(event) = self.tournaments.open

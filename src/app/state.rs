@@ -15,7 +15,7 @@ use super::forms::FormState;
 use super::search::SearchIndex;
 use super::{Action, Context, Desk, Edit, Effect};
 
-pub use super::players::{CardView, Focus, GameRow, PlayersState};
+pub use super::players::{CardView, Focus, GameChange, GameRow, PlayersState};
 pub use super::titles::{
     BandRow, FirstRatingRow, MarkRow, NEAR_EDGE, NEAR_MARK, TitlesState, TitlesView,
 };
@@ -127,6 +127,11 @@ pub struct HistoryRow {
     pub event: usize,
     pub list: crate::rules::ListId,
     pub rating: PlayerRating,
+    /// For a rulebook that publishes by period: the period the row is rated in, the row's
+    /// exact change (hundredths) and each game's.
+    pub period: Option<super::federation::PeriodDates>,
+    pub change: Option<i64>,
+    pub game_changes: Option<Vec<i64>>,
 }
 
 /// One row of an event's standings.

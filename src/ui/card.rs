@@ -15,7 +15,8 @@ use super::chart::draw_chart;
 use super::grid::{Column, Grid, GridCell, cell};
 use super::theme::{Role, Theme};
 use crate::app::Federation;
-use crate::app::state::{App, CardView, count};
+use crate::app::period::hundredths;
+use crate::app::state::{App, CardView, GameChange, count};
 use crate::model::FideKind;
 
 use super::draw::{block, delta_role, doubled, expected, half_points, performance, rating, signed};
@@ -309,11 +310,16 @@ fn draw_games<R: Federation>(
             cell(g.opponent_rating.to_string()),
             cell(result),
             cell(g.expected.map(|e| e.to_string()).unwrap_or_default()),
-            (
-                g.change.map(signed).unwrap_or_default(),
-                delta_role(g.change),
-            ),
-            cell(g.rating_after.to_string()),
+            match g.change {
+                Some(GameChange::Points(d)) => (signed(d), delta_role(Some(d))),
+                Some(GameChange::Exact(c)) => (hundredths(c), delta_role(Some(c.signum() as i32))),
+                None => cell(""),
+            },
+            cell(if g.rating_shown {
+                g.rating_after.to_string()
+            } else {
+                String::new()
+            }),
             cell(lists[g.list]),
         ];
         row
@@ -329,20 +335,34 @@ fn draw_events<R: Federation>(
 ) {
     let book = app.desk.book();
     let rulebook = app.desk.rulebook();
+    let by_period = rulebook.by_period();
     let mut history = app.history(player);
     history.reverse();
-    let columns = vec![
+    let mut columns = vec![
         Column::whole("Date", 13),
         Column::text("Event", 10, 20),
         Column::whole("List", 5),
-        Column::figure("Old", 12),
-        Column::figure("New", 14),
-        Column::figure("±", 13),
+    ];
+    if by_period {
+        // The period's list publishes the new rating: each row carries its exact change.
+        columns.extend([
+            Column::whole("Period", 15),
+            Column::figure("Old", 12),
+            Column::figure("±", 14),
+        ]);
+    } else {
+        columns.extend([
+            Column::figure("Old", 12),
+            Column::figure("New", 14),
+            Column::figure("±", 13),
+        ]);
+    }
+    columns.extend([
         Column::figure("N", 11),
         Column::figure("W", 10),
         Column::figure("We", 8),
         Column::figure("Perf", 7),
-    ];
+    ]);
     let title = format!(
         "{} · newest first · ←→ games",
         count(history.len(), "rated event", "rated events")
@@ -352,18 +372,38 @@ fn draw_events<R: Federation>(
         let r = &history[i];
         let ev = &book.events[r.event];
         let g = &r.rating;
-        let delta = g.old.map(|o| g.new - o);
-        vec![
+        let mut cells = vec![
             cell(ev.end.to_string()),
             cell(ev.title().to_string()),
             cell(rulebook.lists()[r.list]),
-            cell(rating(g.old)),
-            cell(g.new.to_string()),
-            (delta.map(signed).unwrap_or_default(), delta_role(delta)),
+        ];
+        if by_period {
+            cells.extend([
+                cell(
+                    r.period
+                        .map(|p| p.published.to_string())
+                        .unwrap_or_default(),
+                ),
+                cell(rating(g.old)),
+                match r.change {
+                    Some(c) => (hundredths(c), delta_role(Some(c.signum() as i32))),
+                    None => cell(""),
+                },
+            ]);
+        } else {
+            let delta = g.old.map(|o| g.new - o);
+            cells.extend([
+                cell(rating(g.old)),
+                cell(g.new.to_string()),
+                (delta.map(signed).unwrap_or_default(), delta_role(delta)),
+            ]);
+        }
+        cells.extend([
             cell(g.games.to_string()),
             cell(half_points(g.score)),
             cell(expected(g.expected)),
             cell(performance(g.performance)),
-        ]
+        ]);
+        cells
     });
 }

@@ -8,8 +8,8 @@ use super::{Demo, Federation, MarkStanding, PeriodDates, Progress};
 use crate::demo::Params;
 use crate::model::PlayerInfo;
 use crate::rules::isl::{
-    Isl, IslDetail, IslState, LOCK_RATING, MIN_GAMES, MIN_HALVES, initial_rating, is_junior,
-    k_factor, period_of, period_of_key,
+    Isl, IslDetail, IslState, LOCK_RATING, MIN_GAMES, MIN_HALVES, change_hundredths,
+    initial_rating, is_junior, k_factor, period_of, period_of_key,
 };
 use crate::rules::{ListId, PlayerRating, UnitKey};
 
@@ -40,6 +40,11 @@ impl Federation for Isl {
     }
 
     /// Útreikningsdagsetningar: a quarter, rated with the list of its first day.
+    /// Útreikningsdagsetningar: four lists a year.
+    fn by_period(&self) -> bool {
+        true
+    }
+
     fn period_dates(&self, key: &UnitKey) -> Option<PeriodDates> {
         let period = period_of_key(key);
         Some(PeriodDates {
@@ -51,6 +56,23 @@ impl Federation for Isl {
     /// Σ Rbreyting of the row's games (rated players).
     fn row_change(&self, row: &PlayerRating<IslDetail>) -> Option<i64> {
         row.detail.change
+    }
+
+    /// "Hver einstök skák er reiknuð sérstaklega": each game's Rbreyting from its K and
+    /// expected score.
+    fn game_changes(&self, row: &PlayerRating<IslDetail>) -> Option<Vec<i64>> {
+        if row.detail.k.len() != row.lines.len() {
+            return None;
+        }
+        Some(
+            row.lines
+                .iter()
+                .zip(&row.detail.k)
+                .map(|(line, &k)| {
+                    change_hundredths(k, line.halves, i64::from(line.expected.unwrap_or(0)))
+                })
+                .collect(),
+        )
     }
 
     /// `1850 · K 25 · 120 games`, with the 2400 mark once reached and a warning under 25

@@ -41,6 +41,11 @@ impl Federation for Tsf {
 
     /// A.14, B.1.e: a month, rated with the list of its first day and published on the first
     /// day of the next.
+    /// A.14: a list every month.
+    fn by_period(&self) -> bool {
+        true
+    }
+
     fn period_dates(&self, key: &UnitKey) -> Option<PeriodDates> {
         Some(PeriodDates {
             rated_with: list_date_of_period(key.date),
