@@ -62,11 +62,8 @@ impl<R: Federation> App<R> {
                         PickFor::MergeInto(_) => None,
                     };
                     let id = self.next_free_id();
-                    self.popup = Some(Popup::Form(FormState::new_player_named(
-                        enter_in,
-                        &pick.query,
-                        &id,
-                    )));
+                    let form = FormState::new_player_named(enter_in, &pick.query, &id);
+                    self.popup = Some(Popup::Form(self.for_rulebook(form)));
                 }
                 _ => self.popup = Some(Popup::Pick(pick)),
             },
@@ -188,7 +185,7 @@ impl<R: Federation> App<R> {
         }
         match prefixes.into_iter().max_by_key(|(_, (count, _))| *count) {
             Some((prefix, (_, highest))) => format!("{prefix}{}", highest + 1),
-            None => format!("{}1", crate::model::FINLAND),
+            None => format!("{}1", self.desk.rulebook().home_federation()),
         }
     }
 }
