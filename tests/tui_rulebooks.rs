@@ -291,7 +291,11 @@ fn check_period<R: Federation>(app: &App<R>, event: usize, list: &str) {
                 row["new"].as_i64(),
                 "{id}: the new rating the list publishes ({name})"
             );
-            assert_eq!(entry.old.map(i64::from), find(&part, "id", id)["old"].as_i64(), "{id}");
+            assert_eq!(
+                entry.old.map(i64::from),
+                find(&part, "id", id)["old"].as_i64(),
+                "{id}"
+            );
             assert_eq!(
                 entry.event_change,
                 hundredths(&find(&part, "id", id)["change"]),
@@ -380,14 +384,35 @@ fn ssl_create_key_correct_undo_against_rate_and_every_tab() {
         })
     };
     let players = vec![
-        (player("FIN1", "Järvinen, Aino", "1995-04-02", true), selo(1950, 105)),
-        (player("FIN2", "Könönen, Onni", "1980-01-10", false), selo(2010, 300)),
-        (player("FIN3", "Mäkelä, Väinö", "2008-06-30", false), selo(1650, 20)),
-        (player("FIN4", "Åberg, Säde", "1970-12-24", true), selo(1750, 60)),
+        (
+            player("FIN1", "Järvinen, Aino", "1995-04-02", true),
+            selo(1950, 105),
+        ),
+        (
+            player("FIN2", "Könönen, Onni", "1980-01-10", false),
+            selo(2010, 300),
+        ),
+        (
+            player("FIN3", "Mäkelä, Väinö", "2008-06-30", false),
+            selo(1650, 20),
+        ),
+        (
+            player("FIN4", "Åberg, Säde", "1970-12-24", true),
+            selo(1750, 60),
+        ),
         (player("FIN5", "Pöllänen, Eero", "1990-03-03", false), None),
-        (player("FIN6", "Söderström, Ilmari", "1985-05-05", false), selo(1720, 9)),
-        (player("FIN7", "Ylönen, Sisu", "2000-07-07", false), selo(1580, 40)),
-        (player("FIN8", "Hämäläinen, Päivi", "1975-08-08", true), selo(1780, 200)),
+        (
+            player("FIN6", "Söderström, Ilmari", "1985-05-05", false),
+            selo(1720, 9),
+        ),
+        (
+            player("FIN7", "Ylönen, Sisu", "2000-07-07", false),
+            selo(1580, 40),
+        ),
+        (
+            player("FIN8", "Hämäläinen, Päivi", "1975-08-08", true),
+            selo(1780, 200),
+        ),
     ];
     let book = base::<Ssl>(players, 2, ("2025-autumn", "2025-10-17", "2025-10-19"));
     let mut app = open(dir.path(), Ssl, book);
@@ -448,6 +473,14 @@ fn isl_create_key_correct_undo_against_rate_and_every_tab() {
             player("ISL8", "Hjartarson, Davíð", "1970-10-10", false),
             rated(1600, 210),
         ),
+        (
+            player("ISL9", "Friðriksdóttir, Æsa", "2014-04-04", true),
+            Some(IslState::Provisional(Provisional {
+                games: 3,
+                opponents_sum: 4800,
+                score: 2,
+            })),
+        ),
     ];
     let book = base::<Isl>(players, 1, ("2025-haustmot", "2025-10-10", "2025-10-12"));
     let mut app = open(dir.path(), Isl, book);
@@ -477,10 +510,11 @@ fn isl_create_key_correct_undo_against_rate_and_every_tab() {
     correct_and_undo(&mut app, &k, event, &|app| {
         check_period(app, event, "standard")
     });
-    // Björnsson has his 5 games and a point: the June list gives his initial rating.
-    let bjornsson = 4;
+    // Einarsson's first 5 games against rated players, 1 point and more: the June list gives
+    // his initial rating.
+    let einarsson = 6;
     let entries = app.period_entries(event, &periods[0]);
-    assert!(entries[&bjornsson].new.is_some(), "an initial rating");
+    assert!(entries[&einarsson].old.is_none() && entries[&einarsson].new.is_some());
     snapshots(&mut app, &k, "isl", "ISL1");
 }
 
@@ -498,14 +532,39 @@ fn tsf_create_key_correct_undo_against_rate_and_every_tab() {
         })
     };
     let players = vec![
-        (player("TUR1", "Yılmaz, İlkay", "1992-02-02", false), rated(2010, 80)),
-        (player("TUR2", "Şahin, Çağrı", "2001-03-03", false), rated(1598, 40)),
-        (player("TUR3", "Öztürk, Gülşen", "1988-04-04", true), rated(1755, 40)),
-        (player("TUR4", "Işık, Barış", "2010-05-05", false), archive(1450, 3)),
-        (player("TUR5", "Doğan, Şule", "2011-06-06", true), archive(1380, 5)),
-        (player("TUR6", "Çelik, Ümit", "1979-07-07", false), rated(1420, 150)),
+        (
+            player("TUR1", "Yılmaz, İlkay", "1992-02-02", false),
+            rated(2010, 80),
+        ),
+        (
+            player("TUR2", "Şahin, Çağrı", "2001-03-03", false),
+            rated(1598, 40),
+        ),
+        (
+            player("TUR3", "Öztürk, Gülşen", "1988-04-04", true),
+            rated(1755, 40),
+        ),
+        (
+            player("TUR4", "Işık, Barış", "2010-05-05", false),
+            archive(1450, 3),
+        ),
+        (
+            player("TUR5", "Doğan, Şule", "2011-06-06", true),
+            archive(1380, 5),
+        ),
+        (
+            player("TUR6", "Çelik, Ümit", "1979-07-07", false),
+            rated(1420, 150),
+        ),
         (player("TUR7", "Güneş, Ekin", "2012-08-08", true), None),
-        (player("TUR8", "Ağaoğlu, Yiğit", "1983-09-09", false), rated(2405, 300)),
+        (
+            player("TUR8", "Ağaoğlu, Yiğit", "1983-09-09", false),
+            rated(2405, 300),
+        ),
+        (
+            player("TUR9", "İnce, Sıla", "2013-10-10", true),
+            archive(1500, 4),
+        ),
     ];
     let book = base::<Tsf>(players, 3, ("2025-izmir", "2025-11-14", "2025-11-16"));
     let mut app = open(dir.path(), Tsf, book);

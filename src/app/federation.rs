@@ -45,6 +45,11 @@ pub trait Federation: JsonRules + 'static {
         false
     }
 
+    /// What a view of the third tab tracks, in the rulebook's words (its title line).
+    fn view_note(&self, _view: TitlesView) -> &'static str {
+        ""
+    }
+
     /// For a rulebook that publishes its ratings by period (a quarter, a month): the dates of
     /// the period a rating unit names. `None` for a rulebook that rates event by event.
     fn period_dates(&self, _key: &UnitKey) -> Option<PeriodDates> {

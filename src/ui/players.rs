@@ -58,7 +58,11 @@ pub(crate) fn draw_players<R: Federation>(
             cell(info.name.clone()),
             cell(birth_year(info)),
             cell(info.id.clone()),
-            cell(info.federation.clone().unwrap_or_else(|| "FIN".into())),
+            cell(
+                info.federation
+                    .clone()
+                    .unwrap_or_else(|| rulebook.home_federation().into()),
+            ),
         ];
         cells.extend(
             app.ratings(p)

@@ -104,7 +104,7 @@ fn draw_period_standings<R: Federation>(
     ];
     let title = match &period {
         Some(p) => format!(
-            "Standings · period {} (list of {})",
+            "Standings · period {} · rated with the list of {}",
             p.dates.published, p.dates.rated_with
         ),
         None => "Standings".into(),

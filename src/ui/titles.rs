@@ -75,9 +75,10 @@ fn draw_mark<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
         Column::whole("", 8),
     ];
     let title = format!(
-        "{} at or within {} of {mark} · reaching it sets K 10 (15 for juniors) for good",
+        "{} at or within {} of {mark} · {}",
         count(rows.len(), "player", "players"),
-        crate::app::state::NEAR_MARK
+        crate::app::state::NEAR_MARK,
+        app.desk.rulebook().view_note(TitlesView::Mark)
     );
     let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
     grid.draw(frame, area, theme, |i| {
@@ -122,18 +123,11 @@ fn draw_first_rating<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Fra
     if archive {
         columns.push(Column::whole("Performances", 4));
     }
-    let needed = rows.first().map_or(0, |r| r.progress.needed_games);
-    let title = if points {
-        format!(
-            "{} toward an initial rating · {needed} games and 1 point against rated opponents",
-            count(rows.len(), "player", "players")
-        )
-    } else {
-        format!(
-            "{} toward a first UKD · {needed} games archived",
-            count(rows.len(), "player", "players")
-        )
-    };
+    let title = format!(
+        "{} on the way · {}",
+        count(rows.len(), "player", "players"),
+        app.desk.rulebook().view_note(TitlesView::FirstRating)
+    );
     let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
     grid.draw(frame, area, theme, |i| {
         let r = &rows[i];
@@ -176,19 +170,11 @@ fn draw_bands<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         Column::figure("To edge", 14),
         Column::figure("k across", 13),
     ];
-    let edges: Vec<String> = app
-        .desk
-        .rulebook()
-        .factor_bands()
-        .iter()
-        .skip(1)
-        .map(|(edge, _)| edge.to_string())
-        .collect();
     let title = format!(
-        "{} within {} of a k band edge ({})",
+        "{} within {} of a band edge · {}",
         count(rows.len(), "rating", "ratings"),
         crate::app::state::NEAR_EDGE,
-        edges.join(", ")
+        app.desk.rulebook().view_note(TitlesView::Bands)
     );
     let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
     grid.draw(frame, area, theme, |i| {

@@ -75,19 +75,21 @@ fn draw_event<R: Federation>(
         .list_in(ev, &book.events)
         .map_or("unrated", |l| rulebook.lists()[l]);
     let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).areas(area);
-    let mut items = vec![
-        ev.title().to_string(),
+    // The period (and a late receipt) before the dates: it is what a period rulebook's
+    // figures depend on.
+    let mut items = vec![ev.title().to_string()];
+    items.extend(period_items(app, event));
+    items.extend([
         format!("{} – {}", ev.start, ev.end),
         list.to_string(),
         count(ev.participants.len(), "player", "players"),
-    ];
+    ]);
     if ev.abroad {
         items.push("abroad".into());
     }
     if let Some(d) = &ev.playoff_of {
         items.push(format!("play-off of {d}"));
     }
-    items.extend(period_items(app, event));
     frame.render_widget(
         Paragraph::new(Line::styled(
             theme.text(fit_whole(&items, usize::from(head.width))),
@@ -125,29 +127,25 @@ fn period_items<R: Federation>(app: &App<R>, event: usize) -> Vec<String> {
             (true, Some(a), Some(b)) => format!("rounds {a}–{b} "),
             _ => String::new(),
         };
-        items.push(format!("{rounds}in period {}", p.dates.published));
-        if let Some(late) = p.late {
-            let received = app.desk.book().events[event]
-                .received
-                .map(|d| format!("received {d}, "))
-                .unwrap_or_default();
-            items.push(format!(
-                "{received}too late for {}: rated with the list of {}",
-                late.published, p.dates.rated_with
-            ));
-        }
+        let late = match (p.late, app.desk.book().events[event].received) {
+            (Some(_), Some(received)) => format!(" (late: received {received})"),
+            (Some(late), None) => format!(" (late for {})", late.published),
+            (None, _) => String::new(),
+        };
+        items.push(format!("{rounds}period {}{late}", p.dates.published));
     }
     items
 }
 
-/// Items two spaces apart, as many whole ones as fit in `width` (after one space of margin).
+/// Items two spaces apart, in order, each whole or left out (one that does not fit is skipped
+/// and the next tried).
 fn fit_whole(items: &[String], width: usize) -> String {
     use unicode_width::UnicodeWidthStr;
     let mut line = String::new();
     for item in items {
         let next = format!(" {item} ");
-        if line.width() + next.width() + 1 > width {
-            break;
+        if line.width() + next.width() > width {
+            continue;
         }
         line.push_str(&next);
     }

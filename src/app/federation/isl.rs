@@ -40,6 +40,16 @@ impl Federation for Isl {
     }
 
     /// Útreikningsdagsetningar: a quarter, rated with the list of its first day.
+    fn view_note(&self, view: TitlesView) -> &'static str {
+        match view {
+            TitlesView::Mark => "once a list shows 2400, K is 10 (a junior's 15) for good",
+            TitlesView::FirstRating => {
+                "an initial rating after 5 games and 1 point against rated opponents"
+            }
+            _ => "",
+        }
+    }
+
     /// Útreikningsdagsetningar: four lists a year.
     fn by_period(&self) -> bool {
         true

@@ -41,6 +41,16 @@ impl Federation for Tsf {
 
     /// A.14, B.1.e: a month, rated with the list of its first day and published on the first
     /// day of the next.
+    fn view_note(&self, view: TitlesView) -> &'static str {
+        match view {
+            TitlesView::FirstRating => "a first UKD once 7 games are archived (B.1.f)",
+            TitlesView::Bands => {
+                "k by UKD (B.3.d): 30, 25 from 1300, 20 from 1600, 15 from 2000, 10 from 2400"
+            }
+            _ => "",
+        }
+    }
+
     /// A.14: a list every month.
     fn by_period(&self) -> bool {
         true
