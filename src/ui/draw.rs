@@ -109,12 +109,20 @@ fn draw_tabs<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
         .filter(|s| **s == crate::book::PlayerStatus::Active)
         .count();
     let events = app.desk.book().live.iter().filter(|l| **l).count();
-    let counts = theme.text(format!(
+    // The counts at the right, as many whole as fit (the events first to go).
+    let used: usize = spans.iter().map(|s| s.width()).sum();
+    let room = (area.width as usize).saturating_sub(used + 1);
+    let both = format!(
         "{} · {} ",
         count(players, "player", "players"),
         count(events, "event", "events")
-    ));
-    let used: usize = spans.iter().map(|s| s.width()).sum();
+    );
+    let players_only = format!("{} ", count(players, "player", "players"));
+    let counts = [both, players_only]
+        .into_iter()
+        .map(|c| theme.text(c))
+        .find(|c| c.chars().count() <= room)
+        .unwrap_or_default();
     let pad = (area.width as usize).saturating_sub(used + counts.chars().count());
     spans.push(Span::raw(" ".repeat(pad)));
     spans.push(Span::styled(counts, theme.style(Role::Muted)));

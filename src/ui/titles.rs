@@ -167,7 +167,7 @@ fn draw_bands<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         Column::figure("UKD", 18),
         Column::figure("k", 17),
         Column::figure("Edge", 15),
-        Column::figure("To edge", 14),
+        Column::figure("From edge", 14),
         Column::figure("k across", 13),
     ];
     let title = format!(
@@ -180,7 +180,7 @@ fn draw_bands<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
     grid.draw(frame, area, theme, |i| {
         let r = &rows[i];
         let info = &book.players[r.player];
-        let to_edge = r.edge - r.rating;
+        let from_edge = r.rating - r.edge;
         vec![
             cell(info.name.clone()),
             cell(birth_year(info)),
@@ -188,10 +188,10 @@ fn draw_bands<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
             cell(r.rating.to_string()),
             cell(r.factor.to_string()),
             cell(r.edge.to_string()),
-            cell(if to_edge > 0 {
-                format!("+{to_edge}")
+            cell(if from_edge > 0 {
+                format!("+{from_edge}")
             } else {
-                to_edge.to_string()
+                from_edge.to_string()
             }),
             cell(r.across.to_string()),
         ]
