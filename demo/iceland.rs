@@ -246,7 +246,12 @@ impl Generator {
         // Club championships, a round a week for seven weeks: the winter ones run over the
         // 1 March list date, the autumn ones over 1 December now and then.
         for k in 0..clubs {
-            let club = CLUBS[k % CLUBS.len()];
+            let club = CLUBS[(k / 2) % CLUBS.len()];
+            // More events than clubs: the next groups of the same club (A, B, …).
+            let group = match (k / 2) / CLUBS.len() {
+                0 => String::new(),
+                g => format!(" {}-flokkur", char::from(b'A' + (g % 26) as u8)),
+            };
             let winter = k % 2 == 0;
             let (season, start) = if winter {
                 let weeks = (k as u64 / 2 + 2) % 6;
@@ -259,7 +264,7 @@ impl Generator {
             let field = self.play.field(&adults, size);
             let mut event = new_event(
                 format!("{year}-club-{k:03}"),
-                format!("{season} {club} {year}"),
+                format!("{season} {club} {year}{group}"),
                 start,
                 42,
                 tc(90, 30),

@@ -107,9 +107,15 @@ fn head_lines<R: Federation>(
             let performances: Vec<String> = p
                 .archive
                 .iter()
-                .map(|(perf, games, event)| match event {
-                    Some(e) => format!("{perf} ({games} in {e})"),
-                    None => format!("{perf} ({games})"),
+                .map(|(perf, games, event)| {
+                    // The event by its title while it is in the book, else by its id.
+                    let title = event
+                        .as_deref()
+                        .map(|id| book.live_event(id).map_or(id, |e| book.events[e].title()));
+                    match title {
+                        Some(t) => format!("{perf} ({games} in {t})"),
+                        None => format!("{perf} ({games})"),
+                    }
                 })
                 .collect();
             archives.push(vec![

@@ -176,22 +176,30 @@ pub(crate) fn position(cursor: usize, len: usize) -> String {
     }
 }
 
-/// A title that fits in `width` cells, whole ` · `-separated parts or none: the title's later
-/// parts are dropped first, then where the view is, then the first part is shortened between
-/// words with an ellipsis (a figure is never cut).
+/// A title that fits in `width` cells, whole ` · `-separated parts or none: the title's parts
+/// after its second are dropped first, then where the view is, then the second part; last, the
+/// first part is shortened between words with an ellipsis (a figure is never cut).
 pub(crate) fn fit_title(title: &str, place: Option<&str>, width: usize) -> String {
     let mut parts: Vec<&str> = title.split(" · ").collect();
+    let given = place;
+    let mut place = place;
     let joined = |parts: &[&str], place: Option<&str>| {
         let mut all = parts.to_vec();
         all.extend(place);
         all.join(" · ")
     };
+    while parts.len() > 2 && joined(&parts, place).width() > width {
+        parts.pop();
+    }
+    if joined(&parts, place).width() > width {
+        place = None;
+    }
     while parts.len() > 1 && joined(&parts, place).width() > width {
         parts.pop();
     }
-    let mut place = place;
-    if joined(&parts, place).width() > width {
-        place = None;
+    // Where the view is comes back when the second part's going made room for it.
+    if place.is_none() && joined(&parts, given).width() <= width {
+        place = given;
     }
     let text = joined(&parts, place);
     if text.width() <= width {

@@ -140,9 +140,9 @@ fn draw_first_rating<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Fra
             cell(format!("{}/{}", p.games, p.needed_games)),
         ];
         if points {
-            cells.push(cell(p.score.map_or(String::new(), |(have, need)| {
-                format!("{}/{}", half_points(have), half_points(need))
-            })));
+            cells.push(cell(
+                p.score.map_or(String::new(), |(have, _)| half_points(have)),
+            ));
         }
         cells.push(cell(p.rating.map(|r| r.to_string()).unwrap_or_default()));
         if archive {

@@ -118,7 +118,10 @@ fn draw_event<R: Federation>(
 /// into (by the rounds, when it has two), and when the results came late, the date received
 /// and the period they would have been in.
 fn period_items<R: Federation>(app: &App<R>, event: usize) -> Vec<String> {
-    let periods = app.event_periods(event);
+    let mut periods = app.event_periods(event);
+    // The period of the round being keyed first.
+    let round = app.tournaments.round;
+    periods.sort_by_key(|p| !p.rounds.contains(&round));
     let split = periods.len() > 1;
     let mut items = Vec::new();
     for p in &periods {
