@@ -61,6 +61,11 @@ pub(super) const LAST: [&str; 40] = [
     "Kettunen",
     "Räty",
 ];
+/// Clubs of the Finnish players: a name shared by several players is told apart by birth year
+/// and club, as on the officer's lists.
+const CLUBS: [&str; 12] = [
+    "HSK", "EtVaS", "TuS", "JyS", "OSS", "KuoSK", "LaS", "PorSK", "VaaSK", "SSt", "KoSK", "JoSK",
+];
 const FOREIGN: [(&str, &str); 8] = [
     ("SWE", "Lindqvist, Oskar"),
     ("EST", "Tamm, Kaarel"),
@@ -113,6 +118,8 @@ impl Generator {
                 id: format!("FIN{:05}", 10_000 + k),
                 name: format!("{last}, {first}"),
                 federation: None,
+                // Not drawn from the generator, so every other draw stays as it was.
+                club: Some(CLUBS[(k * 7 + k / CLUBS.len()) % CLUBS.len()].into()),
                 fide_id,
                 born: Some(born),
                 sex: Some(if female { Sex::Female } else { Sex::Male }),

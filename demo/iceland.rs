@@ -116,6 +116,19 @@ const CLUBS: [&str; 10] = [
     "Skákdeild KR",
     "Skákfélag Ísafjarðar",
 ];
+/// Players' clubs, as the lists shorten them.
+const CLUB_NAMES: [&str; 10] = [
+    "TR",
+    "SA",
+    "Breiðablik",
+    "TG",
+    "Selfoss",
+    "Fjölnir",
+    "TV",
+    "Huginn",
+    "KR",
+    "Ísafjörður",
+];
 const TOWNS: [&str; 8] = [
     "Reykjavík",
     "Kópavogur",
@@ -171,6 +184,8 @@ impl Generator {
                 id: format!("ISL{:05}", 10_000 + k),
                 name: format!("{father}{}, {first}", if female { "dóttir" } else { "son" }),
                 federation: None,
+                // Not drawn from the generator, so every other draw stays as it was.
+                club: Some(CLUB_NAMES[(k * 7 + k / CLUB_NAMES.len()) % CLUB_NAMES.len()].into()),
                 fide_id,
                 born: Some(born),
                 sex: Some(if female { Sex::Female } else { Sex::Male }),

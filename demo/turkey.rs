@@ -85,6 +85,21 @@ const CITIES: [&str; 16] = [
     "Kayseri",
     "Edirne",
 ];
+/// Players' clubs.
+const CLUBS: [&str; 12] = [
+    "Beşiktaş",
+    "Galatasaray",
+    "Fenerbahçe",
+    "Ankara Demirspor",
+    "İzmir BB",
+    "Bursa Osmangazi",
+    "Antalya Muratpaşa",
+    "Eskişehir Tepebaşı",
+    "Kocaeli Kartepe",
+    "Konya Selçuklu",
+    "Trabzon Ortahisar",
+    "Çankaya",
+];
 const FOREIGN: [(&str, &str); 8] = [
     ("AZE", "Mammadov, Rauf"),
     ("GEO", "Beridze, Levan"),
@@ -135,6 +150,8 @@ impl Generator {
                 id: format!("TUR{:06}", 100_000 + k),
                 name: format!("{last}, {first}"),
                 federation: None,
+                // Not drawn from the generator, so every other draw stays as it was.
+                club: Some(CLUBS[(k * 7 + k / CLUBS.len()) % CLUBS.len()].into()),
                 fide_id,
                 born: Some(born),
                 sex: Some(if female { Sex::Female } else { Sex::Male }),

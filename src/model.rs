@@ -301,12 +301,19 @@ pub enum Sex {
     Male,
 }
 
-/// What the rating engine needs to know of a player besides his rating state.
-#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// What the rating engine needs to know of a player besides his rating state, and what the
+/// officer tells players apart by (birth year, club).
+///
+/// Serialised by hand (see its `Serialize`): a human-readable form (JSON: backups, audit hashes)
+/// leaves out an absent club, binary records always carry it.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Deserialize)]
 pub struct PlayerInfo {
     pub id: String,
     pub name: String,
     pub federation: Option<String>,
+    /// The club he plays for (the selo list's `Seura`); never used in rating.
+    #[serde(default)]
+    pub club: Option<String>,
     pub fide_id: Option<u64>,
     #[serde(with = "day::option")]
     pub born: Option<NaiveDate>,
@@ -314,6 +321,37 @@ pub struct PlayerInfo {
     /// FIDE rating list entries, oldest first.
     pub fide: Vec<FideEntry>,
     pub national: Vec<NationalEntry>,
+}
+
+/// An audit entry is hashed as its JSON (`store::records::AuditEntry::hash`), so the JSON of a
+/// player stored before clubs were kept must stay what it was: without a club it has no `club`
+/// key. Binary records (bincode, which reads fields by position) always carry the field.
+impl Serialize for PlayerInfo {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Born<'a>(&'a Option<NaiveDate>);
+        impl Serialize for Born<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                day::option::serialize(self.0, s)
+            }
+        }
+        let club = self.club.is_some() || !s.is_human_readable();
+        let mut st = s.serialize_struct("PlayerInfo", 8 + usize::from(club))?;
+        st.serialize_field("id", &self.id)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("federation", &self.federation)?;
+        if club {
+            st.serialize_field("club", &self.club)?;
+        } else {
+            st.skip_field("club")?;
+        }
+        st.serialize_field("fide_id", &self.fide_id)?;
+        st.serialize_field("born", &Born(&self.born))?;
+        st.serialize_field("sex", &self.sex)?;
+        st.serialize_field("fide", &self.fide)?;
+        st.serialize_field("national", &self.national)?;
+        st.end()
+    }
 }
 
 impl PlayerInfo {

@@ -95,10 +95,17 @@ pub enum Edit<R: Rulebook> {
     },
 }
 
-/// A player of an import: an existing record, or a new one.
+/// A player of an import: an existing record, one whose details the file changes, or a new
+/// one.
 #[derive(Clone, Debug)]
 pub enum ImportedPlayer<R: Rulebook> {
     Existing(PlayerIdx),
+    /// One of ours with what the file says of him now (the national list's club): his record
+    /// changes with the import, audited like any edit of a player.
+    Updated {
+        player: PlayerIdx,
+        info: PlayerInfo,
+    },
     New {
         info: PlayerInfo,
         seeds: Vec<Option<R::State>>,
@@ -543,6 +550,22 @@ impl<R: Rulebook> Edit<R> {
                         ImportedPlayer::Existing(id) => {
                             now.active(*id)?;
                             ids.push(*id);
+                        }
+                        ImportedPlayer::Updated { player, info } => {
+                            now.active(*player)?;
+                            let before = now.record(*player);
+                            if before.info != *info {
+                                let after = PlayerRecord {
+                                    info: info.clone(),
+                                    ..before.clone()
+                                };
+                                change.players.push(Delta {
+                                    key: *player,
+                                    before: Some(before),
+                                    after: Some(after),
+                                });
+                            }
+                            ids.push(*player);
                         }
                         ImportedPlayer::New { info, seeds, held } => {
                             let held = held

@@ -92,7 +92,16 @@ impl<R: Federation> App<R> {
                         info.federation = None;
                     }
                     match form.kind {
-                        FormKind::EditPlayer(player) => Ok(Edit::UpdatePlayer { player, info }),
+                        FormKind::EditPlayer(player) => {
+                            // The form does not show his FIDE and national lists: they stay.
+                            let stored = &self.desk.book().players[player];
+                            let info = crate::model::PlayerInfo {
+                                fide: stored.fide.clone(),
+                                national: stored.national.clone(),
+                                ..info
+                            };
+                            Ok(Edit::UpdatePlayer { player, info })
+                        }
                         _ => {
                             let lists = self.desk.rulebook().lists().len();
                             let mut seeds = vec![None; lists];

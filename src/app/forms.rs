@@ -43,6 +43,8 @@ const IMPORT_FILE: &str = "File (path of a .trf / .txt)";
 const IMPORT_TIME_CONTROL: &str = "Time control (empty: the file's)";
 const IMPORT_ID: &str = "Event id (empty: the file's name)";
 const SELECTION_DATE: &str = "Date (27.2.2026 or 2026-02-27)";
+/// The player form's club (empty: none).
+const CLUB: &str = "Club";
 
 impl FormState {
     pub fn title(&self) -> &'static str {
@@ -142,6 +144,7 @@ impl FormState {
                 FEDERATION,
                 info.federation.clone().unwrap_or_else(|| FINLAND.into()),
             ),
+            (CLUB, info.club.clone().unwrap_or_default()),
             (
                 "FIDE id",
                 info.fide_id.map(|f| f.to_string()).unwrap_or_default(),
@@ -280,6 +283,7 @@ impl FormState {
             id: id.to_string(),
             name: name.to_string(),
             federation: (!federation.is_empty()).then_some(federation),
+            club: Some(self.value(CLUB).to_string()).filter(|c| !c.is_empty()),
             fide_id,
             born: self.date("Born (YYYY-MM-DD)")?,
             sex,

@@ -1,9 +1,10 @@
-//! Finding players as the officer types: fuzzy matching over names, ids and FIDE ids. The
-//! matcher folds only ASCII case, so every key is folded once (`Järvinen` → `jarvinen`) and
-//! queries are folded the same way; the original names are what the screen shows. Each word
-//! of a query is matched on its own, so names match in either order (`eero mäk` finds
-//! `Mäkelä, Eero`), and a query that is exactly a player's id (with or without its letters)
-//! or FIDE id puts him first. Every match is returned; the screen draws only what it shows.
+//! Finding players as the officer types: fuzzy matching over names, ids, FIDE ids and clubs.
+//! The matcher folds only ASCII case, so every key is folded once (`Järvinen` → `jarvinen`)
+//! and queries are folded the same way; the original names are what the screen shows. Each
+//! word of a query is matched on its own, so names match in either order (`eero mäk` finds
+//! `Mäkelä, Eero`) and a club narrows a shared name (`mäkelä eero hsk`); a query that is
+//! exactly a player's id (with or without its letters) or FIDE id puts him first. Every match
+//! is returned; the screen draws only what it shows.
 
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
@@ -29,9 +30,18 @@ impl SearchIndex {
             .filter(|(p, _)| active.get(*p).copied().unwrap_or(false))
             .map(|(p, info)| {
                 let fide = info.fide_id.map(|f| format!(" {f}")).unwrap_or_default();
+                let club = info
+                    .club
+                    .as_deref()
+                    .map(|c| format!(" {}", fold_name(c)))
+                    .unwrap_or_default();
                 (
                     p,
-                    format!("{} {}{fide}", fold_name(&info.name), fold_name(&info.id)),
+                    format!(
+                        "{} {}{fide}{club}",
+                        fold_name(&info.name),
+                        fold_name(&info.id)
+                    ),
                 )
             })
             .collect();
@@ -179,6 +189,25 @@ mod tests {
         assert_eq!(index.search("İLKAY").first(), Some(&2), "capital İ");
         assert_eq!(index.search("caglar sukru").first(), Some(&3), "ç, ş, ü");
         assert_eq!(index.search("ÇAĞLAR").first(), Some(&3));
+    }
+
+    #[test]
+    fn a_club_tells_apart_players_who_share_a_name() {
+        let with_club = |id: &str, club: &str| PlayerInfo {
+            club: Some(club.into()),
+            ..player(id, "Mäkelä, Eero", None)
+        };
+        let players = vec![
+            with_club("FIN1", "EtVaS"),
+            with_club("FIN2", "HSK"),
+            player("FIN3", "Mäkelä, Eero", None),
+            with_club("FIN4", "TuS"),
+        ];
+        let index = SearchIndex::new(&players, &[true; 4]);
+        assert_eq!(index.search("mäkelä eero").len(), 4);
+        assert_eq!(index.search("mäkelä eero hsk"), vec![1]);
+        assert_eq!(index.search("eero tus"), vec![3], "in either order");
+        assert_eq!(index.search("fin3").first(), Some(&2), "an id still first");
     }
 
     #[test]

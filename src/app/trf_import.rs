@@ -310,7 +310,7 @@ fn warnings<R: Federation>(
     let ours: std::collections::BTreeSet<PlayerIdx> = players
         .iter()
         .filter_map(|p| match p {
-            ImportedPlayer::Existing(p) => Some(*p),
+            ImportedPlayer::Existing(p) | ImportedPlayer::Updated { player: p, .. } => Some(*p),
             ImportedPlayer::New { .. } => None,
         })
         .collect();

@@ -274,7 +274,9 @@ fn reference(r: FideRecord, list_date: NaiveDate) -> FideReference {
 
 /// `ratedesk import selo-csv FILE`: players not yet in the database are created with the
 /// list's selo and pelo as their starting states (and its title as held); players already in
-/// it (by id, then FIDE id) are left as they are.
+/// it (by id, then FIDE id) are left as they are, but for their club: a file with a `Seura`
+/// column says which club each plays for now (an empty cell: none), and a new club is an
+/// audited change of his record, made with the import.
 pub fn import_selo_csv(
     desk: &mut Desk<Ssl>,
     file: &Path,
@@ -288,6 +290,7 @@ pub fn import_selo_csv(
         selo_csv::parse(&bytes).map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let mut players = Vec::new();
     let mut matched = 0;
+    let mut moved = BTreeSet::new();
     let mut seen = BTreeSet::new();
     for row in rows {
         if !seen.insert(row.id.clone()) {
@@ -306,8 +309,21 @@ pub fn import_selo_csv(
                 .transpose()?
                 .flatten(),
         };
-        if existing.is_some() {
+        if let Some(player) = existing {
             matched += 1;
+            let stored = &desk.book().players[player];
+            let club = row.club.as_deref().map(club_of);
+            if let Some(club) = club.filter(|c| *c != stored.club)
+                && moved.insert(player)
+            {
+                players.push(ImportedPlayer::Updated {
+                    player,
+                    info: PlayerInfo {
+                        club,
+                        ..stored.clone()
+                    },
+                });
+            }
             continue;
         }
         // A starting state read as the `rate` format reads one (`{"rating", "games"}`).
@@ -342,6 +358,7 @@ pub fn import_selo_csv(
             id: row.id,
             name: row.name,
             federation: None,
+            club: row.club.as_deref().and_then(club_of),
             fide_id: row.fide_id,
             born: row.born,
             sex: row.sex,
@@ -355,9 +372,11 @@ pub fn import_selo_csv(
         });
     }
     let summary = format!(
-        "{}: {} new players, {matched} already in the database (left as they are)",
+        "{}: {} new players, {matched} already in the database ({} with another club, \
+         otherwise left as they are)",
         file.display(),
-        players.len()
+        players.len() - moved.len(),
+        moved.len()
     );
     if dry_run {
         writeln!(out, "{summary}; nothing imported (add --yes to import)").map_err(other)?;
@@ -372,6 +391,11 @@ pub fn import_selo_csv(
     )?;
     writeln!(out, "{summary}; imported").map_err(other)?;
     Ok(())
+}
+
+/// A club as a cell gives it: `None` when empty.
+fn club_of(cell: &str) -> Option<String> {
+    Some(cell.trim().to_string()).filter(|c| !c.is_empty())
 }
 
 /// A player named on the command line: by id, FIDE id, or a name only one player has.

@@ -202,8 +202,8 @@ enum ImportKind {
         dry_run: bool,
     },
     /// The selo service's national list (`Id;Sukunimi;Etunimi;Seura;Selo;Selopelejä;…`):
-    /// players not yet in the database, with their ratings as starting states. Imports with
-    /// --yes.
+    /// players not yet in the database, with their ratings as starting states, and the clubs
+    /// of those already there. Imports with --yes.
     SeloCsv {
         file: PathBuf,
         /// Import it.

@@ -165,7 +165,7 @@ pub const CSV_COLUMNS: [&str; 12] = [
 ];
 
 /// Both lists on `date` as the selo service's CSV: every Finnish player rated on either list,
-/// by name. Clubs are not kept, so `Seura` is empty.
+/// by name, with his club (`Seura`).
 pub fn write_csv(
     book: &Book<Ssl>,
     ledger: &Ledger<Ssl>,
@@ -201,7 +201,7 @@ pub fn write_csv(
             info.id.as_str(),
             surname,
             given,
-            "",
+            info.club.as_deref().unwrap_or_default(),
             &selo,
             &selo_games,
             &pelo,

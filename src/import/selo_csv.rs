@@ -1,8 +1,8 @@
 //! Reading the selo service's national list as CSV: semicolon-separated with a header line
 //! (`Id;Sukunimi;Etunimi;Seura;Selo;Selopelejä;Pelo;Pelopelejä;…`), UTF-8 or Latin-1, CRLF or
 //! LF. Columns are found by their names, so their order and any extra columns do not matter;
-//! `Id`, `Sukunimi` and `Etunimi` must be there. Also read when present: `Arvo` (title),
-//! `FIDE-id`, `Syntynyt` (birth date) and `Sukupuoli` (M / N).
+//! `Id`, `Sukunimi` and `Etunimi` must be there. Also read when present: `Seura` (club),
+//! `Arvo` (title), `FIDE-id`, `Syntynyt` (birth date) and `Sukupuoli` (M / N).
 
 use chrono::NaiveDate;
 
@@ -32,7 +32,9 @@ pub struct SeloRow {
     pub id: String,
     /// `Surname, Given names`.
     pub name: String,
-    pub club: String,
+    /// The `Seura` cell: `None` when the file has no such column, empty for a player the list
+    /// gives no club.
+    pub club: Option<String>,
     pub selo: Option<Figures>,
     pub pelo: Option<Figures>,
     pub title: String,
@@ -182,7 +184,7 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<SeloRow>, CsvError> {
             } else {
                 format!("{surname}, {given}")
             },
-            club: cell(club_col).to_string(),
+            club: club_col.map(|c| cell(Some(c)).to_string()),
             selo: figures(selo_col, selo_games_col)?,
             pelo: figures(pelo_col, pelo_games_col)?,
             title: cell(title_col).to_string(),
@@ -206,7 +208,7 @@ mod tests {
             let rows = parse(&bytes).expect("reads");
             assert_eq!(rows.len(), 2);
             assert_eq!(rows[0].name, "Mäkelä, Eero");
-            assert_eq!(rows[0].club, "HSK");
+            assert_eq!(rows[0].club.as_deref(), Some("HSK"));
             assert_eq!(
                 rows[0].selo,
                 Some(Figures {

@@ -231,6 +231,9 @@ pub fn player_info(p: &TrfPlayer, event_id: &str, start: Option<NaiveDate>) -> P
         ),
         name,
         federation,
+        // TRF16 and TRF26 have no club column (some files keep club codes where the federation
+        // goes, which cannot be told from FIDE's codes by their look).
+        club: None,
         fide_id: p.fide_id,
         born: parse_date(&p.born).filter(|_| p.born.len() >= 8),
         sex: match p.sex.map(|c| c.to_ascii_lowercase()) {

@@ -282,7 +282,8 @@ impl Store {
         for item in self.players.iter() {
             let (k, v) = item.map_err(|e| self.fail(e))?;
             let id = codec::id_of(&k).ok_or_else(|| bad("player key", &"short key"))? as usize;
-            let rec: PlayerRecord<R> = codec::decode(&v).map_err(|e| bad("player record", &e))?;
+            let rec: PlayerRecord<R> =
+                legacy::player_record(&v).map_err(|e| bad("player record", &e))?;
             while book.players.len() < id {
                 book.players.push(crate::model::PlayerInfo::default());
                 book.seeds.push(Vec::new());
@@ -363,7 +364,7 @@ impl Store {
         let Some(v) = self.audit.get(codec::key(seq)).map_err(|e| self.fail(e))? else {
             return Ok(None);
         };
-        codec::decode_versions::<_, legacy::AuditEntryV1<R>, legacy::AuditEntryV2<R>>(&v)
+        legacy::audit_entry::<R>(&v)
             .map(Some)
             .map_err(|e| StoreError::Corrupt {
                 path: self.path.clone(),
@@ -378,12 +379,11 @@ impl Store {
             .iter()
             .map(|item| {
                 let (_, v) = item.map_err(|e| self.fail(e))?;
-                codec::decode_versions::<_, legacy::AuditEntryV1<R>, legacy::AuditEntryV2<R>>(&v)
-                    .map_err(|e| StoreError::Corrupt {
-                        path: self.path.clone(),
-                        detail: format!("audit entry: {e}"),
-                        backups: backup::backup_dir(&self.path),
-                    })
+                legacy::audit_entry::<R>(&v).map_err(|e| StoreError::Corrupt {
+                    path: self.path.clone(),
+                    detail: format!("audit entry: {e}"),
+                    backups: backup::backup_dir(&self.path),
+                })
             })
             .collect()
     }

@@ -93,6 +93,14 @@ fn head_lines<R: Federation>(
             theme.style(Role::Highlight),
         ));
     }
+    // Last on the line, and only whole: nothing before it is ever pushed out by it.
+    if let Some(club) = &info.club {
+        let club = Span::raw(format!("  club {club}"));
+        let used: usize = first.iter().map(Span::width).sum();
+        if used + club.width() <= usize::from(width) {
+            first.push(club);
+        }
+    }
     let on = app.as_of();
     let mut ratings: Vec<Item> = Vec::new();
     let mut archives: Vec<Item> = Vec::new();

@@ -402,13 +402,30 @@ pub(crate) fn delta_role(delta: Option<i32>) -> Role {
     }
 }
 
-/// A player's name with his birth year, to tell apart players who share a name.
-pub(crate) fn name_year(info: &crate::model::PlayerInfo) -> String {
-    use chrono::Datelike;
-    match info.born {
-        Some(b) => format!("{} ({})", info.name, b.year()),
-        None => info.name.clone(),
+/// A player's name with his birth year and club, to tell apart players who share a name:
+/// `Mäkelä, Eero (1983, HSK)`.
+pub(crate) fn name_born_club(info: &crate::model::PlayerInfo) -> String {
+    let born = birth_year(info);
+    let known: Vec<&str> = [born.as_str(), info.club.as_deref().unwrap_or_default()]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect();
+    if known.is_empty() {
+        info.name.clone()
+    } else {
+        format!("{} ({})", info.name, known.join(", "))
     }
+}
+
+/// A club, or empty.
+pub(crate) fn club(info: &crate::model::PlayerInfo) -> String {
+    info.club.clone().unwrap_or_default()
+}
+
+/// The club column of a list of players: a text beside the name, the first column to go when
+/// the width does not suffice.
+pub(crate) fn club_column() -> super::grid::Column {
+    super::grid::Column::text("Club", 8, 1)
 }
 
 /// A birth year, or empty.

@@ -16,7 +16,8 @@ use crate::app::state::{App, PickFor, PickState, RARE_RESULTS};
 use crate::app::{Action, Context};
 
 use super::draw::{
-    birth_year, block, centered, field_tail, hint, name_year, query_box, rating, signed,
+    birth_year, block, centered, club, club_column, field_tail, hint, name_born_club, query_box,
+    rating, signed,
 };
 
 /// The keys of one context table, in file order, each once.
@@ -225,7 +226,7 @@ pub(crate) fn draw_import<R: Federation>(
                 let p = &book.players[c.candidates[k]];
                 format!(
                     "is {} {} (choice {} of {})",
-                    name_year(p),
+                    name_born_club(p),
                     p.id,
                     k + 1,
                     c.candidates.len() + 1
@@ -237,7 +238,11 @@ pub(crate) fn draw_import<R: Federation>(
                 c.candidates.len() + 1,
                 c.candidates
                     .iter()
-                    .map(|&p| format!("{} {}", name_year(&book.players[p]), book.players[p].id))
+                    .map(|&p| format!(
+                        "{} {}",
+                        name_born_club(&book.players[p]),
+                        book.players[p].id
+                    ))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -376,6 +381,7 @@ pub(crate) fn draw_pick<R: Federation>(
     let mut columns = vec![
         Column::text("Name", 12, 20),
         Column::figure("Born", 8),
+        club_column(),
         Column::whole("Id", 12),
         Column::whole("Fed", 5),
     ];
@@ -398,8 +404,13 @@ pub(crate) fn draw_pick<R: Federation>(
         let mut cells = vec![
             cell(info.name.clone()),
             cell(birth_year(info)),
+            cell(club(info)),
             cell(info.id.clone()),
-            cell(info.federation.clone().unwrap_or_else(|| "FIN".into())),
+            cell(
+                info.federation
+                    .clone()
+                    .unwrap_or_else(|| app.desk.rulebook().home_federation().into()),
+            ),
         ];
         cells.extend(
             app.ratings(p)
