@@ -593,3 +593,31 @@ fn tsf_create_key_correct_undo_against_rate_and_every_tab() {
     });
     snapshots(&mut app, &k, "tsf", "TUR4");
 }
+
+/// A rulebook's demo federation written through the desk, year by year: stored results equal a
+/// fresh calculation, and every tab draws.
+fn demo_opens<R: Federation>(rulebook: R) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = Desk::open(dir.path(), rulebook.clone()).expect("open");
+    let params = ratedesk::demo::Params {
+        players: 300,
+        years: 2,
+        opens_per_year: Some(6),
+        ..ratedesk::demo::Params::demo()
+    };
+    let (book, years) = rulebook.demo(&params).expect("a demo");
+    desk.import_in_parts(book, &years).expect("import");
+    assert_eq!(desk.check(), Vec::<String>::new());
+    let mut app = App::new(desk);
+    let k = keys();
+    for tab in ["alt-1", "alt-2 enter", "alt-3", "right"] {
+        press_keys(&mut app, &k, tab);
+        assert!(!text(&app, 80, 24).is_empty());
+    }
+}
+
+#[test]
+fn the_icelandic_and_turkish_demos_rate_as_from_scratch_and_draw() {
+    demo_opens(Isl);
+    demo_opens(Tsf);
+}
