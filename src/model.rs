@@ -391,29 +391,61 @@ impl PlayerInfo {
     }
 }
 
-/// A name folded for search and indexes: lowercase, with the accents of Nordic and common
-/// European letters removed (`Järvinen` → `jarvinen`, `Åberg` → `aberg`).
+/// A name folded for search and indexes: lowercase, with the accents of Nordic, Icelandic,
+/// Turkish and common European letters removed (`Järvinen` → `jarvinen`, `Åberg` → `aberg`,
+/// `Þórhallsdóttir` → `thorhallsdottir`, `Ağrı` → `agri`). Letters that are spelt out in
+/// ASCII fold to their spelling (þ → th, æ → ae, ß → ss), so a name typed on a keyboard
+/// without them is found too.
 pub fn fold_name(name: &str) -> String {
-    name.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'ä' | 'å' | 'á' | 'à' | 'â' | 'ã' | 'ą' => 'a',
-            'ö' | 'ø' | 'ó' | 'ò' | 'ô' | 'õ' | 'ő' => 'o',
-            'é' | 'è' | 'ê' | 'ë' | 'ę' | 'ě' => 'e',
-            'ü' | 'ú' | 'ù' | 'û' | 'ű' | 'ů' => 'u',
-            'í' | 'ì' | 'î' | 'ï' => 'i',
-            'š' | 'ś' | 'ş' => 's',
-            'ž' | 'ź' | 'ż' => 'z',
-            'č' | 'ć' | 'ç' => 'c',
-            'ñ' | 'ń' | 'ň' => 'n',
-            'ý' | 'ÿ' => 'y',
-            'ř' => 'r',
-            'ł' => 'l',
-            'đ' | 'ď' => 'd',
-            'ť' => 't',
-            other => other,
-        })
-        .collect()
+    let mut folded = String::with_capacity(name.len());
+    for c in name.chars() {
+        // Turkish İ lowercases to i with a combining dot: fold it before lowercasing.
+        if c == 'İ' {
+            folded.push('i');
+            continue;
+        }
+        for c in c.to_lowercase() {
+            match fold_letter(c) {
+                Fold::One(c) => folded.push(c),
+                Fold::Two(s) => folded.push_str(s),
+                Fold::Drop => {}
+            }
+        }
+    }
+    folded
+}
+
+/// What one lowercase letter folds to.
+enum Fold {
+    One(char),
+    Two(&'static str),
+    Drop,
+}
+
+fn fold_letter(c: char) -> Fold {
+    Fold::One(match c {
+        'ä' | 'å' | 'á' | 'à' | 'â' | 'ã' | 'ą' => 'a',
+        'ö' | 'ø' | 'ó' | 'ò' | 'ô' | 'õ' | 'ő' => 'o',
+        'é' | 'è' | 'ê' | 'ë' | 'ę' | 'ě' => 'e',
+        'ü' | 'ú' | 'ù' | 'û' | 'ű' | 'ů' => 'u',
+        'í' | 'ì' | 'î' | 'ï' | 'ı' => 'i',
+        'š' | 'ś' | 'ş' => 's',
+        'ž' | 'ź' | 'ż' => 'z',
+        'č' | 'ć' | 'ç' => 'c',
+        'ñ' | 'ń' | 'ň' => 'n',
+        'ý' | 'ÿ' => 'y',
+        'ğ' => 'g',
+        'ř' => 'r',
+        'ł' => 'l',
+        'đ' | 'ď' | 'ð' => 'd',
+        'ť' => 't',
+        'þ' => return Fold::Two("th"),
+        'æ' => return Fold::Two("ae"),
+        'ß' => return Fold::Two("ss"),
+        // A combining dot above (from a decomposed İ or ı̇).
+        '\u{307}' => return Fold::Drop,
+        other => other,
+    })
 }
 
 /// Dates as `YYYY-MM-DD` in human-readable formats (JSON, backups) and as days since
@@ -502,6 +534,32 @@ mod tests {
         assert_eq!(fold_name("Järvinen, Väinö"), "jarvinen, vaino");
         assert_eq!(fold_name("Åberg"), "aberg");
         assert_eq!(fold_name("Söderström"), "soderstrom");
+    }
+
+    #[test]
+    fn icelandic_letters_fold_to_their_spelling() {
+        assert_eq!(fold_name("Þórhallsdóttir, Þóra"), "thorhallsdottir, thora");
+        assert_eq!(fold_name("Guðmundsson"), "gudmundsson");
+        assert_eq!(fold_name("ÐÆÞ"), "daeth");
+        assert_eq!(fold_name("Ægir Ýr Ösp"), "aegir yr osp");
+        assert_eq!(
+            fold_name("Sæþór Úlfur Ísak Árni Éla"),
+            "saethor ulfur isak arni ela"
+        );
+    }
+
+    #[test]
+    fn turkish_letters_fold_and_dotted_capital_i_is_one_letter() {
+        assert_eq!(fold_name("İstanbul"), "istanbul");
+        assert_eq!(fold_name("İ").chars().count(), 1);
+        assert_eq!(fold_name("Işık, Ağrı"), "isik, agri");
+        assert_eq!(
+            fold_name("Şahin Çelik Göğüş Ümit Öztürk"),
+            "sahin celik gogus umit ozturk"
+        );
+        assert_eq!(fold_name("ĞŞÇIİÖÜ"), "gsciiou");
+        // A decomposed dotted i (i + U+0307) folds to plain i.
+        assert_eq!(fold_name("i\u{307}nce"), "ince");
     }
 
     #[test]

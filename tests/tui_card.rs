@@ -7,7 +7,7 @@
 mod screen;
 
 use ratedesk::app::Edit;
-use ratedesk::app::state::{CardView, Popup};
+use ratedesk::app::state::{CardView, GameChange, Popup};
 use ratedesk::model::PlayerInfo;
 use ratedesk::rules::ssl::SslState;
 use ratedesk::ui::{press_keys, type_text};
@@ -25,7 +25,10 @@ fn the_card_lists_every_rated_game_with_the_running_rating() {
     for w in games.windows(2) {
         assert!(w[0].date >= w[1].date);
         if w[0].event == w[1].event {
-            assert_eq!(w[0].change, Some(w[0].rating_after - w[1].rating_after));
+            assert_eq!(
+                w[0].change,
+                Some(GameChange::Points(w[0].rating_after - w[1].rating_after))
+            );
         }
     }
     let last_selo = games.iter().find(|g| g.list == 0).expect("a selo game");

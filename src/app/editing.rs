@@ -5,7 +5,7 @@
 use crate::app::Federation;
 use crate::model::PlayerIdx;
 
-use super::forms::{FormKind, FormState, parse_pairing};
+use super::forms::{FEDERATION, FormKind, FormState, parse_pairing};
 use super::state::{App, PickFor, PickState, Popup, Tab};
 use super::{Action, Edit};
 
@@ -13,15 +13,14 @@ impl<R: Federation> App<R> {
     /// A form for a new or the selected player (Players tab) or event (Tournaments tab).
     pub(super) fn open_form(&mut self, new: bool) {
         let book = self.desk.book();
-        let home = self.desk.rulebook().home_federation();
         let form = match (self.tab, new) {
-            (Tab::Players, true) => Some(FormState::new_player(None, home)),
+            (Tab::Players, true) => Some(FormState::new_player(None)),
             (Tab::Players, false) => {
                 let p = self
                     .players
                     .card
                     .or_else(|| self.players.results.get(self.players.selected).copied());
-                p.map(|p| FormState::player(FormKind::EditPlayer(p), &book.players[p], None, home))
+                p.map(|p| FormState::player(FormKind::EditPlayer(p), &book.players[p], None))
             }
             (Tab::Tournaments, true) => Some(FormState::event(FormKind::NewEvent, None)),
             (Tab::Tournaments, false) => {
@@ -36,9 +35,28 @@ impl<R: Federation> App<R> {
             (Tab::Titles, _) => None,
         };
         match form {
-            Some(form) => self.popup = Some(Popup::Form(form)),
+            Some(form) => self.popup = Some(Popup::Form(self.for_rulebook(form))),
             None => self.warn("nothing selected to edit"),
         }
+    }
+
+    /// A form as the rulebook needs it: a player without a federation belongs to the home
+    /// federation; an event rated by period says when its results were received.
+    pub(super) fn for_rulebook(&self, mut form: FormState) -> FormState {
+        let rulebook = self.desk.rulebook();
+        let book = self.desk.book();
+        match form.kind {
+            FormKind::NewPlayer { .. } => form.set(FEDERATION, rulebook.home_federation()),
+            FormKind::EditPlayer(p) if book.players[p].federation.is_none() => {
+                form.set(FEDERATION, rulebook.home_federation())
+            }
+            FormKind::NewEvent if rulebook.by_period() => form = form.with_received(None),
+            FormKind::EditEvent(e) if rulebook.by_period() => {
+                form = form.with_received(book.events.get(e))
+            }
+            _ => {}
+        }
+        form
     }
 
     /// Turns a filled form into its edit; a wrong field keeps the form open with the reason.
@@ -61,33 +79,46 @@ impl<R: Federation> App<R> {
         }
         let edit = match &form.kind {
             FormKind::NewPlayer { .. } | FormKind::EditPlayer(_) => {
-                form.to_player().and_then(|(info, rating)| match form.kind {
-                    FormKind::EditPlayer(player) => {
-                        // The form does not show his FIDE and national lists: they stay.
-                        let stored = &self.desk.book().players[player];
-                        let info = crate::model::PlayerInfo {
-                            fide: stored.fide.clone(),
-                            national: stored.national.clone(),
-                            ..info
-                        };
-                        Ok(Edit::UpdatePlayer { player, info })
+                form.to_player().and_then(|(mut info, rating)| {
+                    // A player of the home federation is kept without one, as he was.
+                    let had_none = match form.kind {
+                        FormKind::EditPlayer(p) => self.desk.book().players[p].federation.is_none(),
+                        _ => true,
+                    };
+                    if had_none
+                        && info.federation.as_deref()
+                            == Some(self.desk.rulebook().home_federation())
+                    {
+                        info.federation = None;
                     }
-                    _ => {
-                        let lists = self.desk.rulebook().lists().len();
-                        let mut seeds = vec![None; lists];
-                        if let Some((r, g)) = rating {
-                            let value = serde_json::json!({"rating": r, "games": g});
-                            seeds[0] = self
-                                .desk
-                                .rulebook()
-                                .state_from_json(0, &value, "the form")
-                                .map_err(|e| e.to_string())?;
+                    match form.kind {
+                        FormKind::EditPlayer(player) => {
+                            // The form does not show his FIDE and national lists: they stay.
+                            let stored = &self.desk.book().players[player];
+                            let info = crate::model::PlayerInfo {
+                                fide: stored.fide.clone(),
+                                national: stored.national.clone(),
+                                ..info
+                            };
+                            Ok(Edit::UpdatePlayer { player, info })
                         }
-                        Ok(Edit::AddPlayer {
-                            info,
-                            seeds,
-                            held: Vec::new(),
-                        })
+                        _ => {
+                            let lists = self.desk.rulebook().lists().len();
+                            let mut seeds = vec![None; lists];
+                            if let Some((r, g)) = rating {
+                                let value = serde_json::json!({"rating": r, "games": g});
+                                seeds[0] = self
+                                    .desk
+                                    .rulebook()
+                                    .state_from_json(0, &value, "the form")
+                                    .map_err(|e| e.to_string())?;
+                            }
+                            Ok(Edit::AddPlayer {
+                                info,
+                                seeds,
+                                held: Vec::new(),
+                            })
+                        }
                     }
                 })
             }
@@ -138,7 +169,7 @@ impl<R: Federation> App<R> {
             return;
         }
         let path = super::paths::expand(&file);
-        match super::import::trf::plan(&self.desk, &path, time_control.as_deref(), id) {
+        match super::trf_import::plan(&self.desk, &path, time_control.as_deref(), id) {
             Ok(plan) => {
                 self.popup = Some(Popup::Import {
                     plan: Box::new(plan),
@@ -252,6 +283,9 @@ impl<R: Federation> App<R> {
 
     /// Confirms the selected title when it awaits the rating committee (an audited edit).
     pub(super) fn confirm_title(&mut self) {
+        if self.titles_view() != super::state::TitlesView::Holders {
+            return self.warn("titles are confirmed in the Titles view");
+        }
         let rows = self.title_rows();
         let Some((player, award, confirmed)) = rows.get(self.titles.selected).cloned() else {
             return;

@@ -15,6 +15,7 @@ pub mod import;
 mod merging;
 pub mod national;
 pub mod paths;
+pub mod period;
 mod players;
 mod popups;
 pub mod publish;

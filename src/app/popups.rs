@@ -60,12 +60,8 @@ impl<R: Federation> App<R> {
                         PickFor::MergeInto(_) => None,
                     };
                     let id = self.next_free_id();
-                    self.popup = Some(Popup::Form(FormState::new_player_named(
-                        enter_in,
-                        &pick.query,
-                        &id,
-                        self.desk.rulebook().home_federation(),
-                    )));
+                    let form = FormState::new_player_named(enter_in, &pick.query, &id);
+                    self.popup = Some(Popup::Form(self.for_rulebook(form)));
                 }
                 _ => self.popup = Some(Popup::Pick(pick)),
             },
@@ -90,10 +86,17 @@ impl<R: Federation> App<R> {
             }
             Popup::Confirm { edit, effect } => match action {
                 Action::Confirm => {
-                    let result_keyed = matches!(*edit, Edit::SetResult { .. });
+                    let keyed = match &*edit {
+                        Edit::SetResult { event, round, .. } => Some((*event, *round)),
+                        _ => None,
+                    };
+                    let result_keyed = keyed.is_some();
                     // Titles are permanent: one a correction takes away is kept as held, in
                     // the same audited edit.
                     let stored = self.apply(Edit::keeping(*edit, effect.lost));
+                    if let Some((event, round)) = keyed.filter(|_| stored) {
+                        self.tell_period(event, round);
+                    }
                     if stored
                         && result_keyed
                         && let Some(event) = self.tournaments.open

@@ -172,6 +172,26 @@ mod tests {
     }
 
     #[test]
+    fn icelandic_and_turkish_names_are_found_as_typed_on_any_keyboard() {
+        let players = vec![
+            player("ISL1", "Þórhallsdóttir, Guðrún", None),
+            player("ISL2", "Ævarsson, Sæþór", None),
+            player("TUR1", "Işıkoğlu, İlkay", None),
+            player("TUR2", "Çağlar, Şükrü", None),
+        ];
+        let index = SearchIndex::new(&players, &[true; 4]);
+        assert_eq!(index.search("thorhalls").first(), Some(&0), "þ as th");
+        assert_eq!(index.search("Þórhalls").first(), Some(&0), "as written");
+        assert_eq!(index.search("gudrun").first(), Some(&0), "ð as d");
+        assert_eq!(index.search("aevars saethor").first(), Some(&1), "æ as ae");
+        assert_eq!(index.search("isikoglu").first(), Some(&2), "ı as i, ğ as g");
+        assert_eq!(index.search("ilkay").first(), Some(&2), "İ as i");
+        assert_eq!(index.search("İLKAY").first(), Some(&2), "capital İ");
+        assert_eq!(index.search("caglar sukru").first(), Some(&3), "ç, ş, ü");
+        assert_eq!(index.search("ÇAĞLAR").first(), Some(&3));
+    }
+
+    #[test]
     fn a_club_tells_apart_players_who_share_a_name() {
         let with_club = |id: &str, club: &str| PlayerInfo {
             club: Some(club.into()),

@@ -60,7 +60,11 @@ pub(crate) fn draw_players<R: Federation>(
             cell(birth_year(info)),
             cell(club(info)),
             cell(info.id.clone()),
-            cell(info.federation.clone().unwrap_or_else(|| "FIN".into())),
+            cell(
+                info.federation
+                    .clone()
+                    .unwrap_or_else(|| rulebook.home_federation().into()),
+            ),
         ];
         cells.extend(
             app.ratings(p)

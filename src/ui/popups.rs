@@ -406,7 +406,11 @@ pub(crate) fn draw_pick<R: Federation>(
             cell(birth_year(info)),
             cell(club(info)),
             cell(info.id.clone()),
-            cell(info.federation.clone().unwrap_or_else(|| "FIN".into())),
+            cell(
+                info.federation
+                    .clone()
+                    .unwrap_or_else(|| app.desk.rulebook().home_federation().into()),
+            ),
         ];
         cells.extend(
             app.ratings(p)
