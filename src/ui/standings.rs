@@ -98,8 +98,10 @@ fn draw_period_standings<R: Federation>(
         Column::figure("Born", 2),
         Column::figure("Pts", 15),
         Column::figure("Old", 14),
-        Column::figure("±", 10),
-        Column::figure("Σ±", 9),
+        // Old + Σ± = New: when one of the two changes must go, this event's goes first, so that
+        // what stays on a narrow screen still adds up.
+        Column::figure("±", 9),
+        Column::figure("Σ±", 10),
         Column::figure("New", 13),
     ];
     let title = match &period {
