@@ -366,22 +366,7 @@ mod tests {
         };
         let (book, years) = generate(&p);
         assert_eq!(years.len(), 2);
-        for e in &book.events {
-            let mut seen = std::collections::BTreeSet::new();
-            for g in &e.games {
-                assert!(
-                    seen.insert((g.round, g.white)),
-                    "{} round {}",
-                    e.id,
-                    g.round
-                );
-                if let Some(b) = g.black {
-                    assert_ne!(g.white, b);
-                    assert!(seen.insert((g.round, b)), "{} round {}", e.id, g.round);
-                }
-                assert!(e.participants.contains(&g.white));
-            }
-        }
+        crate::demo::tests::valid_pairings(&book);
         assert!(book.events.iter().any(|e| e.abroad));
         assert!(book.events.iter().any(|e| e.age_limit.is_some()));
         assert!(book.events.iter().any(|e| e.id.contains("league")));

@@ -100,7 +100,7 @@ pub(crate) fn opens_per_year(p: &Params) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::json::JsonRules;
 
@@ -116,7 +116,7 @@ mod tests {
 
     /// Every game a valid pairing: nobody twice in a round, nobody against himself, only
     /// participants.
-    fn valid_pairings<R: Rulebook>(book: &Book<R>) {
+    pub(crate) fn valid_pairings<R: Rulebook>(book: &Book<R>) {
         for e in &book.events {
             let mut seen = std::collections::BTreeSet::new();
             for g in &e.games {
