@@ -370,6 +370,18 @@ fn snapshots<R: Federation>(app: &mut App<R>, k: &Keymap, code: &str, card_of: &
         both(app, &format!("third_tab_{view}"));
         press_keys(app, k, "right");
     }
+    // The help names the tab as the rulebook does, and offers a title's confirmation only
+    // where the rulebook awards titles.
+    press_keys(app, k, "f1");
+    let help = text(app, 160, 48);
+    let third = format!("the {} tab", app.desk.rulebook().third_tab());
+    assert!(help.contains(&third), "{help}");
+    assert_eq!(
+        help.contains("confirm the selected title"),
+        app.desk.rulebook().awards_titles(),
+        "{help}"
+    );
+    press_keys(app, k, "esc");
 }
 
 #[test]

@@ -21,9 +21,17 @@ use super::draw::{
 };
 
 /// The keys of one context table, in file order, each once.
-fn context_lines<'a>(theme: &Theme, keymap: &Keymap, context: Context) -> Vec<Line<'a>> {
+fn context_lines<'a>(
+    theme: &Theme,
+    keymap: &Keymap,
+    context: Context,
+    offered: impl Fn(Action) -> bool,
+) -> Vec<Line<'a>> {
     let mut actions: Vec<(Action, Vec<String>)> = Vec::new();
     for (keys, action) in keymap.bindings().get(&context).into_iter().flatten() {
+        if !offered(*action) {
+            continue;
+        }
         let key = keys.join(" ");
         match actions.iter_mut().find(|(a, _)| a == action) {
             Some((_, k)) => k.push(key),
@@ -54,20 +62,25 @@ pub(crate) fn draw_help<R: Federation>(
 ) {
     let area = centered(frame.area(), 72, frame.area().height.saturating_sub(2));
     let here = app.screen_context();
+    // A rulebook without titles has no title to confirm.
+    let titles = app.desk.rulebook().awards_titles();
+    let offered = |a: Action| titles || a != Action::ConfirmTitle;
     let screen = match (here, app.tab) {
         (Context::RoundEntry, _) => "an open event (round entry)",
         (Context::Form, crate::app::state::Tab::Players) => "the player search",
         (Context::Form, _) => "the event list",
-        (_, crate::app::state::Tab::Titles) => "the Titles tab",
+        (_, crate::app::state::Tab::Titles) => {
+            &format!("the {} tab", app.desk.rulebook().third_tab())
+        }
         _ => "the player card",
     };
     let mut lines = vec![Line::styled(
         format!("On this screen — {screen}"),
         theme.style(Role::Header),
     )];
-    lines.extend(context_lines(theme, keymap, here));
+    lines.extend(context_lines(theme, keymap, here, offered));
     lines.push(Line::styled("Everywhere", theme.style(Role::Header)));
-    lines.extend(context_lines(theme, keymap, Context::Global));
+    lines.extend(context_lines(theme, keymap, Context::Global, offered));
     lines.push(Line::raw(""));
     lines.push(Line::styled("All keys", theme.style(Role::Title)));
     let mut section = "";
@@ -78,7 +91,7 @@ pub(crate) fn draw_help<R: Federation>(
         Context::RoundEntry,
         Context::Popup,
     ];
-    for action in Action::ALL {
+    for action in Action::ALL.into_iter().filter(|&a| offered(a)) {
         let keys: Vec<String> = contexts
             .iter()
             .filter_map(|c| keymap.bindings().get(c))
