@@ -24,6 +24,12 @@ pub trait Federation: JsonRules + super::national::National + 'static {
     /// year as ranges of event ids — or `None` when the rulebook has none.
     fn demo(&self, params: &Params) -> Option<Demo<Self>>;
 
+    /// The federation's alphabet, lowercase, in its order: lists of players are sorted by it
+    /// (Finnish å, ä, ö after z).
+    fn alphabet(&self) -> &'static str {
+        crate::app::search::FINNISH
+    }
+
     /// The third tab's name: what the rulebook tracks.
     fn third_tab(&self) -> &'static str {
         "Titles"

@@ -203,7 +203,11 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
 
 impl<R: Federation> App<R> {
     pub fn new(desk: Desk<R>) -> Self {
-        let search = SearchIndex::new(&desk.book().players, &desk.active_players());
+        let search = SearchIndex::new(
+            &desk.book().players,
+            &desk.active_players(),
+            desk.rulebook().alphabet(),
+        );
         let mut app = Self {
             desk,
             tab: Tab::Players,
@@ -511,7 +515,11 @@ impl<R: Federation> App<R> {
         {
             self.select_as_of(as_of);
         }
-        self.search = SearchIndex::new(&self.desk.book().players, &self.desk.active_players());
+        self.search = SearchIndex::new(
+            &self.desk.book().players,
+            &self.desk.active_players(),
+            self.desk.rulebook().alphabet(),
+        );
         self.refresh_players();
         self.refresh_tournaments();
     }

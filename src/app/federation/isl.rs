@@ -23,6 +23,10 @@ impl Federation for Isl {
         Some(crate::demo::generate_iceland(params))
     }
 
+    fn alphabet(&self) -> &'static str {
+        crate::app::search::ICELANDIC
+    }
+
     fn third_tab(&self) -> &'static str {
         "2400 & initial"
     }

@@ -23,6 +23,10 @@ impl Federation for Tsf {
         Some(crate::demo::generate_turkey(params))
     }
 
+    fn alphabet(&self) -> &'static str {
+        crate::app::search::TURKISH
+    }
+
     fn third_tab(&self) -> &'static str {
         "First UKD & k"
     }
