@@ -310,23 +310,15 @@ pub fn fide_list_phase(lines: usize) -> anyhow::Result<Value> {
     let db = dir.path().join("db");
     let (_, before) = memory_mb();
     let t = Instant::now();
-    let args: Vec<std::ffi::OsString> = vec![
-        "ratedesk".into(),
-        "--db".into(),
-        db.clone().into_os_string(),
-        "import".into(),
-        "fide-list".into(),
-        "--date".into(),
-        "2026-10".into(),
-        file.into_os_string(),
-    ];
-    let code = crate::cli::run(args);
+    let imported = crate::app::import::fide_list::into_database(
+        &db,
+        Ssl,
+        &[file],
+        chrono::NaiveDate::from_ymd_opt(2026, 10, 1),
+    );
     let import_ms = ms(t.elapsed());
     let (_, peak) = memory_mb();
-    anyhow::ensure!(
-        code == std::process::ExitCode::SUCCESS,
-        "the import of the generated list failed"
-    );
+    imported.map_err(|e| anyhow::anyhow!("the import of the generated list failed: {e}"))?;
     let held = crate::store::Store::open(&db, "ssl")?.fide_reference_count()?;
     anyhow::ensure!(
         held == lines as u64,

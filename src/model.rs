@@ -13,9 +13,6 @@ pub type PlayerIdx = usize;
 /// A rating on any list: a whole number once published.
 pub type Rating = i32;
 
-/// The federation code of Finland; a player without a federation is Finnish.
-pub const FINLAND: &str = "FIN";
-
 /// What a game result gives each side, in half points, and whether the game was played.
 ///
 /// A result gives each side 0, ½ or 1 with a total of at most 1. Only played games are rated
@@ -301,12 +298,19 @@ pub enum Sex {
     Male,
 }
 
-/// What the rating engine needs to know of a player besides his rating state.
-#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// What the rating engine needs to know of a player besides his rating state, and what the
+/// officer tells players apart by (birth year, club).
+///
+/// Serialised by hand (see its `Serialize`): a human-readable form (JSON: backups, audit hashes)
+/// leaves out an absent club, binary records always carry it.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Deserialize)]
 pub struct PlayerInfo {
     pub id: String,
     pub name: String,
     pub federation: Option<String>,
+    /// The club he plays for (the selo list's `Seura`); never used in rating.
+    #[serde(default)]
+    pub club: Option<String>,
     pub fide_id: Option<u64>,
     #[serde(with = "day::option")]
     pub born: Option<NaiveDate>,
@@ -316,12 +320,45 @@ pub struct PlayerInfo {
     pub national: Vec<NationalEntry>,
 }
 
+/// An audit entry is hashed as its JSON (`store::records::AuditEntry::hash`), so the JSON of a
+/// player stored before clubs were kept must stay what it was: without a club it has no `club`
+/// key. Binary records (bincode, which reads fields by position) always carry the field.
+impl Serialize for PlayerInfo {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Born<'a>(&'a Option<NaiveDate>);
+        impl Serialize for Born<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                day::option::serialize(self.0, s)
+            }
+        }
+        let club = self.club.is_some() || !s.is_human_readable();
+        let mut st = s.serialize_struct("PlayerInfo", 8 + usize::from(club))?;
+        st.serialize_field("id", &self.id)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("federation", &self.federation)?;
+        if club {
+            st.serialize_field("club", &self.club)?;
+        } else {
+            st.skip_field("club")?;
+        }
+        st.serialize_field("fide_id", &self.fide_id)?;
+        st.serialize_field("born", &Born(&self.born))?;
+        st.serialize_field("sex", &self.sex)?;
+        st.serialize_field("fide", &self.fide)?;
+        st.serialize_field("national", &self.national)?;
+        st.end()
+    }
+}
+
 impl PlayerInfo {
-    /// A player represents Finland unless another federation is recorded.
-    pub fn is_finnish(&self) -> bool {
+    /// Whether the player represents `federation` (a FIDE code), asked with the database's
+    /// home federation (`Rulebook::home_federation`): a player without a recorded federation
+    /// belongs to it.
+    pub fn plays_for(&self, federation: &str) -> bool {
         self.federation
             .as_deref()
-            .is_none_or(|f| f.eq_ignore_ascii_case(FINLAND))
+            .is_none_or(|f| f.eq_ignore_ascii_case(federation))
     }
 
     /// The newest FIDE list entry published on or before `date`. Not a player's rating of a
@@ -354,29 +391,61 @@ impl PlayerInfo {
     }
 }
 
-/// A name folded for search and indexes: lowercase, with the accents of Nordic and common
-/// European letters removed (`Järvinen` → `jarvinen`, `Åberg` → `aberg`).
+/// A name folded for search and indexes: lowercase, with the accents of Nordic, Icelandic,
+/// Turkish and common European letters removed (`Järvinen` → `jarvinen`, `Åberg` → `aberg`,
+/// `Þórhallsdóttir` → `thorhallsdottir`, `Ağrı` → `agri`). Letters that are spelt out in
+/// ASCII fold to their spelling (þ → th, æ → ae, ß → ss), so a name typed on a keyboard
+/// without them is found too.
 pub fn fold_name(name: &str) -> String {
-    name.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'ä' | 'å' | 'á' | 'à' | 'â' | 'ã' | 'ą' => 'a',
-            'ö' | 'ø' | 'ó' | 'ò' | 'ô' | 'õ' | 'ő' => 'o',
-            'é' | 'è' | 'ê' | 'ë' | 'ę' | 'ě' => 'e',
-            'ü' | 'ú' | 'ù' | 'û' | 'ű' | 'ů' => 'u',
-            'í' | 'ì' | 'î' | 'ï' => 'i',
-            'š' | 'ś' | 'ş' => 's',
-            'ž' | 'ź' | 'ż' => 'z',
-            'č' | 'ć' | 'ç' => 'c',
-            'ñ' | 'ń' | 'ň' => 'n',
-            'ý' | 'ÿ' => 'y',
-            'ř' => 'r',
-            'ł' => 'l',
-            'đ' | 'ď' => 'd',
-            'ť' => 't',
-            other => other,
-        })
-        .collect()
+    let mut folded = String::with_capacity(name.len());
+    for c in name.chars() {
+        // Turkish İ lowercases to i with a combining dot: fold it before lowercasing.
+        if c == 'İ' {
+            folded.push('i');
+            continue;
+        }
+        for c in c.to_lowercase() {
+            match fold_letter(c) {
+                Fold::One(c) => folded.push(c),
+                Fold::Two(s) => folded.push_str(s),
+                Fold::Drop => {}
+            }
+        }
+    }
+    folded
+}
+
+/// What one lowercase letter folds to.
+enum Fold {
+    One(char),
+    Two(&'static str),
+    Drop,
+}
+
+fn fold_letter(c: char) -> Fold {
+    Fold::One(match c {
+        'ä' | 'å' | 'á' | 'à' | 'â' | 'ã' | 'ą' => 'a',
+        'ö' | 'ø' | 'ó' | 'ò' | 'ô' | 'õ' | 'ő' => 'o',
+        'é' | 'è' | 'ê' | 'ë' | 'ę' | 'ě' => 'e',
+        'ü' | 'ú' | 'ù' | 'û' | 'ű' | 'ů' => 'u',
+        'í' | 'ì' | 'î' | 'ï' | 'ı' => 'i',
+        'š' | 'ś' | 'ş' => 's',
+        'ž' | 'ź' | 'ż' => 'z',
+        'č' | 'ć' | 'ç' => 'c',
+        'ñ' | 'ń' | 'ň' => 'n',
+        'ý' | 'ÿ' => 'y',
+        'ğ' => 'g',
+        'ř' => 'r',
+        'ł' => 'l',
+        'đ' | 'ď' | 'ð' => 'd',
+        'ť' => 't',
+        'þ' => return Fold::Two("th"),
+        'æ' => return Fold::Two("ae"),
+        'ß' => return Fold::Two("ss"),
+        // A combining dot above (from a decomposed İ or ı̇).
+        '\u{307}' => return Fold::Drop,
+        other => other,
+    })
 }
 
 /// Dates as `YYYY-MM-DD` in human-readable formats (JSON, backups) and as days since
@@ -465,6 +534,32 @@ mod tests {
         assert_eq!(fold_name("Järvinen, Väinö"), "jarvinen, vaino");
         assert_eq!(fold_name("Åberg"), "aberg");
         assert_eq!(fold_name("Söderström"), "soderstrom");
+    }
+
+    #[test]
+    fn icelandic_letters_fold_to_their_spelling() {
+        assert_eq!(fold_name("Þórhallsdóttir, Þóra"), "thorhallsdottir, thora");
+        assert_eq!(fold_name("Guðmundsson"), "gudmundsson");
+        assert_eq!(fold_name("ÐÆÞ"), "daeth");
+        assert_eq!(fold_name("Ægir Ýr Ösp"), "aegir yr osp");
+        assert_eq!(
+            fold_name("Sæþór Úlfur Ísak Árni Éla"),
+            "saethor ulfur isak arni ela"
+        );
+    }
+
+    #[test]
+    fn turkish_letters_fold_and_dotted_capital_i_is_one_letter() {
+        assert_eq!(fold_name("İstanbul"), "istanbul");
+        assert_eq!(fold_name("İ").chars().count(), 1);
+        assert_eq!(fold_name("Işık, Ağrı"), "isik, agri");
+        assert_eq!(
+            fold_name("Şahin Çelik Göğüş Ümit Öztürk"),
+            "sahin celik gogus umit ozturk"
+        );
+        assert_eq!(fold_name("ĞŞÇIİÖÜ"), "gsciiou");
+        // A decomposed dotted i (i + U+0307) folds to plain i.
+        assert_eq!(fold_name("i\u{307}nce"), "ince");
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The architecture's boundaries, kept by reading the sources: the rules and the ledger are pure
-//! arithmetic — no terminal, no storage, no hidden clock.
+//! arithmetic — no terminal, no storage, no hidden clock; the command line only calls the
+//! application; the screens never read the store; the files out never depend on the
+//! workstation; the bench imports through the application; no error is told by its wording.
 
 use std::path::Path;
 
@@ -62,4 +64,128 @@ fn rules_do_not_reach_into_the_rest_of_the_crate() {
             );
         }
     }
+}
+
+/// The sources of `src/DIR` (a file or a folder), without their test modules (everything from
+/// the first `#[cfg(test)]` on).
+fn code_of(dir: &str) -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(dir);
+    let mut files = Vec::new();
+    if root.is_dir() {
+        sources(&root, &mut files);
+    } else {
+        let text =
+            std::fs::read_to_string(&root).unwrap_or_else(|e| panic!("{}: {e}", root.display()));
+        files.push((root.display().to_string(), text));
+    }
+    assert!(!files.is_empty(), "no sources in src/{dir}");
+    files
+        .into_iter()
+        .map(|(path, text)| {
+            let code = text
+                .split("#[cfg(test)]")
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            (path, code)
+        })
+        .collect()
+}
+
+/// Every line of `files` that holds one of `words`, as `path: line`.
+fn offences(files: &[(String, String)], words: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (path, text) in files {
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or_default();
+            for word in words {
+                if code.contains(word) {
+                    found.push(format!("{path}: {word}: {}", line.trim()));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The command line holds no use-case: it parses arguments and calls the application (and the
+/// workstation, the bench); it never reaches the store, the ledger, the federation's record,
+/// the rulebooks or the file formats itself.
+#[test]
+fn the_command_line_only_calls_the_application() {
+    let found = offences(
+        &code_of("cli"),
+        &[
+            "crate::store",
+            "crate::ledger",
+            "crate::book",
+            "crate::rules",
+            "crate::import",
+            "crate::export",
+            "crate::demo",
+            ".store()",
+            ".ledger()",
+        ],
+    );
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// The screens never read the store; the files written out never depend on the workstation's
+/// views or state (only on the one bound `app::Federation` and its part `app::national`); the
+/// bench imports through the application, not through the command line.
+#[test]
+fn screens_exports_and_the_bench_stay_in_their_lanes() {
+    let ui = offences(&code_of("ui"), &["crate::store", ".store()"]);
+    assert!(ui.is_empty(), "{}", ui.join("\n"));
+    let export: Vec<String> = offences(&code_of("export"), &["crate::app"])
+        .into_iter()
+        .filter(|l| {
+            !l.contains("crate::app::Federation")
+                && !l.contains("crate::app::federation")
+                && !l.contains("crate::app::national")
+        })
+        .collect();
+    assert!(export.is_empty(), "{}", export.join("\n"));
+    let bench = offences(&code_of("bench.rs"), &["cli::"]);
+    assert!(bench.is_empty(), "{}", bench.join("\n"));
+}
+
+/// The federation's record (`Book`, its changes, a player's status) lives in `book/`, not in
+/// the ledger, which only rates it.
+#[test]
+fn the_federations_record_lives_in_its_own_module() {
+    let found = offences(
+        &code_of("ledger"),
+        &[
+            "pub struct Book",
+            "pub struct Change",
+            "pub enum PlayerStatus",
+        ],
+    );
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// No error is recognised by its wording: outside tests, nothing asks an error's text what it
+/// says (errors are told apart by their types and variants).
+#[test]
+fn no_error_is_recognised_by_its_text() {
+    let mut files = Vec::new();
+    for dir in [
+        "app", "cli", "ui", "export", "import", "store", "json", "book", "ledger",
+    ] {
+        files.extend(code_of(dir));
+    }
+    let found = offences(
+        &files,
+        &[
+            ".to_string().contains(",
+            ".to_string().starts_with(",
+            ".to_string().ends_with(",
+            "message.contains(",
+            "message.starts_with(",
+            "message.ends_with(",
+            "(os error",
+        ],
+    );
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }

@@ -1,5 +1,6 @@
 //! The command line around the workstation: a broken keymap stops the program before the
-//! terminal is touched, naming the file, the key and the clashing actions.
+//! terminal is touched, naming the file, the key and the clashing actions; TRF imports; the
+//! rulebook chosen once by `init`; a correction that keeps a title as one audited edit.
 
 use std::process::Command;
 
@@ -257,4 +258,85 @@ fn several_trf_files_are_checked_first_then_imported_each_as_an_event() {
     assert_eq!(events(&db), 2);
     let out = run(&db, &["import", "trf", &masters, &minor, "--id", "x"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// The rulebook is chosen once, by `init` (Finnish by default); `--rules` alone is no command.
+#[test]
+fn init_chooses_the_rulebook_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let said = common::ok(&run(&db, &["init"]));
+    assert!(said.contains("Finnish rulebook ('ssl')"), "{said}");
+    let out = run(&db, &["init", "--rules", "isl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already holds a database"));
+    let out = run(&dir.path().join("other"), &["init", "--rules", "fra"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!dir.path().join("other").exists(), "nothing created");
+    let out = run(&db, &["--rules", "isl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--demo"));
+    // A command other than an import on a folder without a database says how to make one.
+    let out = run(&dir.path().join("none"), &["check"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ratedesk init --rules"));
+}
+
+/// SSL 6.1: titles are permanent. A correction that would take a title away is refused
+/// unless the officer keeps it (one audited edit with the correction: one undo takes both
+/// back) or drops it.
+#[test]
+fn a_correction_keeps_the_title_it_would_remove_in_one_audited_edit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let doc = dir.path().join("doc.json");
+    std::fs::write(
+        &doc,
+        r#"{"rules": "ssl", "players": [
+            {"id": "FIN1", "name": "Aho, Aino", "selo": {"rating": 1895, "games": 100}},
+            {"id": "FIN2", "name": "Berg, Bo", "selo": {"rating": 1900, "games": 100}}],
+          "events": [{"id": "e1", "start": "2025-03-01", "end": "2025-03-01",
+            "time_control": {"base_minutes": 90, "increment_seconds": 30},
+            "games": [{"round": 1, "white": "FIN1", "black": "FIN2", "result": "1-0"}]}]}"#,
+    )
+    .expect("write");
+    common::ok(&run(&db, &["import", "json", doc.to_str().expect("path")]));
+    let titles = |db: &std::path::Path| -> serde_json::Value {
+        let doc: serde_json::Value =
+            serde_json::from_str(&common::ok(&run(db, &["export", "events"]))).expect("json");
+        doc["players"][0]["titles"].clone()
+    };
+    let reached: serde_json::Value =
+        serde_json::from_str(&common::ok(&run(&db, &["export", "ratings"]))).expect("json");
+    assert_eq!(
+        reached["players"][0]["titles"][0]["title"], "I",
+        "{reached}"
+    );
+    let entries = |db: &std::path::Path| {
+        common::ok(&run(db, &["log"]))
+            .lines()
+            .filter(|l| l.starts_with('#'))
+            .count()
+    };
+    let logged = entries(&db);
+    let refused = run(&db, &["result", "e1", "1", "1", "0-1"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--keep-titles"));
+    assert_eq!(entries(&db), logged, "nothing stored");
+    let kept = common::ok(&run(
+        &db,
+        &["result", "e1", "1", "1", "0-1", "--keep-titles"],
+    ));
+    assert!(kept.contains("kept title I Aho, Aino (FIN1)"), "{kept}");
+    assert_eq!(entries(&db), logged + 1, "one audited edit");
+    assert_eq!(titles(&db)[0]["title"], "I", "held");
+    assert!(common::ok(&run(&db, &["check"])).starts_with("ok: "));
+    common::ok(&run(&db, &["undo"]));
+    assert_eq!(
+        titles(&db),
+        serde_json::Value::Null,
+        "one undo takes both back"
+    );
+    let again: serde_json::Value =
+        serde_json::from_str(&common::ok(&run(&db, &["export", "ratings"]))).expect("json");
+    assert_eq!(again, reached);
 }

@@ -1,6 +1,7 @@
 //! The federation's publications from a database: the national list as the selo service's CSV
 //! (which imports back into a new database and exports the same), as text and HTML with ranks
-//! and changes; an event's rating report; a player's history. Each is checked against the
+//! and changes, and Iceland's and Turkey's lists by their own rules; an event's rating report;
+//! a player's history; TRF26's national records per rulebook. Each is checked against the
 //! `rate`-format export of the same database, an independent path to the same figures.
 
 use serde_json::Value;
@@ -274,11 +275,11 @@ proptest::proptest! {
         at in 0usize..400,
         junk in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..12),
     ) {
-        let _ = ratedesk::import::selo_csv::parse(&bytes);
+        let _ = ratedesk::import::national_csv::parse(&bytes, &ratedesk::import::national_csv::FINNISH);
         let mut list = b"Id;Sukunimi;Etunimi;Seura;Selo;Selopelej\xc3\xa4;Pelo;Pelopelej\xc3\xa4;Arvo;FIDE-id;Syntynyt;Sukupuoli\r\nFIN1;M\xc3\xa4kel\xc3\xa4;Eero;HSK;1850;120;1700;4;I;500001;1983-07-19;M\r\nFIN2;Ek;Anna;;;;1400;2;;;;N\r\n".to_vec();
         let at = at % (list.len() + 1);
         list.splice(at..at, junk);
-        let _ = ratedesk::import::selo_csv::parse(&list);
+        let _ = ratedesk::import::national_csv::parse(&list, &ratedesk::import::national_csv::FINNISH);
     }
 }
 
@@ -480,4 +481,290 @@ fn rule_2_9_an_unplayed_draw_between_two_players_stays_unplayed() {
         .find(|p| p["id"] == "a")
         .expect("a");
     assert_eq!(a["selo"]["games"], 30, "a played no rated game");
+}
+
+/// A database of `rules` holding the small federation of `common::federation`.
+fn federation_db(dir: &Path, rules: &str) -> PathBuf {
+    let db = dir.join(rules);
+    let doc = common::federation_file(dir, rules);
+    ok(&ratedesk(
+        &db,
+        &["import", "json", doc.to_str().expect("path")],
+    ));
+    db
+}
+
+/// The CSV's rows by id, each as its cells.
+fn rows(csv: &str) -> std::collections::BTreeMap<String, Vec<String>> {
+    csv.lines()
+        .skip(1)
+        .map(|l| {
+            let cells: Vec<String> = l.split(';').map(str::to_string).collect();
+            (cells[0].clone(), cells)
+        })
+        .collect()
+}
+
+/// Iceland's list (Birting stiga á lista): quarterly — any day gives the list of the quarter's
+/// first day — with a player on it while he has a rating of at least 1000 and a game in the
+/// last five years (the foreign player whose last event was in 2019 is on the list of 1
+/// December 2019 and off those of 2025), `*` before 25 games, the change since the list
+/// before; its CSV seeds a new Icelandic database with the same ratings.
+#[test]
+fn the_icelandic_list_is_quarterly_with_its_changes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = federation_db(dir.path(), "isl");
+    let csv = ok(&ratedesk(&db, &["export", "list", "--date", "2025-12-15"]));
+    assert_eq!(
+        csv.lines().next(),
+        Some("Id;Surname;Given names;Club;Rating;Games;Change;FIDE id;Born;Sex")
+    );
+    let now = rows(&csv);
+    let doc = ratings(&db);
+    for p in doc["players"].as_array().expect("players") {
+        let id = p["id"].as_str().expect("id");
+        match now.get(id) {
+            Some(row) => {
+                assert_eq!(row[4], p["standard"]["rating"].to_string(), "{id}");
+                assert_eq!(row[5], p["standard"]["games"].to_string(), "{id}");
+            }
+            None => assert!(
+                id == "IS108" || p["standard"]["rating"].is_null(),
+                "{id} is missing from the list"
+            ),
+        }
+    }
+    assert!(!now.contains_key("IS108"), "no game in five years");
+    let in_2019 = rows(&ok(&ratedesk(
+        &db,
+        &["export", "list", "--date", "2019-12-01"],
+    )));
+    assert!(in_2019.contains_key("IS108"));
+    let before = rows(&ok(&ratedesk(
+        &db,
+        &["export", "list", "--date", "2025-09-01"],
+    )));
+    for (id, row) in &now {
+        let change = match before.get(id) {
+            Some(b) => format!(
+                "{:+}",
+                row[4].parse::<i64>().expect("rating") - b[4].parse::<i64>().expect("rating")
+            ),
+            None => "new".into(),
+        };
+        assert_eq!(row[6], change, "{id}");
+    }
+    let text = ok(&ratedesk(
+        &db,
+        &["export", "list", "--format", "text", "--date", "2025-12-15"],
+    ));
+    assert!(
+        text.starts_with("Icelandic rating list 2025-12-01\n"),
+        "{text}"
+    );
+    assert!(text.contains("change since 2025-09-01"), "{text}");
+    for (id, row) in &now {
+        let games: u32 = row[5].parse().expect("games");
+        let name = format!("{}, {}", row[1], row[2]);
+        let line = text
+            .lines()
+            .find(|l| l.contains(&name))
+            .unwrap_or_else(|| panic!("{id} on the page"));
+        assert_eq!(line.contains('*'), games < 25, "{line}");
+    }
+    // The list seeds a new Icelandic database.
+    let file = dir.path().join("isl-list.csv");
+    std::fs::write(&file, &csv).expect("write");
+    let fresh = dir.path().join("fresh");
+    ok(&ratedesk(&fresh, &["init", "--rules", "isl"]));
+    let said = ok(&ratedesk(
+        &fresh,
+        &[
+            "import",
+            "national-csv",
+            "--yes",
+            file.to_str().expect("path"),
+        ],
+    ));
+    assert!(
+        said.contains(&format!("{} new players", now.len())),
+        "{said}"
+    );
+    let seeded: Value =
+        serde_json::from_str(&ok(&ratedesk(&fresh, &["export", "events"]))).expect("json");
+    for p in seeded["players"].as_array().expect("players") {
+        let row = &now[p["id"].as_str().expect("id")];
+        assert_eq!(p["standard"]["rating"].to_string(), row[4]);
+        assert_eq!(p["standard"]["games"].to_string(), row[5]);
+    }
+}
+
+/// Turkey's monthly lists, one per tempo (B.2.e: UKD, UHS, UYS): every player with a UKD on the
+/// list, dated the first of the month; the CSV holds the three lists and reads back into a new
+/// Turkish database that writes the same lists.
+#[test]
+fn the_turkish_lists_are_monthly_for_three_tempos() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = federation_db(dir.path(), "tsf");
+    let csv = ok(&ratedesk(&db, &["export", "list", "--date", "2025-11-20"]));
+    assert_eq!(
+        csv.lines().next(),
+        Some(
+            "Id;Surname;Given names;Club;UKD;UKD games;UKD change;UHS;UHS games;UHS change;UYS;UYS games;UYS change;FIDE id;Born;Sex"
+        )
+    );
+    let now = rows(&csv);
+    let doc = ratings(&db);
+    for p in doc["players"].as_array().expect("players") {
+        let id = p["id"].as_str().expect("id");
+        for (list, at) in [("standard", 4), ("rapid", 7), ("blitz", 10)] {
+            let shown = now.get(id).map_or("", |row| row[at].as_str());
+            let rating = p[list]["rating"].as_i64().map(|r| r.to_string());
+            assert_eq!(shown, rating.as_deref().unwrap_or(""), "{id} {list}");
+        }
+    }
+    for (list, title) in [
+        ("standard", "Turkish UKD list (standard) 2025-11-01"),
+        ("rapid", "Turkish UHS list (rapid) 2025-11-01"),
+        ("blitz", "Turkish UYS list (blitz) 2025-11-01"),
+    ] {
+        let page = ok(&ratedesk(
+            &db,
+            &[
+                "export",
+                "list",
+                "--format",
+                "text",
+                "--list",
+                list,
+                "--date",
+                "2025-11-20",
+            ],
+        ));
+        assert!(page.starts_with(&format!("{title}\n")), "{page}");
+        assert!(page.contains("change since 2025-10-01"), "{page}");
+    }
+    let out = ratedesk(
+        &db,
+        &["export", "list", "--format", "text", "--list", "selo"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("standard, rapid, blitz"));
+    // The CSV seeds a new Turkish database with the same lists (the changes aside: the new
+    // database has no earlier list).
+    let file = dir.path().join("tsf-list.csv");
+    std::fs::write(&file, &csv).expect("write");
+    let fresh = dir.path().join("fresh");
+    ok(&ratedesk(&fresh, &["init", "--rules", "tsf"]));
+    ok(&ratedesk(
+        &fresh,
+        &[
+            "import",
+            "national-csv",
+            "--yes",
+            file.to_str().expect("path"),
+        ],
+    ));
+    let again = rows(&ok(&ratedesk(
+        &fresh,
+        &["export", "list", "--date", "2025-11-20"],
+    )));
+    let without_changes = |rows: &std::collections::BTreeMap<String, Vec<String>>| {
+        rows.iter()
+            .map(|(id, r)| {
+                let kept: Vec<String> = r
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| ![6, 9, 12].contains(i))
+                    .map(|(_, c)| c.clone())
+                    .collect();
+                (id.clone(), kept)
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(without_changes(&again), without_changes(&now));
+}
+
+/// TRF26 per rulebook: the national-rating records carry the federation's code, each home
+/// player's rating going into the event and his national id; imported into a database that
+/// knows the players by those ids (and not by FIDE id), every player with a record is found by
+/// it.
+#[test]
+fn trf26_national_records_carry_the_federation_and_match_players_back() {
+    for (rules, code, prefix, event) in [
+        ("isl", "ISL", "IS", "reykjavik-autumn-2025"),
+        ("tsf", "TUR", "TR", "ankara-autumn-2025"),
+    ] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = federation_db(dir.path(), rules);
+        let trf = ok(&ratedesk(&db, &["export", "trf", event, "--trf26"]));
+        let records: Vec<&str> = trf
+            .lines()
+            .filter(|l| l.starts_with(&format!("{code} ")))
+            .collect();
+        assert!(records.len() >= 4, "{rules}: {trf}");
+        // Columns as TRF numbers them (characters, from 1).
+        let column = |line: &str, from: usize, to: usize| -> String {
+            line.chars()
+                .skip(from - 1)
+                .take(to + 1 - from)
+                .collect::<String>()
+                .trim()
+                .to_string()
+        };
+        for r in &records {
+            let id = column(r, 58, 68);
+            assert!(id.starts_with(prefix), "{rules}: {r}");
+            assert!(column(r, 49, 52).parse::<u32>().is_ok(), "{rules}: {r}");
+        }
+        // Home players are written with the home federation's code.
+        assert!(
+            trf.lines()
+                .filter(|l| l.starts_with("001"))
+                .all(|l| column(l, 54, 56) == code),
+            "{trf}"
+        );
+        let file = dir.path().join(format!("{event}.trf"));
+        std::fs::write(&file, &trf).expect("write");
+        let csv = dir.path().join("list.csv");
+        std::fs::write(
+            &csv,
+            ok(&ratedesk(&db, &["export", "list", "--date", "2025-12-31"])),
+        )
+        .expect("write");
+        let fresh = dir.path().join("fresh");
+        ok(&ratedesk(&fresh, &["init", "--rules", rules]));
+        ok(&ratedesk(
+            &fresh,
+            &[
+                "import",
+                "national-csv",
+                "--yes",
+                csv.to_str().expect("path"),
+            ],
+        ));
+        let said = ok(&ratedesk(
+            &fresh,
+            &[
+                "import",
+                "trf",
+                "--yes",
+                "--id",
+                "again",
+                file.to_str().expect("path"),
+            ],
+        ));
+        // Every player is found: by his record's national id, or (a player unrated going
+        // into the event has no record) by his name.
+        assert!(
+            said.contains("6 matched, 0 new, 0 ambiguous"),
+            "{rules}: {said}"
+        );
+        assert_eq!(
+            said.lines().filter(|l| l.contains("by name")).count(),
+            6 - records.len(),
+            "{rules}: {said}"
+        );
+        assert!(ok(&ratedesk(&fresh, &["check"])).starts_with("ok: "));
+    }
 }

@@ -412,3 +412,111 @@ fn a_full_size_list_imports_in_bounded_memory() {
     assert!(peak < 1000.0, "peak memory {peak} MB");
     eprintln!("{figures}");
 }
+
+/// A combined FIDE list (TXT, as FIDE publishes it) of one player with a standard and a rapid
+/// rating.
+fn one_line_list(dir: &Path, fide_id: u64, standard: u32, rapid: u32) -> PathBuf {
+    let file = dir.join("players_list_foa.txt");
+    let line = format!(
+        "{:<15}{:<61}{:<4}{:<4}{:<5}{:<5}{:<15}{:<4}{:<6}{:<4}{:<3}{:<6}{:<4}{:<3}{:<6}{:<4}{:<3}{:<6}{:<4}",
+        fide_id,
+        "Aaberg, Anton",
+        "SWE",
+        "M",
+        "IM",
+        "",
+        "",
+        "",
+        standard,
+        "0",
+        "10",
+        rapid,
+        "0",
+        "20",
+        "",
+        "",
+        "",
+        "1972",
+        ""
+    );
+    std::fs::write(
+        &file,
+        format!(
+            "ID Number      Name                                                         Fed Sex Tit  WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag\r\n{line}\r\n"
+        ),
+    )
+    .expect("write");
+    file
+}
+
+/// FIDE lists for an Icelandic and a Turkish database: the player found by FIDE id gets the
+/// list's ratings, and in Turkey, where a foreign player counts with his FIDE rating (B.1.d),
+/// the ratings of his opponents move with it — stored, re-rated as `rate` does, and `check`ed.
+#[test]
+fn isl_and_tsf_databases_import_fide_lists() {
+    for rules in ["isl", "tsf"] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("db");
+        // The seventh player plays for Sweden, with a FIDE id but (yet) no FIDE rating.
+        let mut doc = common::federation(rules);
+        let player = &mut doc["players"][6];
+        player["federation"] = serde_json::json!("SWE");
+        player["fide_id"] = serde_json::json!(1701991);
+        let id = player["id"].as_str().expect("id").to_string();
+        let file = dir.path().join("doc.json");
+        std::fs::write(&file, doc.to_string()).expect("write");
+        ok(&ratedesk(
+            &db,
+            &["import", "json", file.to_str().expect("path")],
+        ));
+        let before = ok(&ratedesk(&db, &["export", "ratings"]));
+        let list = one_line_list(dir.path(), 1701991, 2328, 2331);
+        let said = ok(&ratedesk(
+            &db,
+            &[
+                "import",
+                "fide-list",
+                "--date",
+                "2025-01",
+                list.to_str().expect("path"),
+            ],
+        ));
+        assert!(said.contains("1 of ours by FIDE id"), "{rules}: {said}");
+        assert_eq!(
+            fide_of(&db, &id),
+            serde_json::json!([{"list_date": "2025-01-01", "standard": 2328, "rapid": 2331, "blitz": null}]),
+            "{rules}"
+        );
+        let after = ok(&ratedesk(&db, &["export", "ratings"]));
+        assert_eq!(
+            before != after,
+            rules == "tsf",
+            "{rules}: FIDE ratings count in Turkey"
+        );
+        let events = ok(&ratedesk(&db, &["export", "events"]));
+        let rated = {
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+                .arg("rate")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .expect("rate");
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(events.as_bytes())
+                .expect("write");
+            child.wait_with_output().expect("rate").stdout
+        };
+        assert_eq!(
+            serde_json::from_slice::<serde_json::Value>(&rated).expect("json"),
+            serde_json::from_str::<serde_json::Value>(&after).expect("json"),
+            "{rules}"
+        );
+        assert!(
+            ok(&ratedesk(&db, &["check"])).starts_with("ok: "),
+            "{rules}"
+        );
+    }
+}

@@ -40,7 +40,7 @@ fn event_of(
     let infos = file
         .players
         .iter()
-        .map(|p| player_info(p, name, start))
+        .map(|p| player_info(p, name, start, "FIN"))
         .collect();
     let numbers: std::collections::BTreeMap<u32, usize> = file
         .players

@@ -1,12 +1,13 @@
 //! What the officer is asked for: a player's rated games, an event's entrants with their
 //! ratings before any result, a new player from the name typed, a TRF import where he
 //! chooses for each ambiguous player and is warned, paths completed, dates as Finns write
-//! them, and help that starts with the screen in front of him.
+//! them, help that starts with the screen in front of him, and players who share a name told
+//! apart by birth year and club (a club edited and undone; the first column to go).
 
 mod screen;
 
 use ratedesk::app::Edit;
-use ratedesk::app::state::{CardView, Popup};
+use ratedesk::app::state::{CardView, GameChange, Popup};
 use ratedesk::model::PlayerInfo;
 use ratedesk::rules::ssl::SslState;
 use ratedesk::ui::{press_keys, type_text};
@@ -24,7 +25,10 @@ fn the_card_lists_every_rated_game_with_the_running_rating() {
     for w in games.windows(2) {
         assert!(w[0].date >= w[1].date);
         if w[0].event == w[1].event {
-            assert_eq!(w[0].change, Some(w[0].rating_after - w[1].rating_after));
+            assert_eq!(
+                w[0].change,
+                Some(GameChange::Points(w[0].rating_after - w[1].rating_after))
+            );
         }
     }
     let last_selo = games.iter().find(|g| g.list == 0).expect("a selo game");
@@ -266,4 +270,93 @@ fn help_starts_with_the_keys_of_the_screen_and_scrolls() {
     );
     press_keys(&mut app, &k, "esc");
     assert!(app.popup.is_none());
+}
+
+#[test]
+fn a_club_is_edited_on_the_form_and_undone_and_no_rating_moves() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    let oskar = player_index(&app, "Lindqvist, Oskar");
+    fn ratings(app: &ratedesk::app::state::App<ratedesk::rules::ssl::Ssl>) -> Vec<Option<i32>> {
+        (0..app.desk.book().players.len())
+            .flat_map(|p| app.ratings(p).into_iter().map(|(_, s)| app.rating_of(s)))
+            .collect()
+    }
+    let before = ratings(&app);
+    let fide = app.desk.book().players[oskar].fide.clone();
+    assert!(!fide.is_empty(), "his FIDE list makes his rating (SSL 3.7)");
+    type_text(&mut app, &k, "lindqvist");
+    press_keys(&mut app, &k, "enter ctrl-e");
+    let Some(Popup::Form(form)) = &app.popup else {
+        panic!("the player's form opens");
+    };
+    let club = form
+        .fields
+        .iter()
+        .position(|(label, _)| *label == "Club")
+        .expect("a club field");
+    for _ in 0..club {
+        press_keys(&mut app, &k, "enter");
+    }
+    type_text(&mut app, &k, "SK Rockaden");
+    let audit = app.desk.audit().len();
+    press_keys(&mut app, &k, "ctrl-s");
+    let info = &app.desk.book().players[oskar];
+    assert_eq!(info.club.as_deref(), Some("SK Rockaden"));
+    assert_eq!(info.fide, fide, "the form keeps the lists it does not show");
+    assert_eq!(app.desk.audit().len(), audit + 1, "an audited edit");
+    assert_eq!(ratings(&app), before, "a club moves no rating");
+    let screen = text(&app, &k, 80, 24);
+    assert!(screen.contains("club SK Rockaden"), "{screen}");
+    press_keys(&mut app, &k, "alt-u");
+    assert_eq!(app.desk.book().players[oskar].club, None, "undone");
+    assert_eq!(app.desk.audit().len(), audit + 2);
+    assert_eq!(ratings(&app), before);
+    // What the database holds after the undo.
+    drop(app);
+    let desk = ratedesk::app::Desk::open(dir.path(), ratedesk::rules::ssl::Ssl).expect("reopen");
+    assert_eq!(desk.book().players[oskar].club, None);
+    assert_eq!(desk.book().players[oskar].fide, fide);
+}
+
+#[test]
+fn when_the_width_does_not_suffice_the_club_goes_first_and_the_id_stays_whole() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = demo_desk(dir.path());
+    let info = PlayerInfo {
+        id: "FIN-2025-000000012345".into(),
+        name: "Lähteenmäki-Pääkkönen, Eero-Juhani".into(),
+        club: Some("Helsingin Shakkiklubi ry".into()),
+        born: chrono::NaiveDate::from_ymd_opt(1990, 1, 2),
+        ..PlayerInfo::default()
+    };
+    desk.apply(Edit::AddPlayer {
+        info,
+        seeds: vec![None, None],
+        held: vec![],
+    })
+    .expect("player");
+    let mut app = ratedesk::app::state::App::new(desk);
+    let k = keys();
+    type_text(&mut app, &k, "lähteenmäki");
+    let row = |screen: &str, what: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("{what} in {screen}"))
+            .to_string()
+    };
+    let narrow = text(&app, &k, 80, 24);
+    let header = row(&narrow, "Name");
+    assert!(!header.contains("Club"), "{header}");
+    assert!(
+        header.contains("Born") && header.contains("Titles"),
+        "{header}"
+    );
+    let his = row(&narrow, "FIN-2025-000000012345");
+    assert!(his.contains("1990") && !his.contains("Helsingin"), "{his}");
+    let wide = text(&app, &k, 160, 48);
+    let his = row(&wide, "FIN-2025-000000012345");
+    assert!(his.contains("1990 Helsingin Shakkiklubi ry"), "{his}");
 }

@@ -234,7 +234,7 @@ fn the_selection_lists_hold_players_who_can_represent_finland_on_a_chosen_date()
         app.titles
             .selection
             .iter()
-            .all(|(p, _)| book.players[*p].is_finnish()),
+            .all(|(p, _)| book.players[*p].plays_for("FIN")),
         "only players who can represent Finland"
     );
     // Lindqvist (SWE) is not listed, but his figures are still computed: his card shows them.
@@ -248,7 +248,7 @@ fn the_selection_lists_hold_players_who_can_represent_finland_on_a_chosen_date()
         app.titles
             .women
             .iter()
-            .all(|(p, _)| book.players[*p].is_finnish()
+            .all(|(p, _)| book.players[*p].plays_for("FIN")
                 && book.players[*p].sex == Some(ratedesk::model::Sex::Female))
     );
     insta::assert_snapshot!("women_80x24", text(&app, &k, 80, 24));

@@ -164,6 +164,7 @@ impl<R: Federation> Desk<R> {
             opt(bi.federation.clone()),
             opt(ai.federation.clone()),
         );
+        field("club", opt(bi.club.clone()), opt(ai.club.clone()));
         field("born", opt(bi.born), opt(ai.born));
         field("sex", format!("{:?}", bi.sex), format!("{:?}", ai.sex));
         for (l, name) in self.rulebook.lists().iter().enumerate() {

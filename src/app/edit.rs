@@ -10,6 +10,7 @@ use crate::rules::{Award, ListId, Rulebook};
 
 pub(crate) use super::checks::Current;
 use super::checks::check_records;
+use super::merging::{keep_awards, merge};
 
 /// One edit.
 #[derive(Clone, Debug)]
@@ -79,6 +80,12 @@ pub enum Edit<R: Rulebook> {
         player: PlayerIdx,
         awards: Vec<Award<R::Award>>,
     },
+    /// An edit with the awards it would take away recorded as held, in one audited entry: a
+    /// correction that keeps the titles it would remove (titles are permanent: SSL 6.1).
+    KeepingAwards {
+        edit: Box<Edit<R>>,
+        awards: Vec<Award<R::Award>>,
+    },
     /// One FIDE rating list's ratings (of `kinds`; a per-list file carries one) for the
     /// federation's players, read from `source`.
     FideList {
@@ -95,10 +102,17 @@ pub enum Edit<R: Rulebook> {
     },
 }
 
-/// A player of an import: an existing record, or a new one.
+/// A player of an import: an existing record, one whose details the file changes, or a new
+/// one.
 #[derive(Clone, Debug)]
 pub enum ImportedPlayer<R: Rulebook> {
     Existing(PlayerIdx),
+    /// One of ours with what the file says of him now (the national list's club): his record
+    /// changes with the import, audited like any edit of a player.
+    Updated {
+        player: PlayerIdx,
+        info: PlayerInfo,
+    },
     New {
         info: PlayerInfo,
         seeds: Vec<Option<R::State>>,
@@ -128,6 +142,19 @@ impl<R: Rulebook> Edit<R> {
         Edit::Import {
             players,
             events: book.events,
+        }
+    }
+
+    /// `edit` with the awards it would take away (`lost`, from its preview) kept as held, in
+    /// one audited entry; `edit` itself when it takes none away.
+    pub fn keeping(edit: Edit<R>, lost: Vec<Award<R::Award>>) -> Self {
+        if lost.is_empty() {
+            edit
+        } else {
+            Edit::KeepingAwards {
+                edit: Box::new(edit),
+                awards: lost,
+            }
         }
     }
 
@@ -191,6 +218,11 @@ impl<R: Rulebook> Edit<R> {
             Edit::HoldAwards { player, awards } => {
                 format!("keep {} award(s) of {}", awards.len(), name(player))
             }
+            Edit::KeepingAwards { edit, awards } => format!(
+                "{}; keep {} award(s) it would take away",
+                edit.describe(book),
+                awards.len()
+            ),
             Edit::FideList {
                 list_date,
                 kinds,
@@ -521,6 +553,10 @@ impl<R: Rulebook> Edit<R> {
                 });
             }
             Edit::MergePlayers { keep, remove } => merge(now, *keep, *remove, &mut change)?,
+            Edit::KeepingAwards { edit, awards } => {
+                change = edit.compile_records(now)?;
+                keep_awards(now, awards, &mut change)?;
+            }
             Edit::HoldAwards { player, awards } => {
                 now.active(*player)?;
                 let before = now.record(*player);
@@ -543,6 +579,22 @@ impl<R: Rulebook> Edit<R> {
                         ImportedPlayer::Existing(id) => {
                             now.active(*id)?;
                             ids.push(*id);
+                        }
+                        ImportedPlayer::Updated { player, info } => {
+                            now.active(*player)?;
+                            let before = now.record(*player);
+                            if before.info != *info {
+                                let after = PlayerRecord {
+                                    info: info.clone(),
+                                    ..before.clone()
+                                };
+                                change.players.push(Delta {
+                                    key: *player,
+                                    before: Some(before),
+                                    after: Some(after),
+                                });
+                            }
+                            ids.push(*player);
                         }
                         ImportedPlayer::New { info, seeds, held } => {
                             let held = held
@@ -623,111 +675,4 @@ impl<R: Rulebook> Edit<R> {
         change.games.retain(|d| d.before != d.after);
         Ok(change)
     }
-}
-
-/// Merging two records of one player: every game of `remove` moves to `keep` (refused where
-/// the two met or both played in one round), `keep` takes `remove`'s starting states where he
-/// has none and any award he lacks, and `remove` is retired.
-fn merge<R: Rulebook>(
-    now: &Current<'_, R>,
-    keep: PlayerIdx,
-    remove: PlayerIdx,
-    change: &mut Change<R>,
-) -> Result<(), EditError> {
-    now.active(keep)?;
-    now.active(remove)?;
-    if keep == remove {
-        return err("a player cannot be merged into himself");
-    }
-    let book = now.book;
-    for (e, event) in book
-        .events
-        .iter()
-        .enumerate()
-        .filter(|(e, _)| book.live[*e])
-    {
-        let rounds = |p: PlayerIdx| -> BTreeSet<u32> {
-            event
-                .games
-                .iter()
-                .filter(|g| g.white == p || g.black == Some(p))
-                .map(|g| g.round)
-                .collect()
-        };
-        let both: Vec<u32> = rounds(keep)
-            .intersection(&rounds(remove))
-            .copied()
-            .collect();
-        if let Some(r) = both.first() {
-            return err(format!(
-                "{} and {} both play in {} round {r}: they cannot be one player",
-                now.player_name(keep),
-                now.player_name(remove),
-                event.id
-            ));
-        }
-        if event.participants.contains(&remove) {
-            let before = now.event_record(e);
-            let mut after = before.clone();
-            let mut seen = BTreeSet::new();
-            after.event.participants = event
-                .participants
-                .iter()
-                .map(|&p| if p == remove { keep } else { p })
-                .filter(|p| seen.insert(*p))
-                .collect();
-            change.events.push(Delta {
-                key: e,
-                before: Some(before),
-                after: Some(after),
-            });
-        }
-        for g in event
-            .games
-            .iter()
-            .filter(|g| g.white == remove || g.black == Some(remove))
-        {
-            let swap = |p: PlayerIdx| if p == remove { keep } else { p };
-            let moved = Game {
-                white: swap(g.white),
-                black: g.black.map(swap),
-                ..g.clone()
-            };
-            change.games.push(Delta {
-                key: (e, g.round, g.board),
-                before: Some(g.clone()),
-                after: Some(moved),
-            });
-        }
-    }
-    let (kept_before, removed_before) = (now.record(keep), now.record(remove));
-    let mut kept = kept_before.clone();
-    for (slot, theirs) in kept.seeds.iter_mut().zip(&removed_before.seeds) {
-        if slot.is_none() {
-            *slot = theirs.clone();
-        }
-    }
-    for a in &removed_before.held {
-        if !kept.held.iter().any(|h| h.award == a.award) {
-            kept.held.push(Award {
-                player: keep,
-                ..a.clone()
-            });
-        }
-    }
-    let retired = PlayerRecord {
-        status: PlayerStatus::MergedInto(keep),
-        ..removed_before.clone()
-    };
-    change.players.push(Delta {
-        key: keep,
-        before: Some(kept_before),
-        after: Some(kept),
-    });
-    change.players.push(Delta {
-        key: remove,
-        before: Some(removed_before),
-        after: Some(retired),
-    });
-    Ok(())
 }

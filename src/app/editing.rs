@@ -5,7 +5,7 @@
 use crate::app::Federation;
 use crate::model::PlayerIdx;
 
-use super::forms::{FormKind, FormState, parse_pairing};
+use super::forms::{FEDERATION, FormKind, FormState, parse_pairing};
 use super::state::{App, PickFor, PickState, Popup, Tab};
 use super::{Action, Edit};
 
@@ -35,9 +35,28 @@ impl<R: Federation> App<R> {
             (Tab::Titles, _) => None,
         };
         match form {
-            Some(form) => self.popup = Some(Popup::Form(form)),
+            Some(form) => self.popup = Some(Popup::Form(self.for_rulebook(form))),
             None => self.warn("nothing selected to edit"),
         }
+    }
+
+    /// A form as the rulebook needs it: a player without a federation belongs to the home
+    /// federation; an event rated by period says when its results were received.
+    pub(super) fn for_rulebook(&self, mut form: FormState) -> FormState {
+        let rulebook = self.desk.rulebook();
+        let book = self.desk.book();
+        match form.kind {
+            FormKind::NewPlayer { .. } => form.set(FEDERATION, rulebook.home_federation()),
+            FormKind::EditPlayer(p) if book.players[p].federation.is_none() => {
+                form.set(FEDERATION, rulebook.home_federation())
+            }
+            FormKind::NewEvent if rulebook.by_period() => form = form.with_received(None),
+            FormKind::EditEvent(e) if rulebook.by_period() => {
+                form = form.with_received(book.events.get(e))
+            }
+            _ => {}
+        }
+        form
     }
 
     /// Turns a filled form into its edit; a wrong field keeps the form open with the reason.
@@ -60,24 +79,46 @@ impl<R: Federation> App<R> {
         }
         let edit = match &form.kind {
             FormKind::NewPlayer { .. } | FormKind::EditPlayer(_) => {
-                form.to_player().and_then(|(info, rating)| match form.kind {
-                    FormKind::EditPlayer(player) => Ok(Edit::UpdatePlayer { player, info }),
-                    _ => {
-                        let lists = self.desk.rulebook().lists().len();
-                        let mut seeds = vec![None; lists];
-                        if let Some((r, g)) = rating {
-                            let value = serde_json::json!({"rating": r, "games": g});
-                            seeds[0] = self
-                                .desk
-                                .rulebook()
-                                .state_from_json(0, &value, "the form")
-                                .map_err(|e| e.to_string())?;
+                form.to_player().and_then(|(mut info, rating)| {
+                    // A player of the home federation is kept without one, as he was.
+                    let had_none = match form.kind {
+                        FormKind::EditPlayer(p) => self.desk.book().players[p].federation.is_none(),
+                        _ => true,
+                    };
+                    if had_none
+                        && info.federation.as_deref()
+                            == Some(self.desk.rulebook().home_federation())
+                    {
+                        info.federation = None;
+                    }
+                    match form.kind {
+                        FormKind::EditPlayer(player) => {
+                            // The form does not show his FIDE and national lists: they stay.
+                            let stored = &self.desk.book().players[player];
+                            let info = crate::model::PlayerInfo {
+                                fide: stored.fide.clone(),
+                                national: stored.national.clone(),
+                                ..info
+                            };
+                            Ok(Edit::UpdatePlayer { player, info })
                         }
-                        Ok(Edit::AddPlayer {
-                            info,
-                            seeds,
-                            held: Vec::new(),
-                        })
+                        _ => {
+                            let lists = self.desk.rulebook().lists().len();
+                            let mut seeds = vec![None; lists];
+                            if let Some((r, g)) = rating {
+                                let value = serde_json::json!({"rating": r, "games": g});
+                                seeds[0] = self
+                                    .desk
+                                    .rulebook()
+                                    .state_from_json(0, &value, "the form")
+                                    .map_err(|e| e.to_string())?;
+                            }
+                            Ok(Edit::AddPlayer {
+                                info,
+                                seeds,
+                                held: Vec::new(),
+                            })
+                        }
                     }
                 })
             }
@@ -242,6 +283,9 @@ impl<R: Federation> App<R> {
 
     /// Confirms the selected title when it awaits the rating committee (an audited edit).
     pub(super) fn confirm_title(&mut self) {
+        if self.titles_view() != super::state::TitlesView::Holders {
+            return self.warn("titles are confirmed in the Titles view");
+        }
         let rows = self.title_rows();
         let Some((player, award, confirmed)) = rows.get(self.titles.selected).cloned() else {
             return;

@@ -3,7 +3,7 @@
 
 use chrono::NaiveDate;
 
-use crate::model::{Event, FINLAND, Game, PlayerIdx, PlayerInfo, Sex, TimeControl};
+use crate::model::{Event, Game, PlayerIdx, PlayerInfo, Sex, TimeControl};
 
 /// What a form creates or changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,10 +32,19 @@ pub struct FormState {
 /// The event form's field for the event a play-off decides (SSL 2.10).
 pub const PLAYOFF_OF: &str = "Play-off of (event id)";
 
+/// The event form's field for the day the results reached the federation (a rulebook that
+/// rates by period rates late results in the period of receipt).
+pub const RECEIVED: &str = "Results received (empty: at the end)";
+
+/// The player form's field for his federation.
+pub const FEDERATION: &str = "Federation";
+
 const IMPORT_FILE: &str = "File (path of a .trf / .txt)";
 const IMPORT_TIME_CONTROL: &str = "Time control (empty: the file's)";
 const IMPORT_ID: &str = "Event id (empty: the file's name)";
 const SELECTION_DATE: &str = "Date (27.2.2026 or 2026-02-27)";
+/// The player form's club (empty: none).
+const CLUB: &str = "Club";
 
 impl FormState {
     pub fn title(&self) -> &'static str {
@@ -125,16 +134,15 @@ impl FormState {
         Self::player(FormKind::NewPlayer { enter_in }, &info, None)
     }
 
-    /// The form of a player, filled with what is known of him.
+    /// The form of a player, filled with what is known of him (a player without a recorded
+    /// federation with none: the workstation writes in its home federation, `for_rulebook`).
     pub fn player(kind: FormKind, info: &PlayerInfo, rating: Option<(i32, u32)>) -> Self {
         let selo_fields = matches!(kind, FormKind::NewPlayer { .. });
         let mut fields = vec![
             ("Name (Surname, First)", info.name.clone()),
             ("Id", info.id.clone()),
-            (
-                "Federation",
-                info.federation.clone().unwrap_or_else(|| FINLAND.into()),
-            ),
+            (FEDERATION, info.federation.clone().unwrap_or_default()),
+            (CLUB, info.club.clone().unwrap_or_default()),
             (
                 "FIDE id",
                 info.fide_id.map(|f| f.to_string()).unwrap_or_default(),
@@ -219,6 +227,24 @@ impl FormState {
         }
     }
 
+    /// The event form with the day its results were received (for a rulebook that rates by
+    /// period).
+    pub fn with_received(mut self, event: Option<&Event>) -> Self {
+        let received = event
+            .and_then(|e| e.received)
+            .map(|d| d.to_string())
+            .unwrap_or_default();
+        self.fields.push((RECEIVED, received));
+        self
+    }
+
+    /// Sets a field's text, if the form has that field.
+    pub fn set(&mut self, label: &str, text: &str) {
+        if let Some((_, value)) = self.fields.iter_mut().find(|(l, _)| *l == label) {
+            *value = text.to_string();
+        }
+    }
+
     fn date(&self, label: &str) -> Result<Option<NaiveDate>, String> {
         let text = self.value(label);
         if text.is_empty() {
@@ -250,11 +276,12 @@ impl FormState {
             "m" => Some(Sex::Male),
             other => return Err(format!("Sex: '{other}' is not f or m")),
         };
-        let federation = self.value("Federation").to_ascii_uppercase();
+        let federation = self.value(FEDERATION).to_ascii_uppercase();
         let info = PlayerInfo {
             id: id.to_string(),
             name: name.to_string(),
             federation: (!federation.is_empty()).then_some(federation),
+            club: Some(self.value(CLUB).to_string()).filter(|c| !c.is_empty()),
             fide_id,
             born: self.date("Born (YYYY-MM-DD)")?,
             sex,
@@ -320,6 +347,16 @@ impl FormState {
             ),
         };
         let playoff_of = Some(self.value(PLAYOFF_OF).to_string()).filter(|v| !v.is_empty());
+        // A form with the field says when the results came (empty: at the end); one without
+        // keeps what the event had.
+        let received = if self.fields.iter().any(|(l, _)| *l == RECEIVED) {
+            self.date(RECEIVED)?
+        } else {
+            editing.and_then(|e| e.received)
+        };
+        if let Some(r) = received.filter(|r| *r < end) {
+            return Err(format!("{RECEIVED}: {r} is before the event ends {end}"));
+        }
         if playoff_of.as_deref() == Some(id.as_str()) {
             return Err(format!("{PLAYOFF_OF}: a play-off cannot decide itself"));
         }
@@ -346,7 +383,7 @@ impl FormState {
             official_representation: editing.is_some_and(|e| e.official_representation),
             age_limit,
             playoff_of,
-            received: editing.and_then(|e| e.received),
+            received,
             pairing: self.value("Pairing (swiss, round_robin, …)").to_string(),
             participants: Vec::new(),
             games: Vec::new(),

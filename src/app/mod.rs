@@ -6,22 +6,34 @@
 mod action;
 mod audit_log;
 mod checks;
+pub mod database;
 pub mod edit;
 mod editing;
-mod federation;
+pub mod federation;
 pub mod forms;
+pub mod import;
+mod merging;
+pub mod national;
 pub mod paths;
+pub mod period;
 mod players;
 mod popups;
+pub mod publish;
+pub mod queries;
+pub mod registry;
 pub mod restore;
 pub mod search;
 pub mod state;
 mod titles;
 mod tournaments;
-pub mod trf_import;
 pub mod views;
 
+/// The TRF import, by the name the workstation's state knows it.
+pub use import::trf as trf_import;
+
 pub use federation::Federation;
+pub use national::National;
+pub use registry::{WithFederation, with_federation};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -31,6 +43,7 @@ use crate::book::{Change, PlayerStatus};
 use crate::ledger::{Journal, Ledger, UnitId, UnitResult, Update};
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::{Award, ListId, Rulebook};
+pub use crate::store::backup::Occasion as BackupOccasion;
 use crate::store::{self, AuditEntry, AuditKind, AuditSummary, Store, StoreError, backup};
 pub use action::{Action, Context};
 pub use edit::{Edit, EditError, ImportedPlayer};
@@ -57,6 +70,14 @@ pub enum DeskError {
         "the database could not be written earlier ({0}); ratedesk has stopped editing it: close it and open it again"
     )]
     Stopped(String),
+}
+
+impl DeskError {
+    /// Whether the edit was refused for what it asked (bad input), not because the database
+    /// failed.
+    pub fn is_input(&self) -> bool {
+        matches!(self, DeskError::Edit(_))
+    }
 }
 
 /// One player's rating moved by an edit.
@@ -638,6 +659,12 @@ impl<R: Federation> Desk<R> {
         )
         .map_err(|e| DeskError::Backup(e.to_string()))?;
         Ok(out)
+    }
+
+    /// `ratedesk backup FILE`: the dump written to `file` (never through a link).
+    pub fn write_backup(&self, file: &Path) -> Result<(), DeskError> {
+        backup::write_to(file, &self.backup_text()?)
+            .map_err(|e| DeskError::Backup(format!("{}: {e}", file.display())))
     }
 
     /// The daily automatic backup, if due. A failure (a full disk) does not keep the database

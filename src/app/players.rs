@@ -52,9 +52,22 @@ pub struct GameRow {
     pub halves: u8,
     /// Expected score in percent.
     pub expected: Option<u8>,
-    /// The running rating's move with this game (`None` before the first rating).
-    pub change: Option<i32>,
+    /// The running rating's move with this game (`None` before the first rating, and where a
+    /// whole event is rated at once).
+    pub change: Option<GameChange>,
     pub rating_after: Rating,
+    /// Whether `rating_after` is a rating: not for a player without one in a rulebook that
+    /// publishes by period (his row carries a performance or a first rating there).
+    pub rating_shown: bool,
+}
+
+/// A game's change of a player's rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameChange {
+    /// The running rating moved by this many points.
+    Points(i32),
+    /// The game's exact change in hundredths, summed into the period's new rating.
+    Exact(i64),
 }
 
 impl<R: Federation> App<R> {
@@ -135,10 +148,12 @@ impl<R: Federation> App<R> {
         history.len().checked_sub(row + 1).map(|i| history[i].event)
     }
 
-    /// A player's rated events on every list, in ledger order.
+    /// A player's rated events on every list, in ledger order (by period first, for a
+    /// rulebook that publishes by period).
     pub fn history(&self, player: PlayerIdx) -> Vec<HistoryRow> {
         let book = self.desk.book();
-        let lists = self.desk.rulebook().lists().len();
+        let rulebook = self.desk.rulebook();
+        let lists = rulebook.lists().len();
         let mut rows: Vec<HistoryRow> = (0..lists)
             .flat_map(|list| {
                 self.desk
@@ -149,14 +164,46 @@ impl<R: Federation> App<R> {
                         event: r.event,
                         list,
                         rating: r.common(),
+                        period: self.row_period(r, list),
+                        change: rulebook.row_change(r),
+                        game_changes: rulebook.game_changes(r),
                     })
             })
             .collect();
         rows.sort_by(|a, b| {
             let (x, y) = (&book.events[a.event], &book.events[b.event]);
-            (x.end, x.start, &x.id).cmp(&(y.end, y.start, &y.id))
+            let period = |r: &HistoryRow| r.period.map(|p| p.published);
+            (period(a), x.end, x.start, &x.id).cmp(&(period(b), y.end, y.start, &y.id))
         });
         rows
+    }
+
+    /// The period a row of a player's history is rated in (a rulebook that publishes by
+    /// period): the unit of its event's part that holds the row's first game.
+    fn row_period(
+        &self,
+        row: &crate::rules::PlayerRating<R::Detail>,
+        list: ListId,
+    ) -> Option<super::federation::PeriodDates> {
+        let (book, rulebook) = (self.desk.book(), self.desk.rulebook());
+        let ev = book.events.get(row.event)?;
+        let first = row.lines.first()?;
+        let units = rulebook.units_of(row.event, ev, list);
+        let key = match units.as_slice() {
+            [(key, _)] => key,
+            _ => {
+                &units
+                    .iter()
+                    .find(|(_, part)| {
+                        part.games.iter().filter_map(|&g| ev.games.get(g)).any(|g| {
+                            g.round == first.round
+                                && (g.white == row.player || g.black == Some(row.player))
+                        })
+                    })?
+                    .0
+            }
+        };
+        rulebook.period_dates(key)
     }
 
     /// A player's rated games on every list, newest first, each with the opponent's rating as
@@ -164,10 +211,20 @@ impl<R: Federation> App<R> {
     pub fn game_rows(&self, player: PlayerIdx) -> Vec<GameRow> {
         let book = self.desk.book();
         let mut rows = Vec::new();
+        let rates_games = self.desk.rulebook().rates_games();
         for h in self.history(player) {
             let ev = &book.events[h.event];
             let mut running = h.rating.old;
-            for line in &h.rating.lines {
+            for (k, line) in h.rating.lines.iter().enumerate() {
+                // By period, the running rating goes on over the period's events: each game's
+                // own change is the rulebook's; rated as a whole event, no game has one.
+                let change = match &h.game_changes {
+                    Some(changes) => changes.get(k).map(|&c| GameChange::Exact(c)),
+                    None if rates_games => {
+                        running.map(|r| GameChange::Points(line.rating_after - r))
+                    }
+                    None => None,
+                };
                 let game = ev.games.iter().find(|g| {
                     g.round == line.round
                         && ((g.white == player && g.black == Some(line.opponent))
@@ -183,8 +240,9 @@ impl<R: Federation> App<R> {
                     opponent_rating: line.opponent_rating,
                     halves: line.halves,
                     expected: line.expected,
-                    change: running.map(|r| line.rating_after - r),
+                    change,
                     rating_after: line.rating_after,
+                    rating_shown: h.period.is_none() || h.rating.old.is_some(),
                 });
                 running = Some(line.rating_after);
             }
@@ -194,13 +252,17 @@ impl<R: Federation> App<R> {
     }
 
     /// The points of a player's rating over time on one list: his rating going into his first
-    /// rated event, then after every game.
+    /// rated event, then after every game; for a rulebook that publishes by period, each
+    /// period's starting rating and the last one published.
     pub fn rating_points(
         &self,
         player: PlayerIdx,
         list: ListId,
     ) -> Vec<(chrono::NaiveDate, Rating)> {
         let book = self.desk.book();
+        if self.desk.rulebook().by_period() {
+            return self.period_points(player, list);
+        }
         let mut points = Vec::new();
         for r in self.desk.ledger().history(player, list) {
             let ev = &book.events[r.event];
@@ -224,6 +286,31 @@ impl<R: Federation> App<R> {
                     .unwrap_or(spread);
                 points.push((date.max(ev.start), line.rating_after));
             }
+        }
+        points
+    }
+
+    /// A rating published by period: his rating at the start of each period he played in, and
+    /// the rating published after the last.
+    fn period_points(&self, player: PlayerIdx, list: ListId) -> Vec<(chrono::NaiveDate, Rating)> {
+        let mut points: Vec<(chrono::NaiveDate, Rating)> = Vec::new();
+        let mut last = None;
+        for h in self.history(player).into_iter().filter(|h| h.list == list) {
+            let Some(period) = h.period else { continue };
+            if let Some(old) = h.rating.old
+                && points.last().is_none_or(|(d, _)| *d < period.rated_with)
+            {
+                points.push((period.rated_with, old));
+            }
+            last = Some(period.published);
+        }
+        let now = self
+            .desk
+            .ledger()
+            .state(self.desk.book(), player, list)
+            .and_then(|s| self.desk.rulebook().rating_of(s));
+        if let (Some(date), Some(rating)) = (last, now) {
+            points.push((date, rating));
         }
         points
     }

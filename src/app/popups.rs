@@ -4,8 +4,6 @@
 use std::collections::BTreeMap;
 
 use crate::app::Federation;
-use crate::model::PlayerIdx;
-use crate::rules::Award;
 
 use super::forms::{FormKind, FormState};
 use super::state::{App, PickFor, Popup, RARE_RESULTS, is_move, step};
@@ -62,11 +60,8 @@ impl<R: Federation> App<R> {
                         PickFor::MergeInto(_) => None,
                     };
                     let id = self.next_free_id();
-                    self.popup = Some(Popup::Form(FormState::new_player_named(
-                        enter_in,
-                        &pick.query,
-                        &id,
-                    )));
+                    let form = FormState::new_player_named(enter_in, &pick.query, &id);
+                    self.popup = Some(Popup::Form(self.for_rulebook(form)));
                 }
                 _ => self.popup = Some(Popup::Pick(pick)),
             },
@@ -91,19 +86,17 @@ impl<R: Federation> App<R> {
             }
             Popup::Confirm { edit, effect } => match action {
                 Action::Confirm => {
-                    let lost: BTreeMap<PlayerIdx, Vec<Award<R::Award>>> =
-                        effect.lost.iter().fold(BTreeMap::new(), |mut m, a| {
-                            m.entry(a.player).or_default().push(a.clone());
-                            m
-                        });
-                    let result_keyed = matches!(*edit, Edit::SetResult { .. });
-                    let stored = self.apply(*edit);
-                    let said = self.status.clone();
-                    // Titles are permanent: one a correction takes away is kept as held.
-                    for (player, awards) in lost {
-                        self.apply(Edit::HoldAwards { player, awards });
+                    let keyed = match &*edit {
+                        Edit::SetResult { event, round, .. } => Some((*event, *round)),
+                        _ => None,
+                    };
+                    let result_keyed = keyed.is_some();
+                    // Titles are permanent: one a correction takes away is kept as held, in
+                    // the same audited edit.
+                    let stored = self.apply(Edit::keeping(*edit, effect.lost));
+                    if let Some((event, round)) = keyed.filter(|_| stored) {
+                        self.tell_period(event, round);
                     }
-                    self.status = said;
                     if stored
                         && result_keyed
                         && let Some(event) = self.tournaments.open
@@ -181,7 +174,7 @@ impl<R: Federation> App<R> {
         }
         match prefixes.into_iter().max_by_key(|(_, (count, _))| *count) {
             Some((prefix, (_, highest))) => format!("{prefix}{}", highest + 1),
-            None => format!("{}1", crate::model::FINLAND),
+            None => format!("{}1", self.desk.rulebook().home_federation()),
         }
     }
 }

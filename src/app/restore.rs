@@ -22,6 +22,12 @@ pub struct Restored {
     pub set_aside: Option<PathBuf>,
 }
 
+/// A backup file's text, read whole (as large as a dump may be).
+pub fn read_backup(file: &Path) -> Result<String, super::import::ImportError> {
+    crate::import::read_capped_text(file, crate::import::DOCUMENT_LIMIT)
+        .map_err(|e| super::import::ImportError::file(file, e))
+}
+
 /// Loads the dump `text` (read from `file`) into the database in `dir`: into an empty one, or
 /// with `force` over one that holds data (its backup is taken first and kept) or one that is
 /// damaged (set aside) or whose earlier restore was interrupted.

@@ -1,14 +1,55 @@
-//! Finding players as the officer types: fuzzy matching over names, ids and FIDE ids. The
-//! matcher folds only ASCII case, so every key is folded once (`Järvinen` → `jarvinen`) and
-//! queries are folded the same way; the original names are what the screen shows. Each word
-//! of a query is matched on its own, so names match in either order (`eero mäk` finds
-//! `Mäkelä, Eero`), and a query that is exactly a player's id (with or without its letters)
-//! or FIDE id puts him first. Every match is returned; the screen draws only what it shows.
+//! Finding players as the officer types: fuzzy matching over names, ids, FIDE ids and clubs.
+//! The matcher folds only ASCII case, so every key is folded once (`Järvinen` → `jarvinen`)
+//! and queries are folded the same way; the original names are what the screen shows. Each
+//! word of a query is matched on its own, so names match in either order (`eero mäk` finds
+//! `Mäkelä, Eero`) and a club narrows a shared name (`mäkelä eero hsk`); a query that is
+//! exactly a player's id (with or without its letters) or FIDE id puts him first. Every match
+//! is returned; the screen draws only what it shows. With no query, players come in the order
+//! of the federation's alphabet ([`collation_key`]).
 
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
 use crate::model::{PlayerIdx, PlayerInfo, fold_name};
+
+/// Finland's alphabet: å, ä, ö after z (w and v apart, as in today's dictionaries).
+pub const FINNISH: &str = "abcdefghijklmnopqrstuvwxyzåäö";
+/// Iceland's alphabet with the foreign letters c, q, w, z in their Latin places: þ, æ, ö last.
+pub const ICELANDIC: &str = "aábcdðeéfghiíjklmnoópqrstuúvwxyýzþæö";
+/// Turkey's alphabet with the foreign letters q, w, x: ç, ğ, ı, ö, ş, ü after their bases.
+pub const TURKISH: &str = "abcçdefgğhıijklmnoöpqrsştuüvwxyz";
+
+/// A name's place in a list sorted by `alphabet` (lowercase letters in their order): each
+/// letter by its position; a letter outside it (é in Finnish) as its folded letters; what is no
+/// letter (space, comma, hyphen) before every letter, so that `Mäkelä, Eero` comes before
+/// `Mäkeläinen, Aino`. In an alphabet with dotless ı, capital I is ı and İ is i.
+pub fn collation_key(name: &str, alphabet: &str) -> Vec<u32> {
+    let turkish = alphabet.contains('ı');
+    let place = |c: char| alphabet.chars().position(|a| a == c).map(|i| i as u32 + 1);
+    let mut key = Vec::with_capacity(name.len());
+    for c in name.chars() {
+        let lower: Vec<char> = match c {
+            'I' if turkish => vec!['ı'],
+            'İ' => vec!['i'],
+            c => c.to_lowercase().collect(),
+        };
+        for c in lower {
+            if let Some(p) = place(c) {
+                key.push(p);
+            } else if c.is_alphanumeric() {
+                let folded = fold_name(&c.to_string());
+                key.extend(
+                    folded
+                        .chars()
+                        .map(|f| place(f).unwrap_or(u32::from(f) + 1_000)),
+                );
+            } else {
+                key.push(0);
+            }
+        }
+    }
+    key
+}
 
 pub struct SearchIndex {
     keys: Vec<(PlayerIdx, String)>,
@@ -21,21 +62,35 @@ pub struct SearchIndex {
 }
 
 impl SearchIndex {
-    /// Builds the folded keys of the players marked `active`.
-    pub fn new(players: &[PlayerInfo], active: &[bool]) -> Self {
-        let mut keys: Vec<(PlayerIdx, String)> = players
+    /// Builds the folded keys of the players marked `active`, in the order of `alphabet`.
+    pub fn new(players: &[PlayerInfo], active: &[bool], alphabet: &str) -> Self {
+        let keys: Vec<(PlayerIdx, String)> = players
             .iter()
             .enumerate()
             .filter(|(p, _)| active.get(*p).copied().unwrap_or(false))
             .map(|(p, info)| {
                 let fide = info.fide_id.map(|f| format!(" {f}")).unwrap_or_default();
+                let club = info
+                    .club
+                    .as_deref()
+                    .map(|c| format!(" {}", fold_name(c)))
+                    .unwrap_or_default();
                 (
                     p,
-                    format!("{} {}{fide}", fold_name(&info.name), fold_name(&info.id)),
+                    format!(
+                        "{} {}{fide}{club}",
+                        fold_name(&info.name),
+                        fold_name(&info.id)
+                    ),
                 )
             })
             .collect();
-        keys.sort_by(|a, b| a.1.cmp(&b.1));
+        let mut order: Vec<(Vec<u32>, (PlayerIdx, String))> = keys
+            .into_iter()
+            .map(|k| (collation_key(&players[k.0].name, alphabet), k))
+            .collect();
+        order.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.1.cmp(&b.1.1)));
+        let keys: Vec<(PlayerIdx, String)> = order.into_iter().map(|(_, k)| k).collect();
         let ids = keys
             .iter()
             .map(|(p, _)| {
@@ -108,7 +163,7 @@ mod tests {
             player("FIN2", "Jarva, Pekka", None),
             player("FIN3", "Könönen, Otso", None),
         ];
-        let index = SearchIndex::new(&players, &[true, true, true]);
+        let index = SearchIndex::new(&players, &[true, true, true], FINNISH);
         assert_eq!(index.search("jarvinen").first(), Some(&0));
         assert_eq!(index.search("järvi").first(), Some(&0));
         assert_eq!(index.search("jarv").len(), 2, "both Järvinen and Jarva");
@@ -127,9 +182,9 @@ mod tests {
             ..crate::demo::Params::demo()
         });
         let all = vec![true; book.players.len()];
-        let typed = SearchIndex::new(&book.players, &all);
+        let typed = SearchIndex::new(&book.players, &all, FINNISH);
         for query in ["k", "ko", "kor", "korh", "ka", "jä", "järv"] {
-            let fresh = SearchIndex::new(&book.players, &all);
+            let fresh = SearchIndex::new(&book.players, &all, FINNISH);
             assert_eq!(typed.search(query), fresh.search(query), "{query}");
         }
     }
@@ -142,10 +197,10 @@ mod tests {
             player("FIN3", "Mäkelä, Eero", Some(502117)),
             player("FIN4", "Mäki, Eeva", None),
         ];
-        let index = SearchIndex::new(&players, &[true; 4]);
+        let index = SearchIndex::new(&players, &[true; 4], FINNISH);
         assert_eq!(index.search("11725").first(), Some(&1), "the id's number");
         assert_eq!(index.search("fin11725").first(), Some(&1), "the whole id");
-        let index = SearchIndex::new(&players, &[true; 4]);
+        let index = SearchIndex::new(&players, &[true; 4], FINNISH);
         assert_eq!(
             index.search("eero mäk").first(),
             Some(&2),
@@ -157,8 +212,47 @@ mod tests {
             "every word must match"
         );
         let only_fide = vec![player("FIN9", "Aho, Aku", Some(11725)), players[0].clone()];
-        let index = SearchIndex::new(&only_fide, &[true; 2]);
+        let index = SearchIndex::new(&only_fide, &[true; 2], FINNISH);
         assert_eq!(index.search("11725").first(), Some(&0), "the exact FIDE id");
+    }
+
+    #[test]
+    fn icelandic_and_turkish_names_are_found_as_typed_on_any_keyboard() {
+        let players = vec![
+            player("ISL1", "Þórhallsdóttir, Guðrún", None),
+            player("ISL2", "Ævarsson, Sæþór", None),
+            player("TUR1", "Işıkoğlu, İlkay", None),
+            player("TUR2", "Çağlar, Şükrü", None),
+        ];
+        let index = SearchIndex::new(&players, &[true; 4], FINNISH);
+        assert_eq!(index.search("thorhalls").first(), Some(&0), "þ as th");
+        assert_eq!(index.search("Þórhalls").first(), Some(&0), "as written");
+        assert_eq!(index.search("gudrun").first(), Some(&0), "ð as d");
+        assert_eq!(index.search("aevars saethor").first(), Some(&1), "æ as ae");
+        assert_eq!(index.search("isikoglu").first(), Some(&2), "ı as i, ğ as g");
+        assert_eq!(index.search("ilkay").first(), Some(&2), "İ as i");
+        assert_eq!(index.search("İLKAY").first(), Some(&2), "capital İ");
+        assert_eq!(index.search("caglar sukru").first(), Some(&3), "ç, ş, ü");
+        assert_eq!(index.search("ÇAĞLAR").first(), Some(&3));
+    }
+
+    #[test]
+    fn a_club_tells_apart_players_who_share_a_name() {
+        let with_club = |id: &str, club: &str| PlayerInfo {
+            club: Some(club.into()),
+            ..player(id, "Mäkelä, Eero", None)
+        };
+        let players = vec![
+            with_club("FIN1", "EtVaS"),
+            with_club("FIN2", "HSK"),
+            player("FIN3", "Mäkelä, Eero", None),
+            with_club("FIN4", "TuS"),
+        ];
+        let index = SearchIndex::new(&players, &[true; 4], FINNISH);
+        assert_eq!(index.search("mäkelä eero").len(), 4);
+        assert_eq!(index.search("mäkelä eero hsk"), vec![1]);
+        assert_eq!(index.search("eero tus"), vec![3], "in either order");
+        assert_eq!(index.search("fin3").first(), Some(&2), "an id still first");
     }
 
     #[test]
@@ -166,7 +260,7 @@ mod tests {
         let players: Vec<PlayerInfo> = (0..450)
             .map(|i| player(&format!("FIN{i}"), &format!("Virtanen, {i}"), None))
             .collect();
-        let index = SearchIndex::new(&players, &vec![true; 450]);
+        let index = SearchIndex::new(&players, &vec![true; 450], FINNISH);
         assert_eq!(index.search("").len(), 450);
         assert_eq!(index.search("virt").len(), 450);
     }
@@ -177,7 +271,97 @@ mod tests {
             player("A", "Aho, Aino", None),
             player("B", "Aho, Aino", None),
         ];
-        let index = SearchIndex::new(&players, &[true, false]);
+        let index = SearchIndex::new(&players, &[true, false], FINNISH);
         assert_eq!(index.search("aho"), vec![0]);
+    }
+
+    fn sorted(names: &[&str], alphabet: &str) -> Vec<String> {
+        let players: Vec<PlayerInfo> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| player(&format!("X{i}"), n, None))
+            .collect();
+        let index = SearchIndex::new(&players, &vec![true; names.len()], alphabet);
+        index
+            .search("")
+            .into_iter()
+            .map(|p| players[p].name.clone())
+            .collect()
+    }
+
+    #[test]
+    fn an_empty_query_lists_players_in_the_federations_alphabet() {
+        // Finnish: å, ä, ö after z; a name before its longer forms; é as e.
+        assert_eq!(
+            sorted(
+                &[
+                    "Östman, Ari",
+                    "Ärölä, Ilkka",
+                    "Zetterberg, Ville",
+                    "Mäkeläinen, Aino",
+                    "Mäkelä, Eero",
+                    "Aalto, Ee",
+                    "Mäkelä, Éva"
+                ],
+                FINNISH
+            ),
+            [
+                "Aalto, Ee",
+                "Mäkelä, Eero",
+                "Mäkelä, Éva",
+                "Mäkeläinen, Aino",
+                "Zetterberg, Ville",
+                "Ärölä, Ilkka",
+                "Östman, Ari"
+            ]
+        );
+        // Icelandic: á after a, ð after d, þ æ ö last.
+        assert_eq!(
+            sorted(
+                &[
+                    "Ævarsson, Jón",
+                    "Þórsson, Dagur",
+                    "Ásgeirsson, Ari",
+                    "Arnarson, Ari",
+                    "Davíðsson, Ari",
+                    "Zóphóníasson, Ari"
+                ],
+                ICELANDIC
+            ),
+            [
+                "Arnarson, Ari",
+                "Ásgeirsson, Ari",
+                "Davíðsson, Ari",
+                "Zóphóníasson, Ari",
+                "Þórsson, Dagur",
+                "Ævarsson, Jón"
+            ]
+        );
+        // Turkish: ç after c, ı before i (capital I is ı, İ is i), ö after o, ş after s.
+        assert_eq!(
+            sorted(
+                &[
+                    "İnce, Sıla",
+                    "Işık, Barış",
+                    "Çelik, Efe",
+                    "Cem, Ali",
+                    "Öztürk, Ali",
+                    "Oral, Ali",
+                    "Şahin, Eren",
+                    "Sarı, Ali"
+                ],
+                TURKISH
+            ),
+            [
+                "Cem, Ali",
+                "Çelik, Efe",
+                "Işık, Barış",
+                "İnce, Sıla",
+                "Oral, Ali",
+                "Öztürk, Ali",
+                "Sarı, Ali",
+                "Şahin, Eren"
+            ]
+        );
     }
 }

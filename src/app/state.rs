@@ -15,8 +15,10 @@ use super::forms::FormState;
 use super::search::SearchIndex;
 use super::{Action, Context, Desk, Edit, Effect};
 
-pub use super::players::{CardView, Focus, GameRow, PlayersState};
-pub use super::titles::{TitlesState, TitlesView};
+pub use super::players::{CardView, Focus, GameChange, GameRow, PlayersState};
+pub use super::titles::{
+    BandRow, FirstRatingRow, MarkRow, NEAR_EDGE, NEAR_MARK, TitlesState, TitlesView,
+};
 pub use super::tournaments::{EventView, Pane, TournamentsState};
 pub use super::trf_import::Plan;
 
@@ -125,6 +127,11 @@ pub struct HistoryRow {
     pub event: usize,
     pub list: crate::rules::ListId,
     pub rating: PlayerRating,
+    /// For a rulebook that publishes by period: the period the row is rated in, the row's
+    /// exact change (hundredths) and each game's.
+    pub period: Option<super::federation::PeriodDates>,
+    pub change: Option<i64>,
+    pub game_changes: Option<Vec<i64>>,
 }
 
 /// One row of an event's standings.
@@ -198,7 +205,11 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
 
 impl<R: Federation> App<R> {
     pub fn new(desk: Desk<R>) -> Self {
-        let search = SearchIndex::new(&desk.book().players, &desk.active_players());
+        let search = SearchIndex::new(
+            &desk.book().players,
+            &desk.active_players(),
+            desk.rulebook().alphabet(),
+        );
         let mut app = Self {
             desk,
             tab: Tab::Players,
@@ -216,9 +227,18 @@ impl<R: Federation> App<R> {
             seen: (0, 0),
         };
         app.seen = app.desk.generations();
+        app.titles.view = app.titles_view();
         app.refresh_players();
         app.refresh_tournaments();
         app
+    }
+
+    /// A tab's name in the tab bar: the third tab names what the rulebook tracks there.
+    pub fn tab_title(&self, tab: Tab) -> &'static str {
+        match tab {
+            Tab::Titles => self.desk.rulebook().third_tab(),
+            other => other.title(),
+        }
     }
 
     /// The terminal reports its size (at start and on every resize).
@@ -503,7 +523,11 @@ impl<R: Federation> App<R> {
         // list of events.
         let (players, events) = self.desk.generations();
         if players != self.seen.0 {
-            self.search = SearchIndex::new(&self.desk.book().players, &self.desk.active_players());
+            self.search = SearchIndex::new(
+                &self.desk.book().players,
+                &self.desk.active_players(),
+                self.desk.rulebook().alphabet(),
+            );
             self.refresh_players();
         }
         if events != self.seen.1 {

@@ -1,9 +1,12 @@
-//! The Titles tab: title holders, players within reach of a title, and the open and women's
-//! selection lists on a date the officer chooses. Enter opens the selected player's card.
-//! The selection lists hold players who can represent Finland; the figures themselves are
-//! computed for everyone (the card shows anyone's).
+//! The third tab: what the rulebook tracks. For Finland, title holders, players within reach of
+//! a title, and the open and women's selection lists on a date the officer chooses (they hold
+//! players who can represent Finland; the figures themselves are computed for everyone, and
+//! the card shows anyone's). For Iceland, the players at and near the 2400 mark and new
+//! players on their way to an initial rating; for Turkey, players approaching their first UKD
+//! and those at the edges of the k bands. Enter opens the selected player's card.
 
 use crate::app::Federation;
+use crate::app::federation::{MarkStanding, Progress};
 use crate::book::PlayerStatus;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::{ListId, SelectionNumbers};
@@ -12,7 +15,7 @@ use super::Action;
 use super::forms::FormState;
 use super::state::{App, Popup, is_move, step};
 
-/// The Titles tab's views.
+/// The third tab's views; a rulebook names those it has ([`Federation::views`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TitlesView {
     #[default]
@@ -20,10 +23,17 @@ pub enum TitlesView {
     Reach,
     Selection,
     Women,
+    /// Players at and near a rating mark that fixes their factor (ISL 2400).
+    Mark,
+    /// Players without a rating on their way to a first one.
+    FirstRating,
+    /// Players at the edges of the rating bands that set their factor (TSF k).
+    Bands,
 }
 
 impl TitlesView {
-    pub const ALL: [TitlesView; 4] = [
+    /// Finland's views: titles and selection.
+    pub const TITLES: [TitlesView; 4] = [
         TitlesView::Holders,
         TitlesView::Reach,
         TitlesView::Selection,
@@ -36,8 +46,45 @@ impl TitlesView {
             TitlesView::Reach => "Within reach",
             TitlesView::Selection => "Open selection",
             TitlesView::Women => "Women's selection",
+            TitlesView::Mark => "Rating mark",
+            TitlesView::FirstRating => "First ratings",
+            TitlesView::Bands => "Factor bands",
         }
     }
+}
+
+/// How far below a mark a player counts as near it.
+pub const NEAR_MARK: Rating = 100;
+
+/// How far from a band edge (either side) a player counts as at it.
+pub const NEAR_EDGE: Rating = 25;
+
+/// A rated player at or near the mark, with the factor his next game has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarkRow {
+    pub player: PlayerIdx,
+    pub list: ListId,
+    pub standing: MarkStanding,
+    pub factor: Option<u16>,
+}
+
+/// A player on his way to a first rating on a list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FirstRatingRow {
+    pub player: PlayerIdx,
+    pub list: ListId,
+    pub progress: Progress,
+}
+
+/// A rated player near a band edge: the factor he has and the one across the edge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BandRow {
+    pub player: PlayerIdx,
+    pub list: ListId,
+    pub rating: Rating,
+    pub edge: Rating,
+    pub factor: u16,
+    pub across: u16,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -57,7 +104,7 @@ impl<R: Federation> App<R> {
         match action {
             Action::ConfirmTitle => self.confirm_title(),
             Action::NextView | Action::PrevView => {
-                let views = TitlesView::ALL;
+                let views = self.desk.rulebook().views();
                 let i = views
                     .iter()
                     .position(|v| *v == self.titles.view)
@@ -97,6 +144,9 @@ impl<R: Federation> App<R> {
             TitlesView::Reach => self.reach_rows().len(),
             TitlesView::Selection => self.titles.selection.len(),
             TitlesView::Women => self.titles.women.len(),
+            TitlesView::Mark => self.mark_rows().len(),
+            TitlesView::FirstRating => self.first_rating_rows().len(),
+            TitlesView::Bands => self.band_rows().len(),
         }
     }
 
@@ -106,10 +156,135 @@ impl<R: Federation> App<R> {
             TitlesView::Reach => self.reach_rows().get(row).map(|r| r.0),
             TitlesView::Selection => self.titles.selection.get(row).map(|r| r.0),
             TitlesView::Women => self.titles.women.get(row).map(|r| r.0),
+            TitlesView::Mark => self.mark_rows().get(row).map(|r| r.player),
+            TitlesView::FirstRating => self.first_rating_rows().get(row).map(|r| r.player),
+            TitlesView::Bands => self.band_rows().get(row).map(|r| r.player),
         }
     }
 
-    /// Switches the Titles tab's view; the selection lists are computed as of their date.
+    /// The view the third tab shows: the one chosen, if the rulebook has it, else its first.
+    pub fn titles_view(&self) -> TitlesView {
+        let views = self.desk.rulebook().views();
+        if views.contains(&self.titles.view) {
+            self.titles.view
+        } else {
+            views.first().copied().unwrap_or_default()
+        }
+    }
+
+    /// The date the third tab's figures are taken on: the selection date, or today.
+    pub fn as_of(&self) -> chrono::NaiveDate {
+        self.titles
+            .as_of
+            .unwrap_or_else(|| chrono::Local::now().date_naive())
+    }
+
+    /// Active players with their state on every list.
+    fn active_states(&self) -> impl Iterator<Item = (PlayerIdx, ListId, &R::State)> + '_ {
+        let book = self.desk.book();
+        let lists = self.desk.rulebook().lists().len();
+        let status = self.desk.status();
+        (0..book.players.len())
+            .filter(move |&p| status.get(p) == Some(&PlayerStatus::Active))
+            .flat_map(move |p| (0..lists).map(move |l| (p, l)))
+            .filter_map(move |(p, l)| self.desk.ledger().state(book, p, l).map(|s| (p, l, s)))
+    }
+
+    /// Players who reached the rulebook's mark or are within [`NEAR_MARK`] of it, highest
+    /// first.
+    pub fn mark_rows(&self) -> Vec<MarkRow> {
+        let rulebook = self.desk.rulebook();
+        let book = self.desk.book();
+        let on = self.as_of();
+        let mut rows: Vec<MarkRow> = self
+            .active_states()
+            .filter_map(|(p, list, state)| {
+                let standing = rulebook.mark(state)?;
+                (standing.reached || standing.rating >= standing.mark - NEAR_MARK).then(|| {
+                    MarkRow {
+                        player: p,
+                        list,
+                        standing,
+                        factor: rulebook.next_factor(list, state, &book.players[p], on),
+                    }
+                })
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            b.standing
+                .rating
+                .cmp(&a.standing.rating)
+                .then(a.player.cmp(&b.player))
+        });
+        rows
+    }
+
+    /// Players on their way to a first rating, the nearest first (most games, then score).
+    pub fn first_rating_rows(&self) -> Vec<FirstRatingRow> {
+        let rulebook = self.desk.rulebook();
+        let mut rows: Vec<FirstRatingRow> = self
+            .active_states()
+            .filter_map(|(p, list, state)| {
+                rulebook
+                    .progress(list, state)
+                    .map(|progress| FirstRatingRow {
+                        player: p,
+                        list,
+                        progress,
+                    })
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            let key = |r: &FirstRatingRow| {
+                (
+                    r.progress.games.min(r.progress.needed_games),
+                    r.progress.score.map_or(0, |s| s.0.min(s.1)),
+                )
+            };
+            key(b)
+                .cmp(&key(a))
+                .then(a.list.cmp(&b.list))
+                .then(a.player.cmp(&b.player))
+        });
+        rows
+    }
+
+    /// Rated players within [`NEAR_EDGE`] of a band edge, the nearest first.
+    pub fn band_rows(&self) -> Vec<BandRow> {
+        let rulebook = self.desk.rulebook();
+        let bands = rulebook.factor_bands();
+        let factor = |r: Rating| {
+            bands
+                .iter()
+                .rev()
+                .find(|(edge, _)| r >= *edge)
+                .map_or(0, |(_, k)| *k)
+        };
+        let mut rows: Vec<BandRow> = self
+            .active_states()
+            .filter_map(|(p, list, state)| {
+                let rating = rulebook.rating_of(state)?;
+                let (edge, _) = bands
+                    .iter()
+                    .skip(1)
+                    .min_by_key(|(edge, _)| (rating - edge).abs())?;
+                // At the edge he is in the upper band; one below it, in the lower.
+                let across = if rating >= *edge { edge - 1 } else { *edge };
+                ((rating - edge).abs() <= NEAR_EDGE).then(|| BandRow {
+                    player: p,
+                    list,
+                    rating,
+                    edge: *edge,
+                    factor: factor(rating),
+                    across: factor(across),
+                })
+            })
+            .collect();
+        rows.sort_by_key(|r| ((r.rating - r.edge).abs(), r.list, r.player));
+        rows
+    }
+
+    /// Switches the third tab's view; the selection lists are computed as of their date.
     pub fn show_titles_view(&mut self, view: TitlesView) {
         self.titles.view = view;
         self.titles.selected = 0;
@@ -122,16 +297,17 @@ impl<R: Federation> App<R> {
         }
     }
 
-    /// Computes the selection lists on a date: players who can represent Finland (federation
-    /// FIN or none), best valintaluku first; the women's list by its own figure.
+    /// Computes the selection lists on a date: players who can represent the home federation
+    /// (its code or none), best valintaluku first; the women's list by its own figure.
     pub fn select_as_of(&mut self, as_of: chrono::NaiveDate) {
         let book = self.desk.book();
+        let home = self.desk.rulebook().home_federation();
         let mut rows: Vec<(PlayerIdx, SelectionNumbers)> = self
             .desk
             .status()
             .iter()
             .enumerate()
-            .filter(|(p, s)| **s == PlayerStatus::Active && book.players[*p].is_finnish())
+            .filter(|(p, s)| **s == PlayerStatus::Active && book.players[*p].plays_for(home))
             .filter_map(|(p, _)| {
                 let numbers = self.selection_of(p, as_of)?;
                 numbers.number_doubled.is_some().then_some((p, numbers))

@@ -308,6 +308,24 @@ impl<R: Federation> App<R> {
         }
         if self.apply(edit) {
             self.tournaments.board = next;
+            self.tell_period(event, game.round);
+        }
+    }
+
+    /// After a result of an event rated by period: the status line says which period it falls
+    /// into, and that it is late when it is.
+    pub(super) fn tell_period(&mut self, event: usize, round: u32) {
+        let Some(period) = self.round_period(event, round) else {
+            return;
+        };
+        let late = period
+            .late
+            .map(|l| format!(", late for {}", l.published))
+            .unwrap_or_default();
+        if let Some(status) = &mut self.status {
+            status
+                .text
+                .push_str(&format!(" · period {}{late}", period.dates.published));
         }
     }
 }

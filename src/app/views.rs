@@ -2,17 +2,13 @@
 //! standings with each entrant's rating going in, titles, players within reach of a title, and
 //! how a result reads on screen.
 
-use std::collections::BTreeMap;
-
 use crate::app::Federation;
-use crate::book::Book;
 use crate::book::PlayerStatus;
-use crate::ledger::Ledger;
 use crate::model::GameResult;
 use crate::model::{PlayerIdx, Rating};
-use crate::rules::{Award, ListId, PlayerRating, Reach, Rulebook};
+use crate::rules::{Award, ListId, Reach};
 
-use super::state::{App, Standing};
+use super::state::App;
 
 impl<R: Federation> App<R> {
     /// The current rating and state of a player on each list.
@@ -73,47 +69,7 @@ impl<R: Federation> App<R> {
     }
 }
 
-/// An event's standings: participants by points (unplayed games included), then rating.
-pub fn standings<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) -> Vec<Standing> {
-    let ev = &book.events[event];
-    let ratings: BTreeMap<PlayerIdx, &PlayerRating<R::Detail>> = ledger
-        .event_ratings(event)
-        .into_iter()
-        .map(|r| (r.player, r))
-        .collect();
-    let mut rows: Vec<Standing> = ev
-        .participants
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| {
-            let points = ev
-                .games
-                .iter()
-                .map(|g| {
-                    if g.white == p {
-                        g.result.map_or(0, |r| u32::from(r.white_halves))
-                    } else if g.black == Some(p) {
-                        g.result.map_or(0, |r| u32::from(r.black_halves))
-                    } else {
-                        0
-                    }
-                })
-                .sum();
-            Standing {
-                start_number: i + 1,
-                player: p,
-                points,
-                entry: None,
-                rating: ratings.get(&p).map(|r| r.common()),
-            }
-        })
-        .collect();
-    rows.sort_by(|a, b| {
-        let rating = |s: &Standing| s.rating.as_ref().and_then(|r| r.old).unwrap_or(0);
-        b.points.cmp(&a.points).then(rating(b).cmp(&rating(a)))
-    });
-    rows
-}
+pub use super::queries::standings;
 
 /// A result as the round pane shows it: `1-0`, `½-½`, `+-`; on a bye, the points it gives
 /// (`1`, `½`, `0`), so a half-point bye reads `½`.

@@ -171,9 +171,9 @@ impl<R: Rulebook> Change<R> {
 }
 
 /// The first day from which a change to a player's record can change a rating: a change to
-/// his FIDE lists alone matters only to events starting on or after the earliest list changed
-/// (a rating is taken from the newest list published by the event's start); anything else
-/// matters from the beginning.
+/// his club alone never does; a change to his FIDE lists alone matters only to events starting
+/// on or after the earliest list changed (a rating is taken from the newest list published by
+/// the event's start); anything else matters from the beginning.
 fn matters_from<R: Rulebook>(
     before: Option<&PlayerRecord<R>>,
     after: Option<&PlayerRecord<R>>,
@@ -183,23 +183,20 @@ fn matters_from<R: Rulebook>(
     };
     // Most edits leave the FIDE lists alone: no copies to compare the rest.
     if b.info.fide == a.info.fide {
-        return if b == a {
+        return if b == a || (b.info.club != a.info.club && alike_but_club(b, a)) {
             chrono::NaiveDate::MAX
         } else {
             chrono::NaiveDate::MIN
         };
     }
-    let same_otherwise = PlayerInfo {
-        fide: Vec::new(),
-        ..b.info.clone()
-    } == PlayerInfo {
-        fide: Vec::new(),
-        ..a.info.clone()
-    } && b.seeds == a.seeds
-        && b.held == a.held
-        && b.confirmed == a.confirmed
-        && b.status == a.status;
-    if !same_otherwise {
+    let no_lists = |r: &PlayerRecord<R>| PlayerRecord {
+        info: PlayerInfo {
+            fide: Vec::new(),
+            ..r.info.clone()
+        },
+        ..r.clone()
+    };
+    if !alike_but_club(&no_lists(b), &no_lists(a)) {
         return chrono::NaiveDate::MIN;
     }
     // Entries in one history and not the other, whichever was removed, added or changed.
@@ -211,6 +208,20 @@ fn matters_from<R: Rulebook>(
         .map(|e| e.list_date)
         .min()
         .unwrap_or(chrono::NaiveDate::MAX)
+}
+
+/// Whether two records of a player are the same but for his club, which no rating uses.
+fn alike_but_club<R: Rulebook>(b: &PlayerRecord<R>, a: &PlayerRecord<R>) -> bool {
+    PlayerInfo {
+        club: None,
+        ..b.info.clone()
+    } == PlayerInfo {
+        club: None,
+        ..a.info.clone()
+    } && b.seeds == a.seeds
+        && b.held == a.held
+        && b.confirmed == a.confirmed
+        && b.status == a.status
 }
 
 /// The slot of an event id that holds no event.
@@ -229,5 +240,84 @@ pub(crate) fn placeholder_event() -> Event {
         participants: Vec::new(),
         pairing: String::new(),
         games: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Game, GameResult};
+    use crate::rules::ssl::Ssl;
+
+    /// A club is never part of a rating: a change of it alone re-rates nothing, while any
+    /// other change to the player re-rates his events.
+    #[test]
+    fn a_change_of_club_alone_touches_no_event() {
+        let mut book = Book::<Ssl>::default();
+        let mut status = Vec::new();
+        let record = |id: &str| PlayerRecord::<Ssl> {
+            info: PlayerInfo {
+                id: id.into(),
+                name: format!("Player {id}"),
+                ..PlayerInfo::default()
+            },
+            seeds: vec![None, None],
+            held: Vec::new(),
+            confirmed: Vec::new(),
+            status: PlayerStatus::Active,
+        };
+        let added = |key, r: PlayerRecord<Ssl>| Delta {
+            key,
+            before: None,
+            after: Some(r),
+        };
+        let day = chrono::NaiveDate::from_ymd_opt(2025, 3, 1).expect("date");
+        let event = Event {
+            id: "e1".into(),
+            start: day,
+            end: day,
+            participants: vec![0, 1],
+            ..placeholder_event()
+        };
+        Change::<Ssl> {
+            players: vec![added(0, record("A")), added(1, record("B"))],
+            events: vec![Delta {
+                key: 0,
+                before: None,
+                after: Some(EventRecord { event, live: true }),
+            }],
+            games: vec![Delta {
+                key: (0, 1, 1),
+                before: None,
+                after: Some(Game {
+                    round: 1,
+                    board: 1,
+                    white: 0,
+                    black: Some(1),
+                    result: Some(GameResult::DRAW),
+                    date: None,
+                }),
+            }],
+        }
+        .apply(&mut book, &mut status);
+        let edit = |change: fn(&mut PlayerInfo)| {
+            let mut after = record("A");
+            change(&mut after.info);
+            Change::<Ssl> {
+                players: vec![Delta {
+                    key: 0,
+                    before: Some(record("A")),
+                    after: Some(after),
+                }],
+                ..Change::default()
+            }
+        };
+        let club = edit(|i| i.club = Some("HSK".into()));
+        assert!(club.events_touched(&book).is_empty());
+        let born = edit(|i| i.born = Some(chrono::NaiveDate::MIN));
+        assert_eq!(
+            born.events_touched(&book).into_iter().collect::<Vec<_>>(),
+            vec![0]
+        );
     }
 }

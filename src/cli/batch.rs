@@ -4,11 +4,8 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use super::{Failure, other, output, result_edit};
-use crate::app::Desk;
-use crate::json;
-use crate::rules::ssl::Ssl;
-use crate::store::Store;
+use super::{Failure, other, output};
+use crate::app::{Desk, DeskError, Federation, queries};
 
 /// SIGTERM, SIGHUP (an SSH connection dropping) and SIGINT: the first lets the command finish
 /// its edit, flush and exit cleanly; a second one ends the process at once.
@@ -94,8 +91,8 @@ fn input_channel(
 /// `ratedesk results`: one result a line, each answered once stored and flushed (`ok SEQ …`)
 /// or refused (`line N: why`). Stops between two lines on a signal, and at once when the
 /// database cannot be written; exits non-zero when any line was refused.
-pub(super) fn results_batch(
-    desk: &mut Desk<Ssl>,
+pub(super) fn results_batch<R: Federation>(
+    desk: &mut Desk<R>,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
@@ -126,9 +123,12 @@ pub(super) fn results_batch(
                 }
                 match fields.as_slice() {
                     [event, round, board, result] => match (round.parse(), board.parse()) {
-                        (Ok(round), Ok(board)) => result_edit(desk, event, round, board, result)
-                            .and_then(|edit| desk.apply(edit).map_err(Failure::from))
-                            .map(|effect| (effect.stored, line.clone())),
+                        (Ok(round), Ok(board)) => {
+                            queries::result_edit(desk, event, round, board, result)
+                                .map_err(Failure::from)
+                                .and_then(|edit| desk.apply(edit).map_err(Failure::from))
+                                .map(|effect| (effect.stored, line.clone()))
+                        }
                         _ => Err(Failure::Input("round and board are numbers".into())),
                     },
                     _ => Err(Failure::Input("expected EVENT ROUND BOARD RESULT".into())),
@@ -147,6 +147,7 @@ pub(super) fn results_batch(
                 refused += 1;
                 writeln!(out, "line {n}: {}", output::escape_line(&m)).map_err(other)?;
             }
+            Err(Failure::Closed) => return Err(Failure::Closed),
             Err(Failure::Other(m)) => {
                 writeln!(out, "line {n}: {}", output::escape_line(&m)).map_err(other)?;
                 out.flush().map_err(other)?;
@@ -163,17 +164,18 @@ pub(super) fn results_batch(
     Ok(())
 }
 
-/// `ratedesk restore FILE`: atomic, under the lock from start to end (see `app::restore`).
-pub(super) fn restore(dir: &Path, file: &Path, force: bool) -> Result<(), Failure> {
-    let text = crate::import::read_capped_text(file, crate::import::DOCUMENT_LIMIT)
-        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-    let rules = Store::rules_in(dir);
-    if let Some(other) = rules.as_deref().filter(|r| *r != "ssl") {
-        return Err(Failure::Other(json::unsupported(other).to_string()));
-    }
+/// `ratedesk restore FILE`: atomic, under the lock from start to end (see `app::restore`);
+/// `text` is the file's, already read to know its rulebook.
+pub(super) fn restore<R: Federation>(
+    dir: &Path,
+    rulebook: R,
+    file: &Path,
+    text: &str,
+    force: bool,
+) -> Result<(), Failure> {
     let (desk, restored) =
-        crate::app::restore::restore(dir, Ssl, file, &text, force).map_err(|e| match e {
-            crate::app::DeskError::Backup(m) => Failure::Input(m),
+        crate::app::restore::restore(dir, rulebook, file, text, force).map_err(|e| match e {
+            DeskError::Backup(m) => Failure::Input(m),
             other => Failure::from(other),
         })?;
     let mut out = std::io::stdout().lock();
@@ -183,9 +185,9 @@ pub(super) fn restore(dir: &Path, file: &Path, force: bool) -> Result<(), Failur
             aside.display()
         );
     }
-    writeln!(out, "restored {} into {}", file.display(), dir.display()).map_err(other)?;
+    writeln!(out, "restored {} into {}", file.display(), dir.display())?;
     if let Some(replaced) = &restored.replaced {
-        writeln!(out, "  replaced {replaced}").map_err(other)?;
+        writeln!(out, "  replaced {replaced}")?;
     }
     desk.close()?;
     Ok(())

@@ -1,15 +1,20 @@
-//! The national rating list: every Finnish player rated on a list on the list's date, ranked,
-//! with games, title and the change since the previous list; written as the selo service's CSV
-//! (both lists in one file, which `import selo-csv` reads back), as text and as an HTML page.
+//! The national rating list of any rulebook: every player the rulebook lists on a list's date
+//! (Finland's players with a rating; Iceland's by "Birting stiga á lista"; Turkey's UKD holders
+//! but foreigners counted by their FIDE rating), ranked, with games, title and the change since
+//! the previous list; written as the federation's CSV (every list in one file, which
+//! `import national-csv` reads back), as text and as an HTML page of one list.
+
+use std::collections::HashMap;
 
 use chrono::NaiveDate;
 
 use super::format::{Page, signed};
+use crate::app::Federation;
+use crate::app::national::ListEntry;
 use crate::book::Book;
 use crate::ledger::Ledger;
 use crate::model::{PlayerIdx, Rating, Sex};
 use crate::rules::ListId;
-use crate::rules::ssl::{PELO, SELO, Ssl, SslState, titles::Title};
 
 /// One player of a list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,9 +23,10 @@ pub struct ListRow {
     pub player: PlayerIdx,
     pub rating: Rating,
     pub games: u32,
-    /// Established on the list (SSL 3.1 / 4.1).
-    pub established: bool,
-    pub title: Option<Title>,
+    /// The rating stands on its own (not marked `*`; see [`crate::app::National::settled`]).
+    pub settled: bool,
+    /// The code of the highest title held on the list's date.
+    pub title: Option<&'static str>,
     /// Since the previous list; `None`: not on it.
     pub change: Option<i32>,
 }
@@ -34,87 +40,146 @@ pub struct NationalList {
     pub rows: Vec<ListRow>,
 }
 
-/// The list's name as the federation says it.
-pub fn list_name(list: ListId) -> &'static str {
-    if list == PELO { "pelo" } else { "selo" }
+/// Who is on a rulebook's lists on a date: what [`crate::app::National::on_list`] is asked with.
+pub struct Listing<'a, R: Federation> {
+    rulebook: &'a R,
+    book: &'a Book<R>,
+    ledger: &'a Ledger<R>,
+    active: &'a [bool],
+    date: NaiveDate,
+    /// Per list, each player's latest played game before the date.
+    last_games: Vec<HashMap<PlayerIdx, NaiveDate>>,
 }
 
-fn state_on<'a>(
-    book: &'a Book<Ssl>,
-    ledger: &'a Ledger<Ssl>,
-    p: PlayerIdx,
-    list: ListId,
-    date: NaiveDate,
-) -> Option<&'a SslState> {
-    ledger
-        .state_on(book, p, list, date)
-        .filter(|s| s.rating.is_some())
+impl<'a, R: Federation> Listing<'a, R> {
+    pub fn new(
+        rulebook: &'a R,
+        book: &'a Book<R>,
+        ledger: &'a Ledger<R>,
+        active: &'a [bool],
+        date: NaiveDate,
+    ) -> Self {
+        let mut last_games = vec![HashMap::new(); rulebook.lists().len()];
+        for (e, event) in book.events.iter().enumerate() {
+            let Some(list) = rulebook.list_in(event, &book.events) else {
+                continue;
+            };
+            if !book.live[e] {
+                continue;
+            }
+            for g in event.games.iter().filter(|g| g.is_rated_game()) {
+                let day = g.date.unwrap_or(event.end);
+                if day >= date {
+                    continue;
+                }
+                for p in [Some(g.white), g.black].into_iter().flatten() {
+                    let last = last_games[list].entry(p).or_insert(day);
+                    *last = (*last).max(day);
+                }
+            }
+        }
+        Self {
+            rulebook,
+            book,
+            ledger,
+            active,
+            date,
+            last_games,
+        }
+    }
+
+    /// A player's state on `list` if he is on it.
+    pub fn listed(&self, p: PlayerIdx, list: ListId) -> Option<&'a R::State> {
+        if !self.active.get(p).copied().unwrap_or(false) {
+            return None;
+        }
+        let state = self.ledger.state_on(self.book, p, list, self.date)?;
+        self.rulebook
+            .on_list(&ListEntry {
+                info: &self.book.players[p],
+                list,
+                state,
+                last_game: self.last_games[list].get(&p).copied(),
+                date: self.date,
+            })
+            .then_some(state)
+    }
+
+    /// A listed player's rating on `list`.
+    fn rating(&self, p: PlayerIdx, list: ListId) -> Option<Rating> {
+        self.listed(p, list)
+            .and_then(|s| self.rulebook.rating_of(s))
+    }
 }
 
 /// The highest title a player held on a date: titles held before the ledger always count; a
-/// title reached since counts from the day it was reached, and a master's title (6.3) only once
-/// the rating committee has confirmed it.
-pub fn title_on(
-    book: &Book<Ssl>,
-    ledger: &Ledger<Ssl>,
+/// title reached since counts from the day it was reached, and one that needs confirmation
+/// (SSL 6.3: M) only once the rating committee has confirmed it.
+pub fn title_on<R: Federation>(
+    rulebook: &R,
+    book: &Book<R>,
+    ledger: &Ledger<R>,
     p: PlayerIdx,
     date: NaiveDate,
-) -> Option<Title> {
+) -> Option<R::Award> {
+    if !rulebook.awards_titles() {
+        return None;
+    }
     let all = ledger.awards(book, p);
     let (held, reached) = all.split_at(book.held[p].len().min(all.len()));
-    let confirmed = |t: Title| {
-        !t.needs_confirmation()
+    let confirmed = |t: &R::Award| {
+        !rulebook.needs_confirmation(t)
             || book.confirmed[p]
                 .iter()
-                .any(|c| c.award == t && c.date.is_none_or(|d| d <= date))
+                .any(|c| c.award == *t && c.date.is_none_or(|d| d <= date))
     };
     held.iter()
         .filter(|a| a.date.is_none_or(|d| d <= date))
-        .map(|a| a.award)
+        .map(|a| a.award.clone())
         .chain(
             reached
                 .iter()
-                .filter(|a| a.date.is_none_or(|d| d <= date) && confirmed(a.award))
-                .map(|a| a.award),
+                .filter(|a| a.date.is_none_or(|d| d <= date) && confirmed(&a.award))
+                .map(|a| a.award.clone()),
         )
         .max()
 }
 
-/// The players in use who represent Finland.
-fn finns<'a>(book: &'a Book<Ssl>, active: &'a [bool]) -> impl Iterator<Item = PlayerIdx> + 'a {
-    book.players
-        .iter()
-        .enumerate()
-        .filter(move |(p, info)| active.get(*p).copied().unwrap_or(false) && info.is_finnish())
-        .map(|(p, _)| p)
+fn title_code<R: Federation>(
+    rulebook: &R,
+    book: &Book<R>,
+    ledger: &Ledger<R>,
+    p: PlayerIdx,
+    date: NaiveDate,
+) -> Option<&'static str> {
+    title_on(rulebook, book, ledger, p, date).map(|t| rulebook.award_code(&t))
 }
 
-/// The list on `date`, ranked by rating (ties share a rank, then go by name).
-pub fn national_list(
-    book: &Book<Ssl>,
-    ledger: &Ledger<Ssl>,
+/// `list` on `date`, ranked by rating (ties share a rank, then go by name), each with his
+/// change since the list of `previous` ("new" when he was not on it).
+pub fn national_list<R: Federation>(
+    rulebook: &R,
+    book: &Book<R>,
+    ledger: &Ledger<R>,
     active: &[bool],
     list: ListId,
     date: NaiveDate,
     previous: NaiveDate,
 ) -> NationalList {
-    let mut rows: Vec<ListRow> = finns(book, active)
+    let now = Listing::new(rulebook, book, ledger, active, date);
+    let before = Listing::new(rulebook, book, ledger, active, previous);
+    let mut rows: Vec<ListRow> = (0..book.players.len())
         .filter_map(|p| {
-            let state = state_on(book, ledger, p, list, date)?;
-            let rating = state.rating?;
-            let before = state_on(book, ledger, p, list, previous).and_then(|s| s.rating);
+            let state = now.listed(p, list)?;
+            let rating = rulebook.rating_of(state)?;
             Some(ListRow {
                 rank: 0,
                 player: p,
                 rating,
-                games: state.games,
-                established: if list == SELO {
-                    state.selo_established()
-                } else {
-                    state.pelo_established()
-                },
-                title: title_on(book, ledger, p, date),
-                change: before.map(|b| rating - b),
+                games: rulebook.games_of(state),
+                settled: rulebook.settled(list, state),
+                title: title_code(rulebook, book, ledger, p, date),
+                change: before.rating(p, list).map(|b| rating - b),
             })
         })
         .collect();
@@ -148,101 +213,105 @@ pub fn split_name(name: &str) -> (&str, &str) {
     }
 }
 
-/// The columns of the selo service's CSV (semicolon-separated, a header line).
-pub const CSV_COLUMNS: [&str; 12] = [
-    "Id",
-    "Sukunimi",
-    "Etunimi",
-    "Seura",
-    "Selo",
-    "Selopelejä",
-    "Pelo",
-    "Pelopelejä",
-    "Arvo",
-    "FIDE-id",
-    "Syntynyt",
-    "Sukupuoli",
-];
-
-/// Both lists on `date` as the selo service's CSV: every Finnish player rated on either list,
-/// by name. Clubs are not kept, so `Seura` is empty.
-pub fn write_csv(
-    book: &Book<Ssl>,
-    ledger: &Ledger<Ssl>,
+/// Every list on `date` as the federation's CSV ([`crate::app::National::list_columns`]): every player on
+/// any of the lists, by name, with his club, his rating and games on each list he is on (and,
+/// where the columns have it, his change since the list of `previous`).
+pub fn write_csv<R: Federation>(
+    rulebook: &R,
+    book: &Book<R>,
+    ledger: &Ledger<R>,
     active: &[bool],
     date: NaiveDate,
+    previous: NaiveDate,
 ) -> String {
-    let mut players: Vec<PlayerIdx> = finns(book, active)
-        .filter(|&p| {
-            [SELO, PELO]
-                .iter()
-                .any(|&l| state_on(book, ledger, p, l, date).is_some())
-        })
+    let columns = rulebook.list_columns();
+    let lists = rulebook.lists().len();
+    let now = Listing::new(rulebook, book, ledger, active, date);
+    let before = Listing::new(rulebook, book, ledger, active, previous);
+    let mut players: Vec<PlayerIdx> = (0..book.players.len())
+        .filter(|&p| (0..lists).any(|l| now.listed(p, l).is_some()))
         .collect();
     players.sort_by(|&a, &b| book.players[a].name.cmp(&book.players[b].name));
     let mut out = csv::WriterBuilder::new()
         .delimiter(b';')
         .from_writer(Vec::new());
-    let _ = out.write_record(CSV_COLUMNS);
+    let _ = out.write_record(columns.header());
     for p in players {
         let info = &book.players[p];
         let (surname, given) = split_name(&info.name);
-        let figures = |l: ListId| {
-            state_on(book, ledger, p, l, date).map_or((String::new(), String::new()), |s| {
-                (
-                    s.rating.map(|r| r.to_string()).unwrap_or_default(),
-                    s.games.to_string(),
-                )
-            })
-        };
-        let (selo, selo_games) = figures(SELO);
-        let (pelo, pelo_games) = figures(PELO);
-        let _ = out.write_record([
-            info.id.as_str(),
-            surname,
-            given,
-            "",
-            &selo,
-            &selo_games,
-            &pelo,
-            &pelo_games,
-            title_on(book, ledger, p, date).map_or("", Title::code),
-            &info.fide_id.map(|f| f.to_string()).unwrap_or_default(),
-            &info
-                .born
+        let club = info.club.clone().unwrap_or_default();
+        let mut record: Vec<String> = vec![info.id.clone(), surname.into(), given.into(), club];
+        for (list, cols) in columns.lists.iter().enumerate() {
+            let state = now.listed(p, list);
+            let rating = state.and_then(|s| rulebook.rating_of(s));
+            record.push(rating.map(|r| r.to_string()).unwrap_or_default());
+            record.push(
+                state
+                    .map(|s| rulebook.games_of(s).to_string())
+                    .unwrap_or_default(),
+            );
+            if cols.change.is_some() {
+                record.push(match (rating, before.rating(p, list)) {
+                    (Some(r), Some(b)) => format!("{:+}", r - b),
+                    (Some(_), None) => "new".into(),
+                    (None, _) => String::new(),
+                });
+            }
+        }
+        if columns.title.is_some() {
+            record.push(
+                title_code(rulebook, book, ledger, p, date)
+                    .unwrap_or_default()
+                    .into(),
+            );
+        }
+        record.push(info.fide_id.map(|f| f.to_string()).unwrap_or_default());
+        record.push(
+            info.born
                 .map(|d| d.format("%Y-%m-%d").to_string())
                 .unwrap_or_default(),
+        );
+        record.push(
             match info.sex {
-                Some(Sex::Female) => "N",
+                Some(Sex::Female) => columns.female,
                 Some(Sex::Male) => "M",
                 None => "",
-            },
-        ]);
+            }
+            .into(),
+        );
+        let _ = out.write_record(&record);
     }
     String::from_utf8(out.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
-fn cells(book: &Book<Ssl>, list: &NationalList) -> Vec<Vec<String>> {
+fn cells<R: Federation>(rulebook: &R, book: &Book<R>, list: &NationalList) -> Vec<Vec<String>> {
     list.rows
         .iter()
         .map(|r| {
-            vec![
+            let mut row = vec![
                 r.rank.to_string(),
                 book.players[r.player].name.clone(),
-                format!("{}{}", r.rating, if r.established { "" } else { "*" }),
+                format!("{}{}", r.rating, if r.settled { "" } else { "*" }),
                 r.games.to_string(),
-                r.title.map_or("", Title::code).to_string(),
-                r.change.map_or_else(|| "new".into(), signed),
-            ]
+            ];
+            if rulebook.awards_titles() {
+                row.push(r.title.unwrap_or_default().to_string());
+            }
+            row.push(r.change.map_or_else(|| "new".into(), signed));
+            row
         })
         .collect()
 }
 
-fn heading(list: &NationalList) -> (String, Vec<String>) {
+fn heading<R: Federation>(rulebook: &R, list: &NationalList) -> (String, Vec<String>) {
+    let note = rulebook
+        .unsettled_note(list.list)
+        .map(|n| format!("; * {n}"))
+        .unwrap_or_default();
     (
-        format!("Finnish {} list {}", list_name(list.list), list.date),
+        format!("{} {}", rulebook.list_title(list.list), list.date),
         vec![format!(
-            "{} players; change since {}; * not yet established (selo: fewer than 11 games)",
+            "{} players; change since {}{note}",
             list.rows.len(),
             list.previous
         )],
@@ -250,15 +319,21 @@ fn heading(list: &NationalList) -> (String, Vec<String>) {
 }
 
 const HEADER: [&str; 6] = ["Rank", "Name", "Rating", "Games", "Title", "Change"];
+const HEADER_UNTITLED: [&str; 5] = ["Rank", "Name", "Rating", "Games", "Change"];
 
 /// The list as a printable page (text or HTML).
-pub fn page(book: &Book<Ssl>, list: &NationalList) -> Page {
-    let (title, above) = heading(list);
+pub fn page<R: Federation>(rulebook: &R, book: &Book<R>, list: &NationalList) -> Page {
+    let (title, above) = heading(rulebook, list);
+    let (header, right): (&'static [&'static str], &'static [bool]) = if rulebook.awards_titles() {
+        (&HEADER, &[true, false, true, true, false, true])
+    } else {
+        (&HEADER_UNTITLED, &[true, false, true, true, true])
+    };
     Page {
         title,
         above,
-        header: &HEADER,
-        right: &[true, false, true, true, false, true],
-        rows: cells(book, list),
+        header,
+        right,
+        rows: cells(rulebook, book, list),
     }
 }

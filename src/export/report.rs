@@ -3,10 +3,16 @@
 //! factors of his calculation, in the order of the standings.
 
 use super::format::{Page, expected, half_points, performance, rating, signed};
-use crate::app::views::standings;
 use crate::book::Book;
-use crate::ledger::Ledger;
-use crate::rules::Rulebook;
+use crate::rules::{PlayerRating, Rulebook};
+
+/// One rated player of the report: his place in the event's standings, his start number and
+/// his figures.
+pub struct ReportRow {
+    pub rank: usize,
+    pub start_number: usize,
+    pub rating: PlayerRating,
+}
 
 const HEADER: [&str; 11] = [
     "Rank", "No", "Name", "Old", "New", "±", "N", "W", "We", "Perf", "Factors",
@@ -43,16 +49,14 @@ fn heading<R: Rulebook>(rulebook: &R, book: &Book<R>, event: usize) -> (String, 
     )
 }
 
-fn cells<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) -> Vec<Vec<String>> {
-    standings(book, ledger, event)
-        .iter()
-        .enumerate()
-        .filter_map(|(rank, s)| s.rating.as_ref().map(|r| (rank + 1, s, r)))
-        .map(|(rank, s, r)| {
+fn cells<R: Rulebook>(book: &Book<R>, rows: &[ReportRow]) -> Vec<Vec<String>> {
+    rows.iter()
+        .map(|row| {
+            let r = &row.rating;
             vec![
-                rank.to_string(),
-                s.start_number.to_string(),
-                book.players[s.player].name.clone(),
+                row.rank.to_string(),
+                row.start_number.to_string(),
+                book.players[r.player].name.clone(),
                 rating(r.old),
                 r.new.to_string(),
                 r.old.map(|o| signed(r.new - o)).unwrap_or_default(),
@@ -66,8 +70,9 @@ fn cells<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) -> Vec<V
         .collect()
 }
 
-/// The report as a page (text or HTML).
-pub fn page<R: Rulebook>(rulebook: &R, book: &Book<R>, ledger: &Ledger<R>, event: usize) -> Page {
+/// The report as a page (text or HTML): `rows` are the event's rated players in the order of
+/// its standings.
+pub fn page<R: Rulebook>(rulebook: &R, book: &Book<R>, event: usize, rows: &[ReportRow]) -> Page {
     let (title, above) = heading(rulebook, book, event);
     Page {
         title,
@@ -76,6 +81,6 @@ pub fn page<R: Rulebook>(rulebook: &R, book: &Book<R>, ledger: &Ledger<R>, event
         right: &[
             true, true, false, true, true, true, true, true, true, true, false,
         ],
-        rows: cells(book, ledger, event),
+        rows: cells(book, rows),
     }
 }

@@ -13,7 +13,8 @@ use crate::model::{Event, GameResult, PlayerIdx, PlayerInfo, Rating};
 pub struct Options {
     /// Write TRF26: 142 and the national-rating records.
     pub trf26: bool,
-    /// The federation code of the national-rating records (`FIN`).
+    /// The home federation's code (`FIN`, `ISL`, `TUR`): written for the players without a
+    /// recorded federation (they belong to it) and as the code of the national-rating records.
     pub federation: String,
     /// Each player's national rating going into the event (selo or pelo, by the event's list).
     pub national: Vec<(PlayerIdx, Rating)>,
@@ -154,7 +155,7 @@ pub fn write_with(event: &Event, players: &[PlayerInfo], options: &Options) -> S
         let rating = info
             .fide_rating_on(event.start, crate::model::FideKind::Standard)
             .unwrap_or(0);
-        let federation = info.federation.as_deref().unwrap_or(crate::model::FINLAND);
+        let federation = info.federation.as_deref().unwrap_or(&options.federation);
         let mut line = format!(
             "001 {:>4} {sex}{:>3} {:<33} {:>4} {:<3} {:>11} {:<10} {:>4} {:>4}",
             i + 1,

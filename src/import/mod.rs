@@ -2,7 +2,7 @@
 //! read; what a file becomes in the database goes through the edit API.
 
 pub mod fide_list;
-pub mod selo_csv;
+pub mod national_csv;
 pub mod trf;
 pub mod trf_event;
 

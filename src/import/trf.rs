@@ -90,6 +90,18 @@ impl TrfPlayer {
     }
 }
 
+/// A TRF26 national-rating record: the federation's code in place of `001`, then by the columns
+/// of `001` the player's start number, name, his national rating where `001` has FIDE's, and
+/// his national id where `001` has the FIDE id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NationalRecord {
+    pub line: usize,
+    pub start_number: u32,
+    pub rating: Option<u32>,
+    /// The national id (empty when not given).
+    pub id: String,
+}
+
 /// A team record (`013`): the name and the start numbers of its members.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrfTeam {
@@ -125,6 +137,34 @@ impl TrfFile {
     /// when the file has none.
     pub fn header_line(&self, code: &str) -> usize {
         self.header_lines.get(code).copied().unwrap_or(1)
+    }
+
+    /// The TRF26 national-rating records of `federation` (a FIDE code, `ISL`), in file order.
+    pub fn national_records(&self, federation: &str) -> Result<Vec<NationalRecord>, TrfError> {
+        self.other
+            .iter()
+            .filter(|(_, text)| {
+                text.get(..3)
+                    .is_some_and(|c| c.eq_ignore_ascii_case(federation))
+                    && text.get(3..4) == Some(" ")
+            })
+            .map(|(line, text)| {
+                let chars: Vec<char> = text.chars().collect();
+                let start_number =
+                    number::<u32>(&chars, 5, 8, *line, "start number")?.ok_or(TrfError {
+                        line: *line,
+                        column: 5,
+                        message: "a national-rating record needs a start number".into(),
+                    })?;
+                Ok(NationalRecord {
+                    line: *line,
+                    start_number,
+                    rating: number::<u32>(&chars, 49, 52, *line, "national rating")?
+                        .filter(|&r| r > 0),
+                    id: field(&chars, 58, 68),
+                })
+            })
+            .collect()
     }
 
     /// The highest round any player has something in.
@@ -361,6 +401,40 @@ mod tests {
             }
         );
         assert_eq!(p.points_from_rounds(), 2 + 2 + 1 + 1);
+    }
+
+    #[test]
+    fn national_rating_records_by_the_columns_of_001() {
+        let record = |fed: &str, rating: u32, id: &str| {
+            format!(
+                "{fed:<3} {:>4} {:>4} {:<33} {rating:>4} {:<3} {id:>11} {:<10}",
+                1, "", "Vasquez,Rodrigo", "", "1969/12/06"
+            )
+        };
+        let text = format!(
+            "{LINE}\n{}\n{}\n",
+            record("ISL", 2231, "0101692049"),
+            record("FIN", 1999, "").trim_end()
+        );
+        let f = parse(text.as_bytes()).expect("parse");
+        let isl = f.national_records("ISL").expect("records");
+        assert_eq!(
+            isl,
+            vec![NationalRecord {
+                line: 2,
+                start_number: 1,
+                rating: Some(2231),
+                id: "0101692049".into()
+            }]
+        );
+        assert_eq!(f.national_records("fin").expect("records")[0].id, "");
+        assert!(f.national_records("TUR").expect("records").is_empty());
+        let bad = text.replace("ISL    1", "ISL    x");
+        let e = parse(bad.as_bytes())
+            .expect("parse")
+            .national_records("ISL")
+            .expect_err("bad start number");
+        assert_eq!((e.line, e.column), (2, 5));
     }
 
     #[test]

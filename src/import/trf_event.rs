@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 
 use super::trf::{TrfError, TrfFile, TrfPlayer};
 use crate::model::{
-    AddedTime, Event, FINLAND, FideEntry, Game, GameResult, PlayerIdx, PlayerInfo, Sex, TimeControl,
+    AddedTime, Event, FideEntry, Game, GameResult, PlayerIdx, PlayerInfo, Sex, TimeControl,
 };
 
 fn err(line: usize, message: impl Into<String>) -> TrfError {
@@ -207,12 +207,18 @@ pub fn parse_122(text: &str) -> Option<TimeControl> {
 }
 
 /// A player of a file as a player of ours: "Surname,First" spaced, the federation when it is
-/// a FIDE code (not Finland: a Finn has none), the FIDE id, a full birth date, the sex, and his
-/// FIDE rating as a list entry on the event's start (for 3.7 and 3.9).
-pub fn player_info(p: &TrfPlayer, event_id: &str, start: Option<NaiveDate>) -> PlayerInfo {
+/// a FIDE code other than `home` (the database's own federation: its players have none), the
+/// FIDE id, a full birth date, the sex, and his FIDE rating as a list entry on the event's start
+/// (for SSL 3.7 and 3.9, TSF B.1.d).
+pub fn player_info(
+    p: &TrfPlayer,
+    event_id: &str,
+    start: Option<NaiveDate>,
+    home: &str,
+) -> PlayerInfo {
     let name = p.name.replacen(',', ", ", 1).replace(",  ", ", ");
     let federation = Some(p.federation.clone())
-        .filter(|f| f.len() == 3 && f.chars().all(|c| c.is_ascii_uppercase()) && f != FINLAND);
+        .filter(|f| f.len() == 3 && f.chars().all(|c| c.is_ascii_uppercase()) && f != home);
     let fide = match (p.fide_id, p.rating, start) {
         (Some(_), Some(r), Some(date)) => {
             vec![FideEntry {
@@ -231,6 +237,9 @@ pub fn player_info(p: &TrfPlayer, event_id: &str, start: Option<NaiveDate>) -> P
         ),
         name,
         federation,
+        // TRF16 and TRF26 have no club column (some files keep club codes where the federation
+        // goes, which cannot be told from FIDE's codes by their look).
+        club: None,
         fide_id: p.fide_id,
         born: parse_date(&p.born).filter(|_| p.born.len() >= 8),
         sex: match p.sex.map(|c| c.to_ascii_lowercase()) {

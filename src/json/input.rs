@@ -31,6 +31,9 @@ pub(super) struct PlayerIn {
     pub name: Option<String>,
     #[serde(default)]
     pub federation: Option<String>,
+    /// Not part of the rating: kept when the document is imported.
+    #[serde(default)]
+    pub club: Option<String>,
     #[serde(default)]
     pub fide_id: Option<u64>,
     #[serde(default)]
@@ -249,6 +252,12 @@ pub(super) fn player_info(p: &PlayerIn, item: &str) -> Result<PlayerInfo, InputE
         id: p.id.clone(),
         name: p.name.clone().unwrap_or_default(),
         federation: p.federation.clone().filter(|f| !f.trim().is_empty()),
+        club: p
+            .club
+            .as_deref()
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_string),
         fide_id: p.fide_id,
         born: optional_date(&format!("{item}.born"), &p.born)?,
         sex,

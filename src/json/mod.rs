@@ -337,6 +337,9 @@ pub fn write_input<R: JsonRules>(
             if let Some(f) = &info.federation {
                 obj.insert("federation".into(), json!(f));
             }
+            if let Some(c) = &info.club {
+                obj.insert("club".into(), json!(c));
+            }
             if let Some(f) = info.fide_id {
                 obj.insert("fide_id".into(), json!(f));
             }

@@ -10,9 +10,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::incremental::{
-    AwardsByUnit, Ledger, Placed, UnitId, UnitResult, players_of, rate_unit,
-};
+use super::incremental::{AwardsByUnit, Ledger, Placed, UnitId, UnitResult, players_of, rate_unit};
 use super::lanes::Lanes;
 use crate::book::Book;
 use crate::model::PlayerIdx;
@@ -143,10 +141,7 @@ fn stored_states<R: Rulebook>(
     units: &BTreeMap<UnitId, UnitResult<R>>,
     players: usize,
     lists: usize,
-) -> (
-    Vec<Vec<(UnitKey, R::State)>>,
-    Vec<AwardsByUnit<R>>,
-) {
+) -> (Vec<Vec<(UnitKey, R::State)>>, Vec<AwardsByUnit<R>>) {
     let mut counts = vec![0usize; players * lists];
     for ((_, list), unit) in units {
         for &p in unit.states.keys() {

@@ -78,6 +78,15 @@ pub fn write<R: Rulebook>(
     Ok(())
 }
 
+/// The rulebook code a dump names in its first line, if it is a dump.
+pub fn rules_of(text: &str) -> Option<&str> {
+    text.lines()
+        .next()?
+        .strip_prefix(HEADER)?
+        .strip_prefix(" rules=")
+        .map(str::trim)
+}
+
 /// Reads a dump: the records as one change from an empty database, and the audit log. Every
 /// reference is checked (records numbered in order, games and participants of known players,
 /// audit entries in order and about known records) before anything is written, so a damaged or

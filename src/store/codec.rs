@@ -7,12 +7,14 @@ use serde::{Deserialize, Serialize};
 
 /// A stored record with its schema version. V2 records carry events with `received` and
 /// `playoff_of` (V1: a `playoff` flag); V3 audit entries carry the link to the entry before
-/// them (V1, V2: none). Records of every other kind have one layout under every tag.
+/// them (V1, V2: none); V4 player records, and the audit entries that carry them, a club
+/// (V1–V3: none). Records of every other kind have one layout under every tag.
 #[derive(Serialize, Deserialize)]
 pub enum Versioned<T> {
     V1(T),
     V2(T),
     V3(T),
+    V4(T),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -25,7 +27,7 @@ fn config() -> bincode::config::Configuration {
 
 /// Encodes a record as its current version.
 pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
-    bincode::serde::encode_to_vec(Versioned::V3(value), config())
+    bincode::serde::encode_to_vec(Versioned::V4(value), config())
         .map_err(|e| CodecError(e.to_string()))
 }
 
@@ -45,10 +47,26 @@ fn decode_whole<T: DeserializeOwned>(bytes: &[u8]) -> Result<Versioned<T>, Codec
     Ok(record)
 }
 
-/// Decodes a record of a kind whose layout every version shares.
+/// Decodes a record in the current layout, whatever its tag (for a kind whose layout every
+/// version shares, or a record whose tag says it is current).
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
-    match decode_whole(bytes)? {
-        Versioned::V1(v) | Versioned::V2(v) | Versioned::V3(v) => Ok(v),
+    decode_old::<T, T>(bytes)
+}
+
+/// The version a record was written as (1 for V1), from its tag: the first byte (a
+/// variable-length integer below 251 is one byte).
+pub fn version(bytes: &[u8]) -> Option<u8> {
+    bytes.first().map(|tag| tag.saturating_add(1))
+}
+
+/// Decodes a record written in the earlier layout `Old`, whatever its tag, and upgrades it: the
+/// caller chooses the layout by [`version`].
+pub fn decode_old<T, Old>(bytes: &[u8]) -> Result<T, CodecError>
+where
+    Old: DeserializeOwned + Into<T>,
+{
+    match decode_whole::<Old>(bytes)? {
+        Versioned::V1(v) | Versioned::V2(v) | Versioned::V3(v) | Versioned::V4(v) => Ok(v.into()),
     }
 }
 
@@ -59,28 +77,9 @@ where
     T: DeserializeOwned,
     Old: DeserializeOwned + Into<T>,
 {
-    // The tag is the first byte (a variable-length integer below 251 is one byte).
-    match bytes.first() {
-        Some(0) => match decode_whole::<Old>(bytes)? {
-            Versioned::V1(old) | Versioned::V2(old) | Versioned::V3(old) => Ok(old.into()),
-        },
+    match version(bytes) {
+        Some(1) => decode_old::<T, Old>(bytes),
         _ => decode(bytes),
-    }
-}
-
-/// Decodes a record whose layout changed in V2 and again in V3: a V1 record is read in layout
-/// `V1` and a V2 record in layout `V2`, each upgraded.
-pub fn decode_versions<T, V1, V2>(bytes: &[u8]) -> Result<T, CodecError>
-where
-    T: DeserializeOwned,
-    V1: DeserializeOwned + Into<T>,
-    V2: DeserializeOwned + Into<T>,
-{
-    match bytes.first() {
-        Some(1) => match decode_whole::<V2>(bytes)? {
-            Versioned::V1(old) | Versioned::V2(old) | Versioned::V3(old) => Ok(old.into()),
-        },
-        _ => decode_upgrading::<T, V1>(bytes),
     }
 }
 
@@ -145,7 +144,8 @@ mod tests {
         let d = D(NaiveDate::from_ymd_opt(2025, 3, 1).expect("date"));
         let bytes = encode(&d).expect("encode");
         assert_eq!(bytes.len(), 4, "version tag + 3-byte day: {bytes:?}");
-        assert_eq!(bytes[0], 2, "written as V3");
+        assert_eq!(bytes[0], 3, "written as V4");
+        assert_eq!(version(&bytes), Some(4));
         assert_eq!(decode::<D>(&bytes).expect("decode"), d);
         assert_eq!(serde_json::to_string(&d).expect("json"), "\"2025-03-01\"");
     }
@@ -166,9 +166,9 @@ mod tests {
             decode_upgrading::<New, Old>(&old).expect("upgrade"),
             New(7, None)
         );
-        let new = encode(&New(7, Some("x".into()))).expect("v2");
+        let new = encode(&New(7, Some("x".into()))).expect("current");
         assert_eq!(
-            decode_upgrading::<New, Old>(&new).expect("v2"),
+            decode_upgrading::<New, Old>(&new).expect("current"),
             New(7, Some("x".into()))
         );
         // A record of unchanged layout reads under either tag.

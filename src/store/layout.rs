@@ -97,9 +97,8 @@ impl Store {
         let mut games = 0i64;
         for change in changes {
             for d in &change.events {
-                if !records.contains_key(&d.key) {
-                    let stored = self.event_record(d.key)?;
-                    records.insert(d.key, stored);
+                if let std::collections::btree_map::Entry::Vacant(slot) = records.entry(d.key) {
+                    slot.insert(self.event_record(d.key)?);
                 }
                 let slot = records.entry(d.key).or_default();
                 let kept = slot.take().map(|r| r.event.games).unwrap_or_default();
@@ -113,9 +112,8 @@ impl Store {
             }
             for d in &change.games {
                 let (e, round, board) = d.key;
-                if !records.contains_key(&e) {
-                    let stored = self.event_record(e)?;
-                    records.insert(e, stored);
+                if let std::collections::btree_map::Entry::Vacant(slot) = records.entry(e) {
+                    slot.insert(self.event_record(e)?);
                 }
                 games += i64::from(d.after.is_some()) - i64::from(d.before.is_some());
                 let Some(Some(record)) = records.get_mut(&e) else {

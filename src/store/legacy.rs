@@ -1,14 +1,45 @@
 //! Record layouts of earlier versions, read once and upgraded: V1 events carried a `playoff`
 //! flag and no `received` date; V1 and V2 audit entries carried no link to the entry before
-//! them. Only the store's decoder uses these.
+//! them; V1 to V3 player records (and the audit entries that carry them) had no club. Only the
+//! store's decoder uses these, through [`player_record`] and [`audit_entry`].
 
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use super::records::{AuditEntry, AuditKind};
-use crate::book::{Change, Delta, EventRecord, GameKey, PlayerRecord};
-use crate::model::{Event, Game, PlayerIdx, TimeControl};
-use crate::rules::Rulebook;
+use super::codec::{self, CodecError};
+use super::records::{AuditEntry, AuditKind, Link};
+use crate::book::{Change, Delta, EventRecord, GameKey, PlayerRecord, PlayerStatus};
+use crate::model::{
+    Event, FideEntry, Game, NationalEntry, PlayerIdx, PlayerInfo, Sex, TimeControl,
+};
+use crate::rules::{Award, Rulebook};
+
+/// A stored player record, read in the layout its tag says and upgraded.
+pub(super) fn player_record<R: Rulebook>(bytes: &[u8]) -> Result<PlayerRecord<R>, CodecError> {
+    match codec::version(bytes) {
+        Some(1..=3) => codec::decode_old::<_, PlayerRecordV1<R>>(bytes),
+        _ => codec::decode(bytes),
+    }
+}
+
+/// A stored audit entry, read in the layout its tag says and upgraded.
+pub(super) fn audit_entry<R: Rulebook>(bytes: &[u8]) -> Result<AuditEntry<R>, CodecError> {
+    match codec::version(bytes) {
+        Some(1) => codec::decode_old::<_, AuditEntryV1<R>>(bytes),
+        Some(2) => codec::decode_old::<_, AuditEntryV2<R>>(bytes),
+        Some(3) => codec::decode_old::<_, AuditEntryV3<R>>(bytes),
+        _ => codec::decode(bytes),
+    }
+}
+
+/// One record before and after an edit, each upgraded.
+fn upgrade<K, Old: Into<New>, New>(d: Delta<K, Old>) -> Delta<K, New> {
+    Delta {
+        key: d.key,
+        before: d.before.map(Into::into),
+        after: d.after.map(Into::into),
+    }
+}
 
 /// A V1 event: `playoff` flagged a play-off without naming the event it decides.
 #[derive(Deserialize)]
@@ -68,12 +99,84 @@ impl From<EventRecordV1> for EventRecord {
     }
 }
 
+/// A player of V1 to V3: no club.
+#[derive(Deserialize)]
+struct PlayerInfoV1 {
+    id: String,
+    name: String,
+    federation: Option<String>,
+    fide_id: Option<u64>,
+    #[serde(with = "crate::model::day::option")]
+    born: Option<NaiveDate>,
+    sex: Option<Sex>,
+    fide: Vec<FideEntry>,
+    national: Vec<NationalEntry>,
+}
+
+impl From<PlayerInfoV1> for PlayerInfo {
+    fn from(p: PlayerInfoV1) -> Self {
+        PlayerInfo {
+            id: p.id,
+            name: p.name,
+            federation: p.federation,
+            club: None,
+            fide_id: p.fide_id,
+            born: p.born,
+            sex: p.sex,
+            fide: p.fide,
+            national: p.national,
+        }
+    }
+}
+
+/// A player record of V1 to V3: its player has no club.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+pub(super) struct PlayerRecordV1<R: Rulebook> {
+    info: PlayerInfoV1,
+    seeds: Vec<Option<R::State>>,
+    held: Vec<Award<R::Award>>,
+    confirmed: Vec<Award<R::Award>>,
+    status: PlayerStatus,
+}
+
+impl<R: Rulebook> From<PlayerRecordV1<R>> for PlayerRecord<R> {
+    fn from(r: PlayerRecordV1<R>) -> Self {
+        PlayerRecord {
+            info: r.info.into(),
+            seeds: r.seeds,
+            held: r.held,
+            confirmed: r.confirmed,
+            status: r.status,
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(bound = "")]
 struct ChangeV1<R: Rulebook> {
-    players: Vec<Delta<PlayerIdx, PlayerRecord<R>>>,
+    players: Vec<Delta<PlayerIdx, PlayerRecordV1<R>>>,
     events: Vec<Delta<usize, EventRecordV1>>,
     games: Vec<Delta<GameKey, Game>>,
+}
+
+/// The change of a V2 or V3 audit entry: today's events, players without a club.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+struct ChangeV2<R: Rulebook> {
+    players: Vec<Delta<PlayerIdx, PlayerRecordV1<R>>>,
+    events: Vec<Delta<usize, EventRecord>>,
+    games: Vec<Delta<GameKey, Game>>,
+}
+
+impl<R: Rulebook> From<ChangeV2<R>> for Change<R> {
+    fn from(c: ChangeV2<R>) -> Self {
+        Change {
+            players: c.players.into_iter().map(upgrade).collect(),
+            events: c.events,
+            games: c.games,
+        }
+    }
 }
 
 /// A V1 audit entry: its event records are V1.
@@ -90,11 +193,6 @@ pub(super) struct AuditEntryV1<R: Rulebook> {
 
 impl<R: Rulebook> From<AuditEntryV1<R>> for AuditEntry<R> {
     fn from(a: AuditEntryV1<R>) -> Self {
-        let upgrade = |d: Delta<usize, EventRecordV1>| Delta {
-            key: d.key,
-            before: d.before.map(Into::into),
-            after: d.after.map(Into::into),
-        };
         AuditEntry {
             seq: a.seq,
             time: a.time,
@@ -102,7 +200,7 @@ impl<R: Rulebook> From<AuditEntryV1<R>> for AuditEntry<R> {
             action: a.action,
             kind: a.kind,
             change: Change {
-                players: a.change.players,
+                players: a.change.players.into_iter().map(upgrade).collect(),
                 events: a.change.events.into_iter().map(upgrade).collect(),
                 games: a.change.games,
             },
@@ -111,7 +209,7 @@ impl<R: Rulebook> From<AuditEntryV1<R>> for AuditEntry<R> {
     }
 }
 
-/// A V2 audit entry: the layout of today's without the link to the entry before it.
+/// A V2 audit entry: the layout of V3 without the link to the entry before it.
 #[derive(Deserialize)]
 #[serde(bound = "")]
 pub(super) struct AuditEntryV2<R: Rulebook> {
@@ -120,7 +218,7 @@ pub(super) struct AuditEntryV2<R: Rulebook> {
     user: String,
     action: String,
     kind: AuditKind,
-    change: Change<R>,
+    change: ChangeV2<R>,
 }
 
 impl<R: Rulebook> From<AuditEntryV2<R>> for AuditEntry<R> {
@@ -131,8 +229,37 @@ impl<R: Rulebook> From<AuditEntryV2<R>> for AuditEntry<R> {
             user: a.user,
             action: a.action,
             kind: a.kind,
-            change: a.change,
+            change: a.change.into(),
             prev: None,
+        }
+    }
+}
+
+/// A V3 audit entry: today's layout with players without a club. Its link is the hash of the
+/// entry before it as that entry's JSON was then, which is its JSON now: a player without a
+/// club has no `club` key.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+pub(super) struct AuditEntryV3<R: Rulebook> {
+    seq: u64,
+    time: i64,
+    user: String,
+    action: String,
+    kind: AuditKind,
+    change: ChangeV2<R>,
+    prev: Option<Link>,
+}
+
+impl<R: Rulebook> From<AuditEntryV3<R>> for AuditEntry<R> {
+    fn from(a: AuditEntryV3<R>) -> Self {
+        AuditEntry {
+            seq: a.seq,
+            time: a.time,
+            user: a.user,
+            action: a.action,
+            kind: a.kind,
+            change: a.change.into(),
+            prev: a.prev,
         }
     }
 }
@@ -184,6 +311,11 @@ mod tests {
 
     fn v1_bytes<T: Serialize>(value: &T) -> Vec<u8> {
         bincode::serde::encode_to_vec(codec::Versioned::V1(value), bincode::config::standard())
+            .expect("encode")
+    }
+
+    fn v3_bytes<T: Serialize>(value: &T) -> Vec<u8> {
+        bincode::serde::encode_to_vec(codec::Versioned::V3(value), bincode::config::standard())
             .expect("encode")
     }
 
@@ -257,8 +389,7 @@ mod tests {
                 games: Vec::new(),
             },
         });
-        let entry: AuditEntry<Ssl> =
-            codec::decode_upgrading::<_, AuditEntryV1<Ssl>>(&bytes).expect("upgraded");
+        let entry: AuditEntry<Ssl> = audit_entry::<Ssl>(&bytes).expect("upgraded");
         assert_eq!(entry.seq, 7);
         assert_eq!(entry.change.events.len(), 1);
         let after = entry.change.events[0].after.as_ref().expect("after");
@@ -314,5 +445,276 @@ mod tests {
         store.commit_all(&mut [next.clone()], &[]).expect("commit");
         next.prev = Some(read.hash());
         assert_eq!(store.audit_entry::<Ssl>(2).expect("read"), Some(next));
+    }
+
+    /// A player as V1 to V3 wrote him: no club.
+    #[derive(Serialize)]
+    struct WrittenInfo {
+        id: String,
+        name: String,
+        federation: Option<String>,
+        fide_id: Option<u64>,
+        #[serde(with = "crate::model::day::option")]
+        born: Option<NaiveDate>,
+        sex: Option<Sex>,
+        fide: Vec<FideEntry>,
+        national: Vec<NationalEntry>,
+    }
+
+    type SslRecord = PlayerRecord<Ssl>;
+
+    /// A player record as V1 to V3 wrote it.
+    #[derive(Serialize)]
+    struct WrittenRecord {
+        info: WrittenInfo,
+        seeds: Vec<Option<<Ssl as Rulebook>::State>>,
+        held: Vec<Award<<Ssl as Rulebook>::Award>>,
+        confirmed: Vec<Award<<Ssl as Rulebook>::Award>>,
+        status: PlayerStatus,
+    }
+
+    fn written_record(r: &SslRecord) -> WrittenRecord {
+        assert_eq!(r.info.club, None, "the previous layout had no club");
+        let i = r.info.clone();
+        WrittenRecord {
+            info: WrittenInfo {
+                id: i.id,
+                name: i.name,
+                federation: i.federation,
+                fide_id: i.fide_id,
+                born: i.born,
+                sex: i.sex,
+                fide: i.fide,
+                national: i.national,
+            },
+            seeds: r.seeds.clone(),
+            held: r.held.clone(),
+            confirmed: r.confirmed.clone(),
+            status: r.status,
+        }
+    }
+
+    /// A V3 audit entry as the previous version wrote it, and hashed it: as its JSON.
+    #[derive(Serialize)]
+    struct WrittenEntry {
+        seq: u64,
+        time: i64,
+        user: String,
+        action: String,
+        kind: AuditKind,
+        change: WrittenChange,
+        prev: Option<Link>,
+    }
+
+    #[derive(Serialize)]
+    struct WrittenChange {
+        players: Vec<Delta<PlayerIdx, WrittenRecord>>,
+        events: Vec<Delta<usize, EventRecord>>,
+        games: Vec<Delta<GameKey, Game>>,
+    }
+
+    fn written_entry(e: &AuditEntry<Ssl>, prev: Option<Link>) -> WrittenEntry {
+        let players = e.change.players.iter().map(|d| Delta {
+            key: d.key,
+            before: d.before.as_ref().map(written_record),
+            after: d.after.as_ref().map(written_record),
+        });
+        WrittenEntry {
+            seq: e.seq,
+            time: e.time,
+            user: e.user.clone(),
+            action: e.action.clone(),
+            kind: e.kind,
+            change: WrittenChange {
+                players: players.collect(),
+                events: e.change.events.clone(),
+                games: e.change.games.clone(),
+            },
+            prev,
+        }
+    }
+
+    fn old_hash(e: &WrittenEntry) -> Link {
+        use sha2::Digest;
+        Link(sha2::Sha256::digest(serde_json::to_vec(e).expect("json")).into())
+    }
+
+    fn player(id: &str, name: &str) -> SslRecord {
+        let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).expect("date");
+        PlayerRecord {
+            info: PlayerInfo {
+                id: id.into(),
+                name: name.into(),
+                fide_id: Some(503_000),
+                born: Some(day(1983, 7, 19)),
+                sex: Some(Sex::Male),
+                fide: vec![FideEntry {
+                    list_date: day(2025, 1, 1),
+                    standard: Some(1950),
+                    rapid: None,
+                    blitz: None,
+                }],
+                ..PlayerInfo::default()
+            },
+            seeds: vec![
+                Some(crate::rules::ssl::SslState {
+                    rating: Some(1700),
+                    games: 40,
+                    normal_games: 40,
+                    ..Default::default()
+                }),
+                None,
+            ],
+            held: Vec::new(),
+            confirmed: Vec::new(),
+            status: PlayerStatus::Active,
+        }
+    }
+
+    #[test]
+    fn a_player_record_of_the_previous_layouts_is_read_without_a_club() {
+        let record = player("FIN2001", "Mäkelä, Eero");
+        let old = written_record(&record);
+        let config = bincode::config::standard();
+        for bytes in [
+            bincode::serde::encode_to_vec(codec::Versioned::V1(&old), config),
+            bincode::serde::encode_to_vec(codec::Versioned::V2(&old), config),
+            bincode::serde::encode_to_vec(codec::Versioned::V3(&old), config),
+        ] {
+            let bytes = bytes.expect("encode");
+            assert_eq!(player_record::<Ssl>(&bytes).expect("upgraded"), record);
+        }
+        // Written again it is a V4 record, with or without a club.
+        let with_club = SslRecord {
+            info: PlayerInfo {
+                club: Some("HSK".into()),
+                ..record.info.clone()
+            },
+            ..record.clone()
+        };
+        for r in [&record, &with_club] {
+            let bytes = codec::encode(r).expect("encode");
+            assert_eq!(codec::version(&bytes), Some(4));
+            assert_eq!(&player_record::<Ssl>(&bytes).expect("v4"), r);
+        }
+        // As JSON (backups, audit hashes) a player without a club is what he was before clubs.
+        let json = serde_json::to_string(&record).expect("json");
+        assert_eq!(json, serde_json::to_string(&old).expect("json"));
+        assert!(!json.contains("club"), "{json}");
+        let json = serde_json::to_string(&with_club).expect("json");
+        assert!(
+            json.contains(r#""federation":null,"club":"HSK","fide_id""#),
+            "{json}"
+        );
+        assert_eq!(
+            serde_json::from_str::<SslRecord>(&json).expect("read"),
+            with_club
+        );
+    }
+
+    #[test]
+    fn a_database_of_the_previous_layout_opens_and_its_audit_chain_still_holds() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("db");
+        let (aino, eero) = (
+            player("FIN1001", "Aho, Aino"),
+            player("FIN1002", "Mäkelä, Eero"),
+        );
+        let renamed = SslRecord {
+            info: PlayerInfo {
+                name: "Mäkelä, Eero Juhani".into(),
+                ..eero.info.clone()
+            },
+            ..eero.clone()
+        };
+        let entry = |seq, action: &str, players| AuditEntry::<Ssl> {
+            seq,
+            time: 1_700_000_000 + seq as i64,
+            user: "officer".into(),
+            action: action.into(),
+            kind: AuditKind::Edit,
+            change: Change {
+                players,
+                events: Vec::new(),
+                games: Vec::new(),
+            },
+            prev: None,
+        };
+        let added = |key, r: &SslRecord| Delta {
+            key,
+            before: None,
+            after: Some(r.clone()),
+        };
+        let entries = [
+            entry(1, "import", vec![added(0, &aino), added(1, &eero)]),
+            entry(
+                2,
+                "edit player FIN1002",
+                vec![Delta {
+                    key: 1,
+                    before: Some(eero.clone()),
+                    after: Some(renamed.clone()),
+                }],
+            ),
+        ];
+        {
+            // Written by this version (records, indexes, counts), then every player record and
+            // audit entry put back as the previous version wrote it: V3, chained by the hash
+            // of the previous layout's JSON.
+            let store = crate::store::Store::open(&db, "ssl").expect("open");
+            store.commit_all(&mut entries.clone(), &[]).expect("commit");
+            for (k, r) in [(0, &aino), (1, &renamed)] {
+                store
+                    .players
+                    .insert(codec::key(k), v3_bytes(&written_record(r)))
+                    .expect("player");
+            }
+            let mut prev = None;
+            for e in &entries {
+                let old = written_entry(e, prev);
+                store
+                    .audit
+                    .insert(codec::key(e.seq), v3_bytes(&old))
+                    .expect("entry");
+                prev = Some(old_hash(&old));
+            }
+            let head = prev.expect("a head");
+            store
+                .meta
+                .insert(super::super::AUDIT_HEAD, &head.0)
+                .expect("head");
+            store.flush().expect("flush");
+        }
+        let store = crate::store::Store::open(&db, "ssl").expect("reopen");
+        let players = store.load::<Ssl>().expect("load").book.players;
+        assert_eq!(players, vec![aino.info.clone(), renamed.info.clone()]);
+        let read = store.audit_entries::<Ssl>().expect("entries");
+        assert_eq!(read[0].change.players[1].after.as_ref(), Some(&eero));
+        assert_eq!(read[1].prev, Some(read[0].hash()), "the link to #1 holds");
+        assert_eq!(store.stored_head().expect("head"), Some(read[1].hash()));
+        // The next edit gives a club: a V4 entry linked to the upgraded #2.
+        let mut next = entry(
+            3,
+            "edit player FIN1001",
+            vec![Delta {
+                key: 0,
+                before: Some(aino.clone()),
+                after: Some(SslRecord {
+                    info: PlayerInfo {
+                        club: Some("HSK".into()),
+                        ..aino.info.clone()
+                    },
+                    ..aino.clone()
+                }),
+            }],
+        );
+        store.commit_all(&mut [next.clone()], &[]).expect("commit");
+        next.prev = Some(read[1].hash());
+        assert_eq!(store.audit_entry::<Ssl>(3).expect("read"), Some(next));
+        drop(store);
+        // What `ratedesk check` verifies.
+        let desk = crate::app::Desk::open(&db, Ssl).expect("desk");
+        assert_eq!(desk.check_chain().expect("chain"), Vec::<String>::new());
+        assert_eq!(desk.book().players[0].club.as_deref(), Some("HSK"));
     }
 }

@@ -317,7 +317,8 @@ mod tests {
         assert_eq!(read(dir.path()).map(|m| m.counts), Some(counts(3)));
         // A write torn in the middle of the newest slot: the one before it is read.
         let mut bytes = std::fs::read(dir.path().join(FILE)).expect("read");
-        let newest = (3 % 2) * SLOT;
+        // The third write went to the second slot (writes alternate, the first to slot 0).
+        let newest = SLOT;
         bytes[newest + 20] ^= 1;
         std::fs::write(dir.path().join(FILE), &bytes).expect("write");
         assert_eq!(read(dir.path()).map(|m| m.counts), Some(counts(2)));

@@ -80,7 +80,9 @@ pub enum StoreError {
         "the database at {path} was written by a newer ratedesk (schema {found}, this version reads up to {SCHEMA_VERSION}); it was not modified"
     )]
     Newer { path: PathBuf, found: u64 },
-    #[error("the database at {path} holds '{found}' ratings, not '{wanted}'")]
+    #[error(
+        "the database at {path} keeps the '{found}' rulebook, chosen when it was created; it cannot be used as '{wanted}' and was not modified"
+    )]
     WrongRules {
         path: PathBuf,
         found: String,
@@ -99,7 +101,7 @@ pub enum StoreError {
         backups: PathBuf,
     },
     #[error(
-        "there is no database at {path}; `ratedesk import …` or `ratedesk restore FILE` creates one (a mistyped --db?)"
+        "there is no database at {path}; `ratedesk init --rules ssl|isl|tsf`, `ratedesk import …` or `ratedesk restore FILE` creates one (a mistyped --db?)"
     )]
     Missing { path: PathBuf },
     #[error("database error at {path}: {detail}")]
@@ -329,7 +331,8 @@ impl Store {
         for item in self.players.iter() {
             let (k, v) = item.map_err(|e| self.fail(e))?;
             let id = codec::id_of(&k).ok_or_else(|| bad("player key", &"short key"))? as usize;
-            let rec: PlayerRecord<R> = codec::decode(&v).map_err(|e| bad("player record", &e))?;
+            let rec: PlayerRecord<R> =
+                legacy::player_record(&v).map_err(|e| bad("player record", &e))?;
             while book.players.len() < id {
                 book.players.push(crate::model::PlayerInfo::default());
                 book.seeds.push(Vec::new());
@@ -390,7 +393,7 @@ impl Store {
         let Some(v) = self.audit.get(codec::key(seq)).map_err(|e| self.fail(e))? else {
             return Ok(None);
         };
-        codec::decode_versions::<_, legacy::AuditEntryV1<R>, legacy::AuditEntryV2<R>>(&v)
+        legacy::audit_entry::<R>(&v)
             .map(Some)
             .map_err(|e| StoreError::Corrupt {
                 path: self.path.clone(),
@@ -405,12 +408,11 @@ impl Store {
             .iter()
             .map(|item| {
                 let (_, v) = item.map_err(|e| self.fail(e))?;
-                codec::decode_versions::<_, legacy::AuditEntryV1<R>, legacy::AuditEntryV2<R>>(&v)
-                    .map_err(|e| StoreError::Corrupt {
-                        path: self.path.clone(),
-                        detail: format!("audit entry: {e}"),
-                        backups: backup::backup_dir(&self.path),
-                    })
+                legacy::audit_entry::<R>(&v).map_err(|e| StoreError::Corrupt {
+                    path: self.path.clone(),
+                    detail: format!("audit entry: {e}"),
+                    backups: backup::backup_dir(&self.path),
+                })
             })
             .collect()
     }

@@ -1,6 +1,9 @@
 //! The player card: who he is (id, federation, birth year, FIDE id, titles with the event that
-//! gave each), his ratings on every list with a chart of each, and his rated games — or rated
-//! events — newest first, scrolling.
+//! gave each), his ratings on every list as the rulebook states them (Finland: selo and pelo;
+//! Iceland: the rating with K and games, or the way to an initial rating; Turkey: three UKD,
+//! or the archive toward a first one) with a chart of each, and his rated games — or rated
+//! events — newest first, scrolling. The head's items are whole or not shown: they wrap to
+//! the next line rather than being cut.
 
 use chrono::Datelike;
 use ratatui::Frame;
@@ -12,7 +15,8 @@ use super::chart::draw_chart;
 use super::grid::{Column, Grid, GridCell, cell};
 use super::theme::{Role, Theme};
 use crate::app::Federation;
-use crate::app::state::{App, CardView, count};
+use crate::app::period::hundredths;
+use crate::app::state::{App, CardView, GameChange, count};
 use crate::model::FideKind;
 
 use super::draw::{block, delta_role, doubled, expected, half_points, performance, rating, signed};
@@ -25,14 +29,20 @@ pub(crate) fn draw_card<R: Federation>(
     player: usize,
 ) {
     let lists = app.desk.rulebook().lists();
-    let chart_height = ((area.height.saturating_sub(5)) / 3).clamp(6, 12);
+    let lines = head_lines(app, theme, player, area.width.saturating_sub(2));
+    // The head takes what it needs, up to a third of the card.
+    let head_height = (lines.len() as u16 + 2).min((area.height / 3).max(5));
+    let chart_height = ((area.height.saturating_sub(head_height)) / 3).clamp(6, 12);
     let [head, charts, table] = Layout::vertical([
-        Constraint::Length(5),
+        Constraint::Length(head_height),
         Constraint::Length(chart_height),
         Constraint::Min(4),
     ])
     .areas(area);
-    draw_head(app, theme, frame, head, player);
+    frame.render_widget(
+        Paragraph::new(lines).block(block(theme, " Player card ")),
+        head,
+    );
     let parts = Layout::horizontal(vec![Constraint::Ratio(1, lists.len() as u32); lists.len()])
         .split(charts);
     for (list, part) in parts.iter().enumerate() {
@@ -45,13 +55,14 @@ pub(crate) fn draw_card<R: Federation>(
     }
 }
 
-fn draw_head<R: Federation>(
+/// The head's lines in `width` cells: who he is, then his lists (and FIDE), then titles and
+/// selection (a rulebook with titles) and the archive of a player on his way to a first rating.
+fn head_lines<R: Federation>(
     app: &App<R>,
     theme: &Theme,
-    frame: &mut Frame,
-    area: Rect,
     player: usize,
-) {
+    width: u16,
+) -> Vec<Line<'static>> {
     let book = app.desk.book();
     let info = &book.players[player];
     let rulebook = app.desk.rulebook();
@@ -65,7 +76,9 @@ fn draw_head<R: Federation>(
         Span::raw(format!(
             "  {}  {}",
             info.id,
-            info.federation.clone().unwrap_or_else(|| "FIN".into())
+            info.federation
+                .clone()
+                .unwrap_or_else(|| rulebook.home_federation().into())
         )),
     ];
     if let Some(born) = info.born {
@@ -80,14 +93,44 @@ fn draw_head<R: Federation>(
             theme.style(Role::Highlight),
         ));
     }
-    let mut ratings = Vec::new();
+    // Last on the line, and only whole: nothing before it is ever pushed out by it.
+    if let Some(club) = &info.club {
+        let club = Span::raw(format!("  club {club}"));
+        let used: usize = first.iter().map(Span::width).sum();
+        if used + club.width() <= usize::from(width) {
+            first.push(club);
+        }
+    }
+    let on = app.as_of();
+    let mut ratings: Vec<Item> = Vec::new();
+    let mut archives: Vec<Item> = Vec::new();
     for (list, state) in app.ratings(player) {
-        ratings.push(Span::styled(
-            format!("{} ", rulebook.lists()[list]),
-            theme.style(Role::Header),
-        ));
-        let summary = state.map_or_else(|| "unrated".into(), |s| rulebook.state_summary(list, s));
-        ratings.push(Span::raw(format!("{summary}   ")));
+        let name = rulebook.lists()[list];
+        ratings.push(vec![
+            Span::styled(format!("{name} "), theme.style(Role::Header)),
+            Span::raw(rulebook.card_summary(list, state, info, on)),
+        ]);
+        let progress = state.and_then(|s| rulebook.progress(list, s));
+        if let Some(p) = progress.filter(|p| !p.archive.is_empty()) {
+            let performances: Vec<String> = p
+                .archive
+                .iter()
+                .map(|(perf, games, event)| {
+                    // The event by its title while it is in the book, else by its id.
+                    let title = event
+                        .as_deref()
+                        .map(|id| book.live_event(id).map_or(id, |e| book.events[e].title()));
+                    match title {
+                        Some(t) => format!("{perf} ({games} in {t})"),
+                        None => format!("{perf} ({games})"),
+                    }
+                })
+                .collect();
+            archives.push(vec![
+                Span::styled(format!("{name} archive "), theme.style(Role::Header)),
+                Span::raw(performances.join(", ")),
+            ]);
+        }
     }
     // Each tempo's newest FIDE rating, from the newest list that has that tempo (a list without
     // it says nothing about it), its month shown when older than the newest list's.
@@ -96,70 +139,140 @@ fn draw_head<R: Federation>(
             Some((d, r)) if d < last => format!("{r} ({})", d.format("%Y-%m")),
             other => rating(other.map(|(_, r)| r)),
         };
-        ratings.push(Span::styled("FIDE ", theme.style(Role::Header)));
-        ratings.push(Span::raw(format!(
-            "{}/{}/{} ({})",
-            r(FideKind::Standard),
-            r(FideKind::Rapid),
-            r(FideKind::Blitz),
-            last.format("%Y-%m")
-        )));
+        ratings.push(vec![
+            Span::styled("FIDE ", theme.style(Role::Header)),
+            Span::raw(format!(
+                "{}/{}/{} ({})",
+                r(FideKind::Standard),
+                r(FideKind::Rapid),
+                r(FideKind::Blitz),
+                last.format("%Y-%m")
+            )),
+        ]);
     }
-    let titles: Vec<String> = awards
-        .iter()
-        .map(|a| {
-            let confirmed = !rulebook.needs_confirmation(&a.award)
-                || book.confirmed[player].iter().any(|c| c.award == a.award);
-            let event = a
-                .event
-                .as_deref()
-                .and_then(|id| book.live_event(id).map(|e| &book.events[e]))
-                .map(|e| e.title());
-            format!(
-                "{} {}{}{}",
-                rulebook.award_code(&a.award),
-                a.date
-                    .map(|d| d.to_string())
-                    .unwrap_or_else(|| "held".into()),
-                event.map(|e| format!(" in {e}")).unwrap_or_default(),
-                if confirmed {
-                    ""
-                } else {
-                    " (awaiting confirmation)"
-                }
-            )
-        })
-        .collect();
-    let selection = app
-        .card_selection(player)
-        .map(|numbers| doubled(numbers.number_doubled));
-    let mut third = vec![
-        Span::styled("titles ", theme.style(Role::Header)),
-        Span::raw(if titles.is_empty() {
-            "–".into()
-        } else {
-            titles.join(", ")
-        }),
-    ];
-    if let Some(s) = selection {
-        third.push(Span::styled("   selection ", theme.style(Role::Header)));
-        third.push(Span::raw(s));
+    let mut third: Vec<Item> = Vec::new();
+    if rulebook.awards_titles() {
+        let titles: Vec<String> = awards
+            .iter()
+            .map(|a| {
+                let confirmed = !rulebook.needs_confirmation(&a.award)
+                    || book.confirmed[player].iter().any(|c| c.award == a.award);
+                let event = a
+                    .event
+                    .as_deref()
+                    .and_then(|id| book.live_event(id).map(|e| &book.events[e]))
+                    .map(|e| e.title());
+                format!(
+                    "{} {}{}{}",
+                    rulebook.award_code(&a.award),
+                    a.date
+                        .map(|d| d.to_string())
+                        .unwrap_or_else(|| "held".into()),
+                    event.map(|e| format!(" in {e}")).unwrap_or_default(),
+                    if confirmed {
+                        ""
+                    } else {
+                        " (awaiting confirmation)"
+                    }
+                )
+            })
+            .collect();
+        third.push(vec![
+            Span::styled("titles ", theme.style(Role::Header)),
+            Span::raw(if titles.is_empty() {
+                "–".into()
+            } else {
+                titles.join(", ")
+            }),
+        ]);
     }
-    let lines: Vec<Line> = [first, ratings, third]
-        .into_iter()
-        .map(|spans| {
-            Line::from(
-                spans
-                    .into_iter()
-                    .map(|s| Span::styled(theme.text(s.content.into_owned()), s.style))
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .collect();
-    frame.render_widget(
-        Paragraph::new(lines).block(block(theme, " Player card ")),
-        area,
-    );
+    if let Some(numbers) = app.card_selection(player) {
+        third.push(vec![
+            Span::styled("selection ", theme.style(Role::Header)),
+            Span::raw(doubled(numbers.number_doubled)),
+        ]);
+    }
+    let mut lines = vec![styled_line(theme, first)];
+    for items in [ratings, third, archives] {
+        lines.extend(pack(theme, items, usize::from(width)));
+    }
+    lines
+}
+
+/// One item of the card's head: a label and its figures, shown whole or not at all.
+type Item = Vec<Span<'static>>;
+
+/// A line of spans with the theme's text (ASCII where the terminal needs it).
+fn styled_line(theme: &Theme, spans: Vec<Span<'static>>) -> Line<'static> {
+    Line::from(
+        spans
+            .into_iter()
+            .map(|s| Span::styled(theme.text(s.content.into_owned()), s.style))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// Items laid out on lines of `width` cells, three spaces apart: an item that does not fit
+/// on a line starts the next one, so none is cut in the middle of a figure. An item wider
+/// than a whole line is shortened at its last whole word that fits, with an ellipsis.
+fn pack(theme: &Theme, items: Vec<Item>, width: usize) -> Vec<Line<'static>> {
+    use unicode_width::UnicodeWidthStr;
+    const GAP: &str = "   ";
+    let mut lines = Vec::new();
+    let mut line: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for item in items {
+        let item = shorten(theme, item, width);
+        let w: usize = item.iter().map(|s| s.content.width()).sum();
+        if !line.is_empty() && used + GAP.len() + w > width {
+            lines.push(styled_line(theme, std::mem::take(&mut line)));
+            used = 0;
+        }
+        if !line.is_empty() {
+            line.push(Span::raw(GAP));
+            used += GAP.len();
+        }
+        line.extend(item);
+        used += w;
+    }
+    if !line.is_empty() {
+        lines.push(styled_line(theme, line));
+    }
+    lines
+}
+
+/// An item cut to `width` at a word boundary, with an ellipsis (a figure is never split).
+fn shorten(theme: &Theme, item: Item, width: usize) -> Item {
+    use unicode_width::UnicodeWidthStr;
+    let total: usize = item.iter().map(|s| s.content.width()).sum();
+    if total <= width {
+        return item;
+    }
+    let ellipsis = theme.ellipsis();
+    let room = width.saturating_sub(ellipsis.width());
+    let mut out = Vec::new();
+    let mut used = 0;
+    for span in item {
+        let text = span.content.to_string();
+        if used + text.width() <= room {
+            used += text.width();
+            out.push(span);
+            continue;
+        }
+        let mut kept = String::new();
+        for word in text.split_inclusive(' ') {
+            if used + kept.width() + word.trim_end().width() > room {
+                break;
+            }
+            kept.push_str(word);
+        }
+        out.push(Span::styled(
+            format!("{}{ellipsis}", kept.trim_end()),
+            span.style,
+        ));
+        break;
+    }
+    out
 }
 
 fn draw_games<R: Federation>(
@@ -211,11 +324,16 @@ fn draw_games<R: Federation>(
             cell(g.opponent_rating.to_string()),
             cell(result),
             cell(g.expected.map(|e| e.to_string()).unwrap_or_default()),
-            (
-                g.change.map(signed).unwrap_or_default(),
-                delta_role(g.change),
-            ),
-            cell(g.rating_after.to_string()),
+            match g.change {
+                Some(GameChange::Points(d)) => (signed(d), delta_role(Some(d))),
+                Some(GameChange::Exact(c)) => (hundredths(c), delta_role(Some(c.signum() as i32))),
+                None => cell(""),
+            },
+            cell(if g.rating_shown {
+                g.rating_after.to_string()
+            } else {
+                String::new()
+            }),
             cell(lists[g.list]),
         ];
         row
@@ -231,20 +349,34 @@ fn draw_events<R: Federation>(
 ) {
     let book = app.desk.book();
     let rulebook = app.desk.rulebook();
+    let by_period = rulebook.by_period();
     let mut history = app.history(player);
     history.reverse();
-    let columns = vec![
+    let mut columns = vec![
         Column::whole("Date", 13),
         Column::text("Event", 10, 20),
         Column::whole("List", 5),
-        Column::figure("Old", 12),
-        Column::figure("New", 14),
-        Column::figure("±", 13),
+    ];
+    if by_period {
+        // The period's list publishes the new rating: each row carries its exact change.
+        columns.extend([
+            Column::whole("Period", 15),
+            Column::figure("Old", 12),
+            Column::figure("±", 14),
+        ]);
+    } else {
+        columns.extend([
+            Column::figure("Old", 12),
+            Column::figure("New", 14),
+            Column::figure("±", 13),
+        ]);
+    }
+    columns.extend([
         Column::figure("N", 11),
         Column::figure("W", 10),
         Column::figure("We", 8),
         Column::figure("Perf", 7),
-    ];
+    ]);
     let title = format!(
         "{} · newest first · ←→ games",
         count(history.len(), "rated event", "rated events")
@@ -254,18 +386,38 @@ fn draw_events<R: Federation>(
         let r = &history[i];
         let ev = &book.events[r.event];
         let g = &r.rating;
-        let delta = g.old.map(|o| g.new - o);
-        vec![
+        let mut cells = vec![
             cell(ev.end.to_string()),
             cell(ev.title().to_string()),
             cell(rulebook.lists()[r.list]),
-            cell(rating(g.old)),
-            cell(g.new.to_string()),
-            (delta.map(signed).unwrap_or_default(), delta_role(delta)),
+        ];
+        if by_period {
+            cells.extend([
+                cell(
+                    r.period
+                        .map(|p| p.published.to_string())
+                        .unwrap_or_default(),
+                ),
+                cell(rating(g.old)),
+                match r.change {
+                    Some(c) => (hundredths(c), delta_role(Some(c.signum() as i32))),
+                    None => cell(""),
+                },
+            ]);
+        } else {
+            let delta = g.old.map(|o| g.new - o);
+            cells.extend([
+                cell(rating(g.old)),
+                cell(g.new.to_string()),
+                (delta.map(signed).unwrap_or_default(), delta_role(delta)),
+            ]);
+        }
+        cells.extend([
             cell(g.games.to_string()),
             cell(half_points(g.score)),
             cell(expected(g.expected)),
             cell(performance(g.performance())),
-        ]
+        ]);
+        cells
     });
 }

@@ -98,7 +98,7 @@ fn draw_tabs<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
         };
         spans.push(Span::raw(" "));
         spans.push(Span::styled(
-            format!(" {} {} ", i + 1, tab.title()),
+            format!(" {} {} ", i + 1, app.tab_title(*tab)),
             theme.style(role),
         ));
     }
@@ -109,12 +109,20 @@ fn draw_tabs<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
         .filter(|s| **s == crate::book::PlayerStatus::Active)
         .count();
     let events = app.desk.book().live.iter().filter(|l| **l).count();
-    let counts = theme.text(format!(
+    // The counts at the right, as many whole as fit (the events first to go).
+    let used: usize = spans.iter().map(|s| s.width()).sum();
+    let room = (area.width as usize).saturating_sub(used + 1);
+    let both = format!(
         "{} · {} ",
         count(players, "player", "players"),
         count(events, "event", "events")
-    ));
-    let used: usize = spans.iter().map(|s| s.width()).sum();
+    );
+    let players_only = format!("{} ", count(players, "player", "players"));
+    let counts = [both, players_only]
+        .into_iter()
+        .map(|c| theme.text(c))
+        .find(|c| c.chars().count() <= room)
+        .unwrap_or_default();
     let pad = (area.width as usize).saturating_sub(used + counts.chars().count());
     spans.push(Span::raw(" ".repeat(pad)));
     spans.push(Span::styled(counts, theme.style(Role::Muted)));
@@ -202,12 +210,21 @@ fn screen_hint<R: Federation>(app: &App<R>, keymap: &Keymap) -> String {
             h(Action::Back),
             h(Action::Help)
         ),
-        (Tab::Titles, _) => format!(
+        (Tab::Titles, _) if app.desk.rulebook().awards_titles() => format!(
             "{} card · {}/{} view · {} confirm · {} date · {} undo · {} help",
             h(Action::Open),
             h(Action::PrevView),
             h(Action::NextView),
             h(Action::ConfirmTitle),
+            h(Action::ChooseDate),
+            h(Action::Undo),
+            h(Action::Help)
+        ),
+        (Tab::Titles, _) => format!(
+            "{} card · {}/{} view · {} date · {} undo · {} help",
+            h(Action::Open),
+            h(Action::PrevView),
+            h(Action::NextView),
             h(Action::ChooseDate),
             h(Action::Undo),
             h(Action::Help)
@@ -385,13 +402,30 @@ pub(crate) fn delta_role(delta: Option<i32>) -> Role {
     }
 }
 
-/// A player's name with his birth year, to tell apart players who share a name.
-pub(crate) fn name_year(info: &crate::model::PlayerInfo) -> String {
-    use chrono::Datelike;
-    match info.born {
-        Some(b) => format!("{} ({})", info.name, b.year()),
-        None => info.name.clone(),
+/// A player's name with his birth year and club, to tell apart players who share a name:
+/// `Mäkelä, Eero (1983, HSK)`.
+pub(crate) fn name_born_club(info: &crate::model::PlayerInfo) -> String {
+    let born = birth_year(info);
+    let known: Vec<&str> = [born.as_str(), info.club.as_deref().unwrap_or_default()]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect();
+    if known.is_empty() {
+        info.name.clone()
+    } else {
+        format!("{} ({})", info.name, known.join(", "))
     }
+}
+
+/// A club, or empty.
+pub(crate) fn club(info: &crate::model::PlayerInfo) -> String {
+    info.club.clone().unwrap_or_default()
+}
+
+/// The club column of a list of players: a text beside the name, the first column to go when
+/// the width does not suffice.
+pub(crate) fn club_column() -> super::grid::Column {
+    super::grid::Column::text("Club", 8, 1)
 }
 
 /// A birth year, or empty.

@@ -176,6 +176,45 @@ pub(crate) fn position(cursor: usize, len: usize) -> String {
     }
 }
 
+/// A title that fits in `width` cells, whole ` · `-separated parts or none: the title's parts
+/// after its second are dropped first, then where the view is, then the second part; last, the
+/// first part is shortened between words with an ellipsis (a figure is never cut).
+pub(crate) fn fit_title(title: &str, place: Option<&str>, width: usize) -> String {
+    let mut parts: Vec<&str> = title.split(" · ").collect();
+    let given = place;
+    let mut place = place;
+    let joined = |parts: &[&str], place: Option<&str>| {
+        let mut all = parts.to_vec();
+        all.extend(place);
+        all.join(" · ")
+    };
+    while parts.len() > 2 && joined(&parts, place).width() > width {
+        parts.pop();
+    }
+    if joined(&parts, place).width() > width {
+        place = None;
+    }
+    while parts.len() > 1 && joined(&parts, place).width() > width {
+        parts.pop();
+    }
+    // Where the view is comes back when the second part's going made room for it.
+    if place.is_none() && joined(&parts, given).width() <= width {
+        place = given;
+    }
+    let text = joined(&parts, place);
+    if text.width() <= width {
+        return text;
+    }
+    let mut kept = String::new();
+    for word in text.split_inclusive(' ') {
+        if kept.width() + word.trim_end().width() + 1 > width {
+            break;
+        }
+        kept.push_str(word);
+    }
+    format!("{}…", kept.trim_end())
+}
+
 impl Grid {
     pub fn new(title: impl Into<String>, columns: Vec<Column>, len: usize, cursor: usize) -> Self {
         Self {
@@ -267,11 +306,9 @@ impl Grid {
             .flatten()
             .map(|w| Constraint::Length(*w))
             .collect();
-        let title = if self.len > visible || self.focused {
-            format!(" {} · {} ", self.title, position(self.cursor, self.len))
-        } else {
-            format!(" {} ", self.title)
-        };
+        let place = (self.len > visible || self.focused).then(|| position(self.cursor, self.len));
+        let room = usize::from(area.width).saturating_sub(4);
+        let title = format!(" {} ", fit_title(&self.title, place.as_deref(), room));
         let frame_block = if self.active {
             focused_block(theme, title)
         } else {
@@ -289,6 +326,28 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn titles_keep_whole_parts_and_never_cut_a_figure() {
+        let t = "Standings · period 2026-06-01 · rated with the list of 2026-03-01";
+        assert_eq!(
+            fit_title(t, Some("row 2 of 3"), 80),
+            format!("{t} · row 2 of 3")
+        );
+        assert_eq!(
+            fit_title(t, Some("row 2 of 3"), 42),
+            "Standings · period 2026-06-01 · row 2 of 3"
+        );
+        assert_eq!(
+            fit_title(t, Some("row 2 of 3"), 30),
+            "Standings · period 2026-06-01"
+        );
+        assert_eq!(
+            fit_title("2 players at or within 100 of 2400", None, 20),
+            "2 players at or…"
+        );
+        assert!(fit_title("2 players at or within 100 of 2400", None, 20).width() <= 20);
+    }
 
     #[test]
     fn figures_are_whole_names_narrow_first_then_the_least_needed_column_goes() {

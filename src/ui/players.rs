@@ -8,7 +8,7 @@ use super::theme::{Role, Theme};
 use crate::app::Federation;
 use crate::app::state::{App, Focus, count};
 
-use super::draw::{birth_year, query_box, rating};
+use super::draw::{birth_year, club, club_column, query_box, rating};
 
 pub(crate) fn draw_players<R: Federation>(
     app: &App<R>,
@@ -34,6 +34,7 @@ pub(crate) fn draw_players<R: Federation>(
     let mut columns = vec![
         Column::text("Name", 14, 20),
         Column::figure("Born", 6),
+        club_column(),
         Column::whole("Id", 12),
         Column::whole("Fed", 5),
     ];
@@ -57,8 +58,13 @@ pub(crate) fn draw_players<R: Federation>(
         let mut cells = vec![
             cell(info.name.clone()),
             cell(birth_year(info)),
+            cell(club(info)),
             cell(info.id.clone()),
-            cell(info.federation.clone().unwrap_or_else(|| "FIN".into())),
+            cell(
+                info.federation
+                    .clone()
+                    .unwrap_or_else(|| rulebook.home_federation().into()),
+            ),
         ];
         cells.extend(
             app.ratings(p)

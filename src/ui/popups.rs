@@ -16,13 +16,22 @@ use crate::app::state::{App, PickFor, PickState, RARE_RESULTS};
 use crate::app::{Action, Context};
 
 use super::draw::{
-    birth_year, block, centered, field_tail, hint, name_year, query_box, rating, signed,
+    birth_year, block, centered, club, club_column, field_tail, hint, name_born_club, query_box,
+    rating, signed,
 };
 
 /// The keys of one context table, in file order, each once.
-fn context_lines<'a>(theme: &Theme, keymap: &Keymap, context: Context) -> Vec<Line<'a>> {
+fn context_lines<'a>(
+    theme: &Theme,
+    keymap: &Keymap,
+    context: Context,
+    offered: impl Fn(Action) -> bool,
+) -> Vec<Line<'a>> {
     let mut actions: Vec<(Action, Vec<String>)> = Vec::new();
     for (keys, action) in keymap.bindings().get(&context).into_iter().flatten() {
+        if !offered(*action) {
+            continue;
+        }
         let key = keys.join(" ");
         match actions.iter_mut().find(|(a, _)| a == action) {
             Some((_, k)) => k.push(key),
@@ -53,20 +62,25 @@ pub(crate) fn draw_help<R: Federation>(
 ) {
     let area = centered(frame.area(), 72, frame.area().height.saturating_sub(2));
     let here = app.screen_context();
+    // A rulebook without titles has no title to confirm.
+    let titles = app.desk.rulebook().awards_titles();
+    let offered = |a: Action| titles || a != Action::ConfirmTitle;
     let screen = match (here, app.tab) {
         (Context::RoundEntry, _) => "an open event (round entry)",
         (Context::Form, crate::app::state::Tab::Players) => "the player search",
         (Context::Form, _) => "the event list",
-        (_, crate::app::state::Tab::Titles) => "the Titles tab",
+        (_, crate::app::state::Tab::Titles) => {
+            &format!("the {} tab", app.desk.rulebook().third_tab())
+        }
         _ => "the player card",
     };
     let mut lines = vec![Line::styled(
         format!("On this screen — {screen}"),
         theme.style(Role::Header),
     )];
-    lines.extend(context_lines(theme, keymap, here));
+    lines.extend(context_lines(theme, keymap, here, offered));
     lines.push(Line::styled("Everywhere", theme.style(Role::Header)));
-    lines.extend(context_lines(theme, keymap, Context::Global));
+    lines.extend(context_lines(theme, keymap, Context::Global, offered));
     lines.push(Line::raw(""));
     lines.push(Line::styled("All keys", theme.style(Role::Title)));
     let mut section = "";
@@ -77,7 +91,7 @@ pub(crate) fn draw_help<R: Federation>(
         Context::RoundEntry,
         Context::Popup,
     ];
-    for action in Action::ALL {
+    for action in Action::ALL.into_iter().filter(|&a| offered(a)) {
         let keys: Vec<String> = contexts
             .iter()
             .filter_map(|c| keymap.bindings().get(c))
@@ -225,7 +239,7 @@ pub(crate) fn draw_import<R: Federation>(
                 let p = &book.players[c.candidates[k]];
                 format!(
                     "is {} {} (choice {} of {})",
-                    name_year(p),
+                    name_born_club(p),
                     p.id,
                     k + 1,
                     c.candidates.len() + 1
@@ -237,7 +251,11 @@ pub(crate) fn draw_import<R: Federation>(
                 c.candidates.len() + 1,
                 c.candidates
                     .iter()
-                    .map(|&p| format!("{} {}", name_year(&book.players[p]), book.players[p].id))
+                    .map(|&p| format!(
+                        "{} {}",
+                        name_born_club(&book.players[p]),
+                        book.players[p].id
+                    ))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -376,6 +394,7 @@ pub(crate) fn draw_pick<R: Federation>(
     let mut columns = vec![
         Column::text("Name", 12, 20),
         Column::figure("Born", 8),
+        club_column(),
         Column::whole("Id", 12),
         Column::whole("Fed", 5),
     ];
@@ -398,8 +417,13 @@ pub(crate) fn draw_pick<R: Federation>(
         let mut cells = vec![
             cell(info.name.clone()),
             cell(birth_year(info)),
+            cell(club(info)),
             cell(info.id.clone()),
-            cell(info.federation.clone().unwrap_or_else(|| "FIN".into())),
+            cell(
+                info.federation
+                    .clone()
+                    .unwrap_or_else(|| app.desk.rulebook().home_federation().into()),
+            ),
         ];
         cells.extend(
             app.ratings(p)

@@ -11,6 +11,7 @@ use crate::app::Federation;
 use crate::app::state::{App, Standing};
 
 use super::draw::{delta_role, expected, half_points, performance, rating, signed};
+use crate::app::period::hundredths;
 
 /// A grid over the standings' rows with the event's cursor and mark.
 fn grid_for<R: Federation>(
@@ -38,6 +39,9 @@ pub(crate) fn draw_standings<R: Federation>(
     event: usize,
     focused: bool,
 ) {
+    if app.desk.rulebook().by_period() {
+        return draw_period_standings(app, theme, frame, area, event, focused);
+    }
     let book = app.desk.book();
     let standings = app.standings(event);
     let columns = vec![
@@ -68,6 +72,71 @@ pub(crate) fn draw_standings<R: Federation>(
     });
 }
 
+/// The standings of an event rated by period, with the period's running totals: the rating
+/// each entrant counts with, this event's change, the changes of all his events in the period
+/// so far, and the rating the period's list will publish — for the period of the round being
+/// keyed (an event over a list date has two).
+fn draw_period_standings<R: Federation>(
+    app: &App<R>,
+    theme: &Theme,
+    frame: &mut Frame,
+    area: Rect,
+    event: usize,
+    focused: bool,
+) {
+    let book = app.desk.book();
+    let standings = app.standings(event);
+    let period = app.round_period(event, app.tournaments.round);
+    let entries = period
+        .as_ref()
+        .map(|p| app.period_entries(event, p))
+        .unwrap_or_default();
+    let columns = vec![
+        Column::figure("#", 12),
+        Column::figure("No", 13),
+        Column::text("Name", 8, 20),
+        Column::figure("Born", 2),
+        Column::figure("Pts", 15),
+        Column::figure("Old", 14),
+        // Old + Σ± = New: when one of the two changes must go, this event's goes first, so that
+        // what stays on a narrow screen still adds up.
+        Column::figure("±", 9),
+        Column::figure("Σ±", 10),
+        Column::figure("New", 13),
+    ];
+    let title = match &period {
+        Some(p) => format!(
+            "Standings · period {} · rated with the list of {}",
+            p.dates.published, p.dates.rated_with
+        ),
+        None => "Standings".into(),
+    };
+    let grid = grid_for(app, title, columns, &standings, focused);
+    let change = |c: Option<i64>| match c {
+        Some(c) => (hundredths(c), delta_role(Some(c.signum() as i32))),
+        None => cell(""),
+    };
+    grid.draw(frame, area, theme, |i| {
+        let s = &standings[i];
+        let e = entries.get(&s.player);
+        vec![
+            cell((i + 1).to_string()),
+            cell(s.start_number.to_string()),
+            cell(book.players[s.player].name.clone()),
+            cell(super::draw::birth_year(&book.players[s.player])),
+            cell(half_points(s.points)),
+            cell(rating(e.and_then(|e| e.old).or(s.entry))),
+            change(e.and_then(|e| e.event_change)),
+            change(e.and_then(|e| e.period_change)),
+            cell(
+                e.and_then(|e| e.new)
+                    .map(|r| r.to_string())
+                    .unwrap_or_default(),
+            ),
+        ]
+    });
+}
+
 /// The per-event rating report: every rated player with the figures of his calculation.
 pub(crate) fn draw_report<R: Federation>(
     app: &App<R>,
@@ -83,37 +152,61 @@ pub(crate) fn draw_report<R: Federation>(
         .into_iter()
         .filter(|s| s.rating.is_some())
         .collect();
-    let columns = vec![
+    // By period, a row's new rating is the period's (see the standings): the report gives
+    // the row's own exact change instead.
+    let by_period = app.desk.rulebook().by_period();
+    let entries = app
+        .round_period(event, app.tournaments.round)
+        .filter(|_| by_period)
+        .map(|p| app.period_entries(event, &p))
+        .unwrap_or_default();
+    let mut columns = vec![
         Column::figure("No", 8),
         Column::text("Name", 12, 20),
         Column::figure("Old", 13),
-        Column::figure("New", 15),
-        Column::figure("±", 14),
+    ];
+    if by_period {
+        columns.push(Column::figure("±", 14));
+    } else {
+        columns.push(Column::figure("New", 15));
+        columns.push(Column::figure("±", 14));
+    }
+    columns.extend([
         Column::figure("N", 10),
         Column::figure("W", 11),
         Column::figure("We", 9),
         Column::figure("Perf", 12),
         Column::whole("Factors", 1),
-    ];
+    ]);
     let grid = grid_for(app, "Rating report".into(), columns, &rated, focused);
     grid.draw(frame, area, theme, |i| {
         let s = &rated[i];
         let Some(r) = s.rating.as_ref() else {
             return Vec::new();
         };
-        let delta = r.old.map(|o| r.new - o);
-        vec![
+        let mut cells = vec![
             cell(s.start_number.to_string()),
             cell(book.players[s.player].name.clone()),
             cell(rating(r.old)),
-            cell(r.new.to_string()),
-            (delta.map(signed).unwrap_or_default(), delta_role(delta)),
+        ];
+        if by_period {
+            cells.push(match entries.get(&s.player).and_then(|e| e.event_change) {
+                Some(c) => (hundredths(c), delta_role(Some(c.signum() as i32))),
+                None => cell(""),
+            });
+        } else {
+            let delta = r.old.map(|o| r.new - o);
+            cells.push(cell(r.new.to_string()));
+            cells.push((delta.map(signed).unwrap_or_default(), delta_role(delta)));
+        }
+        cells.extend([
             cell(r.games.to_string()),
             cell(half_points(r.score)),
             cell(expected(r.expected)),
             cell(performance(r.performance())),
             cell(r.factors.describe()),
-        ]
+        ]);
+        cells
     });
 }
 

@@ -1,5 +1,7 @@
-//! The Titles tab: holders with the event of each title, players within reach, and the open
-//! and women's selection lists of players who can represent Finland, on a chosen date.
+//! The third tab, as the rulebook names it: for Finland, title holders with the event of each
+//! title, players within reach, and the open and women's selection lists of players who can
+//! represent Finland, on a chosen date; for Iceland, the 2400 mark and the way to an initial
+//! rating; for Turkey, the way to a first UKD and the k bands' edges.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -11,7 +13,7 @@ use super::theme::{Role, Theme};
 use crate::app::Federation;
 use crate::app::state::{App, TitlesView, count};
 
-use super::draw::{birth_year, doubled, rating};
+use super::draw::{birth_year, doubled, half_points, rating};
 
 pub(crate) fn draw_titles<R: Federation>(
     app: &App<R>,
@@ -21,14 +23,16 @@ pub(crate) fn draw_titles<R: Federation>(
 ) {
     let [views, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).areas(area);
     let mut spans = vec![];
-    for view in TitlesView::ALL {
-        let role = if view == app.titles.view {
+    let rulebook = app.desk.rulebook();
+    let shown = app.titles_view();
+    for &view in rulebook.views() {
+        let role = if view == shown {
             Role::TabActive
         } else {
             Role::Tab
         };
         spans.push(Span::styled(
-            format!(" {} ", view.title()),
+            format!(" {} ", rulebook.view_title(view)),
             theme.style(role),
         ));
         spans.push(Span::raw(" "));
@@ -40,12 +44,158 @@ pub(crate) fn draw_titles<R: Federation>(
         ));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), views);
-    match app.titles.view {
+    match shown {
         TitlesView::Holders => draw_holders(app, theme, frame, body),
         TitlesView::Reach => draw_reach(app, theme, frame, body),
         TitlesView::Selection => draw_selection(app, theme, frame, body),
         TitlesView::Women => draw_women(app, theme, frame, body),
+        TitlesView::Mark => draw_mark(app, theme, frame, body),
+        TitlesView::FirstRating => draw_first_rating(app, theme, frame, body),
+        TitlesView::Bands => draw_bands(app, theme, frame, body),
     }
+}
+
+/// The list's name, shown only when the rulebook has several.
+fn list_name<R: Federation>(app: &App<R>, list: usize) -> &'static str {
+    let lists = app.desk.rulebook().lists();
+    if lists.len() > 1 { lists[list] } else { "" }
+}
+
+fn draw_mark<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let book = app.desk.book();
+    let rows = app.mark_rows();
+    let mark = rows.first().map_or(2400, |r| r.standing.mark);
+    let columns = vec![
+        Column::figure("#", 16),
+        Column::text("Player", 12, 20),
+        Column::figure("Born", 6),
+        Column::figure("Rating", 18),
+        Column::figure("To mark", 14),
+        Column::figure("K", 17),
+        Column::whole("", 8),
+    ];
+    let title = format!(
+        "{} at or within {} of {mark} · {}",
+        count(rows.len(), "player", "players"),
+        crate::app::state::NEAR_MARK,
+        app.desk.rulebook().view_note(TitlesView::Mark)
+    );
+    let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
+    grid.draw(frame, area, theme, |i| {
+        let r = &rows[i];
+        let info = &book.players[r.player];
+        let s = r.standing;
+        vec![
+            cell((i + 1).to_string()),
+            cell(info.name.clone()),
+            cell(birth_year(info)),
+            cell(s.rating.to_string()),
+            cell(if s.rating >= s.mark {
+                String::new()
+            } else {
+                (s.mark - s.rating).to_string()
+            }),
+            cell(r.factor.map(|k| k.to_string()).unwrap_or_default()),
+            if s.reached {
+                ("reached".into(), Role::Highlight)
+            } else {
+                cell("")
+            },
+        ]
+    });
+}
+
+fn draw_first_rating<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let book = app.desk.book();
+    let rows = app.first_rating_rows();
+    let points = rows.iter().any(|r| r.progress.score.is_some());
+    let archive = rows.iter().any(|r| !r.progress.archive.is_empty());
+    let mut columns = vec![
+        Column::text("Player", 12, 20),
+        Column::figure("Born", 6),
+        Column::whole("List", 12),
+        Column::figure("Games", 18),
+    ];
+    if points {
+        columns.push(Column::figure("Points", 17));
+    }
+    columns.push(Column::figure("Gives", 15));
+    if archive {
+        columns.push(Column::whole("Performances", 4));
+    }
+    let title = format!(
+        "{} on the way · {}",
+        count(rows.len(), "player", "players"),
+        app.desk.rulebook().view_note(TitlesView::FirstRating)
+    );
+    let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
+    grid.draw(frame, area, theme, |i| {
+        let r = &rows[i];
+        let p = &r.progress;
+        let info = &book.players[r.player];
+        let mut cells = vec![
+            cell(info.name.clone()),
+            cell(birth_year(info)),
+            cell(list_name(app, r.list)),
+            cell(format!("{}/{}", p.games, p.needed_games)),
+        ];
+        if points {
+            cells.push(cell(
+                p.score.map_or(String::new(), |(have, _)| half_points(have)),
+            ));
+        }
+        cells.push(cell(p.rating.map(|r| r.to_string()).unwrap_or_default()));
+        if archive {
+            let perfs: Vec<String> = p
+                .archive
+                .iter()
+                .map(|(perf, games, _)| format!("{perf}×{games}"))
+                .collect();
+            cells.push(cell(perfs.join(" ")));
+        }
+        cells
+    });
+}
+
+fn draw_bands<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let book = app.desk.book();
+    let rows = app.band_rows();
+    let columns = vec![
+        Column::text("Player", 12, 20),
+        Column::figure("Born", 6),
+        Column::whole("List", 16),
+        Column::figure("UKD", 18),
+        Column::figure("k", 17),
+        Column::figure("Edge", 15),
+        Column::figure("From edge", 14),
+        Column::figure("k across", 13),
+    ];
+    let title = format!(
+        "{} within {} of a band edge · {}",
+        count(rows.len(), "rating", "ratings"),
+        crate::app::state::NEAR_EDGE,
+        app.desk.rulebook().view_note(TitlesView::Bands)
+    );
+    let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
+    grid.draw(frame, area, theme, |i| {
+        let r = &rows[i];
+        let info = &book.players[r.player];
+        let from_edge = r.rating - r.edge;
+        vec![
+            cell(info.name.clone()),
+            cell(birth_year(info)),
+            cell(list_name(app, r.list)),
+            cell(r.rating.to_string()),
+            cell(r.factor.to_string()),
+            cell(r.edge.to_string()),
+            cell(if from_edge > 0 {
+                format!("+{from_edge}")
+            } else {
+                from_edge.to_string()
+            }),
+            cell(r.across.to_string()),
+        ]
+    });
 }
 
 fn draw_holders<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
@@ -159,8 +309,9 @@ fn draw_selection<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame,
     );
     columns.push(Column::whole("Best run", 2));
     let title = format!(
-        "Open selection list · {} who can represent Finland",
-        count(rows.len(), "player", "players")
+        "Open selection list · {} who can represent {}",
+        count(rows.len(), "player", "players"),
+        app.desk.rulebook().country()
     );
     let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
     grid.draw(frame, area, theme, |i| {
@@ -187,8 +338,9 @@ fn draw_women<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         Column::figure("Number", 18),
     ];
     let title = format!(
-        "Women's selection list · {} who can represent Finland",
-        count(rows.len(), "player", "players")
+        "Women's selection list · {} who can represent {}",
+        count(rows.len(), "player", "players"),
+        app.desk.rulebook().country()
     );
     let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
     grid.draw(frame, area, theme, |i| {

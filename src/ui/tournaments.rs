@@ -75,21 +75,26 @@ fn draw_event<R: Federation>(
         .list_in(ev, &book.events)
         .map_or("unrated", |l| rulebook.lists()[l]);
     let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).areas(area);
-    let title = format!(
-        " {}  {} – {}  {}  {}{}{}",
-        ev.title(),
-        ev.start,
-        ev.end,
-        list,
+    // The period (and a late receipt) before the dates: it is what a period rulebook's
+    // figures depend on.
+    let mut items = vec![ev.title().to_string()];
+    items.extend(period_items(app, event));
+    items.extend([
+        format!("{} – {}", ev.start, ev.end),
+        list.to_string(),
         count(ev.participants.len(), "player", "players"),
-        if ev.abroad { "  abroad" } else { "" },
-        ev.playoff_of
-            .as_deref()
-            .map(|d| format!("  play-off of {d}"))
-            .unwrap_or_default()
-    );
+    ]);
+    if ev.abroad {
+        items.push("abroad".into());
+    }
+    if let Some(d) = &ev.playoff_of {
+        items.push(format!("play-off of {d}"));
+    }
     frame.render_widget(
-        Paragraph::new(Line::styled(theme.text(title), theme.style(Role::Title))),
+        Paragraph::new(Line::styled(
+            theme.text(fit_whole(&items, usize::from(head.width))),
+            theme.style(Role::Title),
+        )),
         head,
     );
     let [left, right] =
@@ -107,6 +112,47 @@ fn draw_event<R: Federation>(
         }
     }
     draw_round(app, theme, frame, right, event, !table_focus);
+}
+
+/// What the head says of the periods of an event rated by period: the period each part falls
+/// into (by the rounds, when it has two), and when the results came late, the date received
+/// and the period they would have been in.
+fn period_items<R: Federation>(app: &App<R>, event: usize) -> Vec<String> {
+    let mut periods = app.event_periods(event);
+    // The period of the round being keyed first.
+    let round = app.tournaments.round;
+    periods.sort_by_key(|p| !p.rounds.contains(&round));
+    let split = periods.len() > 1;
+    let mut items = Vec::new();
+    for p in &periods {
+        let rounds = match (split, p.rounds.first(), p.rounds.last()) {
+            (true, Some(a), Some(b)) if a == b => format!("round {a} "),
+            (true, Some(a), Some(b)) => format!("rounds {a}–{b} "),
+            _ => String::new(),
+        };
+        let late = match (p.late, app.desk.book().events[event].received) {
+            (Some(_), Some(received)) => format!(" (late: received {received})"),
+            (Some(late), None) => format!(" (late for {})", late.published),
+            (None, _) => String::new(),
+        };
+        items.push(format!("{rounds}period {}{late}", p.dates.published));
+    }
+    items
+}
+
+/// Items two spaces apart, in order, each whole or left out (one that does not fit is skipped
+/// and the next tried).
+fn fit_whole(items: &[String], width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let mut line = String::new();
+    for item in items {
+        let next = format!(" {item} ");
+        if line.width() + next.width() > width {
+            continue;
+        }
+        line.push_str(&next);
+    }
+    line
 }
 
 /// The round being keyed: one row per board, the cursor on the board the next key sets.

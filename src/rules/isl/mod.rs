@@ -8,6 +8,7 @@
 //! unit is one period, holding the parts of all the events whose games fall in it.
 
 mod initial;
+pub mod listing;
 mod periods;
 mod rate;
 mod rated;

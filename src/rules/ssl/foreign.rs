@@ -24,7 +24,7 @@ const RAPID_BELOW: u64 = 60 * 60;
 /// newest FIDE *standard* rating on or before the event's start: a newer list without a
 /// standard rating (rapid only) leaves it as it was. Returns whether the correction was made.
 pub fn elo_correction(state: &mut SslState, info: &PlayerInfo, event_start: NaiveDate) -> bool {
-    if info.is_finnish() || state.elo_corrected {
+    if info.plays_for(super::FINLAND) || state.elo_corrected {
         return false;
     }
     let Some(elo) = info.fide_rating_on(event_start, FideKind::Standard) else {
@@ -44,7 +44,8 @@ pub fn elo_correction(state: &mut SslState, info: &PlayerInfo, event_start: Naiv
 /// an official SSL assignment.
 pub fn is_rated_in(event: &Event, info: &PlayerInfo, state: &SslState) -> bool {
     !event.abroad
-        || (info.is_finnish() && (state.rating.is_some() || event.official_representation))
+        || (info.plays_for(super::FINLAND)
+            && (state.rating.is_some() || event.official_representation))
 }
 
 /// Rule 3.9, the first four sources in order: FIDE standard; FIDE rapid when the game is rapid
@@ -85,7 +86,7 @@ pub(super) fn abroad_ratings(
     let mut fixed: BTreeMap<PlayerIdx, f64> = BTreeMap::new();
     let mut unknown: Vec<PlayerIdx> = Vec::new();
     for &p in games.keys() {
-        let listed = if players[p].is_finnish() {
+        let listed = if players[p].plays_for(super::FINLAND) {
             selo_before.get(&p).copied().flatten()
         } else {
             foreign_listed_rating(&players[p], event.start, rapid).map(|r| r.max(FOREIGN_FLOOR))
@@ -131,7 +132,7 @@ pub(super) fn abroad_ratings(
     }
     games
         .keys()
-        .filter(|p| !players[**p].is_finnish() || estimate.contains_key(p))
+        .filter(|p| !players[**p].plays_for(super::FINLAND) || estimate.contains_key(p))
         .map(|&p| {
             let r = fixed
                 .get(&p)

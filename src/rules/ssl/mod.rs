@@ -19,6 +19,9 @@ use crate::model::{Event, Game, PlayerIdx, Rating};
 
 pub use titles::Title;
 
+/// The federation code of Finland: a player without a recorded federation is Finnish.
+pub const FINLAND: &str = "FIN";
+
 /// The selo list (standard play).
 pub const SELO: ListId = 0;
 /// The pelo list (quick play).
@@ -191,7 +194,7 @@ impl Rulebook for Ssl {
     }
 
     fn home_federation(&self) -> &'static str {
-        "FIN"
+        FINLAND
     }
 
     fn lists(&self) -> &'static [&'static str] {

@@ -162,6 +162,16 @@ pub fn period_of(received: NaiveDate) -> NaiveDate {
     first_of_month_after(rating_list_date(received), 1)
 }
 
+/// A.14, B.2.b: the monthly list in force on `date` — published on the first day of its month.
+pub fn list_date_on(date: NaiveDate) -> NaiveDate {
+    first_of_month_after(date, 0)
+}
+
+/// A.14: the list published before the one of `list_date` (the first day of the month before).
+pub fn previous_list_date(list_date: NaiveDate) -> NaiveDate {
+    list_date_of_period(list_date_on(list_date))
+}
+
 /// The list date a period is rated with: the first day of the month before it.
 pub fn list_date_of_period(period: NaiveDate) -> NaiveDate {
     let index = period.year() * 12 + period.month0() as i32 - 1;
@@ -172,6 +182,15 @@ pub fn list_date_of_period(period: NaiveDate) -> NaiveDate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_14_monthly_lists_on_the_first() {
+        let d = |y, m, day| NaiveDate::from_ymd_opt(y, m, day).expect("date");
+        assert_eq!(list_date_on(d(2026, 3, 1)), d(2026, 3, 1));
+        assert_eq!(list_date_on(d(2026, 3, 31)), d(2026, 3, 1));
+        assert_eq!(previous_list_date(d(2026, 3, 1)), d(2026, 2, 1));
+        assert_eq!(previous_list_date(d(2026, 1, 20)), d(2025, 12, 1));
+    }
     use crate::model::{Game, GameResult, TimeControl};
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {

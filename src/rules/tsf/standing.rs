@@ -49,9 +49,7 @@ impl Standing {
 
 /// B.1.d: a player of another federation (absent: Turkish).
 pub fn is_foreign(info: &PlayerInfo) -> bool {
-    info.federation
-        .as_deref()
-        .is_some_and(|f| !f.eq_ignore_ascii_case(TURKEY))
+    !info.plays_for(TURKEY)
 }
 
 /// The FIDE list of a TSF list's tempo.
@@ -120,6 +118,14 @@ pub fn standing(
     }
 }
 
+/// B.1.d, B.2.a, B.2.c: whether a player with `state` on `list` is on that list published on
+/// `list_date` — every player with a UKD ("UKD puanına sahip sporcular … listede yer
+/// alırlar"), except a foreign player who counts with a FIDE rating ("bu sporcular listede yer
+/// almazlar"); a foreign player without one is listed like a Turkish player.
+pub fn listed(info: &PlayerInfo, list: ListId, list_date: NaiveDate, state: &TsfState) -> bool {
+    state.rating().is_some() && !(is_foreign(info) && fide_rating(info, list, list_date).is_some())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +157,31 @@ mod tests {
         rating: 1650,
         games: 40,
     };
+
+    #[test]
+    fn b_2_listed_with_a_ukd_unless_foreign_with_a_fide_rating() {
+        let on = d(6, 1);
+        let unrated = TsfState::Unrated {
+            performances: Vec::new(),
+        };
+        assert!(listed(&PlayerInfo::default(), STANDARD, on, &RATED));
+        assert!(!listed(&PlayerInfo::default(), STANDARD, on, &unrated));
+        assert!(!listed(
+            &foreign(vec![entry(5, Some(2100), None)]),
+            STANDARD,
+            on,
+            &RATED
+        ));
+        // B.2.c: a foreign player without a FIDE rating is listed; a FIDE list published after
+        // the list date does not count yet.
+        assert!(listed(&foreign(Vec::new()), STANDARD, on, &RATED));
+        assert!(listed(
+            &foreign(vec![entry(7, Some(2100), None)]),
+            STANDARD,
+            on,
+            &RATED
+        ));
+    }
 
     #[test]
     fn b_1_d_federation_absent_or_tur_is_turkish() {

@@ -1,26 +1,17 @@
 //! Importing an arbiter's TRF file, for the command line and the workstation alike: the file
-//! read, its players matched to ours (FIDE id, then national id, then name and birth date), and
-//! the import shown — who is matched, who is new, who is ambiguous and with whom — before it
-//! is applied as one audited edit.
+//! read, its players found by the matcher (the national id of a TRF26 national-rating record of
+//! the home federation, else the FIDE id field as our id, then the FIDE id, then name and birth
+//! date), and the import shown — who is matched, who is new, who is ambiguous and with whom —
+//! before it is applied as one audited edit.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{Desk, Edit, ImportedPlayer};
-use crate::app::Federation;
+use super::matcher::{By, Found, Incoming, Matcher};
+use super::{ImportError, with_reference};
+use crate::app::{Desk, Edit, Federation, ImportedPlayer};
 use crate::import::{trf, trf_event};
 use crate::model::{PlayerIdx, PlayerInfo, fold_name};
-use crate::store::StoreError;
-
-/// Why a file cannot be imported.
-#[derive(Debug, thiserror::Error)]
-pub enum PlanError {
-    /// The file (or an option) is wrong: the message names what and where.
-    #[error("{0}")]
-    Input(String),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
 
 /// An import ready to apply, and what it will do in words.
 pub struct Plan<R: Federation> {
@@ -88,26 +79,18 @@ enum Match {
     Ambiguous(PlayerInfo, Vec<PlayerIdx>),
 }
 
-/// A new player's FIDE history from FIDE's lists held as reference, when they know him.
-pub fn with_reference<R: Federation>(
-    desk: &Desk<R>,
-    mut info: PlayerInfo,
-) -> Result<PlayerInfo, StoreError> {
-    let Some(id) = info.fide_id else {
-        return Ok(info);
-    };
-    if let Some(reference) = desk.store().fide_reference(id)? {
-        for entry in reference.lists {
-            if !info.fide.iter().any(|e| e.list_date == entry.list_date) {
-                info.fide.push(entry);
-            }
-        }
-        info.fide.sort_by_key(|e| e.list_date);
-        if info.sex.is_none() {
-            info.sex = reference.sex;
-        }
+/// A player of the file as the matcher asks for him: the national id of his national-rating
+/// record when the file has one for the home federation, else the FIDE id field as our id
+/// (some national files keep national ids there); his FIDE id; his name and birth date.
+fn incoming(info: &PlayerInfo, national: Option<&trf::NationalRecord>) -> Incoming {
+    Incoming {
+        id: national
+            .map(|n| n.id.clone())
+            .filter(|id| !id.is_empty())
+            .or_else(|| info.fide_id.map(|f| f.to_string())),
+        fide_id: info.fide_id,
+        name: Some((info.name.clone(), info.born)),
     }
-    Ok(info)
 }
 
 /// Reads `file` and matches its players. `time_control` (`90+30`) overrides the file's; `id`
@@ -117,8 +100,8 @@ pub fn plan<R: Federation>(
     file: &Path,
     time_control: Option<&str>,
     id: Option<String>,
-) -> Result<Plan<R>, PlanError> {
-    let input = |message: String| PlanError::Input(format!("{}: {message}", file.display()));
+) -> Result<Plan<R>, ImportError> {
+    let input = |message: String| ImportError::file(file, message);
     let bytes = crate::import::read_capped(file, crate::import::TRF_LIMIT)
         .map_err(|e| input(e.to_string()))?;
     // Swiss-Manager's own files start with 93 FF 89 44 (older ones are zip archives), whatever
@@ -137,7 +120,7 @@ pub fn plan<R: Federation>(
     let parsed = trf::parse(&bytes).map_err(|e| input(e.to_string()))?;
     let time_control = match time_control {
         Some(t) => Some(trf_event::parse_base_increment(t).ok_or_else(|| {
-            PlanError::Input(format!(
+            ImportError::Option(format!(
                 "the time control '{t}' is not minutes+seconds, e.g. 90+30"
             ))
         })?),
@@ -148,37 +131,28 @@ pub fn plan<R: Federation>(
             .map_or("trf".into(), |s| s.to_string_lossy().into_owned())
     });
     let start = parsed.header("042").and_then(trf_event::parse_date);
+    let home = desk.rulebook().home_federation();
+    let national: BTreeMap<u32, trf::NationalRecord> = parsed
+        .national_records(home)
+        .map_err(|e| input(e.to_string()))?
+        .into_iter()
+        .map(|n| (n.start_number, n))
+        .collect();
     let book = desk.book();
-    let store = desk.store();
+    let matcher = Matcher::new(desk);
     let mut matches = Vec::new();
     for p in &parsed.players {
-        let info = trf_event::player_info(p, &id, start);
-        let born = info.born;
-        let by_fide = p
-            .fide_id
-            .map(|f| store.player_by_fide(f))
-            .transpose()?
-            .flatten();
-        let by_code = p
-            .fide_id
-            .map(|f| store.player_by_code(&f.to_string()))
-            .transpose()?
-            .flatten();
-        let found = match by_fide.or(by_code) {
-            Some(existing) => Match::Existing(existing, false),
-            None => {
-                let folded = fold_name(&info.name);
-                let candidates: Vec<PlayerIdx> = store
-                    .players_by_name(&folded)?
-                    .into_iter()
-                    .filter(|&c| fold_name(&book.players[c].name) == folded)
-                    .filter(|&c| born.is_none() || book.players[c].born == born)
-                    .collect();
-                match candidates.as_slice() {
-                    [one] => Match::Existing(*one, true),
-                    [] => Match::New(info),
-                    many => Match::Ambiguous(info, many.to_vec()),
+        let mut info = trf_event::player_info(p, &id, start, home);
+        let record = national.get(&p.start_number);
+        let found = match matcher.find(&incoming(&info, record))? {
+            Found::Ours(existing, by) => Match::Existing(existing, by == By::Name),
+            Found::Ambiguous(many) => Match::Ambiguous(info, many),
+            Found::New | Found::Earlier(_) => {
+                // A home player of a TRF26 file is known by his national id.
+                if let Some(n) = record.filter(|n| !n.id.is_empty()) {
+                    info.id = n.id.clone();
                 }
+                Match::New(info)
             }
         };
         matches.push((p.start_number, found));
@@ -217,8 +191,8 @@ pub fn plan<R: Federation>(
             _ => {}
         }
     }
-    // Finns are written without a federation (none means Finnish); a blank or unreadable
-    // federation in the file is what the officer should know about.
+    // Home players are written without a federation (none means the home federation); a blank
+    // or unreadable federation in the file is what the officer should know about.
     let stateless = parsed
         .players
         .iter()
@@ -301,16 +275,20 @@ fn warnings<R: Federation>(
         }
     }
     if stateless > 0 {
+        let rulebook = desk.rulebook();
         out.push(format!(
             "  ! {} without a federation in the file: stored without one, which counts as \
-             Finnish (can represent Finland, rated as a Finn)",
-            super::state::count(stateless, "new player", "new players")
+             {} (can represent {}, rated as {})",
+            crate::app::state::count(stateless, "new player", "new players"),
+            rulebook.adjective(),
+            rulebook.country(),
+            rulebook.citizen(),
         ));
     }
     let ours: std::collections::BTreeSet<PlayerIdx> = players
         .iter()
         .filter_map(|p| match p {
-            ImportedPlayer::Existing(p) => Some(*p),
+            ImportedPlayer::Existing(p) | ImportedPlayer::Updated { player: p, .. } => Some(*p),
             ImportedPlayer::New { .. } => None,
         })
         .collect();
@@ -330,7 +308,7 @@ fn warnings<R: Federation>(
         let more = later.len().saturating_sub(shown.len());
         out.push(format!(
             "  ! {} will be re-rated: {}{}",
-            super::state::count(later.len(), "later event", "later events"),
+            crate::app::state::count(later.len(), "later event", "later events"),
             shown.join(", "),
             if more > 0 {
                 format!(" and {more} more")

@@ -1,0 +1,111 @@
+//! A database folder as a whole: which rulebook it keeps (chosen once, when it is created, and
+//! stored in it), creating one for a rulebook, building a demo federation into one, and what a
+//! backup file says of its rulebook.
+
+use std::path::Path;
+
+use super::federation::Demo;
+use super::{Desk, DeskError, Federation};
+use crate::store::{Store, StoreError, backup};
+
+pub use crate::demo::Params as DemoParams;
+
+/// Why a database cannot be created.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    #[error(
+        "{} already holds a database (the '{rules}' rulebook); a federation's rulebook is chosen once, when its database is created",
+        path.display()
+    )]
+    Exists {
+        path: std::path::PathBuf,
+        rules: String,
+    },
+    #[error("the {adjective} rulebook ('{code}') has no demo federation")]
+    NoDemo {
+        adjective: &'static str,
+        code: &'static str,
+    },
+    #[error(transparent)]
+    Desk(#[from] DeskError),
+}
+
+impl CreateError {
+    /// Whether it was asked for what cannot be (an existing database, a demo there is not).
+    pub fn is_input(&self) -> bool {
+        !matches!(self, CreateError::Desk(_))
+    }
+}
+
+/// Whether `dir` holds a database (or what is left of one).
+pub fn exists(dir: &Path) -> bool {
+    Store::exists(dir)
+}
+
+/// The rulebook code the database in `dir` keeps; `None` when there is none. Read from the file
+/// beside the database without opening it; a database without that file (written by an older
+/// version) is asked by opening it.
+pub fn rulebook_of(dir: &Path) -> Result<Option<String>, StoreError> {
+    if let Some(code) = Store::rules_in(dir) {
+        return Ok(Some(code));
+    }
+    if !Store::exists(dir) {
+        return Ok(None);
+    }
+    match Store::open(dir, "ssl") {
+        Ok(_) => Ok(Some("ssl".into())),
+        Err(StoreError::WrongRules { found, .. }) => Ok(Some(found)),
+        Err(e) => Err(e),
+    }
+}
+
+/// `ratedesk init`: a new, empty database for `rulebook` in `dir`, which must hold none.
+pub fn create<R: Federation>(dir: &Path, rulebook: R) -> Result<Desk<R>, CreateError> {
+    if let Some(rules) = rulebook_of(dir).map_err(DeskError::from)? {
+        return Err(CreateError::Exists {
+            path: dir.to_path_buf(),
+            rules,
+        });
+    }
+    Ok(Desk::open(dir, rulebook)?)
+}
+
+/// The size of a demo federation built.
+pub struct Built {
+    pub players: usize,
+    pub events: usize,
+    pub games: usize,
+}
+
+/// `rulebook`'s demo federation of `params`, generated (before any database is touched, so
+/// that a rulebook without one leaves nothing behind).
+pub fn demo_of<R: Federation>(rulebook: &R, params: &DemoParams) -> Result<Demo<R>, CreateError> {
+    rulebook.demo(params).ok_or(CreateError::NoDemo {
+        adjective: rulebook.adjective(),
+        code: rulebook.code(),
+    })
+}
+
+/// Writes a demo federation into the (empty) database of `desk`, one audited import per year.
+pub fn import_demo<R: Federation>(desk: &mut Desk<R>, demo: Demo<R>) -> Result<Built, CreateError> {
+    let (book, years) = demo;
+    let built = Built {
+        players: book.players.len(),
+        events: book.events.len(),
+        games: book.events.iter().map(|e| e.games.len()).sum(),
+    };
+    desk.import_in_parts(book, &years)?;
+    Ok(built)
+}
+
+/// The error for a command that needs a database where there is none.
+pub fn missing(dir: &Path) -> DeskError {
+    DeskError::Store(StoreError::Missing {
+        path: dir.to_path_buf(),
+    })
+}
+
+/// The rulebook code a backup file names, if it is one.
+pub fn backup_rules(text: &str) -> Option<&str> {
+    backup::rules_of(text)
+}

@@ -1,0 +1,154 @@
+//! What the workstation shows of Turkey's rulebook: monthly periods by the date results are
+//! received, three UKD lists with k by rating (B.3.d) and its band edges, and an unrated
+//! player's archive of performances toward his first UKD (7 games, B.1.f–g).
+
+use chrono::NaiveDate;
+
+use super::{Demo, Federation, PeriodDates, Progress};
+use crate::demo::Params;
+use crate::model::{PlayerInfo, Rating};
+use crate::rules::tsf::Archived;
+use crate::rules::tsf::calendar::list_date_of_period;
+use crate::rules::tsf::unrated::{GAMES_FOR_UKD, archived_games, first_ukd};
+use crate::rules::tsf::{Figures, Tsf, TsfDetail, TsfState, tables};
+use crate::rules::{ListId, PlayerRating, UnitKey};
+
+use crate::app::titles::TitlesView;
+
+/// B.3.d: k from each band's lowest UKD up.
+const BANDS: [(Rating, u16); 5] = [(0, 30), (1300, 25), (1600, 20), (2000, 15), (2400, 10)];
+
+impl Federation for Tsf {
+    fn demo(&self, params: &Params) -> Option<Demo<Self>> {
+        Some(crate::demo::generate_turkey(params))
+    }
+
+    fn alphabet(&self) -> &'static str {
+        crate::app::search::TURKISH
+    }
+
+    fn third_tab(&self) -> &'static str {
+        "First UKD & k"
+    }
+
+    fn views(&self) -> &'static [TitlesView] {
+        &[TitlesView::FirstRating, TitlesView::Bands]
+    }
+
+    fn view_title(&self, view: TitlesView) -> &'static str {
+        match view {
+            TitlesView::FirstRating => "First UKD",
+            TitlesView::Bands => "k bands",
+            other => other.title(),
+        }
+    }
+
+    /// A.14, B.1.e: a month, rated with the list of its first day and published on the first
+    /// day of the next.
+    fn view_note(&self, view: TitlesView) -> &'static str {
+        match view {
+            TitlesView::FirstRating => "a first UKD once 7 games are archived (B.1.f)",
+            TitlesView::Bands => {
+                "k by UKD (B.3.d): 30, 25 from 1300, 20 from 1600, 15 from 2000, 10 from 2400"
+            }
+            _ => "",
+        }
+    }
+
+    /// A.14: a list every month.
+    fn by_period(&self) -> bool {
+        true
+    }
+
+    fn period_dates(&self, key: &UnitKey) -> Option<PeriodDates> {
+        Some(PeriodDates {
+            rated_with: list_date_of_period(key.date),
+            published: key.date,
+        })
+    }
+
+    /// B.3: an event is rated as a whole; nothing moves game by game.
+    fn rates_games(&self) -> bool {
+        false
+    }
+
+    /// ΔD of the event (Formulas 3–4), for a player who counted with his UKD or a first
+    /// rapid/blitz event's standard UKD.
+    fn row_change(&self, row: &PlayerRating<TsfDetail>) -> Option<i64> {
+        match &row.detail.figures {
+            Figures::Rated(f, _) => Some(f.change),
+            Figures::Unrated(_) => None,
+        }
+    }
+
+    /// `1650 · k 20 · 40 games`; unrated: the games archived out of 7.
+    fn card_summary(
+        &self,
+        list: ListId,
+        state: Option<&TsfState>,
+        info: &PlayerInfo,
+        on: NaiveDate,
+    ) -> String {
+        match state {
+            Some(s @ TsfState::Rated { rating, games }) => {
+                let k = self.next_factor(list, s, info, on).unwrap_or_default();
+                format!("{rating} · k {k} · {games} games")
+            }
+            Some(s) => match self.progress(list, s) {
+                Some(p) => format!("unrated · {} of {} games archived", p.games, p.needed_games),
+                None => "unrated".into(),
+            },
+            None => "unrated".into(),
+        }
+    }
+
+    /// B.3.d: k by his UKD.
+    fn next_factor(
+        &self,
+        _list: ListId,
+        state: &TsfState,
+        _info: &PlayerInfo,
+        _on: NaiveDate,
+    ) -> Option<u16> {
+        state.rating().map(|r| tables::k(r) as u16)
+    }
+
+    /// B.1.f–g: the archive, its games out of 7, and the UKD it gives once it has 7.
+    fn progress(&self, _list: ListId, state: &TsfState) -> Option<Progress> {
+        let TsfState::Unrated { performances } = state else {
+            return None;
+        };
+        if performances.is_empty() {
+            return None;
+        }
+        Some(Progress {
+            games: archived_games(performances),
+            needed_games: GAMES_FOR_UKD,
+            score: None,
+            rating: weighted_average(performances),
+            archive: performances
+                .iter()
+                .map(|a| (a.performance, a.games, a.event.clone()))
+                .collect(),
+        })
+    }
+
+    fn factor_bands(&self) -> &'static [(Rating, u16)] {
+        &BANDS
+    }
+}
+
+/// B.1.f's games-weighted average of the archive as it stands, whatever its games (what the
+/// first UKD would be now); the rule's own figure once it has seven.
+fn weighted_average(archive: &[Archived]) -> Option<Rating> {
+    if let Some(ukd) = first_ukd(archive) {
+        return Some(ukd);
+    }
+    let games = archived_games(archive);
+    let sum: i128 = archive
+        .iter()
+        .map(|a| i128::from(a.performance) * i128::from(a.games))
+        .sum();
+    (games > 0)
+        .then(|| tables::floor_1000(crate::rules::arith::round_half_up(sum, i128::from(games))))
+}

@@ -1,0 +1,147 @@
+//! Edits that change several records of the federation at once: merging two records of one
+//! player, and keeping as held the awards a correction would take away.
+
+use std::collections::BTreeSet;
+
+use super::checks::Current;
+use super::edit::{EditError, err};
+use crate::book::{Change, Delta, PlayerRecord, PlayerStatus};
+use crate::model::{Game, PlayerIdx};
+use crate::rules::{Award, Rulebook};
+
+/// Keeping the awards a correction would take away (titles are permanent: SSL 6.1): each is
+/// added to its player's held awards in the correction's own change, so one audited entry —
+/// and one undo — holds both.
+pub(super) fn keep_awards<R: Rulebook>(
+    now: &Current<'_, R>,
+    awards: &[Award<R::Award>],
+    change: &mut Change<R>,
+) -> Result<(), EditError> {
+    for a in awards {
+        now.active(a.player)?;
+        match change.players.iter_mut().find(|d| d.key == a.player) {
+            Some(Delta {
+                after: Some(after), ..
+            }) => after.held.push(a.clone()),
+            Some(_) => return err("an award of a player the edit removes"),
+            None => {
+                let before = now.record(a.player);
+                let mut after = before.clone();
+                after.held.push(a.clone());
+                change.players.push(Delta {
+                    key: a.player,
+                    before: Some(before),
+                    after: Some(after),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Merging two records of one player: every game of `remove` moves to `keep` (refused where
+/// the two met or both played in one round), `keep` takes `remove`'s starting states where he
+/// has none and any award he lacks, and `remove` is retired.
+pub(super) fn merge<R: Rulebook>(
+    now: &Current<'_, R>,
+    keep: PlayerIdx,
+    remove: PlayerIdx,
+    change: &mut Change<R>,
+) -> Result<(), EditError> {
+    now.active(keep)?;
+    now.active(remove)?;
+    if keep == remove {
+        return err("a player cannot be merged into himself");
+    }
+    let book = now.book;
+    for (e, event) in book
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(e, _)| book.live[*e])
+    {
+        let rounds = |p: PlayerIdx| -> BTreeSet<u32> {
+            event
+                .games
+                .iter()
+                .filter(|g| g.white == p || g.black == Some(p))
+                .map(|g| g.round)
+                .collect()
+        };
+        let both: Vec<u32> = rounds(keep)
+            .intersection(&rounds(remove))
+            .copied()
+            .collect();
+        if let Some(r) = both.first() {
+            return err(format!(
+                "{} and {} both play in {} round {r}: they cannot be one player",
+                now.player_name(keep),
+                now.player_name(remove),
+                event.id
+            ));
+        }
+        if event.participants.contains(&remove) {
+            let before = now.event_record(e);
+            let mut after = before.clone();
+            let mut seen = BTreeSet::new();
+            after.event.participants = event
+                .participants
+                .iter()
+                .map(|&p| if p == remove { keep } else { p })
+                .filter(|p| seen.insert(*p))
+                .collect();
+            change.events.push(Delta {
+                key: e,
+                before: Some(before),
+                after: Some(after),
+            });
+        }
+        for g in event
+            .games
+            .iter()
+            .filter(|g| g.white == remove || g.black == Some(remove))
+        {
+            let swap = |p: PlayerIdx| if p == remove { keep } else { p };
+            let moved = Game {
+                white: swap(g.white),
+                black: g.black.map(swap),
+                ..g.clone()
+            };
+            change.games.push(Delta {
+                key: (e, g.round, g.board),
+                before: Some(g.clone()),
+                after: Some(moved),
+            });
+        }
+    }
+    let (kept_before, removed_before) = (now.record(keep), now.record(remove));
+    let mut kept = kept_before.clone();
+    for (slot, theirs) in kept.seeds.iter_mut().zip(&removed_before.seeds) {
+        if slot.is_none() {
+            *slot = theirs.clone();
+        }
+    }
+    for a in &removed_before.held {
+        if !kept.held.iter().any(|h| h.award == a.award) {
+            kept.held.push(Award {
+                player: keep,
+                ..a.clone()
+            });
+        }
+    }
+    let retired = PlayerRecord {
+        status: PlayerStatus::MergedInto(keep),
+        ..removed_before.clone()
+    };
+    change.players.push(Delta {
+        key: keep,
+        before: Some(kept_before),
+        after: Some(kept),
+    });
+    change.players.push(Delta {
+        key: remove,
+        before: Some(removed_before),
+        after: Some(retired),
+    });
+    Ok(())
+}

@@ -1,0 +1,223 @@
+//! What the officer asks of the database, for every rulebook and every front end: a player
+//! named by id, FIDE id or name (by the one player matcher), an event named by id, an event's
+//! standings, the national ratings going into an event (TRF26), the rows of an event's rating
+//! report, a check of everything stored — and the edits named the same way on the command line
+//! (a result by event, round and board; a title to confirm).
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+
+pub use super::state::Standing;
+
+use super::import::matcher::{Found, Incoming, Matcher};
+use super::{Desk, DeskError, Edit, Federation};
+use crate::book::Book;
+use crate::export::report::ReportRow;
+use crate::ledger::Ledger;
+use crate::model::{GameResult, PlayerIdx, Rating};
+use crate::rules::{PlayerRating, Rulebook};
+use crate::store::StoreError;
+
+/// Why a query has no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryError {
+    #[error("no player has the id, FIDE id or name '{0}'")]
+    NoPlayer(String),
+    #[error("'{name}' is the name of {} players; give an id: {}", ids.len(), ids.join(", "))]
+    SeveralPlayers { name: String, ids: Vec<String> },
+    #[error("there is no event '{0}'")]
+    NoEvent(String),
+    #[error("bad result code '{0}'")]
+    BadResult(String),
+    #[error("--list '{given}' is not one of the rulebook's lists ({lists})")]
+    NoList { given: String, lists: String },
+    #[error("unknown title '{0}'")]
+    NoTitle(String),
+    #[error("the {0} rulebook has no titles")]
+    NoTitles(&'static str),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl QueryError {
+    /// Whether the question was wrong (a name that is nobody's), not the database.
+    pub fn is_input(&self) -> bool {
+        !matches!(self, QueryError::Store(_))
+    }
+}
+
+/// A player named on the command line: by id, FIDE id, or a name only one player in use has.
+pub fn find_player<R: Federation>(desk: &Desk<R>, key: &str) -> Result<PlayerIdx, QueryError> {
+    let matcher = Matcher::new(desk);
+    let incoming = Incoming {
+        id: Some(key.to_string()),
+        fide_id: key.parse().ok(),
+        name: Some((key.to_string(), None)),
+    };
+    match matcher.find(&incoming)? {
+        Found::Ours(p, _) => Ok(p),
+        Found::Ambiguous(many) => Err(QueryError::SeveralPlayers {
+            name: key.to_string(),
+            ids: many
+                .iter()
+                .map(|&p| desk.book().players[p].id.clone())
+                .collect(),
+        }),
+        Found::Earlier(_) | Found::New => Err(QueryError::NoPlayer(key.to_string())),
+    }
+}
+
+/// The live event with this id.
+pub fn find_event<R: Federation>(desk: &Desk<R>, id: &str) -> Result<usize, QueryError> {
+    desk.book()
+        .live_event(id)
+        .ok_or_else(|| QueryError::NoEvent(id.to_string()))
+}
+
+/// An event's standings: participants by points (unplayed games included), then rating.
+pub fn standings<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) -> Vec<Standing> {
+    let ev = &book.events[event];
+    let ratings: BTreeMap<PlayerIdx, &PlayerRating<R::Detail>> = ledger
+        .event_ratings(event)
+        .into_iter()
+        .map(|r| (r.player, r))
+        .collect();
+    let mut rows: Vec<Standing> = ev
+        .participants
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| {
+            let points = ev
+                .games
+                .iter()
+                .map(|g| {
+                    if g.white == p {
+                        g.result.map_or(0, |r| u32::from(r.white_halves))
+                    } else if g.black == Some(p) {
+                        g.result.map_or(0, |r| u32::from(r.black_halves))
+                    } else {
+                        0
+                    }
+                })
+                .sum();
+            Standing {
+                start_number: i + 1,
+                player: p,
+                points,
+                entry: None,
+                rating: ratings.get(&p).map(|r| r.common()),
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        let rating = |s: &Standing| s.rating.as_ref().and_then(|r| r.old).unwrap_or(0);
+        b.points.cmp(&a.points).then(rating(b).cmp(&rating(a)))
+    });
+    rows
+}
+
+/// The rated players of an event's rating report, in the order of its standings.
+pub fn report_rows<R: Rulebook>(
+    book: &Book<R>,
+    ledger: &Ledger<R>,
+    event: usize,
+) -> Vec<ReportRow> {
+    standings(book, ledger, event)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            s.rating.map(|rating| ReportRow {
+                rank: i + 1,
+                start_number: s.start_number,
+                rating,
+            })
+        })
+        .collect()
+}
+
+/// The national ratings going into an event, for TRF26's national-rating records: each home
+/// player's rating on the event's list (the rulebook's first list for an unrated event) after
+/// the units published before the event began.
+pub fn national_ratings<R: Federation>(desk: &Desk<R>, event: usize) -> Vec<(PlayerIdx, Rating)> {
+    let (rulebook, book) = (desk.rulebook(), desk.book());
+    let ev = &book.events[event];
+    let list = rulebook.list_in(ev, &book.events).unwrap_or(0);
+    let Some(before) = ev.start.pred_opt() else {
+        return Vec::new();
+    };
+    let home = rulebook.home_federation();
+    ev.participants
+        .iter()
+        .filter(|&&p| book.players[p].plays_for(home))
+        .filter_map(|&p| {
+            desk.ledger()
+                .state_on(book, p, list, before)
+                .and_then(|s| rulebook.rating_of(s))
+                .map(|r| (p, r))
+        })
+        .collect()
+}
+
+/// The edit that sets a result named by event id, round, board and result code (`1-0`, `+-`,
+/// `1/2-1/2` …).
+pub fn result_edit<R: Federation>(
+    desk: &Desk<R>,
+    event: &str,
+    round: u32,
+    board: u32,
+    result: &str,
+) -> Result<Edit<R>, QueryError> {
+    let e = find_event(desk, event)?;
+    let result = GameResult::parse(result).ok_or_else(|| QueryError::BadResult(result.into()))?;
+    Ok(Edit::SetResult {
+        event: e,
+        round,
+        board,
+        result: Some(result),
+    })
+}
+
+/// The edit that confirms a player's title (SSL 6.3: M) on `date`.
+pub fn confirm_edit<R: Federation>(
+    desk: &Desk<R>,
+    player: &str,
+    title: &str,
+    date: NaiveDate,
+) -> Result<Edit<R>, QueryError> {
+    let rulebook = desk.rulebook();
+    if !rulebook.awards_titles() {
+        return Err(QueryError::NoTitles(rulebook.adjective()));
+    }
+    let player = find_player(desk, player)?;
+    let award = rulebook
+        .award_from_json(title)
+        .ok_or_else(|| QueryError::NoTitle(title.into()))?;
+    Ok(Edit::ConfirmAward {
+        player,
+        award,
+        date,
+    })
+}
+
+/// What `check` found: every difference between the stored results and a fresh calculation,
+/// and every break in the audit log's chain.
+pub struct Checked {
+    pub problems: Vec<String>,
+    /// Rating units compared.
+    pub units: usize,
+    /// Audit entries whose chain was verified.
+    pub entries: usize,
+}
+
+/// Re-rates everything from scratch, compares it with what is stored, and verifies the audit
+/// log's chain.
+pub fn check<R: Federation>(desk: &Desk<R>) -> Result<Checked, DeskError> {
+    let mut problems = desk.check();
+    problems.extend(desk.check_chain()?);
+    Ok(Checked {
+        problems,
+        units: desk.ledger().units().len(),
+        entries: desk.audit().len(),
+    })
+}

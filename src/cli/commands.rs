@@ -1,0 +1,509 @@
+//! One small function per command on a database, generic over the rulebook the database keeps
+//! ([`run_with`] is what the registry calls): each parses what is left of its arguments, calls
+//! the application and writes what it answers.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{Command, ExportKind, Failure, ImportKind, OnDatabase, batch, output};
+use crate::app::import::{fide_list, json, national_csv, trf};
+use crate::app::publish::{self, ListFormat, ListRequest};
+use crate::app::queries;
+use crate::app::{Desk, Edit, Effect, Federation, database};
+use crate::json::parse_date;
+
+type Out<'a> = output::Escaping<std::io::StdoutLock<'a>>;
+
+/// Runs a command on the database of `rulebook`.
+pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(), Failure> {
+    let OnDatabase {
+        dir,
+        command,
+        backup,
+        stop,
+    } = on;
+    match command {
+        Command::Init { .. } => return init(&dir, rulebook),
+        Command::Demo {
+            players,
+            years,
+            seed,
+            ..
+        } => return demo(&dir, rulebook, players, years, seed),
+        Command::Restore { file, force } => {
+            return batch::restore(&dir, rulebook, &file, &backup.unwrap_or_default(), force);
+        }
+        _ => {}
+    }
+    let mut desk = open(&dir, rulebook)?;
+    let imports = matches!(
+        &command,
+        Command::Import {
+            what: ImportKind::Json { dry_run: false, .. }
+                | ImportKind::Trf {
+                    dry_run: false,
+                    yes: true,
+                    ..
+                }
+                | ImportKind::FideList { dry_run: false, .. }
+                | ImportKind::NationalCsv { yes: true, .. }
+        }
+    );
+    if imports {
+        desk.backup_before(crate::app::BackupOccasion::BeforeImport)?;
+    }
+    let mut out = output::Escaping::new(std::io::stdout().lock());
+    match command {
+        Command::Import { what } => import(&mut desk, what, &mut out)?,
+        Command::Export { what } => export(&desk, what, &mut out)?,
+        Command::Backup { file } => backup_to(&desk, &file, &mut out)?,
+        Command::Check => check(&desk, &mut out)?,
+        Command::Preview {
+            event,
+            round,
+            board,
+            result,
+        } => {
+            let edit = queries::result_edit(&desk, &event, round, board, &result)?;
+            let effect = desk.preview(&edit)?;
+            write_effect(&desk, &effect, "would change", &mut out)?;
+        }
+        Command::Result {
+            event,
+            round,
+            board,
+            result,
+            keep_titles,
+            drop_titles,
+        } => set_result(
+            &mut desk,
+            (&event, round, board, &result),
+            (keep_titles, drop_titles),
+            &mut out,
+        )?,
+        Command::Confirm {
+            player,
+            title,
+            date,
+        } => {
+            let date = match date {
+                Some(d) => parse_date("--date", &d)?,
+                None => chrono::Local::now().date_naive(),
+            };
+            let edit = queries::confirm_edit(&desk, &player, &title, date)?;
+            writeln!(out, "{}", desk.apply(edit)?.action)?;
+        }
+        Command::Results => batch::results_batch(&mut desk, stop, &mut out)?,
+        Command::Undo => match desk.undo()? {
+            Some(effect) => write_effect(&desk, &effect, "changed", &mut out)?,
+            None => writeln!(out, "nothing to undo")?,
+        },
+        Command::Redo => match desk.redo()? {
+            Some(effect) => write_effect(&desk, &effect, "changed", &mut out)?,
+            None => writeln!(out, "nothing to redo")?,
+        },
+        Command::Log { last } => {
+            for line in desk.log_lines(last)? {
+                writeln!(out, "{line}")?;
+            }
+        }
+        Command::Init { .. }
+        | Command::Demo { .. }
+        | Command::Restore { .. }
+        | Command::Rate { .. }
+        | Command::Bench { .. } => unreachable!("handled before the database opens"),
+    }
+    desk.close()?;
+    Ok(())
+}
+
+/// Opens the database of `rulebook` in `dir` and says what went wrong without stopping it.
+pub(super) fn open<R: Federation>(dir: &Path, rulebook: R) -> Result<Desk<R>, Failure> {
+    let desk = Desk::open(dir, rulebook)?;
+    for w in desk.warnings() {
+        eprintln!("ratedesk: warning: {}", output::escape_text(w));
+    }
+    Ok(desk)
+}
+
+/// `ratedesk init --rules CODE`.
+fn init<R: Federation>(dir: &Path, rulebook: R) -> Result<(), Failure> {
+    let (adjective, code) = (rulebook.adjective(), rulebook.code());
+    database::create(dir, rulebook)?.close()?;
+    println!(
+        "{}: a new database of the {adjective} rulebook ('{code}')",
+        dir.display()
+    );
+    Ok(())
+}
+
+/// `ratedesk demo --out DB`.
+fn demo<R: Federation>(
+    out: &Path,
+    rulebook: R,
+    players: usize,
+    years: u32,
+    seed: u64,
+) -> Result<(), Failure> {
+    let params = database::DemoParams {
+        players,
+        years,
+        seed,
+        ..database::DemoParams::demo()
+    };
+    let started = std::time::Instant::now();
+    let federation = database::demo_of(&rulebook, &params)?;
+    let mut desk = database::create(out, rulebook)?;
+    let built = database::import_demo(&mut desk, federation)?;
+    desk.close()?;
+    println!(
+        "{}: {} players, {} events, {} games over {years} years, built in {:.1?}",
+        out.display(),
+        built.players,
+        built.events,
+        built.games,
+        started.elapsed()
+    );
+    Ok(())
+}
+
+fn import<R: Federation>(
+    desk: &mut Desk<R>,
+    what: ImportKind,
+    out: &mut Out<'_>,
+) -> Result<(), Failure> {
+    match what {
+        ImportKind::Json { files, dry_run } => {
+            let plan = json::plan(desk, &files)?;
+            for note in &plan.notes {
+                writeln!(out, "{note}")?;
+            }
+            if dry_run {
+                writeln!(out, "dry run: nothing imported")?;
+            } else {
+                let units = json::apply(desk, plan)?;
+                writeln!(out, "imported as one edit; {units} units rated")?;
+            }
+        }
+        ImportKind::Trf {
+            files,
+            dry_run,
+            yes,
+            time_control,
+            id,
+        } => import_trf(
+            desk,
+            &files,
+            dry_run || !yes,
+            time_control.as_deref(),
+            id,
+            out,
+        )?,
+        ImportKind::FideList {
+            files,
+            date,
+            list,
+            dry_run,
+        } => {
+            let options = fide_list::Options {
+                date: date
+                    .as_deref()
+                    .map(fide_list::parse_list_date)
+                    .transpose()?,
+                kind: list.as_deref().map(fide_list::parse_kind).transpose()?,
+                dry_run,
+            };
+            import_fide_lists(desk, &files, &options, out)?;
+        }
+        ImportKind::NationalCsv { file, yes } => {
+            let plan = national_csv::plan(desk, &file)?;
+            if yes {
+                let summary = plan.summary.clone();
+                national_csv::apply(desk, plan)?;
+                writeln!(out, "{summary}; imported")?;
+            } else {
+                writeln!(
+                    out,
+                    "{}; nothing imported (add --yes to import)",
+                    plan.summary
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `ratedesk import trf FILE…`: every file planned (read and checked) before any is imported;
+/// each planned again against what the files before it brought in.
+fn import_trf<R: Federation>(
+    desk: &mut Desk<R>,
+    files: &[PathBuf],
+    dry_run: bool,
+    time_control: Option<&str>,
+    id: Option<String>,
+    out: &mut Out<'_>,
+) -> Result<(), Failure> {
+    if id.is_some() && files.len() > 1 {
+        return Err(Failure::Input(
+            "--id names one event: give it with one file".into(),
+        ));
+    }
+    for file in files {
+        trf::plan(desk, file, time_control, id.clone())?;
+    }
+    for file in files {
+        let plan = trf::plan(desk, file, time_control, id.clone())?;
+        for line in &plan.lines {
+            writeln!(out, "{line}")?;
+        }
+        if dry_run {
+            writeln!(out, "  nothing imported (add --yes to import)")?;
+            continue;
+        }
+        let effect = desk.apply_noted(plan.edit, Some(format!("from {}", file.display())))?;
+        writeln!(
+            out,
+            "  imported; {} rating(s) changed",
+            effect.ratings.len()
+        )?;
+    }
+    Ok(())
+}
+
+/// A progress bar on stderr (drawn only on a terminal).
+struct Bar(Option<indicatif::ProgressBar>);
+
+impl fide_list::Progress for Bar {
+    fn start(&mut self, file: &Path, what: &str, total: u64) {
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(total),
+            indicatif::ProgressDrawTarget::stderr_with_hz(4),
+        );
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{msg} [{bar:30}] {bytes}/{total_bytes} {elapsed} (eta {eta})",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message(format!("{what} {}", file.display()));
+        self.0 = Some(bar);
+    }
+
+    fn at(&mut self, bytes: u64) {
+        if let Some(bar) = &self.0 {
+            bar.set_position(bytes);
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.0.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// `ratedesk import fide-list FILE…`.
+fn import_fide_lists<R: Federation>(
+    desk: &mut Desk<R>,
+    files: &[PathBuf],
+    options: &fide_list::Options,
+    out: &mut Out<'_>,
+) -> Result<(), Failure> {
+    let mut bar = Bar(None);
+    let planned = fide_list::plan(desk, files, options, &mut bar)?;
+    for list in &planned {
+        let names: Vec<&str> = list.kinds.iter().map(|k| k.name()).collect();
+        writeln!(
+            out,
+            "{}: FIDE {} list of {}, {} players ({} rated); {} of ours by FIDE id, {} kept as reference",
+            list.file.display(),
+            names.join("/"),
+            list.list_date,
+            list.total,
+            list.rated,
+            list.ours(),
+            list.total - list.ours() as u64
+        )?;
+    }
+    if options.dry_run {
+        writeln!(out, "  nothing imported (dry run)")?;
+        return Ok(());
+    }
+    let done = fide_list::apply(desk, &planned, &mut bar)?;
+    writeln!(
+        out,
+        "  imported in {:.1?}: {} new reference players ({} held); {} of our players' ratings changed, {} units re-rated",
+        done.elapsed, done.added, done.held, done.ratings, done.units
+    )?;
+    Ok(())
+}
+
+fn export<R: Federation>(
+    desk: &Desk<R>,
+    what: ExportKind,
+    out: &mut Out<'_>,
+) -> Result<(), Failure> {
+    let date = |flag: &str, d: Option<String>| d.map(|d| parse_date(flag, &d)).transpose();
+    let text = match what {
+        ExportKind::Events { as_of } => {
+            format!(
+                "{}\n",
+                publish::events_document(desk, date("--as-of", as_of)?)
+            )
+        }
+        ExportKind::Ratings { as_of } => {
+            format!(
+                "{}\n",
+                publish::ratings_document(desk, date("--as-of", as_of)?)
+            )
+        }
+        ExportKind::Trf { event, trf26 } => publish::trf(desk, &event, trf26)?,
+        ExportKind::List {
+            format,
+            list,
+            date: on,
+            previous,
+        } => {
+            let request = ListRequest {
+                list,
+                date: date("--date", on)?,
+                previous: date("--previous", previous)?,
+            };
+            let format = format.page().map_or(ListFormat::Csv, ListFormat::Page);
+            publish::national_list(desk, &request, format)?
+        }
+        ExportKind::Report { event, format } => {
+            let Some(kind) = format.page() else {
+                return Err(Failure::Input(
+                    "a rating report is written as text or html".into(),
+                ));
+            };
+            publish::report(desk, &event, kind)?
+        }
+        ExportKind::History { player } => publish::history(desk, &player)?,
+    };
+    write!(out, "{text}")?;
+    Ok(())
+}
+
+/// `ratedesk backup FILE`.
+fn backup_to<R: Federation>(desk: &Desk<R>, file: &Path, out: &mut Out<'_>) -> Result<(), Failure> {
+    desk.write_backup(file)?;
+    writeln!(out, "backup written to {}", file.display())?;
+    Ok(())
+}
+
+/// `ratedesk check`.
+fn check<R: Federation>(desk: &Desk<R>, out: &mut Out<'_>) -> Result<(), Failure> {
+    let checked = queries::check(desk)?;
+    if checked.problems.is_empty() {
+        writeln!(
+            out,
+            "ok: {} rated units agree with a fresh calculation; the audit log's chain holds ({} entries)",
+            checked.units, checked.entries
+        )?;
+        return Ok(());
+    }
+    for d in &checked.problems {
+        writeln!(out, "{d}")?;
+    }
+    Err(Failure::Other(format!(
+        "{} problem(s) found",
+        checked.problems.len()
+    )))
+}
+
+/// `ratedesk result …`: a correction that would take a title away is refused unless the
+/// officer says what becomes of it; kept titles go with the correction in one audited edit.
+fn set_result<R: Federation>(
+    desk: &mut Desk<R>,
+    (event, round, board, result): (&str, u32, u32, &str),
+    (keep_titles, drop_titles): (bool, bool),
+    out: &mut Out<'_>,
+) -> Result<(), Failure> {
+    let edit = queries::result_edit(desk, event, round, board, result)?;
+    let preview = desk.preview(&edit)?;
+    if !preview.lost.is_empty() && !keep_titles && !drop_titles {
+        write_effect(desk, &preview, "would change", out)?;
+        return Err(Failure::Input(
+            "this correction would take a title away: add --keep-titles to keep it (titles are permanent) or --drop-titles".into(),
+        ));
+    }
+    let kept = if keep_titles {
+        preview.lost
+    } else {
+        Vec::new()
+    };
+    let effect = desk.apply(Edit::keeping(edit, kept.clone()))?;
+    write_effect(desk, &effect, "changed", out)?;
+    for a in &kept {
+        writeln!(
+            out,
+            "  kept title {} {} (held)",
+            desk.rulebook().award_code(&a.award),
+            label(&desk.book().players[a.player])
+        )?;
+    }
+    Ok(())
+}
+
+fn write_effect<R: Federation>(
+    desk: &Desk<R>,
+    effect: &Effect<R::Award>,
+    verb: &str,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let book = desk.book();
+    let lists = desk.rulebook().lists();
+    if !effect.stored {
+        return writeln!(out, "{}: nothing to change; nothing stored", effect.action);
+    }
+    writeln!(
+        out,
+        "{}: {} rating(s) {verb} ({} unit(s) re-rated)",
+        effect.action,
+        effect.ratings.len(),
+        effect.units_rated
+    )?;
+    for c in &effect.ratings {
+        let info = &book.players[c.player];
+        let show = |r: Option<i32>| r.map_or("-".to_string(), |r| r.to_string());
+        let delta = match (c.before, c.after) {
+            (Some(b), Some(a)) => format!(" ({:+})", a - b),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "  {:<28} {:<4} {:>5} -> {:<5}{delta}",
+            label(info),
+            lists[c.list],
+            show(c.before),
+            show(c.after)
+        )?;
+    }
+    for (sign, awards) in [("+", &effect.gained), ("-", &effect.lost)] {
+        for a in awards {
+            writeln!(
+                out,
+                "  {sign} title {} {} ({})",
+                desk.rulebook().award_code(&a.award),
+                label(&book.players[a.player]),
+                a.event.as_deref().unwrap_or("held")
+            )?;
+        }
+    }
+    if !effect.lost.is_empty() {
+        writeln!(
+            out,
+            "  titles are permanent: a title this correction takes away must be kept by the rating officer"
+        )?;
+    }
+    Ok(())
+}
+
+pub(super) fn label(info: &crate::model::PlayerInfo) -> String {
+    if info.name.is_empty() {
+        info.id.clone()
+    } else {
+        format!("{} ({})", info.name, info.id)
+    }
+}

@@ -1,0 +1,168 @@
+//! Which rulebook a command runs with — the one the database keeps; for a new database the one
+//! `init` or `demo` names, a `rate` document's or a backup's — turned by the registry
+//! ([`app::with_federation`]) into a call of a generic function: the workstation's, or
+//! `commands::run_with`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use super::{Command, Failure, ImportKind, batch, commands, database_dir, other};
+use crate::app::{self, Federation, WithFederation, database};
+
+/// The workstation as asked for on the command line.
+pub(super) struct Workstation {
+    pub db: Option<PathBuf>,
+    pub demo: bool,
+    pub rules: Option<String>,
+    pub theme: Option<String>,
+    pub keymap: Option<PathBuf>,
+    pub preset: Option<String>,
+}
+
+/// Opens the TUI on the database's rulebook (a demo federation's on request; a folder without
+/// a database gets a Finnish one). A broken keymap stops here, before the alternate screen,
+/// naming the file, the key and the clash; a broken theme only warns.
+pub(super) fn workstation(asked: Workstation) -> Result<(), Failure> {
+    let (dir, code) = if asked.demo {
+        let code = asked.rules.clone().unwrap_or_else(|| "ssl".into());
+        let name = match code.as_str() {
+            "ssl" => "ratedesk-demo".to_string(),
+            other => format!("ratedesk-demo-{other}"),
+        };
+        (database_dir(None).with_file_name(name), code)
+    } else {
+        let dir = database_dir(asked.db.clone());
+        let code = database::rulebook_of(&dir)
+            .map_err(other)?
+            .unwrap_or_else(|| "ssl".into());
+        (dir, code)
+    };
+    app::with_federation(&code, OpenWorkstation { asked, dir })?
+}
+
+struct OpenWorkstation {
+    asked: Workstation,
+    dir: PathBuf,
+}
+
+impl WithFederation for OpenWorkstation {
+    type Output = Result<(), Failure>;
+
+    fn with<R: Federation>(self, rulebook: R) -> Self::Output {
+        use crate::ui::{keymap::Keymap, theme::Theme};
+        let asked = self.asked;
+        let user = asked.keymap.or_else(Keymap::user_file);
+        let keymap = Keymap::load(asked.preset.as_deref(), user.as_deref())
+            .map_err(|e| Failure::Input(e.to_string()))?;
+        let (theme, warning) = Theme::choose(
+            asked.theme.as_deref(),
+            std::env::var_os("NO_COLOR").is_some(),
+        );
+        if let Some(w) = warning {
+            eprintln!("ratedesk: {w}");
+        }
+        let params = database::DemoParams::demo();
+        // Generated before a new folder is made: a rulebook without a demo leaves nothing.
+        let mut federation = if asked.demo && !database::exists(&self.dir) {
+            Some(database::demo_of(&rulebook, &params)?)
+        } else {
+            None
+        };
+        let mut desk = commands::open(&self.dir, rulebook)?;
+        if asked.demo && desk.book().players.is_empty() {
+            eprintln!(
+                "ratedesk: building the demo federation in {} …",
+                self.dir.display()
+            );
+            let federation = match federation.take() {
+                Some(f) => f,
+                None => database::demo_of(desk.rulebook(), &params)?,
+            };
+            database::import_demo(&mut desk, federation)?;
+        }
+        let theme = theme.for_terminal(crate::ui::theme::Capabilities::from_env());
+        crate::ui::run(desk, keymap, theme).map_err(other)
+    }
+}
+
+/// A command on a database, with what was read to choose its rulebook.
+pub(super) struct OnDatabase {
+    pub dir: PathBuf,
+    pub command: Command,
+    /// A backup's text, read to know its rulebook (`restore`).
+    pub backup: Option<String>,
+    pub stop: Arc<AtomicBool>,
+}
+
+impl WithFederation for OnDatabase {
+    type Output = Result<(), Failure>;
+
+    fn with<R: Federation>(self, rulebook: R) -> Self::Output {
+        commands::run_with(rulebook, self)
+    }
+}
+
+/// Chooses the rulebook a command works with — the one the database keeps; for a new
+/// database the one `init` or `demo` names, a `rate` document's or a backup's — and runs it.
+pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
+    let stop = batch::defer_signals()?;
+    let dir = match &command {
+        Command::Demo { out, .. } => out.clone(),
+        _ => database_dir(db),
+    };
+    let stored = database::rulebook_of(&dir).map_err(other)?;
+    let mut backup = None;
+    let code = match (&command, stored) {
+        (Command::Init { rules } | Command::Demo { rules, .. }, stored) => {
+            if let Some(stored) = stored {
+                return Err(database::CreateError::Exists {
+                    path: dir,
+                    rules: stored,
+                }
+                .into());
+            }
+            rules.clone()
+        }
+        (Command::Restore { file, .. }, stored) => {
+            let text = app::restore::read_backup(file)?;
+            let code = database::backup_rules(&text)
+                .ok_or_else(|| {
+                    Failure::Input(format!("{}: not a ratedesk backup", file.display()))
+                })?
+                .to_string();
+            if let Some(stored) = stored.filter(|s| *s != code) {
+                return Err(Failure::Input(format!(
+                    "{} is a backup of a '{code}' database, but the database at {} keeps the '{stored}' rulebook; restore it into another folder",
+                    file.display(),
+                    dir.display()
+                )));
+            }
+            backup = Some(text);
+            code
+        }
+        (_, Some(stored)) => stored,
+        (
+            Command::Import {
+                what: ImportKind::Json { files, .. },
+            },
+            None,
+        ) => match files.first() {
+            Some(first) => app::import::json::rules_of(first)?,
+            None => "ssl".into(),
+        },
+        (Command::Import { .. }, None) => "ssl".into(),
+        // Only an import creates a database; any other command on a folder without one is a
+        // mistyped --db, not a request for an empty database.
+        (_, None) => return Err(database::missing(&dir).into()),
+    };
+    app::with_federation(
+        &code,
+        OnDatabase {
+            dir,
+            command,
+            backup,
+            stop,
+        },
+    )?
+}

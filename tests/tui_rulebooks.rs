@@ -1,0 +1,635 @@
+//! The workstation for each rulebook — Finland (ssl), Iceland (isl), Turkey (tsf) — driven
+//! through its action layer as an officer would: create an event, enter players, pair the
+//! rounds, key the results, correct one, undo. After each step that moves a rating, the figures
+//! on the screen are those `ratedesk rate` computes from the book's JSON export (the export
+//! the command line writes). Then every tab is drawn at 80×24 and 160×48 (insta snapshots).
+
+use std::path::Path;
+
+use chrono::NaiveDate;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratedesk::app::state::{App, Popup, Tab};
+use ratedesk::app::{Desk, Edit, Federation};
+use ratedesk::book::Book;
+use ratedesk::model::{Event, Game, GameResult, PlayerInfo, Sex, TimeControl};
+use ratedesk::rules::Rulebook;
+use ratedesk::rules::isl::{Isl, IslState, Provisional};
+use ratedesk::rules::ssl::{Ssl, SslState};
+use ratedesk::rules::tsf::{Archived, Tsf, TsfState};
+use ratedesk::ui::draw::render;
+use ratedesk::ui::keymap::Keymap;
+use ratedesk::ui::theme::Theme;
+use ratedesk::ui::{press_keys, type_text};
+use serde_json::Value;
+
+fn d(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date")
+}
+
+fn keys() -> Keymap {
+    Keymap::load(None, None).expect("default keymap")
+}
+
+fn text<R: Federation>(app: &App<R>, width: u16, height: u16) -> String {
+    let theme = Theme::choose(Some("dark"), false).0;
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    terminal
+        .draw(|frame| render(app, &theme, &keys(), frame))
+        .expect("draw");
+    terminal.backend().to_string()
+}
+
+/// A player of the test federation.
+fn player(id: &str, name: &str, born: &str, female: bool) -> PlayerInfo {
+    PlayerInfo {
+        id: id.into(),
+        name: name.into(),
+        born: Some(d(born)),
+        sex: Some(if female { Sex::Female } else { Sex::Male }),
+        ..PlayerInfo::default()
+    }
+}
+
+/// The rounds of a single round robin of `n` (even) players, as pairs of start numbers.
+fn berger(n: usize) -> Vec<Vec<(usize, usize)>> {
+    let mut seats: Vec<usize> = (1..=n).collect();
+    let mut rounds = Vec::new();
+    for r in 0..n - 1 {
+        let pairs = (0..n / 2)
+            .map(|i| {
+                let (a, b) = (seats[i], seats[n - 1 - i]);
+                if r % 2 == 0 { (a, b) } else { (b, a) }
+            })
+            .collect();
+        rounds.push(pairs);
+        let last = seats.remove(n - 1);
+        seats.insert(1, last);
+    }
+    rounds
+}
+
+/// The result keyed on a board: a fixed mix of wins, draws and losses.
+fn result_key(round: usize, board: usize) -> &'static str {
+    ["1", "=", "0", "1", "0"][(round + 2 * board) % 5]
+}
+
+fn result_of(key: &str) -> GameResult {
+    match key {
+        "1" => GameResult::WHITE_WINS,
+        "0" => GameResult::BLACK_WINS,
+        _ => GameResult::DRAW,
+    }
+}
+
+/// A base book: the players with their states on the first list, and one earlier event played
+/// as a round robin among the first six (so that cards have a history).
+fn base<R: Rulebook>(
+    players: Vec<(PlayerInfo, Option<R::State>)>,
+    lists: usize,
+    earlier: (&str, &str, &str),
+) -> Book<R> {
+    let mut book = Book::<R>::default();
+    for (info, seed) in players {
+        let mut seeds = vec![None; lists];
+        seeds[0] = seed;
+        book.players.push(info);
+        book.seeds.push(seeds);
+        book.held.push(Vec::new());
+        book.confirmed.push(Vec::new());
+    }
+    let (id, start, end) = earlier;
+    let mut games = Vec::new();
+    for (r, pairs) in berger(6).into_iter().enumerate() {
+        for (b, (w, bl)) in pairs.into_iter().enumerate() {
+            games.push(Game {
+                round: r as u32 + 1,
+                board: b as u32 + 1,
+                white: w - 1,
+                black: Some(bl - 1),
+                result: Some(result_of(result_key(r + 1, b))),
+                date: None,
+            });
+        }
+    }
+    book.events.push(Event {
+        id: id.into(),
+        name: format!("Earlier {id}"),
+        start: d(start),
+        end: d(end),
+        time_control: Some(TimeControl {
+            base_seconds: 90 * 60,
+            increment_seconds: 30,
+            added: Vec::new(),
+        }),
+        abroad: false,
+        official_representation: false,
+        age_limit: None,
+        playoff_of: None,
+        received: None,
+        pairing: "swiss".into(),
+        participants: (0..6).collect(),
+        games,
+    });
+    book.live.push(true);
+    book
+}
+
+/// The new event keyed at the workstation.
+struct Keyed {
+    name: &'static str,
+    id: &'static str,
+    start: &'static str,
+    end: &'static str,
+    /// When the results were received (a rulebook that rates by period asks).
+    received: Option<&'static str>,
+    /// Ids of the six entrants, in start-number order.
+    entrants: [&'static str; 6],
+}
+
+/// Presses keys and confirms the popup a correction opens.
+fn key_result<R: Federation>(app: &mut App<R>, k: &Keymap, key: &str) {
+    press_keys(app, k, key);
+    if matches!(app.popup, Some(Popup::Confirm { .. })) {
+        press_keys(app, k, "y");
+    }
+}
+
+/// Creates the event, enters the players, pairs and keys five rounds; returns its index.
+fn create_and_key<R: Federation>(app: &mut App<R>, k: &Keymap, e: &Keyed) -> usize {
+    press_keys(app, k, "alt-2 ctrl-n");
+    assert!(matches!(app.popup, Some(Popup::Form(_))), "the event form");
+    for (field, text) in [e.name, e.id, e.start, e.end].into_iter().enumerate() {
+        if field > 0 {
+            press_keys(app, k, "enter");
+        }
+        type_text(app, k, text);
+    }
+    // Time control, abroad, age limit, pairing, play-off as proposed.
+    press_keys(app, k, "enter enter enter enter enter");
+    if let Some(received) = e.received {
+        press_keys(app, k, "enter");
+        type_text(app, k, received);
+    }
+    press_keys(app, k, "enter");
+    assert!(app.popup.is_none(), "{:?}", app.status);
+    let event = app
+        .desk
+        .book()
+        .live_event(e.id)
+        .expect("the event is stored");
+    assert_eq!(app.tournaments.open, Some(event), "it opens for entry");
+    for id in e.entrants {
+        press_keys(app, k, "a");
+        type_text(app, k, id);
+        press_keys(app, k, "enter");
+    }
+    assert_eq!(app.desk.book().events[event].participants.len(), 6);
+    for (r, pairs) in berger(6).into_iter().take(5).enumerate() {
+        press_keys(app, k, "p");
+        for (w, b) in pairs {
+            type_text(app, k, &format!("{w} {b}"));
+            press_keys(app, k, "enter");
+        }
+        press_keys(app, k, "esc");
+        for b in 0..3 {
+            key_result(app, k, result_key(r + 1, b));
+        }
+        press_keys(app, k, "right");
+    }
+    let games = &app.desk.book().events[event].games;
+    assert_eq!(games.len(), 15);
+    assert!(games.iter().all(|g| g.result.is_some()));
+    event
+}
+
+/// Corrects round 1, board 1 (to the other side winning), checks, undoes, checks again.
+fn correct_and_undo<R: Federation>(
+    app: &mut App<R>,
+    k: &Keymap,
+    event: usize,
+    check: &dyn Fn(&App<R>),
+) {
+    press_keys(app, k, "left left left left left");
+    assert_eq!(app.tournaments.round, 1);
+    let g = app.boards(event, 1)[0];
+    let before = app.desk.book().events[event].games[g].result;
+    let other = if before == Some(GameResult::WHITE_WINS) {
+        "0"
+    } else {
+        "1"
+    };
+    press_keys(app, k, other);
+    assert!(
+        matches!(app.popup, Some(Popup::Confirm { .. })),
+        "a correction asks first"
+    );
+    press_keys(app, k, "y");
+    let after = app.desk.book().events[event].games[g].result;
+    assert_ne!(after, before, "corrected");
+    check(app);
+    press_keys(app, k, "u");
+    assert_eq!(
+        app.desk.book().events[event].games[g].result,
+        before,
+        "{:?}",
+        app.status
+    );
+    check(app);
+}
+
+/// `ratedesk rate` on the book as `export events` writes it.
+fn rated<R: Federation>(app: &App<R>) -> Value {
+    let all = app.desk.active_players();
+    let input = ratedesk::json::write_input(app.desk.rulebook(), app.desk.book(), None, &all);
+    ratedesk::json::rate(&input.to_string()).expect("rate")
+}
+
+fn find<'a>(rows: &'a Value, key: &str, value: &str) -> &'a Value {
+    rows.as_array()
+        .into_iter()
+        .flatten()
+        .find(|r| r[key] == value)
+        .unwrap_or(&Value::Null)
+}
+
+/// A JSON number that is a multiple of 0.01, in hundredths.
+fn hundredths(v: &Value) -> Option<i64> {
+    v.as_f64().map(|x| (x * 100.0).round() as i64)
+}
+
+/// Every entrant's old, this event's change, and the new rating of the period the event falls
+/// in, as the screen has them, against `rate`'s periods and event rows.
+fn check_period<R: Federation>(app: &App<R>, event: usize, list: &str) {
+    let out = rated(app);
+    let book = app.desk.book();
+    let ev = &book.events[event];
+    let periods = app.event_periods(event);
+    assert!(!periods.is_empty(), "the event is rated");
+    for period in &periods {
+        let entries = app.period_entries(event, period);
+        let name = period.dates.published.to_string();
+        let published = find(&out["periods"], "period", &name);
+        assert!(!published.is_null(), "rate publishes period {name}");
+        let event_rows = &find(&out["events"], "id", &ev.id);
+        // isl gives the event's rows per part (period); tsf per event.
+        let part = if event_rows["parts"].is_array() {
+            find(&event_rows["parts"], "period", &name)["players"].clone()
+        } else {
+            event_rows["players"].clone()
+        };
+        assert_eq!(
+            entries.len(),
+            published["players"].as_array().map_or(0, |a| a.len()),
+            "every player the period publishes, and no other ({name})"
+        );
+        for (&p, entry) in &entries {
+            let id = book.players[p].id.as_str();
+            let row = &find(&published["players"], "id", id)[list];
+            assert_eq!(
+                entry.new.map(i64::from),
+                row["new"].as_i64(),
+                "{id}: the new rating the list publishes ({name})"
+            );
+            assert_eq!(
+                entry.old.map(i64::from),
+                find(&part, "id", id)["old"].as_i64(),
+                "{id}"
+            );
+            assert_eq!(
+                entry.event_change,
+                hundredths(&find(&part, "id", id)["change"]),
+                "{id}: this event's change"
+            );
+            assert_eq!(
+                entry.period_change,
+                hundredths(&row["change"]),
+                "{id}: the period's change so far"
+            );
+        }
+    }
+}
+
+/// Every entrant's new rating in the standings against `rate`'s rows of the event.
+fn check_event(app: &App<Ssl>, event: usize) {
+    let out = rated(app);
+    let book = app.desk.book();
+    let rows = &find(&out["events"], "id", &book.events[event].id)["players"];
+    let standings = app.standings(event);
+    assert_eq!(standings.len(), 6);
+    for s in standings {
+        let id = book.players[s.player].id.as_str();
+        let row = find(rows, "id", id);
+        assert_eq!(
+            s.rating.as_ref().map(|r| i64::from(r.new)),
+            row["new"].as_i64(),
+            "{id}"
+        );
+        assert_eq!(
+            s.rating.as_ref().and_then(|r| r.old).map(i64::from),
+            row["old"].as_i64(),
+            "{id}"
+        );
+    }
+}
+
+fn open<R: Federation>(dir: &Path, rulebook: R, book: Book<R>) -> App<R> {
+    let mut desk = Desk::open(dir, rulebook).expect("open");
+    desk.apply(Edit::import_new(book)).expect("import");
+    let mut app = App::new(desk);
+    // The date the card's K and the third tab are taken on: fixed, so the snapshots are.
+    app.titles.as_of = Some(d("2026-07-01"));
+    app
+}
+
+/// Draws every tab at both sizes: players, a card, the open event, the third tab's views.
+fn snapshots<R: Federation>(app: &mut App<R>, k: &Keymap, code: &str, card_of: &str) {
+    let both = |app: &App<R>, what: &str| {
+        for (w, h) in [(80, 24), (160, 48)] {
+            insta::assert_snapshot!(format!("{code}_{what}_{w}x{h}"), text(app, w, h));
+        }
+    };
+    // The event as keyed: standings with the period's running totals.
+    assert_eq!(app.tab, Tab::Tournaments);
+    both(app, "event");
+    press_keys(app, k, "tab v");
+    both(app, "report");
+    press_keys(app, k, "v tab esc");
+    both(app, "events");
+    press_keys(app, k, "alt-1");
+    both(app, "players");
+    type_text(app, k, card_of);
+    press_keys(app, k, "enter");
+    assert!(app.players.card.is_some());
+    both(app, "card");
+    press_keys(app, k, "right");
+    both(app, "card_events");
+    press_keys(app, k, "alt-3");
+    let views = app.desk.rulebook().views().len();
+    for view in 0..views {
+        both(app, &format!("third_tab_{view}"));
+        press_keys(app, k, "right");
+    }
+    // The help names the tab as the rulebook does, and offers a title's confirmation only
+    // where the rulebook awards titles.
+    press_keys(app, k, "f1");
+    let help = text(app, 160, 48);
+    let third = format!("the {} tab", app.desk.rulebook().third_tab());
+    assert!(help.contains(&third), "{help}");
+    assert_eq!(
+        help.contains("confirm the selected title"),
+        app.desk.rulebook().awards_titles(),
+        "{help}"
+    );
+    press_keys(app, k, "esc");
+}
+
+#[test]
+fn ssl_create_key_correct_undo_against_rate_and_every_tab() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let selo = |rating, games| {
+        Some(SslState {
+            rating: Some(rating),
+            games,
+            normal_games: games,
+            ..SslState::default()
+        })
+    };
+    let players = vec![
+        (
+            player("FIN1", "Järvinen, Aino", "1995-04-02", true),
+            selo(1950, 105),
+        ),
+        (
+            player("FIN2", "Könönen, Onni", "1980-01-10", false),
+            selo(2010, 300),
+        ),
+        (
+            player("FIN3", "Mäkelä, Väinö", "2008-06-30", false),
+            selo(1650, 20),
+        ),
+        (
+            player("FIN4", "Åberg, Säde", "1970-12-24", true),
+            selo(1750, 60),
+        ),
+        (player("FIN5", "Pöllänen, Eero", "1990-03-03", false), None),
+        (
+            player("FIN6", "Söderström, Ilmari", "1985-05-05", false),
+            selo(1720, 9),
+        ),
+        (
+            player("FIN7", "Ylönen, Sisu", "2000-07-07", false),
+            selo(1580, 40),
+        ),
+        (
+            player("FIN8", "Hämäläinen, Päivi", "1975-08-08", true),
+            selo(1780, 200),
+        ),
+    ];
+    let book = base::<Ssl>(players, 2, ("2025-autumn", "2025-10-17", "2025-10-19"));
+    let mut app = open(dir.path(), Ssl, book);
+    let k = keys();
+    let event = create_and_key(
+        &mut app,
+        &k,
+        &Keyed {
+            name: "Kevät Open",
+            id: "kevat-open",
+            start: "2026-03-07",
+            end: "2026-03-08",
+            received: None,
+            // Far from every title: a correction touches no award (keeping one a correction
+            // would take away is an edit of its own, which undo would take back first).
+            entrants: ["FIN3", "FIN4", "FIN5", "FIN6", "FIN7", "FIN8"],
+        },
+    );
+    check_event(&app, event);
+    correct_and_undo(&mut app, &k, event, &|app| check_event(app, event));
+}
+
+#[test]
+fn isl_create_key_correct_undo_against_rate_and_every_tab() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rated = |rating, games| Some(IslState::rated(rating, games, false));
+    let players = vec![
+        (
+            player("ISL1", "Þórhallsdóttir, Guðrún", "1990-02-11", true),
+            rated(2395, 350),
+        ),
+        (
+            player("ISL2", "Ævarsson, Sæþór", "1985-09-30", false),
+            rated(2410, 500),
+        ),
+        (
+            player("ISL3", "Guðmundsson, Jón", "1978-05-17", false),
+            rated(1850, 120),
+        ),
+        (
+            player("ISL4", "Ólafsdóttir, Ásdís", "2008-03-01", true),
+            rated(1720, 40),
+        ),
+        (
+            player("ISL5", "Björnsson, Örn", "2012-11-05", false),
+            Some(IslState::Provisional(Provisional {
+                games: 2,
+                opponents_sum: 3400,
+                score: 1,
+            })),
+        ),
+        (
+            player("ISL6", "Sigurðardóttir, Þóra", "1999-07-14", true),
+            rated(2050, 18),
+        ),
+        (player("ISL7", "Einarsson, Ýmir", "2013-01-20", false), None),
+        (
+            player("ISL8", "Hjartarson, Davíð", "1970-10-10", false),
+            rated(1600, 210),
+        ),
+        (
+            player("ISL9", "Friðriksdóttir, Æsa", "2014-04-04", true),
+            Some(IslState::Provisional(Provisional {
+                games: 3,
+                opponents_sum: 4800,
+                score: 2,
+            })),
+        ),
+    ];
+    let book = base::<Isl>(players, 1, ("2025-haustmot", "2025-10-10", "2025-10-12"));
+    let mut app = open(dir.path(), Isl, book);
+    let k = keys();
+    // Played in the period that ends on 1 March, received on 3 March: too late for it.
+    let event = create_and_key(
+        &mut app,
+        &k,
+        &Keyed {
+            name: "Skákþing Reykjavíkur",
+            id: "2026-skakthing",
+            start: "2026-02-20",
+            end: "2026-02-22",
+            received: Some("2026-03-03"),
+            entrants: ["ISL1", "ISL3", "ISL4", "ISL5", "ISL7", "ISL8"],
+        },
+    );
+    let periods = app.event_periods(event);
+    assert_eq!(periods.len(), 1);
+    assert_eq!(periods[0].dates.published, d("2026-06-01"));
+    assert_eq!(
+        periods[0].late.map(|l| l.published),
+        Some(d("2026-03-01")),
+        "late for the March list"
+    );
+    check_period(&app, event, "standard");
+    correct_and_undo(&mut app, &k, event, &|app| {
+        check_period(app, event, "standard")
+    });
+    // Einarsson's first 5 games against rated players, 1 point and more: the June list gives
+    // his initial rating.
+    let einarsson = 6;
+    let entries = app.period_entries(event, &periods[0]);
+    assert!(entries[&einarsson].old.is_none() && entries[&einarsson].new.is_some());
+    snapshots(&mut app, &k, "isl", "ISL1");
+}
+
+#[test]
+fn tsf_create_key_correct_undo_against_rate_and_every_tab() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rated = |rating, games| Some(TsfState::Rated { rating, games });
+    let archive = |performance, games| {
+        Some(TsfState::Unrated {
+            performances: vec![Archived {
+                performance,
+                games,
+                event: Some("2025-izmir".into()),
+            }],
+        })
+    };
+    let players = vec![
+        (
+            player("TUR1", "Yılmaz, İlkay", "1992-02-02", false),
+            rated(2010, 80),
+        ),
+        (
+            player("TUR2", "Şahin, Çağrı", "2001-03-03", false),
+            rated(1598, 40),
+        ),
+        (
+            player("TUR3", "Öztürk, Gülşen", "1988-04-04", true),
+            rated(1755, 40),
+        ),
+        (
+            player("TUR4", "Işık, Barış", "2010-05-05", false),
+            archive(1450, 3),
+        ),
+        (
+            player("TUR5", "Doğan, Şule", "2011-06-06", true),
+            archive(1380, 5),
+        ),
+        (
+            player("TUR6", "Çelik, Ümit", "1979-07-07", false),
+            rated(1420, 150),
+        ),
+        (player("TUR7", "Güneş, Ekin", "2012-08-08", true), None),
+        (
+            player("TUR8", "Ağaoğlu, Yiğit", "1983-09-09", false),
+            rated(2405, 300),
+        ),
+        (
+            player("TUR9", "İnce, Sıla", "2013-10-10", true),
+            archive(1500, 4),
+        ),
+    ];
+    let book = base::<Tsf>(players, 3, ("2025-izmir", "2025-11-14", "2025-11-16"));
+    let mut app = open(dir.path(), Tsf, book);
+    let k = keys();
+    // Ended on 22 April, received on the 27th: after the 25th, rated with the May list.
+    let event = create_and_key(
+        &mut app,
+        &k,
+        &Keyed {
+            name: "İstanbul Açık",
+            id: "2026-istanbul",
+            start: "2026-04-20",
+            end: "2026-04-22",
+            received: Some("2026-04-27"),
+            entrants: ["TUR1", "TUR2", "TUR3", "TUR4", "TUR5", "TUR7"],
+        },
+    );
+    let periods = app.event_periods(event);
+    assert_eq!(periods.len(), 1);
+    assert_eq!(periods[0].dates.published, d("2026-06-01"));
+    assert_eq!(periods[0].dates.rated_with, d("2026-05-01"));
+    assert_eq!(periods[0].late.map(|l| l.published), Some(d("2026-05-01")));
+    check_period(&app, event, "standard");
+    correct_and_undo(&mut app, &k, event, &|app| {
+        check_period(app, event, "standard")
+    });
+    snapshots(&mut app, &k, "tsf", "TUR4");
+}
+
+/// A rulebook's demo federation written through the desk, year by year: stored results equal a
+/// fresh calculation, and every tab draws.
+fn demo_opens<R: Federation>(rulebook: R) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = Desk::open(dir.path(), rulebook.clone()).expect("open");
+    let params = ratedesk::demo::Params {
+        players: 300,
+        years: 2,
+        opens_per_year: Some(6),
+        ..ratedesk::demo::Params::demo()
+    };
+    let (book, years) = rulebook.demo(&params).expect("a demo");
+    desk.import_in_parts(book, &years).expect("import");
+    assert_eq!(desk.check(), Vec::<String>::new());
+    let mut app = App::new(desk);
+    let k = keys();
+    for tab in ["alt-1", "alt-2 enter", "alt-3", "right"] {
+        press_keys(&mut app, &k, tab);
+        assert!(!text(&app, 80, 24).is_empty());
+    }
+}
+
+#[test]
+fn the_icelandic_and_turkish_demos_rate_as_from_scratch_and_draw() {
+    demo_opens(Isl);
+    demo_opens(Tsf);
+}
