@@ -83,31 +83,26 @@ pub fn standings<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) 
         .into_iter()
         .map(|r| (r.player, r))
         .collect();
+    // Points in one pass over the games (unplayed ones included).
+    let mut points: BTreeMap<PlayerIdx, u32> = BTreeMap::new();
+    for g in &ev.games {
+        if let Some(r) = g.result {
+            *points.entry(g.white).or_default() += u32::from(r.white_halves);
+            if let Some(b) = g.black {
+                *points.entry(b).or_default() += u32::from(r.black_halves);
+            }
+        }
+    }
     let mut rows: Vec<Standing> = ev
         .participants
         .iter()
         .enumerate()
-        .map(|(i, &p)| {
-            let points = ev
-                .games
-                .iter()
-                .map(|g| {
-                    if g.white == p {
-                        g.result.map_or(0, |r| u32::from(r.white_halves))
-                    } else if g.black == Some(p) {
-                        g.result.map_or(0, |r| u32::from(r.black_halves))
-                    } else {
-                        0
-                    }
-                })
-                .sum();
-            Standing {
-                start_number: i + 1,
-                player: p,
-                points,
-                entry: None,
-                rating: ratings.get(&p).map(|r| r.common()),
-            }
+        .map(|(i, &p)| Standing {
+            start_number: i + 1,
+            player: p,
+            points: points.get(&p).copied().unwrap_or(0),
+            entry: None,
+            rating: ratings.get(&p).map(|r| r.common()),
         })
         .collect();
     rows.sort_by(|a, b| {

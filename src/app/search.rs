@@ -51,11 +51,32 @@ pub fn collation_key(name: &str, alphabet: &str) -> Vec<u32> {
     key
 }
 
+/// The candidates (key positions) whose key every word matches: whether the query is
+/// exactly the player's id or FIDE id, the score, the position. Each call has its own
+/// matcher (one holds a cache that is not shared across threads).
+fn score(
+    keys: &[(PlayerIdx, String)],
+    ids: &[[String; 3]],
+    candidates: &[usize],
+    words: &[&str],
+    query: &str,
+) -> Vec<(bool, i64, usize)> {
+    let matcher = SkimMatcherV2::default();
+    candidates
+        .iter()
+        .filter_map(|&k| {
+            let key = &keys[k].1;
+            let score: Option<i64> = words.iter().map(|w| matcher.fuzzy_match(key, w)).sum();
+            let exact = ids[k].iter().any(|id| !id.is_empty() && *id == query);
+            score.map(|score| (exact, score, k))
+        })
+        .collect()
+}
+
 pub struct SearchIndex {
     keys: Vec<(PlayerIdx, String)>,
     /// Per key: the folded id, its number without letters, and the FIDE id, for exact matches.
     ids: Vec<[String; 3]>,
-    matcher: SkimMatcherV2,
     /// The last query and the keys it matched: a query that extends it can only match among
     /// them (a fuzzy match of "jarvi" is one of "jarv"), so typing narrows instead of rescanning.
     last: std::cell::RefCell<Option<(String, Vec<usize>)>>,
@@ -108,7 +129,6 @@ impl SearchIndex {
         Self {
             keys,
             ids,
-            matcher: SkimMatcherV2::default(),
             last: std::cell::RefCell::new(None),
         }
     }
@@ -126,16 +146,31 @@ impl SearchIndex {
             Some((previous, matched)) if query.starts_with(previous.as_str()) => matched.clone(),
             _ => (0..self.keys.len()).collect(),
         };
+        // The candidates are scored in chunks on every core (a first key matches nearly all).
+        let (keys, ids) = (&self.keys, &self.ids);
+        let threads = crate::ledger::cores()
+            .min(candidates.len().div_ceil(2_000))
+            .max(1);
+        let chunk = candidates.len().div_ceil(threads).max(1);
+        let parts: Vec<Vec<(bool, i64, usize)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = candidates
+                .chunks(chunk)
+                .map(|part| s.spawn(|| score(keys, ids, part, &words, &query)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .collect()
+        });
         let mut scored: Vec<(bool, i64, &str, PlayerIdx)> = Vec::new();
         let mut matched = Vec::new();
-        for k in candidates {
+        for (exact, score, k) in parts.into_iter().flatten() {
             let (p, key) = &self.keys[k];
-            let score: Option<i64> = words.iter().map(|w| self.matcher.fuzzy_match(key, w)).sum();
-            if let Some(score) = score {
-                let exact = self.ids[k].iter().any(|id| !id.is_empty() && *id == query);
-                scored.push((exact, score, key.as_str(), *p));
-                matched.push(k);
-            }
+            scored.push((exact, score, key.as_str(), *p));
+            matched.push(k);
         }
         *last = Some((query.clone(), matched));
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));

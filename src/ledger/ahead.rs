@@ -37,7 +37,7 @@ pub(super) struct Ahead<R: Rulebook> {
 
 impl<R: Rulebook> Ahead<R> {
     pub fn new(rulebook: &R) -> Self {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = super::build::threads();
         Self {
             threads: if rulebook.reads_other_lists() {
                 1

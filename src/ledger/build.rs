@@ -173,9 +173,11 @@ fn stored_states<R: Rulebook>(
     (states, reached)
 }
 
-/// How many threads rate a wave: the machine's cores.
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+/// How many threads rate a wave: the machine's cores (asked once: the answer reads the
+/// process's cgroup files each time).
+pub fn threads() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The waves of units (indices in ledger order): each unit one past its players' latest.

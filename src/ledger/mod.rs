@@ -13,6 +13,7 @@ mod ratings;
 
 use std::collections::BTreeMap;
 
+pub use build::threads as cores;
 pub use incremental::{Ledger, UnitId, UnitResult, Update};
 pub use journal::Journal;
 pub use ratings::{Decoder, Ratings};

@@ -147,7 +147,8 @@ impl<D> PlayerRating<D> {
             games: self.games,
             score: self.score,
             expected: self.expected,
-            performance: Some(self.performance()),
+            // Worked out when asked for, from the same lines (most views do not show it).
+            performance: self.performance,
             factors: self.factors,
             lines: self.lines.clone(),
             detail: (),
