@@ -4,9 +4,8 @@
 //! (`row 3 of 284`).
 
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Rect};
-use ratatui::text::Line;
-use ratatui::widgets::{Cell, Row, Table};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
 use unicode_width::UnicodeWidthStr;
 
 use super::draw::{block, focused_block};
@@ -259,53 +258,6 @@ impl Grid {
             }
         }
         let widths = fit(area.width.saturating_sub(2), &self.columns, &needed);
-        let ellipsis = theme.ellipsis();
-        let line = |text: &str, i: usize, w: u16| {
-            let text = cut(text, w, ellipsis);
-            if self.columns[i].right {
-                Line::from(text).alignment(Alignment::Right)
-            } else {
-                Line::from(text)
-            }
-        };
-        let header = Row::new(
-            self.columns
-                .iter()
-                .enumerate()
-                .filter_map(|(i, c)| {
-                    widths[i].map(|w| Cell::from(line(&theme.text(c.header.clone()), i, w)))
-                })
-                .collect::<Vec<_>>(),
-        )
-        .style(theme.style(Role::Header));
-        let rows: Vec<Row> = shown
-            .iter()
-            .enumerate()
-            .map(|(k, r)| {
-                let at = top + k;
-                let cells: Vec<Cell> = r
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, (text, role))| {
-                        let w = (*widths.get(i)?)?;
-                        Some(Cell::from(line(text, i, w)).style(theme.style(*role)))
-                    })
-                    .collect();
-                let mut row = Row::new(cells);
-                if self.mark == Some(at) {
-                    row = row.style(theme.style(Role::Highlight));
-                }
-                if self.focused && at == self.cursor {
-                    row = row.style(theme.style(Role::Selection));
-                }
-                row
-            })
-            .collect();
-        let constraints: Vec<Constraint> = widths
-            .iter()
-            .flatten()
-            .map(|w| Constraint::Length(*w))
-            .collect();
         let place = (self.len > visible || self.focused).then(|| position(self.cursor, self.len));
         let room = usize::from(area.width).saturating_sub(4);
         let title = format!(" {} ", fit_title(&self.title, place.as_deref(), room));
@@ -314,12 +266,76 @@ impl Grid {
         } else {
             block(theme, title)
         };
-        frame.render_widget(
-            Table::new(rows, constraints)
-                .header(header)
-                .block(frame_block),
-            area,
-        );
+        let inner = frame_block.inner(area);
+        frame.render_widget(frame_block, area);
+        if inner.is_empty() {
+            return;
+        }
+        // Each kept column's left edge, one cell apart.
+        let mut x = inner.x;
+        let columns: Vec<Option<(u16, u16)>> = widths
+            .iter()
+            .map(|w| {
+                w.map(|w| {
+                    let at = x;
+                    x = x.saturating_add(w).saturating_add(1);
+                    (at, w)
+                })
+            })
+            .collect();
+        let ellipsis = theme.ellipsis();
+        let buf = frame.buffer_mut();
+        // A row's cells written straight into the buffer: the row's style over its width, each
+        // cell's style over its column, the text cut to the column and aligned in it.
+        let mut draw_row = |y: u16, style: Option<Style>, cells: &[(String, Option<Role>)]| {
+            if let Some(style) = style {
+                buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
+            }
+            for (i, (text, role)) in cells.iter().enumerate() {
+                let Some(Some((x, w))) = columns.get(i).copied() else {
+                    continue;
+                };
+                if let Some(role) = role {
+                    buf.set_style(Rect::new(x, y, w, 1), theme.style(*role));
+                }
+                let text = cut(text, w, ellipsis);
+                let shift = if self.columns[i].right {
+                    w.saturating_sub(text.width() as u16)
+                } else {
+                    0
+                };
+                buf.set_stringn(
+                    x + shift,
+                    y,
+                    &text,
+                    usize::from(w - shift),
+                    Style::default(),
+                );
+            }
+        };
+        let header: Vec<(String, Option<Role>)> = self
+            .columns
+            .iter()
+            .map(|c| (theme.text(c.header.clone()), None))
+            .collect();
+        draw_row(inner.y, Some(theme.style(Role::Header)), &header);
+        for (k, r) in shown.into_iter().enumerate() {
+            let y = inner.y + 1 + k as u16;
+            if y >= inner.bottom() {
+                break;
+            }
+            let at = top + k;
+            let style = if self.focused && at == self.cursor {
+                Some(theme.style(Role::Selection))
+            } else if self.mark == Some(at) {
+                Some(theme.style(Role::Highlight))
+            } else {
+                None
+            };
+            let cells: Vec<(String, Option<Role>)> =
+                r.into_iter().map(|(t, role)| (t, Some(role))).collect();
+            draw_row(y, style, &cells);
+        }
     }
 }
 
