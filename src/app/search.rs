@@ -61,7 +61,7 @@ fn score(
     words: &[&str],
     query: &str,
 ) -> Vec<(bool, i64, usize)> {
-    let matcher = SkimMatcherV2::default();
+    let matcher = SkimMatcherV2::default().respect_case();
     candidates
         .iter()
         .filter_map(|&k| {
@@ -73,13 +73,25 @@ fn score(
         .collect()
 }
 
+/// One query typed, the keys (positions) it matched and the players it found, in order.
+struct Step {
+    query: String,
+    matched: Vec<usize>,
+    found: Vec<PlayerIdx>,
+}
+
+/// How many steps of typing are kept (a name is rarely longer).
+const STEPS: usize = 48;
+
 pub struct SearchIndex {
     keys: Vec<(PlayerIdx, String)>,
     /// Per key: the folded id, its number without letters, and the FIDE id, for exact matches.
     ids: Vec<[String; 3]>,
-    /// The last query and the keys it matched: a query that extends it can only match among
-    /// them (a fuzzy match of "jarvi" is one of "jarv"), so typing narrows instead of rescanning.
-    last: std::cell::RefCell<Option<(String, Vec<usize>)>>,
+    /// The queries typed so far, each extending the one before, with the keys each matched and
+    /// what it found: a query that extends one can only match among its keys (a fuzzy match of
+    /// "jarvi" is one of "jarv"), so typing narrows instead of rescanning, and a backspace back
+    /// to a query typed before finds its answer kept.
+    typed: std::cell::RefCell<Vec<Step>>,
 }
 
 impl SearchIndex {
@@ -129,7 +141,7 @@ impl SearchIndex {
         Self {
             keys,
             ids,
-            last: std::cell::RefCell::new(None),
+            typed: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -141,10 +153,19 @@ impl SearchIndex {
             return self.keys.iter().map(|(p, _)| *p).collect();
         }
         let words: Vec<&str> = query.split_whitespace().collect();
-        let mut last = self.last.borrow_mut();
-        let candidates: Vec<usize> = match last.as_ref() {
-            Some((previous, matched)) if query.starts_with(previous.as_str()) => matched.clone(),
-            _ => (0..self.keys.len()).collect(),
+        let mut typed = self.typed.borrow_mut();
+        while typed
+            .last()
+            .is_some_and(|step| !query.starts_with(step.query.as_str()))
+        {
+            typed.pop();
+        }
+        if let Some(step) = typed.last().filter(|step| step.query == query) {
+            return step.found.clone();
+        }
+        let candidates: Vec<usize> = match typed.last() {
+            Some(step) => step.matched.clone(),
+            None => (0..self.keys.len()).collect(),
         };
         // The candidates are scored in chunks on every core (a first key matches nearly all).
         let (keys, ids) = (&self.keys, &self.ids);
@@ -172,9 +193,18 @@ impl SearchIndex {
             scored.push((exact, score, key.as_str(), *p));
             matched.push(k);
         }
-        *last = Some((query.clone(), matched));
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
-        scored.into_iter().map(|(_, _, _, p)| p).collect()
+        // Keys are unique (each holds the player's id), so no two rows compare equal.
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
+        let found: Vec<PlayerIdx> = scored.into_iter().map(|(_, _, _, p)| p).collect();
+        if typed.len() >= STEPS {
+            typed.remove(0);
+        }
+        typed.push(Step {
+            query,
+            matched,
+            found: found.clone(),
+        });
+        found
     }
 }
 
@@ -218,7 +248,11 @@ mod tests {
         });
         let all = vec![true; book.players.len()];
         let typed = SearchIndex::new(&book.players, &all, FINNISH);
-        for query in ["k", "ko", "kor", "korh", "ka", "jä", "järv"] {
+        // Typing on, a backspace, a word added, a new name.
+        for query in [
+            "k", "ko", "kor", "korh", "kor", "ko", "kos", "ka", "kal", "kal e", "ka", "jä", "järv",
+            "jä", "",
+        ] {
             let fresh = SearchIndex::new(&book.players, &all, FINNISH);
             assert_eq!(typed.search(query), fresh.search(query), "{query}");
         }

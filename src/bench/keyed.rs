@@ -246,7 +246,9 @@ pub fn cascades<R: Federation>(
         .collect()
 }
 
-/// Typing a player's name into the search box, each key to its redrawn frame.
+/// Typing players' names into the search box, each key to its redrawn frame: `rounds` names
+/// of players spread over the list (a different one each round, so nothing typed before is
+/// reused), each erased key by key after it.
 pub fn search_keys<R: Federation>(
     app: &mut App<R>,
     screen: &mut Screen,
@@ -256,13 +258,15 @@ pub fn search_keys<R: Federation>(
     app.players.card = None;
     app.players.focus = Focus::Search;
     let book = app.desk.book();
-    let name: String = book
-        .players
-        .get(book.players.len() / 2)
+    let names: Vec<String> = (0..rounds)
+        .filter_map(|r| {
+            book.players
+                .get(book.players.len() * (2 * r + 1) / (2 * rounds))
+        })
         .map(|p| p.name.chars().take(8).collect())
-        .unwrap_or_else(|| "a".into());
+        .collect();
     let mut times = Vec::new();
-    for _ in 0..rounds {
+    for name in names {
         for c in name.chars() {
             let t = Instant::now();
             app.type_char(c);
