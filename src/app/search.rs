@@ -173,18 +173,9 @@ impl SearchIndex {
             .min(candidates.len().div_ceil(2_000))
             .max(1);
         let chunk = candidates.len().div_ceil(threads).max(1);
-        let parts: Vec<Vec<(bool, i64, usize)>> = std::thread::scope(|s| {
-            let handles: Vec<_> = candidates
-                .chunks(chunk)
-                .map(|part| s.spawn(|| score(keys, ids, part, &words, &query)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .collect()
+        let chunks: Vec<&[usize]> = candidates.chunks(chunk).collect();
+        let parts = crate::ledger::map_on_cores(&chunks, threads, |part| {
+            score(keys, ids, part, &words, &query)
         });
         let mut scored: Vec<(bool, i64, &str, PlayerIdx)> = Vec::new();
         let mut matched = Vec::new();

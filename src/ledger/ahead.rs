@@ -10,8 +10,8 @@
 //! unit's list: its units are rated one by one.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::cores::map_on_cores;
 use super::incremental::{Ledger, UnitId, UnitResult, players_of, rate_unit};
 use crate::book::Book;
 use crate::model::PlayerIdx;
@@ -37,7 +37,7 @@ pub(super) struct Ahead<R: Rulebook> {
 
 impl<R: Rulebook> Ahead<R> {
     pub fn new(rulebook: &R) -> Self {
-        let cores = super::build::threads();
+        let cores = super::cores::threads();
         Self {
             threads: if rulebook.reads_other_lists() {
                 1
@@ -138,30 +138,14 @@ impl<R: Rulebook> Ledger<R> {
             let (id, parts, inputs) = &jobs[0];
             return Some(self.rate_from(rulebook, book, id, parts, inputs));
         }
-        let next = AtomicUsize::new(0);
-        let work = || {
-            let mut done = Vec::new();
-            while let Some((id, parts, inputs)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                done.push((
-                    id.clone(),
-                    self.rate_from(rulebook, book, id, parts, inputs),
-                ));
-            }
-            done
-        };
-        let mut results: Vec<(UnitId, UnitResult<R>)> = std::thread::scope(|s| {
-            let helpers: Vec<_> = (1..ahead.threads.min(jobs.len()))
-                .map(|_| s.spawn(work))
-                .collect();
-            let mut all = work();
-            for h in helpers {
-                match h.join() {
-                    Ok(done) => all.extend(done),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            }
-            all
+        let rated = map_on_cores(&jobs, ahead.threads, |(id, parts, inputs)| {
+            self.rate_from(rulebook, book, id, parts, inputs)
         });
+        let mut results: Vec<(UnitId, UnitResult<R>)> = jobs
+            .iter()
+            .map(|(id, _, _)| id.clone())
+            .zip(rated)
+            .collect();
         let mut mine = None;
         let mut players: BTreeMap<UnitId, Vec<PlayerIdx>> = jobs
             .into_iter()

@@ -8,8 +8,8 @@
 //! the same as rating them one by one.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::cores::{map_on_cores, threads};
 use super::incremental::{AwardsByUnit, Ledger, Placed, UnitId, UnitResult, players_of, rate_unit};
 use super::lanes::Lanes;
 use crate::book::Book;
@@ -173,13 +173,6 @@ fn stored_states<R: Rulebook>(
     (states, reached)
 }
 
-/// How many threads rate a wave: the machine's cores (asked once: the answer reads the
-/// process's cgroup files each time).
-pub fn threads() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
-
 /// The waves of units (indices in ledger order): each unit one past its players' latest.
 fn waves(participants: &[Vec<PlayerIdx>], players: usize) -> Vec<Vec<usize>> {
     let mut last = vec![0usize; players];
@@ -315,36 +308,6 @@ fn rate_wave<R: Rulebook>(
     parts: &[&[EventPart]],
     threads: usize,
 ) -> Vec<(usize, UnitResult<R>)> {
-    let threads = threads.min(wave.len());
-    if threads <= 1 {
-        return wave
-            .iter()
-            .map(|&u| (u, before.rate(rulebook, u, parts[u])))
-            .collect();
-    }
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&u) = wave.get(k) else {
-                return done;
-            };
-            done.push((k, u, before.rate(rulebook, u, parts[u])));
-        }
-    };
-    let mut all: Vec<(usize, usize, UnitResult<R>)> = std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-        let mut all = work();
-        for h in helpers {
-            // A rulebook that panicked in a helper panics here too, as it would have alone.
-            match h.join() {
-                Ok(done) => all.extend(done),
-                Err(e) => std::panic::resume_unwind(e),
-            }
-        }
-        all
-    });
-    all.sort_unstable_by_key(|(k, _, _)| *k);
-    all.into_iter().map(|(_, u, r)| (u, r)).collect()
+    let rated = map_on_cores(wave, threads, |&u| before.rate(rulebook, u, parts[u]));
+    wave.iter().copied().zip(rated).collect()
 }

@@ -6,6 +6,7 @@
 
 mod ahead;
 mod build;
+mod cores;
 mod incremental;
 mod journal;
 mod lanes;
@@ -13,7 +14,7 @@ mod ratings;
 
 use std::collections::BTreeMap;
 
-pub use build::threads as cores;
+pub use cores::{map_on_cores, threads as cores};
 pub use incremental::{Ledger, UnitId, UnitResult, Update};
 pub use journal::Journal;
 pub use ratings::{Decoder, Ratings};
