@@ -298,6 +298,21 @@ impl Grid {
                 if let Some(role) = role {
                     buf.set_style(Rect::new(x, y, w, 1), theme.style(*role));
                 }
+                // Figures, ids and dates are printable ASCII: a cell a byte, no graphemes to
+                // find (what `set_stringn` does for the rest, names with their accents).
+                if text.bytes().all(|b| b.is_ascii_graphic() || b == b' ')
+                    && text.len() <= usize::from(w)
+                {
+                    let shift = if self.columns[i].right {
+                        w - text.len() as u16
+                    } else {
+                        0
+                    };
+                    for (k, c) in text.chars().enumerate() {
+                        buf[(x + shift + k as u16, y)].set_char(c);
+                    }
+                    continue;
+                }
                 let text = cut(text, w, ellipsis);
                 let shift = if self.columns[i].right {
                     w.saturating_sub(text.width() as u16)
