@@ -5,8 +5,8 @@
 
 use chrono::{Datelike, Days};
 
-use super::play::{Play, date, event as new_event, tc};
-use super::{Generated, Params, Rng};
+use super::play::{Play, date, event as new_event, first_name, person, tc};
+use super::{Generated, Params};
 use crate::book::Book;
 use crate::model::{Event, FideEntry, Game, PlayerIdx, PlayerInfo, Sex};
 use crate::rules::ssl::{Ssl, SslState};
@@ -88,31 +88,18 @@ struct Generator {
 impl Generator {
     fn new(p: &Params) -> Self {
         let mut g = Self {
-            play: Play {
-                rng: Rng::new(p.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-                strength: Vec::new(),
-            },
+            play: Play::seeded(p.seed, 0x9E37_79B9_7F4A_7C15),
             book: Book::default(),
             finns: Vec::new(),
             foreign: Vec::new(),
         };
         let first_year = p.last_year - p.years as i32 + 1;
         for k in 0..p.players {
-            let female = g.play.rng.below(5) == 0;
-            let first = if female {
-                FIRST_F[g.play.rng.below(FIRST_F.len())]
-            } else {
-                FIRST_M[g.play.rng.below(FIRST_M.len())]
-            };
-            let last = LAST[g.play.rng.below(LAST.len())];
-            let age = 8 + g.play.rng.below(62) as i32;
-            let born = date(
-                first_year - age,
-                1 + g.play.rng.below(12) as u32,
-                1 + g.play.rng.below(28) as u32,
-            );
+            let rng = &mut g.play.rng;
+            let (female, first) = first_name(rng, 5, &FIRST_F, &FIRST_M);
+            let last = LAST[rng.below(LAST.len())];
             // Stronger with age up to forty, with a wide spread.
-            let base = 1300.0 + 12.0 * f64::from(age.min(40)) + 220.0 * g.play.rng.normal();
+            let (age, born, base) = person(rng, first_year);
             let fide_id = (base > 1700.0 && g.play.rng.below(3) > 0).then(|| 500_000 + k as u64);
             let info = PlayerInfo {
                 id: format!("FIN{:05}", 10_000 + k),

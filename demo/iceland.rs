@@ -10,9 +10,10 @@
 use chrono::Days;
 
 use super::play::{
-    Play, ages, date, date_rounds, event as new_event, person, push_event, push_player, tc,
+    Play, ages, date, date_rounds, event as new_event, first_name, person, push_event, push_player,
+    tc,
 };
-use super::{Generated, Params, Rng, opens_per_year};
+use super::{Generated, Params, opens_per_year};
 use crate::book::Book;
 use crate::model::{FideEntry, PlayerIdx, PlayerInfo, Sex};
 use crate::rules::isl::{Isl, IslState, Provisional};
@@ -160,10 +161,7 @@ struct Generator {
 impl Generator {
     fn new(p: &Params) -> Self {
         let mut g = Self {
-            play: Play {
-                rng: Rng::new(p.seed.wrapping_mul(0xA24B_AED4_963E_E407)),
-                strength: Vec::new(),
-            },
+            play: Play::seeded(p.seed, 0xA24B_AED4_963E_E407),
             book: Book::default(),
             icelanders: Vec::new(),
             foreign: Vec::new(),
@@ -171,12 +169,7 @@ impl Generator {
         let first_year = p.last_year - p.years as i32 + 1;
         for k in 0..p.players {
             let rng = &mut g.play.rng;
-            let female = rng.below(4) == 0;
-            let first = if female {
-                FIRST_F[rng.below(FIRST_F.len())]
-            } else {
-                FIRST_M[rng.below(FIRST_M.len())]
-            };
+            let (female, first) = first_name(rng, 4, &FIRST_F, &FIRST_M);
             let father = FATHERS[rng.below(FATHERS.len())];
             let (age, born, strength) = person(rng, first_year);
             let fide_id = (strength > 1800.0 && rng.below(3) > 0).then(|| 2_300_000 + k as u64);

@@ -74,6 +74,15 @@ pub(super) struct Play {
 }
 
 impl Play {
+    /// A federation's draws from `seed`, multiplied by a constant of its own so that the
+    /// demos of two federations differ for the same seed.
+    pub fn seeded(seed: u64, own: u64) -> Self {
+        Self {
+            rng: Rng::new(seed.wrapping_mul(own)),
+            strength: Vec::new(),
+        }
+    }
+
     /// A result drawn from the two hidden strengths; now and then a forfeit.
     pub fn result(&mut self, white: PlayerIdx, black: PlayerIdx) -> GameResult {
         if self.rng.below(150) == 0 {
@@ -238,6 +247,19 @@ pub(super) fn push_event<R: Rulebook>(book: &mut Book<R>, event: Event) {
 
 /// A player's age (8 to 69 when the generated years begin), birth date, and a strength that
 /// grows with age up to forty, with a wide spread.
+/// A first name: a woman's one time in `one_in`, drawn before the name. Returns whether she
+/// is a woman, and the name.
+pub(super) fn first_name(
+    rng: &mut Rng,
+    one_in: usize,
+    women: &[&'static str],
+    men: &[&'static str],
+) -> (bool, &'static str) {
+    let female = rng.below(one_in) == 0;
+    let names = if female { women } else { men };
+    (female, names[rng.below(names.len())])
+}
+
 pub(super) fn person(rng: &mut Rng, first_year: i32) -> (i32, NaiveDate, f64) {
     let age = 8 + rng.below(62) as i32;
     let born = date(

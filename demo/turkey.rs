@@ -9,7 +9,8 @@
 use chrono::Days;
 
 use super::play::{
-    Play, ages, date, date_rounds, event as new_event, person, push_event, push_player, tc,
+    Play, ages, date, date_rounds, event as new_event, first_name, person, push_event, push_player,
+    tc,
 };
 use super::{Generated, Params, Rng, opens_per_year};
 use crate::book::Book;
@@ -126,10 +127,7 @@ struct Generator {
 impl Generator {
     fn new(p: &Params) -> Self {
         let mut g = Self {
-            play: Play {
-                rng: Rng::new(p.seed.wrapping_mul(0xD1B5_4A32_D192_ED03)),
-                strength: Vec::new(),
-            },
+            play: Play::seeded(p.seed, 0xD1B5_4A32_D192_ED03),
             book: Book::default(),
             turks: Vec::new(),
             foreign: Vec::new(),
@@ -137,12 +135,7 @@ impl Generator {
         let first_year = p.last_year - p.years as i32 + 1;
         for k in 0..p.players {
             let rng = &mut g.play.rng;
-            let female = rng.below(4) == 0;
-            let first = if female {
-                FIRST_F[rng.below(FIRST_F.len())]
-            } else {
-                FIRST_M[rng.below(FIRST_M.len())]
-            };
+            let (female, first) = first_name(rng, 4, &FIRST_F, &FIRST_M);
             let last = LAST[rng.below(LAST.len())];
             let (age, born, strength) = person(rng, first_year);
             let fide_id = (strength > 1800.0 && rng.below(3) > 0).then(|| 6_300_000 + k as u64);

@@ -169,12 +169,12 @@ impl SearchIndex {
         };
         // The candidates are scored in chunks on every core (a first key matches nearly all).
         let (keys, ids) = (&self.keys, &self.ids);
-        let threads = crate::ledger::cores()
+        let threads = crate::cores::threads()
             .min(candidates.len().div_ceil(2_000))
             .max(1);
         let chunk = candidates.len().div_ceil(threads).max(1);
         let chunks: Vec<&[usize]> = candidates.chunks(chunk).collect();
-        let parts = crate::ledger::map_on_cores(&chunks, threads, |part| {
+        let parts = crate::cores::map_on_cores(&chunks, threads, |part| {
             score(keys, ids, part, &words, &query)
         });
         let mut scored: Vec<(bool, i64, &str, PlayerIdx)> = Vec::new();

@@ -11,9 +11,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::cores::map_on_cores;
 use super::incremental::{Ledger, UnitId, UnitResult, players_of, rate_unit};
 use crate::book::Book;
+use crate::cores::map_on_cores;
 use crate::model::PlayerIdx;
 use crate::rules::{Award, EventPart, ListId, Rulebook};
 
@@ -37,7 +37,7 @@ pub(super) struct Ahead<R: Rulebook> {
 
 impl<R: Rulebook> Ahead<R> {
     pub fn new(rulebook: &R) -> Self {
-        let cores = super::cores::threads();
+        let cores = crate::cores::threads();
         Self {
             threads: if rulebook.reads_other_lists() {
                 1
@@ -133,10 +133,6 @@ impl<R: Rulebook> Ledger<R> {
             if let Some(parts) = self.members.get(next) {
                 jobs.push((next.clone(), parts, self.inputs(book, next, parts)));
             }
-        }
-        if jobs.len() == 1 {
-            let (id, parts, inputs) = &jobs[0];
-            return Some(self.rate_from(rulebook, book, id, parts, inputs));
         }
         let rated = map_on_cores(&jobs, ahead.threads, |(id, parts, inputs)| {
             self.rate_from(rulebook, book, id, parts, inputs)

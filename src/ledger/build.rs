@@ -9,10 +9,10 @@
 
 use std::collections::BTreeMap;
 
-use super::cores::{map_on_cores, threads};
 use super::incremental::{AwardsByUnit, Ledger, Placed, UnitId, UnitResult, players_of, rate_unit};
 use super::lanes::Lanes;
 use crate::book::Book;
+use crate::cores::{map_on_cores, threads};
 use crate::model::PlayerIdx;
 use crate::rules::{Award, EventPart, ListId, Rulebook, UnitKey};
 

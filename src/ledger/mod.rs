@@ -6,7 +6,6 @@
 
 mod ahead;
 mod build;
-mod cores;
 mod incremental;
 mod journal;
 mod lanes;
@@ -14,7 +13,6 @@ mod ratings;
 
 use std::collections::BTreeMap;
 
-pub use cores::{map_on_cores, threads as cores};
 pub use incremental::{Ledger, UnitId, UnitResult, Update};
 pub use journal::Journal;
 pub use ratings::{Decoder, Ratings};

@@ -1,4 +1,4 @@
-//! Work shared out among the machine's cores.
+//! Work shared out among the machine's cores: the ledger's re-rate and cascade, search.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
