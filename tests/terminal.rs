@@ -134,14 +134,13 @@ fn a_turkish_officer_finds_a_player_keys_a_result_and_types_a_name_after_leaving
 /// The officer's round on the demo federation of `rules`: find the player `id`, open his newest
 /// event, key a result, leave, type a name at once, resize, quit; the result is stored in the
 /// database folder `folder`.
-fn officers_day(rules: &str, id: &str, folder: &str) {
-    let data = tempfile::tempdir().expect("tempdir");
-    let mut terminal = Terminal::start(data.path(), rules);
+/// Finds the player `id`, opens his newest game's event and keys a result on his board, until
+/// the screen says it is stored; returns the result keyed.
+fn key_a_result(terminal: &mut Terminal, id: &str) -> &'static str {
     // The first start builds the demo federation (3 000 players, ten years).
     terminal.wait_for("3008 players", Duration::from_secs(180));
     terminal.send(id.as_bytes());
-    let typed = format!("{id}▏");
-    terminal.wait_for(&typed, WAIT);
+    terminal.wait_for(&format!("{id}▏"), WAIT);
     terminal.send(ENTER);
     let card = terminal.wait_for("Player card", WAIT);
     assert!(card.contains(id), "{card}");
@@ -162,6 +161,37 @@ fn officers_day(rules: &str, id: &str, folder: &str) {
         terminal.send(b"y");
     }
     terminal.wait_for(&format!(": {keyed}"), WAIT);
+    keyed
+}
+
+/// The last audit entry of the database in `folder` of the data folder.
+fn last_entry(data: &std::path::Path, folder: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(data.join(folder))
+        .args(["log", "--last", "1"])
+        .output()
+        .expect("log");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_result_the_screen_shows_stored_survives_a_killed_process() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut terminal = Terminal::start(data.path(), "ssl");
+    let keyed = key_a_result(&mut terminal, "FIN10000");
+    // Killed the moment the frame shows it: no chance to finish anything.
+    terminal.child.kill().expect("SIGKILL");
+    terminal.child.wait().expect("reaped");
+    let log = last_entry(data.path(), "ratedesk-demo");
+    assert!(log.contains(&format!(": {keyed}")), "{log}");
+}
+
+fn officers_day(rules: &str, id: &str, folder: &str) {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut terminal = Terminal::start(data.path(), rules);
+    let keyed = key_a_result(&mut terminal, id);
+    let typed = format!("{id}▏");
     // Esc back to the card, Esc back to the search, then a name typed at once: every letter
     // goes to the search (u is not undo there, i is not import, q is not quit).
     terminal.send(ESC);
@@ -206,14 +236,7 @@ fn officers_day(rules: &str, id: &str, folder: &str) {
         "the last frame stayed on the shell's screen:\n{after}"
     );
     // The keyed result is on disk, audited, and still the latest entry: nothing was undone.
-    let db = data.path().join(folder);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(&db)
-        .args(["log", "--last", "1"])
-        .output()
-        .expect("log");
-    let log = String::from_utf8_lossy(&out.stdout);
+    let log = last_entry(data.path(), folder);
     assert!(log.contains(&format!(": {keyed}")), "{log}");
     assert!(!log.contains("undo"), "{log}");
 }

@@ -118,6 +118,10 @@ pub struct Desk<R: Federation> {
     /// Counts of the committed edits that changed players, and events (not their games): what
     /// the screens list of them is refreshed when these move.
     generations: (u64, u64),
+    /// Whether an edit's flush is asked for and not waited for ([`Desk::flush_behind`]).
+    flush_behind: bool,
+    /// The last edit's action, to name it if its flush fails.
+    last_action: String,
 }
 
 /// A previewed change and the journal of its update, put back.
@@ -251,11 +255,30 @@ impl<R: Federation> Desk<R> {
             warnings: Vec::new(),
             pending: None,
             generations: (0, 0),
+            flush_behind: false,
+            last_action: String::new(),
         })
     }
 
     pub fn rulebook(&self) -> &R {
         &self.rulebook
+    }
+
+    /// From now on an edit's flush is asked for and not waited for: the workstation draws the
+    /// frame that shows the edit while the disk catches up, and calls [`Desk::settle`] before
+    /// the frame goes to the terminal. Every other caller keeps `apply` returning once the edit
+    /// is on disk.
+    pub fn flush_behind(&mut self) {
+        self.flush_behind = true;
+    }
+
+    /// Waits until the edits applied so far are on disk; a failure to flush them (reported again
+    /// on every call: the desk takes no more edits).
+    pub fn settle(&self) -> Result<(), DeskError> {
+        self.store.settle().map_err(|cause| DeskError::AfterCommit {
+            action: self.last_action.clone(),
+            cause,
+        })
     }
 
     pub fn book(&self) -> &Book<R> {
@@ -441,6 +464,11 @@ impl<R: Federation> Desk<R> {
         if let Some(why) = &self.stopped {
             return Err(DeskError::Stopped(why.clone()));
         }
+        // The edit before, flushed behind, must be on disk before this one is written.
+        if let Err(e) = self.settle() {
+            self.stopped = Some(e.to_string());
+            return Err(e);
+        }
         let mut explicit = Before::<R>::new();
         for (change, _, _) in &changes {
             for (p, before) in self.before_of(change) {
@@ -522,7 +550,14 @@ impl<R: Federation> Desk<R> {
             .store
             .save_results(&units, last)
             .and_then(|()| self.store.save_moves(last, &moves))
-            .and_then(|()| self.store.flush());
+            .and_then(|()| {
+                if self.flush_behind {
+                    self.store.flush_behind()
+                } else {
+                    self.store.flush()
+                }
+            });
+        self.last_action.clone_from(&action);
         if let Err(cause) = finished {
             self.stopped = Some(cause.to_string());
             return Err(DeskError::AfterCommit { action, cause });

@@ -166,7 +166,13 @@ pub struct App<R: Federation> {
     pub(super) search: SearchIndex,
     /// The desk's generations the player search and the event list were built at.
     seen: (u64, u64),
+    /// Active players and live events, as the tab bar counts them, with the desk's generations
+    /// they were counted at.
+    counts: std::cell::Cell<Option<Counted>>,
 }
+
+/// Active players and live events, with the desk's generations they were counted at.
+type Counted = ((u64, u64), (usize, usize));
 
 /// The smallest window the workstation draws in.
 pub const MIN_SIZE: (u16, u16) = (80, 24);
@@ -204,7 +210,9 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
 }
 
 impl<R: Federation> App<R> {
-    pub fn new(desk: Desk<R>) -> Self {
+    pub fn new(mut desk: Desk<R>) -> Self {
+        // Every frame settles the flushes before it reaches the terminal (`ui::draw::render`).
+        desk.flush_behind();
         let search = SearchIndex::new(
             &desk.book().players,
             &desk.active_players(),
@@ -225,6 +233,7 @@ impl<R: Federation> App<R> {
             suspend: false,
             search,
             seen: (0, 0),
+            counts: std::cell::Cell::new(None),
         };
         app.seen = app.desk.generations();
         app.titles.view = app.titles_view();
@@ -534,6 +543,26 @@ impl<R: Federation> App<R> {
             self.refresh_tournaments();
         }
         self.seen = (players, events);
+    }
+
+    /// The active players and the live events, counted again only when an edit changed
+    /// players or events (a result changes neither).
+    pub fn counts(&self) -> (usize, usize) {
+        let now = self.desk.generations();
+        if let Some((at, counts)) = self.counts.get()
+            && at == now
+        {
+            return counts;
+        }
+        let players = self
+            .desk
+            .status()
+            .iter()
+            .filter(|s| **s == crate::book::PlayerStatus::Active)
+            .count();
+        let events = self.desk.book().live.iter().filter(|l| **l).count();
+        self.counts.set(Some((now, (players, events))));
+        (players, events)
     }
 
     /// Stores an edit and says in the status line what it did; an edit that would change

@@ -208,7 +208,7 @@ impl<R: Rulebook> Ledger<R> {
     /// Rates a whole book from scratch.
     pub fn build(rulebook: &R, book: &Book<R>) -> Self {
         let lists = rulebook.lists().len();
-        let mut ledger = Self::empty(lists, book.players.len(), book.events.len());
+        let mut ledger = Self::empty(lists, book);
         ledger.place_all(rulebook, book);
         let ids: Vec<UnitId> = ledger.members.keys().cloned().collect();
         let parts: Vec<&[EventPart]> = ledger.members.values().map(Vec::as_slice).collect();
@@ -282,7 +282,7 @@ impl<R: Rulebook> Ledger<R> {
         units: BTreeMap<UnitId, UnitResult<R>>,
     ) -> Self {
         let lists = rulebook.lists().len();
-        let mut ledger = Self::empty(lists, book.players.len(), book.events.len());
+        let mut ledger = Self::empty(lists, book);
         let ((members, placed, plays), (states, reached)) = std::thread::scope(|s| {
             let states = s.spawn(|| stored_states(&units, book.players.len(), lists));
             let placements = placements(rulebook, book, lists);

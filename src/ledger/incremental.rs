@@ -56,6 +56,10 @@ pub struct Ledger<R: Rulebook> {
     pub(super) reached: Vec<AwardsByUnit<R>>,
     /// While an update is journaled: what it replaced.
     pub(super) journal: Option<Journal<R>>,
+    /// Every event that has been a play-off (SSL 2.10), so that an update finds the play-offs
+    /// of the events it re-rates without a walk over the whole book. Only ever grows: an entry
+    /// is checked against the book when used.
+    pub(super) playoffs: BTreeSet<usize>,
 }
 
 /// What one update changed: the units re-rated, the players whose outcome moved, and their
@@ -124,15 +128,22 @@ pub(super) fn rate_unit<'a, R: Rulebook>(
 }
 
 impl<R: Rulebook> Ledger<R> {
-    pub(super) fn empty(lists: usize, players: usize, events: usize) -> Self {
+    pub(super) fn empty(lists: usize, book: &Book<R>) -> Self {
         Self {
             lists,
             units: BTreeMap::new(),
             members: BTreeMap::new(),
-            placed: vec![Vec::new(); events],
-            lanes: Lanes::new(lists, players),
+            placed: vec![Vec::new(); book.events.len()],
+            lanes: Lanes::new(lists, book.players.len()),
             reached: Vec::new(),
             journal: None,
+            playoffs: book
+                .events
+                .iter()
+                .enumerate()
+                .filter(|(_, ev)| ev.playoff_of.is_some())
+                .map(|(e, _)| e)
+                .collect(),
         }
     }
 
@@ -356,6 +367,11 @@ impl<R: Rulebook> Ledger<R> {
     ) -> Update<R> {
         let mut queue: BTreeSet<UnitId> = BTreeSet::new();
         let events: BTreeSet<usize> = events.into_iter().collect();
+        self.playoffs.extend(
+            events
+                .iter()
+                .filter(|&&e| book.events.get(e).is_some_and(|ev| ev.playoff_of.is_some())),
+        );
         // A play-off's list follows the event it decides (SSL 2.10): when that event changes,
         // its play-offs are placed again too.
         let ids: BTreeSet<&str> = events
@@ -363,12 +379,12 @@ impl<R: Rulebook> Ledger<R> {
             .filter_map(|&e| book.events.get(e))
             .map(|e| e.id.as_str())
             .collect();
-        let playoffs = book
-            .events
-            .iter()
-            .enumerate()
-            .filter(|(_, ev)| ev.playoff_of.as_deref().is_some_and(|id| ids.contains(id)))
-            .map(|(i, _)| i);
+        let playoffs = self.playoffs.iter().copied().filter(|&e| {
+            book.events
+                .get(e)
+                .and_then(|ev| ev.playoff_of.as_deref())
+                .is_some_and(|id| ids.contains(id))
+        });
         let all: BTreeSet<usize> = events.iter().copied().chain(playoffs).collect();
         for e in all {
             if e < book.events.len() {

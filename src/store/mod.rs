@@ -7,6 +7,7 @@
 //! process (sled's flush is not an fsync: see the rotating text backups in `backup`).
 
 pub mod backup;
+mod behind;
 mod codec;
 pub mod fide;
 mod layout;
@@ -193,6 +194,8 @@ pub struct Contents<R: Rulebook> {
 }
 
 pub struct Store {
+    /// Flushes asked for and not yet seen done (first, so that it stops before the rest).
+    behind: behind::Behind,
     db: sled::Db,
     path: PathBuf,
     rules: String,
@@ -220,9 +223,24 @@ pub struct Store {
     // Fields drop in order: sled's handles above first (which stops its background writer),
     // then the manifest is settled, then the lock is let go.
     /// The manifest, held open once written; written a last time once sled has stopped.
-    manifest: manifest::Settle,
+    manifest: Arc<manifest::Settle>,
     /// Our lock on the folder (`None` for a restore's staging database, inside a locked one).
     _lock: Option<Arc<lock::LockFile>>,
+}
+
+/// A counter of `meta` (0 when never set).
+fn counter(meta: &sled::Tree, name: &str) -> Result<u64, sled::Error> {
+    Ok(meta.get(name)?.and_then(|v| codec::id_of(&v)).unwrap_or(0))
+}
+
+/// The counts the manifest keeps.
+fn counts(meta: &sled::Tree) -> Result<Counts, sled::Error> {
+    Ok(Counts {
+        players: counter(meta, "players")?,
+        events: counter(meta, "events")?,
+        games: counter(meta, "games")?,
+        audit: counter(meta, "audit")?,
+    })
 }
 
 fn name_key(name: &str, id: PlayerIdx) -> Vec<u8> {
@@ -255,32 +273,45 @@ impl Store {
     }
 
     fn counter(&self, name: &str) -> Result<u64, StoreError> {
-        Ok(self
-            .meta
-            .get(name)
-            .map_err(|e| self.fail(e))?
-            .and_then(|v| codec::id_of(&v))
-            .unwrap_or(0))
+        counter(&self.meta, name).map_err(|e| self.fail(e))
     }
 
     pub fn counts(&self) -> Result<Counts, StoreError> {
-        Ok(Counts {
-            players: self.counter("players")?,
-            events: self.counter("events")?,
-            games: self.counter("games")?,
-            audit: self.counter("audit")?,
-        })
+        counts(&self.meta).map_err(|e| self.fail(e))
     }
 
-    /// Durable against a killed process (not against power loss).
+    /// Durable against a killed process (not against power loss). Waits for the flushes asked
+    /// by [`Store::flush_behind`] first (and fails if one of them did).
     pub fn flush(&self) -> Result<(), StoreError> {
-        #[cfg(debug_assertions)]
-        if fault::disk_full_now() {
-            return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(&self.path));
-        }
-        self.db.flush().map_err(|e| self.fail(e))?;
-        let counts = self.counts()?;
-        self.manifest.write(counts).map_err(|e| self.fail(e))
+        self.settle()?;
+        self.flush_job()()
+    }
+
+    /// Asks for a flush and returns without waiting for it: whatever shows the edits written
+    /// so far as stored calls [`Store::settle`] first.
+    pub fn flush_behind(&self) -> Result<(), StoreError> {
+        self.behind.ask(&self.flush_job())
+    }
+
+    /// Waits for the flushes asked by [`Store::flush_behind`]; the failure of any of them (on
+    /// every later call too).
+    pub fn settle(&self) -> Result<(), StoreError> {
+        self.behind.settle()
+    }
+
+    /// A flush of everything written so far, and the manifest's counts after it.
+    fn flush_job(&self) -> behind::Job {
+        let (db, meta) = (self.db.clone(), self.meta.clone());
+        let (manifest, path) = (self.manifest.clone(), self.path.clone());
+        Arc::new(move || {
+            #[cfg(debug_assertions)]
+            if fault::disk_full_now() {
+                return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(&path));
+            }
+            db.flush().map_err(|e| e.at(&path))?;
+            let counts = counts(&meta).map_err(|e| e.at(&path))?;
+            manifest.write(counts).map_err(|e| e.at(&path))
+        })
     }
 
     /// Reads everything.

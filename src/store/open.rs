@@ -215,7 +215,8 @@ impl Store {
             path: dir.to_path_buf(),
             rules: rules.to_string(),
             _lock: lock,
-            manifest: manifest::Settle::new(dir, rules),
+            manifest: Arc::new(manifest::Settle::new(dir, rules)),
+            behind: super::behind::Behind::new(),
             next_seq: std::sync::atomic::AtomicU64::new(0),
         };
         if let Some(expected) = manifest::read(dir) {

@@ -5,7 +5,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
@@ -40,6 +40,25 @@ pub(crate) fn doubled(d: Option<i64>) -> String {
 
 /// Paints the whole screen.
 pub fn render<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame: &mut Frame) {
+    draw_screen(app, theme, keymap, frame);
+    // The frame shows the edits made as stored: it reaches the terminal only once they are on
+    // disk (their flush ran while it was drawn). A failed flush takes the status line.
+    if let Err(e) = app.desk.settle() {
+        let area = frame.area();
+        let line = Rect::new(area.x, area.bottom().saturating_sub(1), area.width, 1);
+        frame.render_widget(Clear, line);
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                theme.text(fit_items(&e.to_string(), usize::from(area.width))),
+                theme.style(Role::Error),
+            )),
+            line,
+        );
+    }
+}
+
+/// Draws the screen in front of the officer: tabs, the tab's view, the status line, a popup.
+fn draw_screen<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame: &mut Frame) {
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         let text = format!(
@@ -102,13 +121,7 @@ fn draw_tabs<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
             theme.style(role),
         ));
     }
-    let players = app
-        .desk
-        .status()
-        .iter()
-        .filter(|s| **s == crate::book::PlayerStatus::Active)
-        .count();
-    let events = app.desk.book().live.iter().filter(|l| **l).count();
+    let (players, events) = app.counts();
     // The counts at the right, as many whole as fit (the events first to go).
     let used: usize = spans.iter().map(|s| s.width()).sum();
     let room = (area.width as usize).saturating_sub(used + 1);

@@ -166,6 +166,21 @@ pub(crate) fn cut(text: &str, width: u16, ellipsis: &str) -> String {
     out
 }
 
+/// The width of a text whose every character is a grapheme of its own one cell wide — printable
+/// ASCII and the Latin letters of U+00A0–U+024F (the soft hyphen aside), which no combining
+/// mark follows — or `None`.
+pub(crate) fn one_cell_each(text: &str) -> Option<usize> {
+    let mut n = 0;
+    for c in text.chars() {
+        let simple = matches!(c, ' '..='~' | '\u{a0}'..='\u{24f}') && c != '\u{ad}';
+        if !simple {
+            return None;
+        }
+        n += 1;
+    }
+    Some(n)
+}
+
 /// "row 3 of 284", or "no rows".
 pub(crate) fn position(cursor: usize, len: usize) -> String {
     if len == 0 {
@@ -298,13 +313,11 @@ impl Grid {
                 if let Some(role) = role {
                     buf.set_style(Rect::new(x, y, w, 1), theme.style(*role));
                 }
-                // Figures, ids and dates are printable ASCII: a cell a byte, no graphemes to
-                // find (what `set_stringn` does for the rest, names with their accents).
-                if text.bytes().all(|b| b.is_ascii_graphic() || b == b' ')
-                    && text.len() <= usize::from(w)
-                {
+                // Figures, ids, dates and most names are letters of one cell each: a cell a
+                // character, no graphemes to find (what `set_stringn` does for the rest).
+                if let Some(cells) = one_cell_each(text).filter(|&n| n <= usize::from(w)) {
                     let shift = if self.columns[i].right {
-                        w - text.len() as u16
+                        w - cells as u16
                     } else {
                         0
                     };
@@ -357,6 +370,28 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_character_of_one_cell_is_drawn_as_ratatui_draws_it() {
+        let simple: Vec<char> = ('\u{0}'..='\u{2ff}')
+            .filter(|c| one_cell_each(&c.to_string()).is_some())
+            .collect();
+        assert_eq!(simple.len(), 95 + 0x250 - 0xa0 - 1);
+        for c in simple {
+            // After a combining-free letter the next character starts a cell of its own.
+            let text = format!("{c}x{c}");
+            let mut buf = ratatui::buffer::Buffer::empty(Rect::new(0, 0, 4, 1));
+            buf.set_stringn(0, 0, &text, 4, Style::default());
+            let cells: Vec<&str> = (0..4).map(|x| buf[(x, 0)].symbol()).collect();
+            assert_eq!(cells, [&c.to_string(), "x", &c.to_string(), " "], "{c:?}");
+            assert_eq!(one_cell_each(&text), Some(text.width()), "{c:?}");
+        }
+        assert_eq!(one_cell_each("Mäkinen, Jörö"), Some(13));
+        // A combining mark, a wide character, a control and the soft hyphen take the long way.
+        for text in ["A\u{308}", "李", "a\tb", "a\u{ad}b"] {
+            assert_eq!(one_cell_each(text), None, "{text:?}");
+        }
+    }
 
     #[test]
     fn titles_keep_whole_parts_and_never_cut_a_figure() {
