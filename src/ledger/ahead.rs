@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::incremental::{Ledger, UnitId, UnitResult, players_of, rate_unit};
+use super::incremental::{Ledger, UnitId, UnitResult, rate_unit};
 use crate::book::Book;
 use crate::cores::map_on_cores;
 use crate::model::PlayerIdx;
@@ -72,7 +72,7 @@ impl<R: Rulebook> Ledger<R> {
     /// What a unit's participants hold before it, as things stand.
     fn inputs(&self, book: &Book<R>, id: &UnitId, parts: &[EventPart]) -> Inputs<R> {
         let (key, list) = id;
-        let players = players_of(&book.events, parts);
+        let players = self.participants(book, id, parts);
         let states = players
             .iter()
             .map(|&p| self.state_before(book, p, *list, key).cloned())

@@ -44,10 +44,16 @@ impl<'a, R: Rulebook> Before<'a, R> {
             })
     }
 
-    fn rate(&self, rulebook: &R, u: usize, parts: &[EventPart]) -> UnitResult<R> {
+    /// Rates unit `u`, its parts played by `players` (sorted).
+    fn rate(
+        &self,
+        rulebook: &R,
+        u: usize,
+        parts: &[EventPart],
+        players: &[PlayerIdx],
+    ) -> UnitResult<R> {
         let id = &self.ids[u];
         let (key, list) = id;
-        let players = players_of(&self.book.events, parts);
         let plays = |p: PlayerIdx| players.binary_search(&p).is_ok();
         let (latest, awards) = (self.latest, self.awards);
         let lists = self.lists;
@@ -82,18 +88,29 @@ fn placements<R: Rulebook>(
     Vec<Vec<Placed>>,
     Vec<Vec<(UnitKey, u32)>>,
 ) {
-    let mut members: BTreeMap<UnitId, Vec<(EventPart, usize)>> = BTreeMap::new();
-    let mut placed: Vec<Vec<Placed>> = vec![Vec::new(); book.events.len()];
-    for (e, event) in book.events.iter().enumerate() {
+    // Each event's units and players, worked out side by side; then put in order here.
+    let events: Vec<usize> = (0..book.events.len()).collect();
+    let units = map_on_cores(&events, threads(), |&e| {
+        let event = &book.events[e];
         if !book.live.get(e).copied().unwrap_or(false) {
-            continue;
+            return Vec::new();
         }
         let Some(list) = rulebook.list_in(event, &book.events) else {
-            continue;
+            return Vec::new();
         };
-        for (key, part) in rulebook.units_of(e, event, list) {
-            let id = (key, list);
-            let players = players_of(&book.events, std::slice::from_ref(&part));
+        rulebook
+            .units_of(e, event, list)
+            .into_iter()
+            .map(|(key, part)| {
+                let players = players_of(&book.events, std::slice::from_ref(&part));
+                ((key, list), part, players)
+            })
+            .collect::<Vec<_>>()
+    });
+    let mut members: BTreeMap<UnitId, Vec<(EventPart, usize)>> = BTreeMap::new();
+    let mut placed: Vec<Vec<Placed>> = vec![Vec::new(); book.events.len()];
+    for (e, units) in units.into_iter().enumerate() {
+        for (id, part, players) in units {
             members
                 .entry(id.clone())
                 .or_default()
@@ -210,11 +227,13 @@ impl<R: Rulebook> Ledger<R> {
         let lists = rulebook.lists().len();
         let mut ledger = Self::empty(lists, book);
         ledger.place_all(rulebook, book);
+        ledger.lanes.reserve_states();
         let ids: Vec<UnitId> = ledger.members.keys().cloned().collect();
         let parts: Vec<&[EventPart]> = ledger.members.values().map(Vec::as_slice).collect();
-        let participants: Vec<Vec<PlayerIdx>> = parts
+        let participants: Vec<Vec<PlayerIdx>> = ids
             .iter()
-            .map(|parts| players_of(&book.events, parts))
+            .zip(&parts)
+            .map(|(id, parts)| ledger.participants(book, id, parts))
             .collect();
         let mut latest: Vec<Option<R::State>> = vec![None; book.players.len() * lists];
         for (p, seeds) in book.seeds.iter().enumerate() {
@@ -240,7 +259,7 @@ impl<R: Rulebook> Ledger<R> {
                     latest: &latest,
                     awards: &awards,
                 };
-                rate_wave(rulebook, &before, &wave, &parts, threads)
+                rate_wave(rulebook, &before, &wave, &parts, &participants, threads)
             };
             for (u, unit) in rated {
                 let (key, list) = &ids[u];
@@ -306,8 +325,11 @@ fn rate_wave<R: Rulebook>(
     before: &Before<'_, R>,
     wave: &[usize],
     parts: &[&[EventPart]],
+    participants: &[Vec<PlayerIdx>],
     threads: usize,
 ) -> Vec<(usize, UnitResult<R>)> {
-    let rated = map_on_cores(wave, threads, |&u| before.rate(rulebook, u, parts[u]));
+    let rated = map_on_cores(wave, threads, |&u| {
+        before.rate(rulebook, u, parts[u], &participants[u])
+    });
     wave.iter().copied().zip(rated).collect()
 }

@@ -248,6 +248,25 @@ impl<R: Rulebook> Ledger<R> {
         all
     }
 
+    /// The players of a unit's games (sorted): for a unit of one event's part, those placed
+    /// with it (no need to gather them again), otherwise gathered from its parts.
+    pub(super) fn participants(
+        &self,
+        book: &Book<R>,
+        id: &UnitId,
+        parts: &[EventPart],
+    ) -> Vec<PlayerIdx> {
+        if let [part] = parts
+            && let Some(placed) = self
+                .placed
+                .get(part.event)
+                .and_then(|placed| placed.iter().find(|p| p.id == *id))
+        {
+            return placed.players.clone();
+        }
+        players_of(&book.events, parts)
+    }
+
     /// Where event `e` is rated now: its units and the players of its games in each.
     fn placement(&self, rulebook: &R, book: &Book<R>, e: usize) -> Vec<(Placed, EventPart)> {
         let Some(event) = book.events.get(e) else {

@@ -197,6 +197,16 @@ impl<S: Clone + PartialEq> Lanes<S> {
         }
     }
 
+    /// Room in every lane for a state from each unit he plays in (as many as a full re-rate can
+    /// push), so that the re-rate's pushes never move a lane.
+    pub fn reserve_states(&mut self) {
+        for lane in &mut self.lanes {
+            let n = lane.plays.len();
+            lane.keys.reserve_exact(n);
+            lane.states.reserve_exact(n);
+        }
+    }
+
     /// Pushes a unit at the end of a lane (units come in ledger order when built from scratch).
     pub fn push_state(&mut self, player: PlayerIdx, list: ListId, key: &UnitKey, state: &S) {
         let lane = self.get_mut(player, list);
