@@ -83,14 +83,15 @@ fn placements<R: Rulebook>(
     rulebook: &R,
     book: &Book<R>,
     lists: usize,
+    threads: usize,
 ) -> (
     BTreeMap<UnitId, Vec<EventPart>>,
     Vec<Vec<Placed>>,
     Vec<Vec<(UnitKey, u32)>>,
 ) {
-    // Each event's units and players, worked out side by side; then put in order here.
+    // Each event's units and players, worked out on `threads` threads; then put in order here.
     let events: Vec<usize> = (0..book.events.len()).collect();
-    let units = map_on_cores(&events, threads(), |&e| {
+    let units = map_on_cores(&events, threads, |&e| {
         let event = &book.events[e];
         if !book.live.get(e).copied().unwrap_or(false) {
             return Vec::new();
@@ -216,7 +217,7 @@ fn waves(participants: &[Vec<PlayerIdx>], players: usize) -> Vec<Vec<usize>> {
 impl<R: Rulebook> Ledger<R> {
     /// Places every event of a book in its units (nothing rated); its lanes hold the plays.
     fn place_all(&mut self, rulebook: &R, book: &Book<R>) {
-        let (members, placed, plays) = placements(rulebook, book, self.lists);
+        let (members, placed, plays) = placements(rulebook, book, self.lists, threads());
         self.members = members;
         self.placed = placed;
         self.lanes = Lanes::from_parts(self.lists, Vec::new(), plays);
@@ -304,7 +305,8 @@ impl<R: Rulebook> Ledger<R> {
         let mut ledger = Self::empty(lists, book);
         let ((members, placed, plays), (states, reached)) = std::thread::scope(|s| {
             let states = s.spawn(|| stored_states(&units, book.players.len(), lists));
-            let placements = placements(rulebook, book, lists);
+            // The other core reads the stored states meanwhile.
+            let placements = placements(rulebook, book, lists, 1);
             match states.join() {
                 Ok(states) => (placements, states),
                 Err(panic) => std::panic::resume_unwind(panic),
