@@ -31,12 +31,13 @@ pub(super) struct Ahead<R: Rulebook> {
     rated: BTreeMap<UnitId, (Vec<PlayerIdx>, u64, UnitResult<R>)>,
     /// Units done so far in this update.
     step: u64,
-    /// Per player, the step at which a unit last moved his state or awards.
-    moved: BTreeMap<PlayerIdx, u64>,
+    /// Per player (by index), the step at which a unit last moved his state or awards (0:
+    /// none has).
+    moved: Vec<u64>,
 }
 
 impl<R: Rulebook> Ahead<R> {
-    pub fn new(rulebook: &R) -> Self {
+    pub fn new(rulebook: &R, players: usize) -> Self {
         let cores = crate::cores::threads();
         Self {
             threads: if rulebook.reads_other_lists() {
@@ -46,7 +47,7 @@ impl<R: Rulebook> Ahead<R> {
             },
             rated: BTreeMap::new(),
             step: 0,
-            moved: BTreeMap::new(),
+            moved: vec![0; players],
         }
     }
 
@@ -54,7 +55,10 @@ impl<R: Rulebook> Ahead<R> {
     pub fn done(&mut self, moved: impl IntoIterator<Item = PlayerIdx>) {
         self.step += 1;
         for p in moved {
-            self.moved.insert(p, self.step);
+            if self.moved.len() <= p {
+                self.moved.resize(p + 1, 0);
+            }
+            self.moved[p] = self.step;
         }
     }
 
@@ -63,7 +67,7 @@ impl<R: Rulebook> Ahead<R> {
         let (players, step, result) = self.rated.remove(id)?;
         let still = players
             .iter()
-            .all(|p| self.moved.get(p).is_none_or(|&s| s <= step));
+            .all(|&p| self.moved.get(p).is_none_or(|&s| s <= step));
         still.then_some(result)
     }
 }

@@ -345,12 +345,10 @@ impl<R: Rulebook> Ledger<R> {
         let empty = BTreeMap::new();
         let old_states = old.map_or(&empty, |u| &u.states);
         let new_states = new.map_or(&empty, |u| &u.states);
-        for p in old_states.keys().filter(|p| !new_states.contains_key(p)) {
-            self.lanes.get_mut(*p, *list).remove_state(key);
-        }
-        for (p, state) in new_states {
-            if old_states.get(p) != Some(state) {
-                self.lanes.get_mut(*p, *list).set_state(key, state);
+        for (p, state) in changed(old_states, new_states) {
+            match state {
+                Some(state) => self.lanes.get_mut(p, *list).set_state(key, state),
+                None => self.lanes.get_mut(p, *list).remove_state(key),
             }
         }
         let no_awards: &[Award<R::Award>] = &[];
@@ -411,7 +409,7 @@ impl<R: Rulebook> Ledger<R> {
             }
         }
         let mut update = Update::default();
-        let mut ahead = Ahead::new(rulebook);
+        let mut ahead = Ahead::new(rulebook, book.players.len());
         while let Some(id) = queue.pop_first() {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
@@ -483,12 +481,7 @@ fn differences<R: Rulebook>(
     let empty = BTreeMap::new();
     let old_states = old.map_or(&empty, |u| &u.states);
     let new_states = new.map_or(&empty, |u| &u.states);
-    let moved: BTreeSet<PlayerIdx> = old_states
-        .keys()
-        .chain(new_states.keys())
-        .filter(|p| old_states.get(p) != new_states.get(p))
-        .copied()
-        .collect();
+    let moved: BTreeSet<PlayerIdx> = changed(old_states, new_states).map(|(p, _)| p).collect();
     let no_awards: &[Award<R::Award>] = &[];
     let old_awards = old.map_or(no_awards, |u| &u.awards);
     let new_awards = new.map_or(no_awards, |u| &u.awards);
@@ -505,10 +498,78 @@ fn differences<R: Rulebook>(
     (moved, awards_moved)
 }
 
+/// The players whose state differs between two units' states, with the new one (`None`: he
+/// has none now), in one walk over both (they are sorted by player).
+fn changed<'a, S: PartialEq>(
+    old: &'a BTreeMap<PlayerIdx, S>,
+    new: &'a BTreeMap<PlayerIdx, S>,
+) -> impl Iterator<Item = (PlayerIdx, Option<&'a S>)> {
+    let (mut old, mut new) = (old.iter().peekable(), new.iter().peekable());
+    std::iter::from_fn(move || {
+        loop {
+            let next = match (old.peek(), new.peek()) {
+                (None, None) => return None,
+                (Some(&(&p, _)), None) => {
+                    old.next();
+                    Some((p, None))
+                }
+                (None, Some(&(&p, s))) => {
+                    new.next();
+                    Some((p, Some(s)))
+                }
+                (Some(&(&a, x)), Some(&(&b, y))) => match a.cmp(&b) {
+                    std::cmp::Ordering::Less => {
+                        old.next();
+                        Some((a, None))
+                    }
+                    std::cmp::Ordering::Greater => {
+                        new.next();
+                        Some((b, Some(y)))
+                    }
+                    std::cmp::Ordering::Equal => {
+                        old.next();
+                        new.next();
+                        (x != y).then_some((a, Some(y)))
+                    }
+                },
+            };
+            if next.is_some() {
+                return next;
+            }
+        }
+    })
+}
+
 /// A player's seed on a list.
 fn seed<R: Rulebook>(book: &Book<R>, player: PlayerIdx, list: ListId) -> Option<&R::State> {
     book.seeds
         .get(player)
         .and_then(|s| s.get(list))
         .and_then(Option::as_ref)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changed_walks_both_maps_once_and_names_every_difference() {
+        let old: BTreeMap<PlayerIdx, i32> = [(1, 10), (2, 20), (4, 40), (6, 60)].into();
+        let new: BTreeMap<PlayerIdx, i32> = [(0, 5), (2, 20), (4, 41), (5, 50)].into();
+        let found: Vec<(PlayerIdx, Option<i32>)> = changed(&old, &new)
+            .map(|(p, s)| (p, s.copied()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (0, Some(5)),
+                (1, None),
+                (4, Some(41)),
+                (5, Some(50)),
+                (6, None)
+            ]
+        );
+        assert_eq!(changed(&old, &old).count(), 0);
+        assert_eq!(changed(&BTreeMap::new(), &old).count(), 4);
+    }
 }
