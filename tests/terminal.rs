@@ -19,7 +19,16 @@ struct Terminal {
 }
 
 impl Terminal {
+    /// The demo of a rulebook, built in the data folder at the first start.
     fn start(data: &std::path::Path, rules: &str) -> Self {
+        Self::run(
+            &["--demo", "--rules", rules],
+            &[("XDG_DATA_HOME", data.as_os_str())],
+        )
+    }
+
+    /// The program with these arguments and environment.
+    fn run(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Self {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: 24,
@@ -29,8 +38,10 @@ impl Terminal {
             })
             .expect("a pseudo-terminal");
         let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_ratedesk"));
-        command.args(["--demo", "--rules", rules]);
-        command.env("XDG_DATA_HOME", data);
+        command.args(args);
+        for (name, value) in env {
+            command.env(name, value);
+        }
         command.env("TERM", "xterm-256color");
         let child = pty.slave.spawn_command(command).expect("ratedesk starts");
         let mut output = pty
@@ -185,6 +196,59 @@ fn a_result_the_screen_shows_stored_survives_a_killed_process() {
     terminal.child.wait().expect("reaped");
     let log = last_entry(data.path(), "ratedesk-demo");
     assert!(log.contains(&format!(": {keyed}")), "{log}");
+}
+
+/// The debug build's switch (`RATEDESK_TEST_DISK_FULL_AFTER`) fails every flush as a full disk
+/// would: the flush that runs while a result's frame is drawn fails, the frame says so instead
+/// of "stored", and the next key that would edit is refused.
+#[cfg(debug_assertions)]
+#[test]
+fn a_flush_that_fails_behind_the_frame_is_shown_and_stops_editing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/autumn-2025.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .args(["import", "json"])
+        .arg(&demo)
+        .output()
+        .expect("import");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let db_arg = db.to_str().expect("path");
+    let mut terminal = Terminal::run(
+        &["--db", db_arg],
+        &[("RATEDESK_TEST_DISK_FULL_AFTER", "0".as_ref())],
+    );
+    terminal.wait_for("22 players", WAIT);
+    terminal.send(b"FIN1006");
+    terminal.wait_for("FIN1006▏", WAIT);
+    terminal.send(ENTER);
+    terminal.wait_for("Player card", WAIT);
+    terminal.send(ENTER);
+    terminal.wait_for("Standings", WAIT);
+    terminal.send(b"1");
+    std::thread::sleep(Duration::from_millis(500));
+    if terminal.contents().contains("nothing to change") {
+        terminal.send(b"0");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    if terminal.contents().contains("This correction changes") {
+        terminal.send(b"y");
+    }
+    let screen = terminal.wait_for("is stored, but finishing it failed", WAIT);
+    assert!(!screen.contains("stored:"), "{screen}");
+    terminal.send(b"=");
+    std::thread::sleep(Duration::from_millis(500));
+    if terminal.contents().contains("This correction changes") {
+        terminal.send(b"y");
+    }
+    let screen = terminal.wait_for("could not be written earlier", WAIT);
+    assert!(screen.contains(" 2 7 Ylönen, Si… 0-1"), "refused: {screen}");
 }
 
 fn officers_day(rules: &str, id: &str, folder: &str) {

@@ -467,7 +467,7 @@ impl<R: Federation> Desk<R> {
         // The edit before, flushed behind, must be on disk before this one is written.
         if let Err(e) = self.settle() {
             self.stopped = Some(e.to_string());
-            return Err(e);
+            return Err(DeskError::Stopped(e.to_string()));
         }
         let mut explicit = Before::<R>::new();
         for (change, _, _) in &changes {

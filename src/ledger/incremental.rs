@@ -556,9 +556,8 @@ mod tests {
     fn changed_walks_both_maps_once_and_names_every_difference() {
         let old: BTreeMap<PlayerIdx, i32> = [(1, 10), (2, 20), (4, 40), (6, 60)].into();
         let new: BTreeMap<PlayerIdx, i32> = [(0, 5), (2, 20), (4, 41), (5, 50)].into();
-        let found: Vec<(PlayerIdx, Option<i32>)> = changed(&old, &new)
-            .map(|(p, s)| (p, s.copied()))
-            .collect();
+        let found: Vec<(PlayerIdx, Option<i32>)> =
+            changed(&old, &new).map(|(p, s)| (p, s.copied())).collect();
         assert_eq!(
             found,
             [

@@ -42,8 +42,11 @@ pub(crate) fn doubled(d: Option<i64>) -> String {
 pub fn render<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame: &mut Frame) {
     draw_screen(app, theme, keymap, frame);
     // The frame shows the edits made as stored: it reaches the terminal only once they are on
-    // disk (their flush ran while it was drawn). A failed flush takes the status line.
-    if let Err(e) = app.desk.settle() {
+    // disk (their flush ran while it was drawn). A failed flush takes the status line, unless
+    // the line already says what went wrong since (an edit refused for it).
+    if let Err(e) = app.desk.settle()
+        && !app.status.as_ref().is_some_and(|s| s.error)
+    {
         let area = frame.area();
         let line = Rect::new(area.x, area.bottom().saturating_sub(1), area.width, 1);
         frame.render_widget(Clear, line);
