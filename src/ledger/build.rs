@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::incremental::{AwardsByUnit, Ledger, Placed, UnitId, UnitResult, players_of, rate_unit};
+use super::incremental::{AwardsByUnit, Ledger, Placed, UnitId, UnitResult, placement, rate_unit};
 use super::lanes::Lanes;
 use crate::book::Book;
 use crate::cores::{map_on_cores, threads};
@@ -91,32 +91,16 @@ fn placements<R: Rulebook>(
 ) {
     // Each event's units and players, worked out on `threads` threads; then put in order here.
     let events: Vec<usize> = (0..book.events.len()).collect();
-    let units = map_on_cores(&events, threads, |&e| {
-        let event = &book.events[e];
-        if !book.live.get(e).copied().unwrap_or(false) {
-            return Vec::new();
-        }
-        let Some(list) = rulebook.list_in(event, &book.events) else {
-            return Vec::new();
-        };
-        rulebook
-            .units_of(e, event, list)
-            .into_iter()
-            .map(|(key, part)| {
-                let players = players_of(&book.events, std::slice::from_ref(&part));
-                ((key, list), part, players)
-            })
-            .collect::<Vec<_>>()
-    });
+    let units = map_on_cores(&events, threads, |&e| placement(rulebook, book, e));
     let mut members: BTreeMap<UnitId, Vec<(EventPart, usize)>> = BTreeMap::new();
     let mut placed: Vec<Vec<Placed>> = vec![Vec::new(); book.events.len()];
     for (e, units) in units.into_iter().enumerate() {
-        for (id, part, players) in units {
+        for (unit, part) in units {
             members
-                .entry(id.clone())
+                .entry(unit.id.clone())
                 .or_default()
                 .push((part, placed[e].len()));
-            placed[e].push(Placed { id, players });
+            placed[e].push(unit);
         }
     }
     // Sized first, then filled in ledger order by pushing.

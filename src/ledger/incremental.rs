@@ -99,6 +99,37 @@ pub(super) fn players_of(events: &[Event], parts: &[EventPart]) -> Vec<PlayerIdx
     players
 }
 
+/// Where event `e` is rated now: its units and the players of its games in each.
+pub(super) fn placement<R: Rulebook>(
+    rulebook: &R,
+    book: &Book<R>,
+    e: usize,
+) -> Vec<(Placed, EventPart)> {
+    let Some(event) = book.events.get(e) else {
+        return Vec::new();
+    };
+    if !book.live.get(e).copied().unwrap_or(false) {
+        return Vec::new();
+    }
+    let Some(list) = rulebook.list_in(event, &book.events) else {
+        return Vec::new();
+    };
+    rulebook
+        .units_of(e, event, list)
+        .into_iter()
+        .map(|(key, part)| {
+            let players = players_of(&book.events, std::slice::from_ref(&part));
+            (
+                Placed {
+                    id: (key, list),
+                    players,
+                },
+                part,
+            )
+        })
+        .collect()
+}
+
 /// Rates one unit, its participants' states and awards as the closures give them.
 pub(super) fn rate_unit<'a, R: Rulebook>(
     rulebook: &R,
@@ -267,36 +298,9 @@ impl<R: Rulebook> Ledger<R> {
         players_of(&book.events, parts)
     }
 
-    /// Where event `e` is rated now: its units and the players of its games in each.
-    fn placement(&self, rulebook: &R, book: &Book<R>, e: usize) -> Vec<(Placed, EventPart)> {
-        let Some(event) = book.events.get(e) else {
-            return Vec::new();
-        };
-        if !book.live.get(e).copied().unwrap_or(false) {
-            return Vec::new();
-        }
-        let Some(list) = rulebook.list_in(event, &book.events) else {
-            return Vec::new();
-        };
-        rulebook
-            .units_of(e, event, list)
-            .into_iter()
-            .map(|(key, part)| {
-                let players = players_of(&book.events, std::slice::from_ref(&part));
-                (
-                    Placed {
-                        id: (key, list),
-                        players,
-                    },
-                    part,
-                )
-            })
-            .collect()
-    }
-
     /// Records which units event `e` now belongs to; returns the units it left or joined.
     fn place(&mut self, rulebook: &R, book: &Book<R>, e: usize) -> Vec<UnitId> {
-        let new = self.placement(rulebook, book, e);
+        let new = placement(rulebook, book, e);
         if self.placed.len() <= e {
             self.placed.resize(e + 1, Vec::new());
         }
