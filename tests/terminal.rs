@@ -100,15 +100,20 @@ impl Terminal {
 
     /// Waits until the screen shows `text` (the program draws asynchronously).
     fn wait_for(&self, text: &str, limit: Duration) -> String {
+        self.wait_for_any(&[text], limit)
+    }
+
+    /// Waits until the screen shows one of `texts`; returns the screen.
+    fn wait_for_any(&self, texts: &[&str], limit: Duration) -> String {
         let start = Instant::now();
         loop {
             let screen = self.contents();
-            if screen.contains(text) {
+            if texts.iter().any(|t| screen.contains(t)) {
                 return screen;
             }
             assert!(
                 start.elapsed() < limit,
-                "'{text}' never appeared; the screen:\n{screen}"
+                "none of {texts:?} appeared; the screen:\n{screen}"
             );
             std::thread::sleep(Duration::from_millis(100));
         }
@@ -160,18 +165,26 @@ fn key_a_result(terminal: &mut Terminal, id: &str) -> &'static str {
     terminal.wait_for("Standings", WAIT);
     // Key white's win on his board; if the board had another result this is a correction and
     // its preview asks first; if it had this one, nothing is stored and black's win is keyed.
+    // (Each step waits for what the screen answers: a slow machine draws late.)
+    let answers = [
+        "nothing to change",
+        "This correction changes",
+        "saved: result",
+    ];
     let mut keyed = "1-0";
     terminal.send(b"1");
-    std::thread::sleep(Duration::from_millis(500));
-    if terminal.contents().contains("nothing to change") {
+    let mut screen = terminal.wait_for_any(&answers, WAIT);
+    if screen.contains("nothing to change") {
         terminal.send(b"\x1b[A0");
         keyed = "0-1";
-        std::thread::sleep(Duration::from_millis(500));
+        screen = terminal.wait_for_any(&answers[1..], WAIT);
     }
-    if terminal.contents().contains("This correction changes") {
+    if screen.contains("This correction changes") {
         terminal.send(b"y");
     }
-    terminal.wait_for(&format!(": {keyed}"), WAIT);
+    // The status line says it is stored (the preview's title line names the result too).
+    let screen = terminal.wait_for("saved: result", WAIT);
+    assert!(screen.contains(&format!(": {keyed}")), "{screen}");
     keyed
 }
 
@@ -231,23 +244,26 @@ fn a_flush_that_fails_behind_the_frame_is_shown_and_stops_editing() {
     terminal.wait_for("Player card", WAIT);
     terminal.send(ENTER);
     terminal.wait_for("Standings", WAIT);
+    let failed = "is stored, but finishing it failed";
+    let answers = ["nothing to change", "This correction changes", failed];
     terminal.send(b"1");
-    std::thread::sleep(Duration::from_millis(500));
-    if terminal.contents().contains("nothing to change") {
+    let mut screen = terminal.wait_for_any(&answers, WAIT);
+    if screen.contains("nothing to change") {
         terminal.send(b"0");
-        std::thread::sleep(Duration::from_millis(500));
+        screen = terminal.wait_for_any(&answers[1..], WAIT);
     }
-    if terminal.contents().contains("This correction changes") {
+    if screen.contains("This correction changes") {
         terminal.send(b"y");
     }
-    let screen = terminal.wait_for("is stored, but finishing it failed", WAIT);
-    assert!(!screen.contains("stored:"), "{screen}");
+    let screen = terminal.wait_for(failed, WAIT);
+    assert!(!screen.contains("saved: "), "{screen}");
     terminal.send(b"=");
-    std::thread::sleep(Duration::from_millis(500));
-    if terminal.contents().contains("This correction changes") {
+    let stopped = "could not be written earlier";
+    let screen = terminal.wait_for_any(&["This correction changes", stopped], WAIT);
+    if screen.contains("This correction changes") {
         terminal.send(b"y");
     }
-    let screen = terminal.wait_for("could not be written earlier", WAIT);
+    let screen = terminal.wait_for(stopped, WAIT);
     assert!(screen.contains(" 2 7 Ylönen, Si… 0-1"), "refused: {screen}");
 }
 
