@@ -57,6 +57,11 @@ impl Behind {
             inner.asked += 1;
             Ok(())
         } else {
+            // The thread is gone: flushes it was asked for and never answered are failures.
+            if inner.asked > 0 && inner.failed.is_none() {
+                inner.failed = Some(stopped());
+            }
+            inner.asked = 0;
             inner.worker = None;
             job()
         }
@@ -73,13 +78,8 @@ impl Behind {
         };
         while inner.asked > 0 {
             let answer = match &inner.worker {
-                Some(w) => w.answers.recv().unwrap_or_else(|_| {
-                    Err(StoreError::Io {
-                        path: Default::default(),
-                        detail: "the flushing thread stopped".into(),
-                    })
-                }),
-                None => Ok(()),
+                Some(w) => w.answers.recv().unwrap_or_else(|_| Err(stopped())),
+                None => Err(stopped()),
             };
             inner.asked -= 1;
             if let Err(e) = answer
@@ -128,6 +128,14 @@ impl Drop for Behind {
             drop(ask);
             let _ = thread.join();
         }
+    }
+}
+
+/// The flushing thread ended without answering (it panicked).
+fn stopped() -> StoreError {
+    StoreError::Io {
+        path: Default::default(),
+        detail: "the flushing thread stopped".into(),
     }
 }
 
@@ -194,6 +202,15 @@ mod tests {
         for _ in 0..2 {
             assert!(matches!(behind.settle(), Err(StoreError::NoSpace { .. })));
         }
+    }
+
+    #[test]
+    fn a_flushing_thread_that_dies_is_a_failure_not_a_success() {
+        let job: Job = Arc::new(|| panic!("sled panicked"));
+        let behind = Behind::new();
+        behind.ask(&job).expect("asked");
+        assert!(matches!(behind.settle(), Err(StoreError::Io { .. })));
+        assert!(behind.settle().is_err(), "reported again");
     }
 
     #[test]
