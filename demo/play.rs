@@ -245,8 +245,6 @@ pub(super) fn push_event<R: Rulebook>(book: &mut Book<R>, event: Event) {
     book.live.push(true);
 }
 
-/// A player's age (8 to 69 when the generated years begin), birth date, and a strength that
-/// grows with age up to forty, with a wide spread.
 /// A first name: a woman's one time in `one_in`, drawn before the name. Returns whether she
 /// is a woman, and the name.
 pub(super) fn first_name(
@@ -260,6 +258,8 @@ pub(super) fn first_name(
     (female, names[rng.below(names.len())])
 }
 
+/// A player's age (8 to 69 when the generated years begin), birth date, and a strength that
+/// grows with age up to forty, with a wide spread.
 pub(super) fn person(rng: &mut Rng, first_year: i32) -> (i32, NaiveDate, f64) {
     let age = 8 + rng.below(62) as i32;
     let born = date(

@@ -141,21 +141,12 @@ impl<R: Rulebook> Ledger<R> {
         let rated = map_on_cores(&jobs, ahead.threads, |(id, parts, inputs)| {
             self.rate_from(rulebook, book, id, parts, inputs)
         });
-        let mut results: Vec<(UnitId, UnitResult<R>)> = jobs
-            .iter()
-            .map(|(id, _, _)| id.clone())
-            .zip(rated)
-            .collect();
         let mut mine = None;
-        let mut players: BTreeMap<UnitId, Vec<PlayerIdx>> = jobs
-            .into_iter()
-            .map(|(id, _, inputs)| (id, inputs.players))
-            .collect();
-        for (u, result) in results.drain(..) {
+        for ((u, _, inputs), result) in jobs.into_iter().zip(rated) {
             if u == *id {
                 mine = Some(result);
-            } else if let Some(players) = players.remove(&u) {
-                ahead.rated.insert(u, (players, ahead.step, result));
+            } else {
+                ahead.rated.insert(u, (inputs.players, ahead.step, result));
             }
         }
         mine

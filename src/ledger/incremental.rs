@@ -511,34 +511,16 @@ fn changed<'a, S: PartialEq>(
     let (mut old, mut new) = (old.iter().peekable(), new.iter().peekable());
     std::iter::from_fn(move || {
         loop {
-            let next = match (old.peek(), new.peek()) {
+            let p = match (old.peek(), new.peek()) {
                 (None, None) => return None,
-                (Some(&(&p, _)), None) => {
-                    old.next();
-                    Some((p, None))
-                }
-                (None, Some(&(&p, s))) => {
-                    new.next();
-                    Some((p, Some(s)))
-                }
-                (Some(&(&a, x)), Some(&(&b, y))) => match a.cmp(&b) {
-                    std::cmp::Ordering::Less => {
-                        old.next();
-                        Some((a, None))
-                    }
-                    std::cmp::Ordering::Greater => {
-                        new.next();
-                        Some((b, Some(y)))
-                    }
-                    std::cmp::Ordering::Equal => {
-                        old.next();
-                        new.next();
-                        (x != y).then_some((a, Some(y)))
-                    }
-                },
+                (Some((a, _)), Some((b, _))) => (**a).min(**b),
+                (Some((a, _)), None) => **a,
+                (None, Some((b, _))) => **b,
             };
-            if next.is_some() {
-                return next;
+            let before = old.next_if(|(q, _)| **q == p).map(|(_, s)| s);
+            let after = new.next_if(|(q, _)| **q == p).map(|(_, s)| s);
+            if before != after {
+                return Some((p, after));
             }
         }
     })

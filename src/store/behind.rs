@@ -6,6 +6,7 @@
 //! One thread, started at the first request and stopped with the store, flushes in the order
 //! asked. A failure is kept: every later settle reports it (the desk stops taking edits).
 
+use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -17,6 +18,8 @@ pub(super) type Job = Arc<dyn Fn() -> Result<(), StoreError> + Send + Sync>;
 
 /// The flushing thread, the flushes asked and not yet seen done, and a failure once one failed.
 pub(super) struct Behind {
+    /// The database's folder, which a failure names.
+    path: PathBuf,
     inner: Mutex<Inner>,
 }
 
@@ -34,8 +37,9 @@ struct Worker {
 }
 
 impl Behind {
-    pub fn new() -> Self {
+    pub fn new(path: PathBuf) -> Self {
         Self {
+            path,
             inner: Mutex::new(Inner::default()),
         }
     }
@@ -59,7 +63,7 @@ impl Behind {
         } else {
             // The thread is gone: flushes it was asked for and never answered are failures.
             if inner.asked > 0 && inner.failed.is_none() {
-                inner.failed = Some(stopped());
+                inner.failed = Some(self.stopped());
             }
             inner.asked = 0;
             inner.worker = None;
@@ -71,15 +75,12 @@ impl Behind {
     /// later call.
     pub fn settle(&self) -> Result<(), StoreError> {
         let Ok(mut inner) = self.inner.lock() else {
-            return Err(StoreError::Io {
-                path: Default::default(),
-                detail: "the flushing thread failed".into(),
-            });
+            return Err(self.stopped());
         };
         while inner.asked > 0 {
             let answer = match &inner.worker {
-                Some(w) => w.answers.recv().unwrap_or_else(|_| Err(stopped())),
-                None => Err(stopped()),
+                Some(w) => w.answers.recv().unwrap_or_else(|_| Err(self.stopped())),
+                None => Err(self.stopped()),
             };
             inner.asked -= 1;
             if let Err(e) = answer
@@ -89,7 +90,7 @@ impl Behind {
             }
         }
         match &inner.failed {
-            Some(e) => Err(again(e)),
+            Some(e) => Err(self.again(e)),
             None => Ok(()),
         }
     }
@@ -131,29 +132,31 @@ impl Drop for Behind {
     }
 }
 
-/// The flushing thread ended without answering (it panicked).
-fn stopped() -> StoreError {
-    StoreError::Io {
-        path: Default::default(),
-        detail: "the flushing thread stopped".into(),
+impl Behind {
+    /// The flushing thread ended without answering (it panicked).
+    fn stopped(&self) -> StoreError {
+        StoreError::Io {
+            path: self.path.clone(),
+            detail: "the thread that writes it to disk stopped".into(),
+        }
     }
-}
 
-/// A failure reported again: a full disk stays a full disk, anything else keeps its words.
-fn again(e: &StoreError) -> StoreError {
-    match e {
-        StoreError::NoSpace { path, detail } => StoreError::NoSpace {
-            path: path.clone(),
-            detail: detail.clone(),
-        },
-        StoreError::Io { path, detail } => StoreError::Io {
-            path: path.clone(),
-            detail: detail.clone(),
-        },
-        other => StoreError::Io {
-            path: Default::default(),
-            detail: other.to_string(),
-        },
+    /// A failure reported again: a full disk stays a full disk, anything else keeps its words.
+    fn again(&self, e: &StoreError) -> StoreError {
+        match e {
+            StoreError::NoSpace { path, detail } => StoreError::NoSpace {
+                path: path.clone(),
+                detail: detail.clone(),
+            },
+            StoreError::Io { path, detail } => StoreError::Io {
+                path: path.clone(),
+                detail: detail.clone(),
+            },
+            other => StoreError::Io {
+                path: self.path.clone(),
+                detail: other.to_string(),
+            },
+        }
     }
 }
 
@@ -183,7 +186,7 @@ mod tests {
     #[test]
     fn settle_returns_once_every_flush_asked_is_done() {
         let (job, done) = counting(usize::MAX);
-        let behind = Behind::new();
+        let behind = Behind::new("/db".into());
         for _ in 0..3 {
             behind.ask(&job).expect("asked");
         }
@@ -195,7 +198,7 @@ mod tests {
     #[test]
     fn a_failed_flush_is_reported_by_every_later_settle() {
         let (job, _) = counting(2);
-        let behind = Behind::new();
+        let behind = Behind::new("/db".into());
         behind.ask(&job).expect("asked");
         behind.settle().expect("the first flush succeeds");
         behind.ask(&job).expect("asked");
@@ -207,7 +210,7 @@ mod tests {
     #[test]
     fn a_flushing_thread_that_dies_is_a_failure_not_a_success() {
         let job: Job = Arc::new(|| panic!("sled panicked"));
-        let behind = Behind::new();
+        let behind = Behind::new("/db".into());
         behind.ask(&job).expect("asked");
         assert!(matches!(behind.settle(), Err(StoreError::Io { .. })));
         assert!(behind.settle().is_err(), "reported again");
@@ -216,7 +219,7 @@ mod tests {
     #[test]
     fn dropping_waits_for_the_flushes_asked() {
         let (job, done) = counting(usize::MAX);
-        let behind = Behind::new();
+        let behind = Behind::new("/db".into());
         behind.ask(&job).expect("asked");
         behind.ask(&job).expect("asked");
         drop(behind);

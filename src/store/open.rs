@@ -216,7 +216,7 @@ impl Store {
             rules: rules.to_string(),
             _lock: lock,
             manifest: Arc::new(manifest::Settle::new(dir, rules)),
-            behind: super::behind::Behind::new(),
+            behind: super::behind::Behind::new(dir.to_path_buf()),
             next_seq: std::sync::atomic::AtomicU64::new(0),
         };
         if let Some(expected) = manifest::read(dir) {

@@ -302,7 +302,7 @@ impl Grid {
         let buf = frame.buffer_mut();
         // A row's cells written straight into the buffer: the row's style over its width, each
         // cell's style over its column, the text cut to the column and aligned in it.
-        let mut draw_row = |y: u16, style: Option<Style>, cells: &[(String, Option<Role>)]| {
+        let mut draw_row = |y: u16, style: Option<Style>, cells: &[(String, Role)]| {
             if let Some(style) = style {
                 buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
             }
@@ -310,9 +310,7 @@ impl Grid {
                 let Some(Some((x, w))) = columns.get(i).copied() else {
                     continue;
                 };
-                if let Some(role) = role {
-                    buf.set_style(Rect::new(x, y, w, 1), theme.style(*role));
-                }
+                buf.set_style(Rect::new(x, y, w, 1), theme.style(*role));
                 // Figures, ids, dates and most names are letters of one cell each: a cell a
                 // character, no graphemes to find (what `set_stringn` does for the rest).
                 if let Some(cells) = one_cell_each(text).filter(|&n| n <= usize::from(w)) {
@@ -341,10 +339,10 @@ impl Grid {
                 );
             }
         };
-        let header: Vec<(String, Option<Role>)> = self
+        let header: Vec<(String, Role)> = self
             .columns
             .iter()
-            .map(|c| (theme.text(c.header.clone()), None))
+            .map(|c| (theme.text(c.header.clone()), Role::Header))
             .collect();
         draw_row(inner.y, Some(theme.style(Role::Header)), &header);
         for (k, r) in shown.into_iter().enumerate() {
@@ -360,9 +358,7 @@ impl Grid {
             } else {
                 None
             };
-            let cells: Vec<(String, Option<Role>)> =
-                r.into_iter().map(|(t, role)| (t, Some(role))).collect();
-            draw_row(y, style, &cells);
+            draw_row(y, style, &r);
         }
     }
 }
