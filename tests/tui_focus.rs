@@ -52,6 +52,33 @@ fn typing_a_name_right_after_leaving_a_card_searches_and_changes_nothing() {
 }
 
 #[test]
+fn a_name_typed_right_after_leaving_a_card_starts_a_new_search() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    type_text(&mut app, &k, "jarvinen");
+    press_keys(&mut app, &k, "enter esc");
+    assert_eq!(
+        app.players.query, "jarvinen",
+        "the query that found him, shown"
+    );
+    type_text(&mut app, &k, "virtanen");
+    assert_eq!(
+        app.players.query, "virtanen",
+        "a new name, not more of the old"
+    );
+    let found = &app.desk.book().players[app.players.results[0]].name;
+    assert!(found.starts_with("Virtanen"), "{found}");
+    // A backspace first keeps the query to work on, and so does a move.
+    press_keys(&mut app, &k, "enter esc backspace");
+    assert_eq!(app.players.query, "virtane");
+    type_text(&mut app, &k, "n");
+    press_keys(&mut app, &k, "enter esc down");
+    type_text(&mut app, &k, " l");
+    assert_eq!(app.players.query, "virtanen l");
+}
+
+#[test]
 fn undo_is_never_a_plain_letter_where_letters_are_typed() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut app = app(dir.path());

@@ -35,6 +35,9 @@ pub struct PlayersState {
     /// The cursor in the card's list (newest first).
     pub card_row: usize,
     pub card_view: CardView,
+    /// Back from a card, the query is the one that found him: the next letter typed starts a
+    /// new search (a backspace or any other key keeps the query to work on).
+    pub fresh: bool,
 }
 
 /// One rated game on a player's card.

@@ -348,6 +348,10 @@ impl<R: Federation> App<R> {
         }
         match self.tab {
             Tab::Players => {
+                // Typed back from a card: a new name, not more of the old one.
+                if std::mem::take(&mut self.players.fresh) && from_top {
+                    self.players.query.clear();
+                }
                 edit(&mut self.players.query);
                 if from_top {
                     self.players.selected = 0;
@@ -367,6 +371,7 @@ impl<R: Federation> App<R> {
 
     /// Carries out one action.
     pub fn update(&mut self, action: Action) {
+        self.players.fresh = false;
         if self.popup.is_some() {
             return self.update_popup(action);
         }
@@ -444,6 +449,7 @@ impl<R: Federation> App<R> {
         match place {
             Place::Search => {
                 self.tab = Tab::Players;
+                self.players.fresh = self.players.card.is_some() && !self.players.query.is_empty();
                 self.players.card = None;
                 self.players.focus = Focus::Search;
             }

@@ -381,6 +381,7 @@ pub(crate) fn query_box(
     title: impl Into<String>,
     text: &str,
     focused: bool,
+    fresh: bool,
 ) {
     let shown = field_tail(
         theme,
@@ -394,7 +395,12 @@ pub(crate) fn query_box(
         block(theme, title)
     };
     frame.render_widget(
-        Paragraph::new(Line::styled(shown, theme.style(Role::Input))).block(frame_block),
+        // A query the next letter replaces is shown selected.
+        Paragraph::new(Line::styled(
+            shown,
+            theme.style(if fresh { Role::Selection } else { Role::Input }),
+        ))
+        .block(frame_block),
         area,
     );
 }

@@ -27,6 +27,7 @@ pub(crate) fn draw_players<R: Federation>(
         " Search: name (either order), id or FIDE id ",
         &app.players.query,
         app.players.focus == Focus::Search,
+        app.players.fresh,
     );
     let book = app.desk.book();
     let rulebook = app.desk.rulebook();

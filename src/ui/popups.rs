@@ -390,7 +390,7 @@ pub(crate) fn draw_pick<R: Federation>(
     ])
     .areas(area);
     frame.render_widget(Clear, area);
-    query_box(frame, theme, query, title, &pick.query, true);
+    query_box(frame, theme, query, title, &pick.query, true, false);
     let mut columns = vec![
         Column::text("Name", 12, 20),
         Column::figure("Born", 8),

@@ -33,6 +33,7 @@ pub(crate) fn draw_tournaments<R: Federation>(
         " Filter: event name or id ",
         &app.tournaments.query,
         true,
+        false,
     );
     let events = &app.tournaments.list;
     let columns = vec![
