@@ -354,9 +354,13 @@ fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
 
     let (search_ms, search_min, search_max) =
         summary(keyed::search_keys(&mut app, &mut screen, 5)?);
-    let keyed = keyed::keyed_results(&mut app, &mut screen, KEYED)?;
+    let keyed_all = keyed::keyed_results(&mut app, &mut screen, KEYED)?;
+    let keyed: Vec<Duration> = keyed_all.iter().map(|k| k.shown).collect();
+    let keyed_behind: Vec<Duration> = keyed_all.iter().map(|k| k.behind).collect();
+    let cascades = keyed::cascades(&mut app, &mut screen, CASCADES)?;
+    let cascade_behind_ms = summary(cascades.iter().map(|k| k.behind).collect()).0;
     let (cascade_10y_ms, cascade_min, cascade_max) =
-        summary(keyed::cascades(&mut app, &mut screen, CASCADES)?);
+        summary(cascades.iter().map(|k| k.shown).collect());
     let (rss_mb, peak_mb) = memory_mb();
     let count = keyed.len();
     let (p50, p99, max) = (
@@ -373,8 +377,10 @@ fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
         "keyed_result_p50_ms": p50,
         "keyed_result_p99_ms": p99,
         "keyed_result_max_ms": max,
+        "keyed_result_behind_p50_ms": percentile(&keyed_behind, 50.0),
         "cascade_10y_ms": cascade_10y_ms,
         "cascade_10y_spread_ms": [cascade_min, cascade_max],
+        "cascade_10y_behind_ms": cascade_behind_ms,
         "rss_mb": rss_mb,
         "peak_rss_mb": peak_mb,
     }))

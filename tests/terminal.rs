@@ -209,6 +209,20 @@ fn a_result_the_screen_shows_stored_survives_a_killed_process() {
     terminal.child.wait().expect("reaped");
     let log = last_entry(data.path(), "ratedesk-demo");
     assert!(log.contains(&format!(": {keyed}")), "{log}");
+    // The units it re-rated were written behind the frame, perhaps not yet: the opening rates
+    // them again if so, and the stored results agree with a fresh calculation.
+    let check = std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(data.path().join("ratedesk-demo"))
+        .arg("check")
+        .output()
+        .expect("check");
+    assert!(
+        check.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
 }
 
 /// The debug build's switch (`RATEDESK_TEST_DISK_FULL_AFTER`) fails every flush as a full disk

@@ -37,6 +37,7 @@ pub use registry::{WithFederation, with_federation};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::book::Book;
 use crate::book::{Change, PlayerStatus};
@@ -120,6 +121,8 @@ pub struct Desk<R: Federation> {
     generations: (u64, u64),
     /// Whether an edit's flush is asked for and not waited for ([`Desk::flush_behind`]).
     flush_behind: bool,
+    /// The flush behind the screen that makes the edits applied so far durable.
+    acknowledged: store::Ticket,
     /// The last edit's action, to name it if its flush fails.
     last_action: String,
 }
@@ -256,6 +259,7 @@ impl<R: Federation> Desk<R> {
             pending: None,
             generations: (0, 0),
             flush_behind: false,
+            acknowledged: 0,
             last_action: String::new(),
         })
     }
@@ -266,16 +270,27 @@ impl<R: Federation> Desk<R> {
 
     /// From now on an edit's flush is asked for and not waited for: the workstation draws the
     /// frame that shows the edit while the disk catches up, and calls [`Desk::settle`] before
-    /// the frame goes to the terminal. Every other caller keeps `apply` returning once the edit
-    /// is on disk.
+    /// the frame goes to the terminal. The units the edit re-rated are written after that flush,
+    /// behind the screen too (a database opened before they are on disk re-rates). Every other
+    /// caller keeps `apply` returning once the edit and its results are on disk.
     pub fn flush_behind(&mut self) {
         self.flush_behind = true;
     }
 
-    /// Waits until the edits applied so far are on disk; a failure to flush them (reported again
-    /// on every call: the desk takes no more edits).
+    /// Waits until the edits applied so far are on disk; a failure to write anything behind
+    /// the screen (reported again on every call: the desk takes no more edits).
     pub fn settle(&self) -> Result<(), DeskError> {
-        self.store.settle().map_err(|cause| DeskError::AfterCommit {
+        self.after_commit(self.store.settle_to(self.acknowledged))
+    }
+
+    /// Waits until everything written behind the screen is on disk: the edits and the results
+    /// they derived.
+    pub fn settle_all(&self) -> Result<(), DeskError> {
+        self.after_commit(self.store.settle())
+    }
+
+    fn after_commit(&self, settled: Result<(), StoreError>) -> Result<(), DeskError> {
+        settled.map_err(|cause| DeskError::AfterCommit {
             action: self.last_action.clone(),
             cause,
         })
@@ -464,8 +479,9 @@ impl<R: Federation> Desk<R> {
         if let Some(why) = &self.stopped {
             return Err(DeskError::Stopped(why.clone()));
         }
-        // The edit before, flushed behind, must be on disk before this one is written.
-        if let Err(e) = self.settle() {
+        // The edit before and its results, written behind, must be on disk before this one is
+        // written.
+        if let Err(e) = self.settle_all() {
             self.stopped = Some(e.to_string());
             return Err(DeskError::Stopped(e.to_string()));
         }
@@ -522,10 +538,10 @@ impl<R: Federation> Desk<R> {
             None => self.ledger.update(&self.rulebook, &self.book, touched),
         };
         self.changed = true;
-        let units: Vec<(UnitId, Option<&UnitResult<R>>)> = update
+        let units: Vec<(UnitId, Option<Arc<UnitResult<R>>>)> = update
             .units
             .iter()
-            .map(|id| (id.clone(), self.ledger.units().get(id)))
+            .map(|id| (id.clone(), self.ledger.units().get(id).cloned()))
             .collect();
         let last = entries.last().map_or(0, |e| e.seq);
         let effect = effect(
@@ -546,17 +562,26 @@ impl<R: Federation> Desk<R> {
                 after: c.after,
             })
             .collect();
-        let finished = self
-            .store
-            .save_results(&units, last)
-            .and_then(|()| self.store.save_moves(last, &moves))
-            .and_then(|()| {
-                if self.flush_behind {
-                    self.store.flush_behind()
-                } else {
-                    self.store.flush()
-                }
-            });
+        let finished = if self.flush_behind {
+            // The edit and its moves are flushed first (what the next frame waits for), the
+            // units it re-rated written after.
+            self.store
+                .save_moves(last, &moves)
+                .and_then(|()| self.store.flush_behind())
+                .and_then(|ticket| {
+                    self.acknowledged = ticket;
+                    self.store.save_results_behind(units, last).map(drop)
+                })
+        } else {
+            let units: Vec<(UnitId, Option<&UnitResult<R>>)> = units
+                .iter()
+                .map(|(id, u)| (id.clone(), u.as_deref()))
+                .collect();
+            self.store
+                .save_results(&units, last)
+                .and_then(|()| self.store.save_moves(last, &moves))
+                .and_then(|()| self.store.flush())
+        };
         self.last_action.clone_from(&action);
         if let Err(cause) = finished {
             self.stopped = Some(cause.to_string());
@@ -840,5 +865,96 @@ fn effect<R: Federation>(
 impl<R: Federation> Drop for Desk<R> {
     fn drop(&mut self) {
         let _ = self.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo::{Params, generate};
+    use crate::ledger::event_order;
+    use crate::model::GameResult;
+    use crate::rules::ssl::Ssl;
+
+    /// A process killed after the frame showed an edit and before the units it re-rated were
+    /// written behind it leaves the stored results of the edit before: the next opening sees
+    /// them lag behind the audit log and re-rates, and stores what it rated.
+    #[test]
+    fn results_not_yet_written_behind_the_screen_are_rated_again_at_the_next_opening() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let params = Params {
+            players: 300,
+            years: 3,
+            last_year: 2025,
+            seed: 7,
+            opens_per_year: Some(6),
+        };
+        let (book, parts) = generate(&params);
+        let mut desk = Desk::open(dir.path(), Ssl).expect("open");
+        desk.import_in_parts(book, &parts).expect("import");
+        desk.flush_behind();
+        let rated_before = desk.store.load::<Ssl>().expect("load").rated_seq;
+        let old_units = desk.ledger.units().clone();
+        // A correction in the oldest event, whose cascade runs to the newest.
+        let book = desk.book();
+        let (event, game) = event_order(&book.events)
+            .into_iter()
+            .find_map(|e| {
+                let g = book.events[e]
+                    .games
+                    .iter()
+                    .find(|g| g.black.is_some() && g.result.is_some_and(|r| r.played))?;
+                Some((e, g.clone()))
+            })
+            .expect("a played game");
+        let flipped = if game.result == Some(GameResult::WHITE_WINS) {
+            GameResult::BLACK_WINS
+        } else {
+            GameResult::WHITE_WINS
+        };
+        desk.apply(Edit::SetResult {
+            event,
+            round: game.round,
+            board: game.board,
+            result: Some(flipped),
+        })
+        .expect("applied");
+        desk.settle().expect("the edit is on disk");
+        // What a kill before the results' write leaves: the results as they were before it.
+        desk.settle_all().expect("everything written");
+        let changed: Vec<UnitId> = desk
+            .ledger
+            .units()
+            .iter()
+            .filter(|(id, unit)| old_units.get(*id) != Some(*unit))
+            .map(|(id, _)| id.clone())
+            .collect();
+        assert!(changed.len() > 1, "the correction cascades");
+        let old: Vec<(UnitId, Option<&UnitResult<Ssl>>)> = changed
+            .iter()
+            .map(|id| (id.clone(), old_units.get(id).map(|u| &**u)))
+            .collect();
+        desk.store
+            .save_results(&old, rated_before)
+            .expect("put back");
+        desk.store.flush().expect("flushed");
+        drop(desk);
+
+        let reopened = Desk::open(dir.path(), Ssl).expect("reopen");
+        let stored = reopened.book().events[event]
+            .games
+            .iter()
+            .find(|g| g.round == game.round && g.board == game.board)
+            .and_then(|g| g.result);
+        assert_eq!(stored, Some(flipped), "the edit is there");
+        let fresh = Ledger::build(&Ssl, reopened.book());
+        assert_eq!(reopened.ledger().units(), fresh.units());
+        assert!(reopened.check().is_empty());
+        drop(reopened);
+        // And stored: opened again, the results are read, not rated.
+        let again = Desk::open(dir.path(), Ssl).expect("reopen");
+        let last = again.audit().last().map_or(0, |a| a.seq);
+        assert_eq!(again.store.load::<Ssl>().expect("load").rated_seq, last);
+        assert_eq!(again.ledger().units(), fresh.units());
     }
 }

@@ -60,15 +60,24 @@ fn last_round<R: Federation>(app: &App<R>, event: usize) -> u32 {
     app.rounds(event)
 }
 
+/// A keyed result's times: to the redrawn frame that shows it stored (what the officer waits
+/// for), and after that frame until the units it re-rated are written behind it.
+#[derive(Clone, Copy, Debug)]
+pub struct Keyed {
+    pub shown: Duration,
+    pub behind: Duration,
+}
+
 /// Keys one result on the board under the cursor — a key, and `y` when the workstation asks
 /// to confirm (a correction, or a title won or lost) — and returns the time to the redrawn
-/// frame after it is stored.
+/// frame after it is stored, and then waits for what is written behind the frame (as it is
+/// while the officer reads the screen), timed too.
 fn key_result<R: Federation>(
     app: &mut App<R>,
     screen: &mut Screen,
     event: usize,
     key: (&str, GameResult),
-) -> anyhow::Result<Duration> {
+) -> anyhow::Result<Keyed> {
     let round = app.tournaments.round;
     let board = app.boards(event, round)[app.tournaments.board];
     let t = Instant::now();
@@ -76,7 +85,9 @@ fn key_result<R: Federation>(
     if app.popup.is_some() {
         screen.press(app, "y")?;
     }
-    let took = t.elapsed();
+    let shown = t.elapsed();
+    app.desk.settle_all()?;
+    let behind = t.elapsed() - shown;
     let game = &app.desk.book().events[event].games[board];
     anyhow::ensure!(
         game.result
@@ -86,7 +97,7 @@ fn key_result<R: Federation>(
         game.board,
         app.status
     );
-    Ok(took)
+    Ok(Keyed { shown, behind })
 }
 
 /// The position of a result among [`RESULT_KEYS`] (a forfeit as the win it gives).
@@ -138,7 +149,7 @@ pub fn keyed_results<R: Federation>(
     app: &mut App<R>,
     screen: &mut Screen,
     wanted: usize,
-) -> anyhow::Result<Vec<Duration>> {
+) -> anyhow::Result<Vec<Keyed>> {
     let book = app.desk.book();
     // Events whose last round has a few played boards, newest first.
     let events: Vec<(usize, Vec<(u32, u32)>)> = event_order(&book.events)
@@ -209,7 +220,7 @@ pub fn cascades<R: Federation>(
     app: &mut App<R>,
     screen: &mut Screen,
     n: usize,
-) -> anyhow::Result<Vec<Duration>> {
+) -> anyhow::Result<Vec<Keyed>> {
     let book = app.desk.book();
     let oldest = event_order(&book.events)
         .into_iter()

@@ -124,29 +124,32 @@ impl<R: Rulebook> Ledger<R> {
         if let Some(result) = ahead.take(id) {
             return Some(result);
         }
-        let inputs = self.inputs(book, id, parts);
         if ahead.threads <= 1 {
+            let inputs = self.inputs(book, id, parts);
             return Some(self.rate_from(rulebook, book, id, parts, &inputs));
         }
-        // This unit and the next ones not yet rated ahead, shared out among the threads.
-        let mut jobs: Vec<(UnitId, &[EventPart], Inputs<R>)> = vec![(id.clone(), parts, inputs)];
+        // This unit and the next ones not yet rated ahead, shared out among the threads (each
+        // gathers what its unit's participants bring, too).
+        let mut jobs: Vec<(UnitId, &[EventPart])> = vec![(id.clone(), parts)];
         for next in queue.iter().filter(|u| !ahead.rated.contains_key(*u)) {
             if jobs.len() >= 2 * ahead.threads {
                 break;
             }
             if let Some(parts) = self.members.get(next) {
-                jobs.push((next.clone(), parts, self.inputs(book, next, parts)));
+                jobs.push((next.clone(), parts));
             }
         }
-        let rated = map_on_cores(&jobs, ahead.threads, |(id, parts, inputs)| {
-            self.rate_from(rulebook, book, id, parts, inputs)
+        let rated = map_on_cores(&jobs, ahead.threads, |(id, parts)| {
+            let inputs = self.inputs(book, id, parts);
+            let result = self.rate_from(rulebook, book, id, parts, &inputs);
+            (inputs.players, result)
         });
         let mut mine = None;
-        for ((u, _, inputs), result) in jobs.into_iter().zip(rated) {
+        for ((u, _), (players, result)) in jobs.into_iter().zip(rated) {
             if u == *id {
                 mine = Some(result);
             } else {
-                ahead.rated.insert(u, (inputs.players, ahead.step, result));
+                ahead.rated.insert(u, (players, ahead.step, result));
             }
         }
         mine

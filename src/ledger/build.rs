@@ -8,8 +8,11 @@
 //! the same as rating them one by one.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use super::incremental::{AwardsByUnit, Ledger, Placed, UnitId, UnitResult, placement, rate_unit};
+use super::incremental::{
+    AwardsByUnit, Ledger, Placed, UnitId, UnitResult, Units, placement, rate_unit,
+};
 use super::lanes::Lanes;
 use crate::book::Book;
 use crate::cores::{map_on_cores, threads};
@@ -140,7 +143,7 @@ fn placements<R: Rulebook>(
 /// the awards reached.
 #[allow(clippy::type_complexity)]
 fn stored_states<R: Rulebook>(
-    units: &BTreeMap<UnitId, UnitResult<R>>,
+    units: &Units<R>,
     players: usize,
     lists: usize,
 ) -> (Vec<Vec<(UnitKey, R::State)>>, Vec<AwardsByUnit<R>>) {
@@ -273,18 +276,14 @@ impl<R: Rulebook> Ledger<R> {
         ledger.units = ids
             .into_iter()
             .zip(results)
-            .filter_map(|(id, unit)| unit.map(|u| (id, u)))
+            .filter_map(|(id, unit)| unit.map(|u| (id, Arc::new(u))))
             .collect();
         ledger
     }
 
     /// Rebuilds a ledger from stored unit results without rating anything: the events placed
     /// and the states laid out side by side, on two cores when there are.
-    pub fn from_units(
-        rulebook: &R,
-        book: &Book<R>,
-        units: BTreeMap<UnitId, UnitResult<R>>,
-    ) -> Self {
+    pub fn from_units(rulebook: &R, book: &Book<R>, units: Units<R>) -> Self {
         let lists = rulebook.lists().len();
         let mut ledger = Self::empty(lists, book);
         let ((members, placed, plays), (states, reached)) = std::thread::scope(|s| {

@@ -8,6 +8,7 @@
 //! same edit, applied, takes the preview's results instead of rating them again.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +29,10 @@ pub struct UnitResult<R: Rulebook> {
     pub awards: Vec<Award<R::Award>>,
 }
 
+/// Every unit's result, shared: the store writes a unit's result behind the screen while the
+/// ledger goes on.
+pub type Units<R> = BTreeMap<UnitId, Arc<UnitResult<R>>>;
+
 /// A player's awards reached in each unit.
 pub(super) type AwardsByUnit<R> = BTreeMap<UnitId, Vec<Award<<R as Rulebook>::Award>>>;
 
@@ -45,7 +50,7 @@ pub(super) struct Placed {
 #[derive(Clone, Debug)]
 pub struct Ledger<R: Rulebook> {
     pub(super) lists: usize,
-    pub(super) units: BTreeMap<UnitId, UnitResult<R>>,
+    pub(super) units: Units<R>,
     /// Per unit, the parts of events it rates, in event order.
     pub(super) members: BTreeMap<UnitId, Vec<EventPart>>,
     /// Per event (by index), the units it is rated in.
@@ -178,7 +183,7 @@ impl<R: Rulebook> Ledger<R> {
         }
     }
 
-    pub fn units(&self) -> &BTreeMap<UnitId, UnitResult<R>> {
+    pub fn units(&self) -> &Units<R> {
         &self.units
     }
 
@@ -418,7 +423,7 @@ impl<R: Rulebook> Ledger<R> {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
             let new = self.rate(rulebook, book, &id, &queue, &mut ahead);
-            let (moved, awards_moved) = differences(old.as_ref(), new.as_ref());
+            let (moved, awards_moved) = differences(old.as_deref(), new.as_ref());
             // Before the new result is indexed, remember what the moved players had.
             let list = id.1;
             for &p in moved.iter().chain(&awards_moved) {
@@ -438,9 +443,9 @@ impl<R: Rulebook> Ledger<R> {
                     .entry(p)
                     .or_insert_with(|| self.awards(book, p));
             }
-            self.index(&id, old.as_ref(), new.as_ref());
+            self.index(&id, old.as_deref(), new.as_ref());
             if let Some(unit) = new {
-                self.units.insert(id.clone(), unit);
+                self.units.insert(id.clone(), Arc::new(unit));
             }
             self.keep_replaced(&id, old);
             // The next unit of every player whose outcome moved must see the new outcome (on

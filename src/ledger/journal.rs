@@ -4,6 +4,7 @@
 //! ledger with what the journal holds.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::incremental::{AwardsByUnit, Ledger, Placed, UnitId, UnitResult, Update};
 use super::lanes::Lane;
@@ -13,7 +14,7 @@ use crate::rules::{EventPart, Rulebook};
 /// What a journaled update replaced (`None`: absent before it), and what it did.
 #[derive(Clone, Debug)]
 pub struct Journal<R: Rulebook> {
-    units: BTreeMap<UnitId, Option<UnitResult<R>>>,
+    units: BTreeMap<UnitId, Option<Arc<UnitResult<R>>>>,
     members: BTreeMap<UnitId, Option<Vec<EventPart>>>,
     placed: BTreeMap<usize, Vec<Placed>>,
     reached: BTreeMap<PlayerIdx, AwardsByUnit<R>>,
@@ -80,7 +81,7 @@ impl<R: Rulebook> Ledger<R> {
     }
 
     /// Keeps the result a unit had before an update re-rated it, while journaling.
-    pub(super) fn keep_replaced(&mut self, id: &UnitId, old: Option<UnitResult<R>>) {
+    pub(super) fn keep_replaced(&mut self, id: &UnitId, old: Option<Arc<UnitResult<R>>>) {
         if let Some(j) = &mut self.journal {
             j.units.entry(id.clone()).or_insert(old);
         }

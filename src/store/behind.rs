@@ -1,22 +1,27 @@
-//! Flushing behind the screen: the workstation asks for an edit's flush and draws the frame
+//! Writing behind the screen: the workstation asks for an edit's flush and draws the frame
 //! that shows the edit while the disk catches up, and the frame reaches the terminal only once
-//! [`Behind::settle`] has seen the flush done. So what the officer sees acknowledged is on
-//! disk, and the render and the flush overlap instead of following each other.
+//! [`Behind::settle_to`] has seen the flush done. So what the officer sees acknowledged is on
+//! disk, and the render and the flush overlap instead of following each other. The results an
+//! edit derived (re-rated units, which a database whose stored results lag behind its audit log
+//! rates again when it opens) are written after that flush, still behind the screen.
 //!
-//! One thread, started at the first request and stopped with the store, flushes in the order
-//! asked. A failure is kept: every later settle reports it (the desk stops taking edits).
+//! One thread, started at the first request and stopped with the store, runs the jobs in the
+//! order asked. A failure is kept: every later settle reports it (the desk stops taking edits).
 
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use super::StoreError;
 
-/// A flush of the whole store, as [`super::Store::flush`] does it.
-pub(super) type Job = Arc<dyn Fn() -> Result<(), StoreError> + Send + Sync>;
+/// A write or flush of the store, run once on the thread.
+pub(super) type Job = Box<dyn FnOnce() -> Result<(), StoreError> + Send>;
 
-/// The flushing thread, the flushes asked and not yet seen done, and a failure once one failed.
+/// A job's place in the order asked: settling to it waits for it and every job before it.
+pub type Ticket = u64;
+
+/// The thread, the jobs asked and answered so far, and a failure once one failed.
 pub(super) struct Behind {
     /// The database's folder, which a failure names.
     path: PathBuf,
@@ -26,12 +31,14 @@ pub(super) struct Behind {
 #[derive(Default)]
 struct Inner {
     worker: Option<Worker>,
-    asked: usize,
+    /// Jobs asked of the thread, and of those the ones whose answer was read.
+    asked: Ticket,
+    answered: Ticket,
     failed: Option<StoreError>,
 }
 
 struct Worker {
-    ask: Sender<()>,
+    ask: Sender<Job>,
     answers: Receiver<Result<(), StoreError>>,
     thread: JoinHandle<()>,
 }
@@ -44,45 +51,52 @@ impl Behind {
         }
     }
 
-    /// Asks for a flush by `job` and returns at once. Without a thread (none could be
-    /// started) it flushes here and now.
-    pub fn ask(&self, job: &Job) -> Result<(), StoreError> {
+    /// Asks for `job` and returns at once with its ticket. Without a thread (none could be
+    /// started) it runs here and now.
+    pub fn ask(&self, job: Job) -> Result<Ticket, StoreError> {
         let Ok(mut inner) = self.inner.lock() else {
-            return job();
+            return job().map(|()| 0);
         };
         if inner.worker.is_none() {
-            inner.worker = Worker::start(job.clone());
+            inner.worker = Worker::start();
         }
-        let sent = inner
-            .worker
-            .as_ref()
-            .is_some_and(|w| w.ask.send(()).is_ok());
-        if sent {
-            inner.asked += 1;
-            Ok(())
-        } else {
-            // The thread is gone: flushes it was asked for and never answered are failures.
-            if inner.asked > 0 && inner.failed.is_none() {
-                inner.failed = Some(self.stopped());
-            }
-            inner.asked = 0;
-            inner.worker = None;
-            job()
+        let job = match &inner.worker {
+            Some(w) => match w.ask.send(job) {
+                Ok(()) => {
+                    inner.asked += 1;
+                    return Ok(inner.asked);
+                }
+                Err(unsent) => unsent.0,
+            },
+            None => job,
+        };
+        // The thread is gone: jobs it was asked for and never answered are failures.
+        if inner.asked > inner.answered && inner.failed.is_none() {
+            inner.failed = Some(self.stopped());
         }
+        inner.answered = inner.asked;
+        inner.worker = None;
+        job().map(|()| inner.asked)
     }
 
-    /// Waits for every flush asked so far; the first failure of any of them, now and on every
-    /// later call.
+    /// Waits for every job asked so far; the first failure of any job, now and on every later
+    /// call.
     pub fn settle(&self) -> Result<(), StoreError> {
+        self.settle_to(Ticket::MAX)
+    }
+
+    /// Waits for the job of `ticket` and every job asked before it; the first failure of any
+    /// job seen, now and on every later call.
+    pub fn settle_to(&self, ticket: Ticket) -> Result<(), StoreError> {
         let Ok(mut inner) = self.inner.lock() else {
             return Err(self.stopped());
         };
-        while inner.asked > 0 {
+        while inner.answered < inner.asked.min(ticket) {
             let answer = match &inner.worker {
                 Some(w) => w.answers.recv().unwrap_or_else(|_| Err(self.stopped())),
                 None => Err(self.stopped()),
             };
-            inner.asked -= 1;
+            inner.answered += 1;
             if let Err(e) = answer
                 && inner.failed.is_none()
             {
@@ -97,13 +111,13 @@ impl Behind {
 }
 
 impl Worker {
-    fn start(job: Job) -> Option<Self> {
-        let (ask, asked) = channel::<()>();
+    fn start() -> Option<Self> {
+        let (ask, asked) = channel::<Job>();
         let (answer, answers) = channel();
         let thread = std::thread::Builder::new()
-            .name("flush".into())
+            .name("behind".into())
             .spawn(move || {
-                for () in asked {
+                for job in asked {
                     if answer.send(job()).is_err() {
                         return;
                     }
@@ -119,7 +133,7 @@ impl Worker {
 }
 
 impl Drop for Behind {
-    /// Lets the flushes asked finish, then stops the thread (before the store's handles go).
+    /// Lets the jobs asked finish, then stops the thread (before the store's handles go).
     fn drop(&mut self) {
         let worker = match self.inner.get_mut() {
             Ok(inner) => inner.worker.take(),
@@ -163,32 +177,37 @@ impl Behind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    fn counting(fail_from: usize) -> (Job, Arc<AtomicUsize>) {
+    /// Jobs that take 5 ms each and count themselves; from the `fail_from`th on they fail.
+    fn counting(fail_from: usize) -> (impl Fn() -> Job, Arc<AtomicUsize>) {
         let done = Arc::new(AtomicUsize::new(0));
         let seen = done.clone();
-        let job: Job = Arc::new(move || {
-            std::thread::sleep(std::time::Duration::from_millis(5));
-            let n = seen.fetch_add(1, Ordering::SeqCst) + 1;
-            if n >= fail_from {
-                Err(StoreError::NoSpace {
-                    path: "/db".into(),
-                    detail: String::new(),
-                })
-            } else {
-                Ok(())
-            }
-        });
+        let job = move || -> Job {
+            let seen = seen.clone();
+            Box::new(move || {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+                let n = seen.fetch_add(1, Ordering::SeqCst) + 1;
+                if n >= fail_from {
+                    Err(StoreError::NoSpace {
+                        path: "/db".into(),
+                        detail: String::new(),
+                    })
+                } else {
+                    Ok(())
+                }
+            })
+        };
         (job, done)
     }
 
     #[test]
-    fn settle_returns_once_every_flush_asked_is_done() {
+    fn settle_returns_once_every_job_asked_is_done() {
         let (job, done) = counting(usize::MAX);
         let behind = Behind::new("/db".into());
         for _ in 0..3 {
-            behind.ask(&job).expect("asked");
+            behind.ask(job()).expect("asked");
         }
         behind.settle().expect("flushed");
         assert_eq!(done.load(Ordering::SeqCst), 3);
@@ -196,32 +215,56 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_flush_is_reported_by_every_later_settle() {
-        let (job, _) = counting(2);
+    fn settling_to_a_ticket_waits_for_it_and_the_jobs_before_it_only() {
+        let done = Arc::new(AtomicUsize::new(0));
         let behind = Behind::new("/db".into());
-        behind.ask(&job).expect("asked");
-        behind.settle().expect("the first flush succeeds");
-        behind.ask(&job).expect("asked");
-        for _ in 0..2 {
-            assert!(matches!(behind.settle(), Err(StoreError::NoSpace { .. })));
-        }
+        let first = behind.ask(Box::new(|| Ok(()))).expect("asked");
+        let (go, wait) = channel::<()>();
+        let seen = done.clone();
+        let second = behind
+            .ask(Box::new(move || {
+                let _ = wait.recv();
+                seen.fetch_add(1, Ordering::SeqCst);
+                Ok(())
+            }))
+            .expect("asked");
+        assert!(second > first);
+        behind.settle_to(first).expect("the first is done");
+        assert_eq!(done.load(Ordering::SeqCst), 0, "the second still waits");
+        go.send(()).expect("the second is waiting");
+        behind.settle_to(second).expect("the second is done");
+        assert_eq!(done.load(Ordering::SeqCst), 1);
     }
 
     #[test]
-    fn a_flushing_thread_that_dies_is_a_failure_not_a_success() {
-        let job: Job = Arc::new(|| panic!("sled panicked"));
+    fn a_failed_job_is_reported_by_every_later_settle() {
+        let (job, _) = counting(2);
         let behind = Behind::new("/db".into());
-        behind.ask(&job).expect("asked");
+        let first = behind.ask(job()).expect("asked");
+        behind.settle().expect("the first job succeeds");
+        behind.ask(job()).expect("asked");
+        for _ in 0..2 {
+            assert!(matches!(behind.settle(), Err(StoreError::NoSpace { .. })));
+        }
+        assert!(behind.settle_to(first).is_err(), "and to an earlier ticket");
+    }
+
+    #[test]
+    fn a_thread_that_dies_is_a_failure_not_a_success() {
+        let behind = Behind::new("/db".into());
+        behind
+            .ask(Box::new(|| panic!("sled panicked")))
+            .expect("asked");
         assert!(matches!(behind.settle(), Err(StoreError::Io { .. })));
         assert!(behind.settle().is_err(), "reported again");
     }
 
     #[test]
-    fn dropping_waits_for_the_flushes_asked() {
+    fn dropping_waits_for_the_jobs_asked() {
         let (job, done) = counting(usize::MAX);
         let behind = Behind::new("/db".into());
-        behind.ask(&job).expect("asked");
-        behind.ask(&job).expect("asked");
+        behind.ask(job()).expect("asked");
+        behind.ask(job()).expect("asked");
         drop(behind);
         assert_eq!(done.load(Ordering::SeqCst), 2);
     }

@@ -26,9 +26,10 @@ use sled::transaction::{ConflictableTransactionError, TransactionError};
 
 use crate::book::Book;
 use crate::book::{Change, EventRecord, PlayerRecord, PlayerStatus, placeholder_event};
-use crate::ledger::{UnitId, UnitResult};
+use crate::ledger::{UnitId, UnitResult, Units};
 use crate::model::{PlayerIdx, fold_name};
 use crate::rules::Rulebook;
+pub use behind::Ticket;
 pub use lock::{Holder, LockError, LockFile};
 pub use open::{RestoreMarker, set_aside};
 pub use records::{AuditEntry, AuditKind, AuditSummary, Link, Moved};
@@ -187,7 +188,7 @@ pub struct Counts {
 pub struct Contents<R: Rulebook> {
     pub book: Book<R>,
     pub status: Vec<PlayerStatus>,
-    pub units: BTreeMap<UnitId, UnitResult<R>>,
+    pub units: Units<R>,
     pub audit: Vec<AuditSummary>,
     /// The audit entry the stored results follow from (0: none).
     pub rated_seq: u64,
@@ -243,6 +244,37 @@ fn counts(meta: &sled::Tree) -> Result<Counts, sled::Error> {
     })
 }
 
+/// Flushes sled's log: durable against a killed process.
+fn flush_db(db: &sled::Db, path: &Path) -> Result<(), StoreError> {
+    #[cfg(debug_assertions)]
+    if fault::disk_full_now() {
+        return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(path));
+    }
+    db.flush().map(drop).map_err(|e| e.at(path))
+}
+
+/// Writes units' results in one batch, then the audit entry they follow from.
+fn write_results<'a, R: Rulebook + 'a>(
+    results: &sled::Tree,
+    meta: &sled::Tree,
+    units: impl Iterator<Item = (&'a UnitId, Option<&'a UnitResult<R>>)>,
+    rated_seq: u64,
+    path: &Path,
+) -> Result<(), StoreError> {
+    let mut batch = sled::Batch::default();
+    for (id, unit) in units {
+        let k = codec::encode_key(id).map_err(|e| e.at(path))?;
+        match unit {
+            Some(u) => batch.insert(k, layout::encode_unit(u).map_err(|e| e.at(path))?),
+            None => batch.remove(k),
+        }
+    }
+    results.apply_batch(batch).map_err(|e| e.at(path))?;
+    meta.insert(layout::RATED_SEQ, &rated_seq.to_be_bytes())
+        .map_err(|e| e.at(path))?;
+    Ok(())
+}
+
 fn name_key(name: &str, id: PlayerIdx) -> Vec<u8> {
     let mut k = fold_name(name).into_bytes();
     k.push(0);
@@ -287,28 +319,30 @@ impl Store {
         self.flush_job()()
     }
 
-    /// Asks for a flush and returns without waiting for it: whatever shows the edits written
-    /// so far as stored calls [`Store::settle`] first.
-    pub fn flush_behind(&self) -> Result<(), StoreError> {
-        self.behind.ask(&self.flush_job())
+    /// Asks for a flush and returns without waiting for it, with the ticket to settle to:
+    /// whatever shows the edits written so far as stored calls [`Store::settle_to`] first.
+    pub fn flush_behind(&self) -> Result<Ticket, StoreError> {
+        self.behind.ask(self.flush_job())
     }
 
-    /// Waits for the flushes asked by [`Store::flush_behind`]; the failure of any of them (on
-    /// every later call too).
+    /// Waits for everything asked behind the screen (flushes and results); the failure of any
+    /// of it (on every later call too).
     pub fn settle(&self) -> Result<(), StoreError> {
         self.behind.settle()
+    }
+
+    /// Waits for what was asked behind the screen up to `ticket`; the failure of any of it seen
+    /// (on every later call too).
+    pub fn settle_to(&self, ticket: Ticket) -> Result<(), StoreError> {
+        self.behind.settle_to(ticket)
     }
 
     /// A flush of everything written so far, and the manifest's counts after it.
     fn flush_job(&self) -> behind::Job {
         let (db, meta) = (self.db.clone(), self.meta.clone());
         let (manifest, path) = (self.manifest.clone(), self.path.clone());
-        Arc::new(move || {
-            #[cfg(debug_assertions)]
-            if fault::disk_full_now() {
-                return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(&path));
-            }
-            db.flush().map_err(|e| e.at(&path))?;
+        Box::new(move || {
+            flush_db(&db, &path)?;
             let counts = counts(&meta).map_err(|e| e.at(&path))?;
             manifest.write(counts).map_err(|e| e.at(&path))
         })
@@ -338,7 +372,7 @@ impl Store {
     }
 
     /// The stored results of every unit.
-    fn load_results<R: Rulebook>(&self) -> Result<BTreeMap<UnitId, UnitResult<R>>, StoreError> {
+    fn load_results<R: Rulebook>(&self) -> Result<Units<R>, StoreError> {
         let bad = |what: &str, e: &dyn std::fmt::Display| self.corrupt(what, e);
         let mut units = Vec::new();
         for item in self.results.iter() {
@@ -346,7 +380,7 @@ impl Store {
             let id: UnitId = codec::decode(&k).map_err(|e| bad("result key", &e))?;
             let unit: UnitResult<R> =
                 layout::decode_unit(&v).map_err(|e| bad("result record", &e))?;
-            units.push((id, unit));
+            units.push((id, Arc::new(unit)));
         }
         // Keys are encoded so that byte order is not ledger order: sorted here, once.
         Ok(units.into_iter().collect())
@@ -659,37 +693,48 @@ impl Store {
         Ok(())
     }
 
-    /// Stores re-rated units (`None`: the unit no longer exists) and the audit entry they follow
-    /// from. Not yet flushed.
+    /// Writes units' results (`None`: the unit rates nothing any more) and the audit entry
+    /// they follow from.
     pub fn save_results<R: Rulebook>(
         &self,
         units: &[(UnitId, Option<&UnitResult<R>>)],
         rated_seq: u64,
     ) -> Result<(), StoreError> {
-        let mut batch = sled::Batch::default();
-        for (id, unit) in units {
-            let k = codec::encode_key(id).map_err(|e| self.fail(e))?;
-            match unit {
-                Some(u) => batch.insert(k, layout::encode_unit(*u).map_err(|e| self.fail(e))?),
-                None => batch.remove(k),
-            }
-        }
-        self.results.apply_batch(batch).map_err(|e| self.fail(e))?;
-        self.meta
-            .insert(layout::RATED_SEQ, &rated_seq.to_be_bytes())
-            .map_err(|e| self.fail(e))?;
-        Ok(())
+        write_results(
+            &self.results,
+            &self.meta,
+            units.iter().map(|(id, unit)| (id, *unit)),
+            rated_seq,
+            &self.path,
+        )
+    }
+
+    /// [`Store::save_results`] and a flush, behind the screen (after everything asked before):
+    /// returns at once. Until they are on disk the stored results lag behind the audit log, and
+    /// a database opened then is re-rated.
+    pub fn save_results_behind<R: Rulebook + 'static>(
+        &self,
+        units: Vec<(UnitId, Option<Arc<UnitResult<R>>>)>,
+        rated_seq: u64,
+    ) -> Result<Ticket, StoreError> {
+        let (db, results, meta) = (self.db.clone(), self.results.clone(), self.meta.clone());
+        let path = self.path.clone();
+        self.behind.ask(Box::new(move || {
+            let units = units.iter().map(|(id, unit)| (id, unit.as_deref()));
+            write_results(&results, &meta, units, rated_seq, &path)?;
+            flush_db(&db, &path)
+        }))
     }
 
     /// Replaces all stored results.
     pub fn replace_results<R: Rulebook>(
         &self,
-        units: &BTreeMap<UnitId, UnitResult<R>>,
+        units: &Units<R>,
         rated_seq: u64,
     ) -> Result<(), StoreError> {
         self.results.clear().map_err(|e| self.fail(e))?;
         let all: Vec<(UnitId, Option<&UnitResult<R>>)> =
-            units.iter().map(|(k, v)| (k.clone(), Some(v))).collect();
+            units.iter().map(|(k, v)| (k.clone(), Some(&**v))).collect();
         self.save_results(&all, rated_seq)
     }
 
