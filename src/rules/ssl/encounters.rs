@@ -167,13 +167,8 @@ mod tests {
         }
     }
 
-    /// Participants in ascending player order, each one's games in round order (games given
-    /// out of round order too), unplayed games and byes left out.
-    #[test]
-    fn participants_by_slot_and_games_in_round_order() {
-        let mut bye = game(1, 9, 9, "1-0");
-        bye.black = None;
-        let event = Event {
+    fn event(games: Vec<Game>) -> Event {
+        Event {
             id: "e".into(),
             name: String::new(),
             start: chrono::NaiveDate::from_ymd_opt(2025, 1, 1).expect("date"),
@@ -186,14 +181,72 @@ mod tests {
             received: None,
             participants: Vec::new(),
             pairing: "swiss".into(),
-            games: vec![
-                game(2, 70, 5, "0-1"),
-                game(1, 5, 30, "1/2-1/2"),
-                bye,
-                game(1, 70, 1000, "1-0"),
-                game(2, 30, 1000, "+-"),
-            ],
+            games,
+        }
+    }
+
+    /// A large field (the numbering's table grows several times), scattered player indices:
+    /// the same participants and games as grouping by a map.
+    #[test]
+    fn a_large_field_groups_as_a_map_does() {
+        let mut x: u64 = 7;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
         };
+        let field: Vec<PlayerIdx> = (0..300).map(|_| (next() % 1_000_000) as usize).collect();
+        let mut games = Vec::new();
+        for round in 1..=9 {
+            for _ in 0..150 {
+                let (w, b) = (next() as usize % 300, next() as usize % 300);
+                let code = ["1-0", "0-1", "1/2-1/2"][next() as usize % 3];
+                games.push(game(round, field[w], field[b], code));
+            }
+        }
+        let event = event(games);
+        let part = EventPart {
+            event: 0,
+            games: (0..event.games.len()).collect(),
+        };
+        let mut map = std::collections::BTreeMap::<PlayerIdx, Vec<(PlayerIdx, u8, u32)>>::new();
+        for g in &event.games {
+            let (Some(black), Some(r)) = (g.black, g.result) else {
+                continue;
+            };
+            map.entry(g.white)
+                .or_default()
+                .push((black, r.white_halves, g.round));
+            map.entry(black)
+                .or_default()
+                .push((g.white, r.black_halves, g.round));
+        }
+        let e = Encounters::of(&event, &part);
+        assert_eq!(e.players, map.keys().copied().collect::<Vec<_>>());
+        for (slot, games) in map.values().enumerate() {
+            let seen: Vec<(PlayerIdx, u8, u32)> = e
+                .of_slot(slot)
+                .iter()
+                .map(|x| (e.players[x.opponent], x.halves, x.round))
+                .collect();
+            assert_eq!(&seen, games);
+        }
+    }
+
+    /// Participants in ascending player order, each one's games in round order (games given
+    /// out of round order too), unplayed games and byes left out.
+    #[test]
+    fn participants_by_slot_and_games_in_round_order() {
+        let mut bye = game(1, 9, 9, "1-0");
+        bye.black = None;
+        let event = event(vec![
+            game(2, 70, 5, "0-1"),
+            game(1, 5, 30, "1/2-1/2"),
+            bye,
+            game(1, 70, 1000, "1-0"),
+            game(2, 30, 1000, "+-"),
+        ]);
         let part = EventPart {
             event: 0,
             games: (0..event.games.len()).collect(),
