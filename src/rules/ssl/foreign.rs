@@ -3,12 +3,11 @@
 //! event abroad (3.8, 3.9). FIDE ratings are read by tempo: the rating of a tempo is the
 //! newest entry that has that tempo, on or before the date.
 
-use std::collections::BTreeMap;
-
 use chrono::NaiveDate;
 
-use super::{Encounter, SslState, seconds_for_60};
-use crate::model::{Event, FideKind, PlayerIdx, PlayerInfo, Rating};
+use super::encounters::{Encounters, Slot};
+use super::{SslState, seconds_for_60};
+use crate::model::{Event, FideKind, PlayerInfo, Rating};
 use crate::rules::Halves;
 use crate::rules::arith::round_half_up_f64;
 
@@ -76,45 +75,49 @@ pub fn foreign_listed_rating(
 /// he enters the recursion as an unrated foreigner does, and the result is in the map (an
 /// established opponent counts one who is rated here, on an SSL assignment, at his 7.3 rating
 /// instead, as 3.4 has it in a domestic event).
+///
+/// By slot of `games`: `selo_before` is each participant's selo before the event, and the
+/// result each one's rating as an opponent (`None`: a Finn with a selo).
 pub(super) fn abroad_ratings(
     event: &Event,
     players: &[PlayerInfo],
-    games: &BTreeMap<PlayerIdx, Vec<Encounter>>,
-    selo_before: &BTreeMap<PlayerIdx, Option<Rating>>,
-) -> BTreeMap<PlayerIdx, Rating> {
+    games: &Encounters,
+    selo_before: &[Option<Rating>],
+) -> Vec<Option<Rating>> {
     let rapid = seconds_for_60(event) < RAPID_BELOW;
-    let mut fixed: BTreeMap<PlayerIdx, f64> = BTreeMap::new();
-    let mut unknown: Vec<PlayerIdx> = Vec::new();
-    for &p in games.keys() {
-        let listed = if players[p].plays_for(super::FINLAND) {
-            selo_before.get(&p).copied().flatten()
+    let floor = f64::from(FOREIGN_FLOOR);
+    let finn: Vec<bool> = games
+        .players
+        .iter()
+        .map(|&p| players[p].plays_for(super::FINLAND))
+        .collect();
+    // Each participant's rating as an opponent: listed (fixed), or the estimate of his
+    // performance for those in `unknown`.
+    let mut value: Vec<f64> = Vec::with_capacity(games.len());
+    let mut unknown: Vec<Slot> = Vec::new();
+    for (slot, &p) in games.players.iter().enumerate() {
+        let listed = if finn[slot] {
+            selo_before[slot]
         } else {
             foreign_listed_rating(&players[p], event.start, rapid).map(|r| r.max(FOREIGN_FLOOR))
         };
-        match listed {
-            Some(r) => {
-                fixed.insert(p, f64::from(r));
-            }
-            None => unknown.push(p),
+        value.push(listed.map_or(floor, f64::from));
+        if listed.is_none() {
+            unknown.push(slot);
         }
     }
-    let floor = f64::from(FOREIGN_FLOOR);
-    let mut estimate: BTreeMap<PlayerIdx, f64> = unknown.iter().map(|&p| (p, floor)).collect();
+    let mut next: Vec<f64> = vec![floor; unknown.len()];
+    let mut opponents: Vec<f64> = Vec::new();
     for _ in 0..1000 {
         let mut moved = 0.0f64;
-        let mut next = estimate.clone();
-        for &p in &unknown {
-            let opponents: Vec<f64> = games[&p]
+        for (k, &p) in unknown.iter().enumerate() {
+            opponents.clear();
+            opponents.extend(games.of_slot(p).iter().map(|e| value[e.opponent]));
+            let score: Halves = games
+                .of_slot(p)
                 .iter()
-                .map(|e| {
-                    fixed
-                        .get(&e.opponent)
-                        .or_else(|| estimate.get(&e.opponent))
-                        .copied()
-                        .unwrap_or(floor)
-                })
-                .collect();
-            let score: Halves = games[&p].iter().map(|e| Halves::from(e.halves)).sum();
+                .map(|e| Halves::from(e.halves))
+                .sum();
             let n = opponents.len() as Halves;
             let rp = if score == 0 || score >= 2 * n {
                 floor
@@ -122,24 +125,26 @@ pub(super) fn abroad_ratings(
                 crate::rules::performance::solve(&opponents, 50.0 * f64::from(score))
                     .map_or(floor, |rp| rp.max(floor))
             };
-            moved = moved.max((rp - estimate[&p]).abs());
-            next.insert(p, rp);
+            moved = moved.max((rp - value[p]).abs());
+            next[k] = rp;
         }
-        estimate = next;
+        for (k, &p) in unknown.iter().enumerate() {
+            value[p] = next[k];
+        }
         if moved < 1e-7 {
             break;
         }
     }
-    games
-        .keys()
-        .filter(|p| !players[**p].plays_for(super::FINLAND) || estimate.contains_key(p))
-        .map(|&p| {
-            let r = fixed
-                .get(&p)
-                .or_else(|| estimate.get(&p))
-                .copied()
-                .unwrap_or(floor);
-            (p, (round_half_up_f64(r) as Rating).max(FOREIGN_FLOOR))
+    let mut is_unknown = vec![false; games.len()];
+    for &p in &unknown {
+        is_unknown[p] = true;
+    }
+    value
+        .iter()
+        .enumerate()
+        .map(|(slot, &r)| {
+            (!finn[slot] || is_unknown[slot])
+                .then(|| (round_half_up_f64(r) as Rating).max(FOREIGN_FLOOR))
         })
         .collect()
 }

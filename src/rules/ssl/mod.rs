@@ -4,18 +4,17 @@
 //!
 //! Ratings are computed event by event (2.11): every event is its own rating unit.
 
+mod encounters;
 pub mod foreign;
 mod pelo;
 pub mod selection;
 mod selo;
 pub mod titles;
 
-use std::collections::BTreeMap;
-
 use chrono::NaiveDate;
 
 use super::{EventPart, Halves, ListId, Rulebook, Unit, UnitKey, UnitOutcome};
-use crate::model::{Event, Game, PlayerIdx, Rating};
+use crate::model::{Event, Rating};
 
 pub use titles::Title;
 
@@ -137,51 +136,6 @@ pub fn default_rating(age_limit: Option<u32>) -> Rating {
         Some(11..=14) => 1425,
         _ => 1525,
     }
-}
-
-/// The event's played games in round order (2.9: only games where both moved are rated).
-fn rated_games<'e>(event: &'e Event, part: &EventPart) -> Vec<&'e Game> {
-    let mut games: Vec<&Game> = part
-        .games
-        .iter()
-        .map(|&g| &event.games[g])
-        .filter(|g| g.is_rated_game())
-        .collect();
-    // Stored games come in round order already; sorting is for events given otherwise.
-    if !games.is_sorted_by_key(|g| g.round) {
-        games.sort_by_key(|g| g.round);
-    }
-    games
-}
-
-/// One rated game from one side.
-#[derive(Clone, Copy, Debug)]
-struct Encounter {
-    opponent: PlayerIdx,
-    halves: u8,
-    round: u32,
-}
-
-/// Every participant's rated games in the event, in round order.
-fn games_of(games: &[&Game]) -> BTreeMap<PlayerIdx, Vec<Encounter>> {
-    let mut by_player = BTreeMap::<PlayerIdx, Vec<Encounter>>::new();
-    for g in games {
-        let (Some(black), Some(result)) = (g.black, g.result) else {
-            continue;
-        };
-        let round = g.round;
-        by_player.entry(g.white).or_default().push(Encounter {
-            opponent: black,
-            halves: result.white_halves,
-            round,
-        });
-        by_player.entry(black).or_default().push(Encounter {
-            opponent: g.white,
-            halves: result.black_halves,
-            round,
-        });
-    }
-    by_player
 }
 
 impl Rulebook for Ssl {

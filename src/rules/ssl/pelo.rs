@@ -1,10 +1,9 @@
 //! Pelo, the Finnish quick-play rating (section 4): established players by 7.4, new players by
 //! a temporary rating (7.5, 4.3, 4.4) and then 7.4.
 
-use std::collections::BTreeMap;
-
-use super::{Ssl, SslState, Title, default_rating, games_of, rated_games};
-use crate::model::{PlayerIdx, Rating};
+use super::encounters::Encounters;
+use super::{Ssl, SslState, Title, default_rating};
+use crate::model::Rating;
 use crate::rules::arith::{round_half_up, round_half_up_f64};
 use crate::rules::expectation::p_table;
 use crate::rules::{Factors, GameLine, Halves, PlayerRating, Unit, UnitOutcome};
@@ -44,57 +43,62 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
         return out;
     };
     let event = &unit.events[part.event];
-    let by_player = games_of(&rated_games(event, part));
+    let games = Encounters::of(event, part);
     let default = default_rating(event.age_limit);
-    let states: BTreeMap<PlayerIdx, SslState> = by_player
-        .keys()
-        .map(|&p| (p, (unit.state)(p).cloned().unwrap_or_default()))
+    // Everything per participant is held by slot (ascending player order).
+    let none = SslState::default();
+    let states: Vec<&SslState> = games
+        .players
+        .iter()
+        .map(|&p| (unit.state)(p).unwrap_or(&none))
         .collect();
-    let established = |p: PlayerIdx| states[&p].pelo_established();
+    let established: Vec<bool> = states.iter().map(|s| s.pelo_established()).collect();
 
     // Rules 4.3 and 4.4: temporary ratings first; with no pelo-rated opponent (in particular in
     // an event of new players only) the 3.6 default.
-    let start: BTreeMap<PlayerIdx, Rating> = by_player
-        .iter()
-        .map(|(&p, games)| {
-            let rating = if established(p) {
-                states[&p].rating.unwrap_or(default)
+    let mut vs_rated: Vec<(Rating, u8)> = Vec::new();
+    let start: Vec<Rating> = (0..games.len())
+        .map(|slot| {
+            if established[slot] {
+                states[slot].rating.unwrap_or(default)
             } else {
-                let vs_rated: Vec<(Rating, u8)> = games
-                    .iter()
-                    .filter(|e| established(e.opponent))
-                    .map(|e| (states[&e.opponent].rating.unwrap_or(default), e.halves))
-                    .collect();
+                vs_rated.clear();
+                vs_rated.extend(
+                    games
+                        .of_slot(slot)
+                        .iter()
+                        .filter(|e| established[e.opponent])
+                        .map(|e| (states[e.opponent].rating.unwrap_or(default), e.halves)),
+                );
                 temporary_rating(&vs_rated).unwrap_or(default)
-            };
-            (p, rating)
+            }
         })
         .collect();
 
-    for (&p, games) in &by_player {
-        let ro = start[&p];
-        let opponents: Vec<(Rating, u8)> = games
-            .iter()
-            .map(|e| (start[&e.opponent], e.halves))
-            .collect();
+    out.ratings.reserve_exact(games.len());
+    out.states.reserve_exact(games.len());
+    let mut opponents: Vec<(Rating, u8)> = Vec::new();
+    for (slot, &p) in games.players.iter().enumerate() {
+        let encounters = games.of_slot(slot);
+        let ro = start[slot];
+        opponents.clear();
+        opponents.extend(encounters.iter().map(|e| (start[e.opponent], e.halves)));
         let after = pelo_after_each(ro, &opponents);
-        let lines: Vec<GameLine> = games
+        let lines: Vec<GameLine> = encounters
             .iter()
+            .zip(&opponents)
             .zip(&after)
-            .map(|(e, &rating_after)| {
-                let ri = start[&e.opponent];
-                GameLine {
-                    round: e.round,
-                    opponent: e.opponent,
-                    halves: e.halves,
-                    opponent_rating: ri,
-                    expected: Some(p_table(i64::from(ro) - i64::from(ri))),
-                    rating_after,
-                }
+            .map(|((e, &(ri, _)), &rating_after)| GameLine {
+                round: e.round,
+                opponent: games.players[e.opponent],
+                halves: e.halves,
+                opponent_rating: ri,
+                expected: Some(p_table(i64::from(ro) - i64::from(ri))),
+                rating_after,
             })
             .collect();
-        let score: Halves = games.iter().map(|e| Halves::from(e.halves)).sum();
-        let was_established = established(p);
+        let score: Halves = encounters.iter().map(|e| Halves::from(e.halves)).sum();
+        let was_established = established[slot];
         let new = after.last().copied().unwrap_or(ro);
         out.ratings.push(PlayerRating {
             player: p,
@@ -102,7 +106,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             old: was_established.then_some(ro),
             new,
             established: was_established,
-            games: games.len() as u32,
+            games: encounters.len() as u32,
             score,
             expected: Some(lines.iter().filter_map(|l| l.expected).map(i64::from).sum()),
             // Rule 7.6 over the lines' opponents and score, when shown.
@@ -114,12 +118,12 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             lines,
             detail: (),
         });
-        let before = &states[&p];
+        let before = states[slot];
         out.states.push((
             p,
             SslState {
                 rating: Some(new),
-                games: before.games + games.len() as u32,
+                games: before.games + encounters.len() as u32,
                 normal_games: before.normal_games,
                 history: None,
                 elo_corrected: before.elo_corrected,

@@ -2,15 +2,14 @@
 //! by 7.2, rounded by 3.5, with foreign players and events abroad as `foreign` reads them
 //! (2.2, 3.7–3.9), and the titles reached (section 6).
 
-use std::collections::BTreeMap;
-
+use super::encounters::{Encounters, Slot};
 use super::foreign::{abroad_ratings, elo_correction, is_rated_in};
 use super::titles::titles_reached;
 use super::{
-    Encounter, History, Ssl, SslState, Title, award_date, default_rating, games_of, is_normal_time,
-    kr, kt_tenths, rated_games, seconds_for_60,
+    History, Ssl, SslState, Title, award_date, default_rating, is_normal_time, kr, kt_tenths,
+    seconds_for_60,
 };
-use crate::model::{PlayerIdx, Rating};
+use crate::model::Rating;
 use crate::rules::arith::round_half_up;
 use crate::rules::expectation::p_selo;
 use crate::rules::{Award, Factors, GameLine, Halves, PlayerRating, Unit, UnitOutcome};
@@ -69,119 +68,150 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
     };
     let event = &unit.events[part.event];
     let seconds = seconds_for_60(event);
-    let games = rated_games(event, part);
-    let by_player = games_of(&games);
+    let games = Encounters::of(event, part);
     let default = default_rating(event.age_limit);
 
-    let mut people: BTreeMap<PlayerIdx, Participant> = BTreeMap::new();
-    for &p in by_player.keys() {
-        let info = &unit.players[p];
-        let mut state = (unit.state)(p).cloned().unwrap_or_default();
-        if !event.abroad {
-            elo_correction(&mut state, info, event.start);
-        }
-        let rated = is_rated_in(event, info, &state);
-        let established = state.selo_established();
-        people.insert(
-            p,
+    // Everything per participant is held by slot (ascending player order).
+    let people: Vec<Participant> = games
+        .players
+        .iter()
+        .map(|&p| {
+            let info = &unit.players[p];
+            let mut state = (unit.state)(p).cloned().unwrap_or_default();
+            if !event.abroad {
+                elo_correction(&mut state, info, event.start);
+            }
+            let rated = is_rated_in(event, info, &state);
+            let established = state.selo_established();
             Participant {
                 state,
                 rated,
                 established,
-            },
-        );
-    }
-    let foreign = if event.abroad {
-        let before = people.iter().map(|(&p, x)| (p, x.state.rating)).collect();
-        abroad_ratings(event, unit.players, &by_player, &before)
-    } else {
-        BTreeMap::new()
-    };
+            }
+        })
+        .collect();
 
-    // Rule 3.4: new players first; a new opponent counts with his Ro, or the 3.6 default.
-    let as_seen_by_new = |o: PlayerIdx| -> Rating {
-        foreign
-            .get(&o)
-            .copied()
-            .unwrap_or_else(|| people[&o].state.rating.unwrap_or(default))
-    };
-    let mut new_ratings: BTreeMap<PlayerIdx, Rating> = BTreeMap::new();
-    let mut rows: BTreeMap<PlayerIdx, (PlayerRating, SslState)> = BTreeMap::new();
-    for (&p, person) in people.iter().filter(|(_, x)| x.rated && !x.established) {
-        let opponents: Vec<(Rating, u8)> = by_player[&p]
-            .iter()
-            .map(|e| (as_seen_by_new(e.opponent), e.halves))
-            .collect();
-        let history = person.state.new_player_history();
-        let after = new_selo_after_each(history, person.state.games, &opponents);
-        new_ratings.insert(p, after.last().copied().unwrap_or(default));
-        let ro = person.state.rating;
-        let row = player_rating(p, part.event, ro, false, &by_player[&p], &opponents, &after);
-        let mut state = advance(&person.state, &opponents, &after, seconds);
-        if state.games <= 10 && !state.elo_corrected {
-            let added: i64 = opponents.iter().map(|&(r, _)| i64::from(r)).sum();
-            let score: Halves = opponents.iter().map(|&(_, h)| Halves::from(h)).sum();
-            state.history = Some(History {
-                opponents_sum: history.opponents_sum + added,
-                score: history.score + score,
-            });
+    // Rule 3.4: new players first; a new opponent counts with his Ro, or the 3.6 default;
+    // abroad, those without a selo who are not rated here at what 3.8–3.9 give them.
+    let mut seen_by_new: Vec<Rating> = people
+        .iter()
+        .map(|x| x.state.rating.unwrap_or(default))
+        .collect();
+    if event.abroad {
+        let before: Vec<Option<Rating>> = people.iter().map(|x| x.state.rating).collect();
+        let foreign = abroad_ratings(event, unit.players, &games, &before);
+        for (seen, foreign) in seen_by_new.iter_mut().zip(foreign) {
+            *seen = foreign.unwrap_or(*seen);
         }
-        rows.insert(p, (row, state));
+    }
+    let mut opponents: Vec<(Rating, u8)> = Vec::new();
+    let mut new_after: Vec<Option<Vec<Rating>>> = Vec::with_capacity(games.len());
+    for (slot, person) in people.iter().enumerate() {
+        new_after.push((person.rated && !person.established).then(|| {
+            opponents.clear();
+            opponents.extend(counted(&games, slot, &seen_by_new));
+            new_selo_after_each(
+                person.state.new_player_history(),
+                person.state.games,
+                &opponents,
+            )
+        }));
     }
 
-    // Rule 3.4: established players meet new ones at their new ratings; abroad, those without
-    // a selo who are not rated here at what 3.8–3.9 give them.
-    let as_seen_by_established = |o: PlayerIdx| -> Rating {
-        new_ratings
-            .get(&o)
-            .or_else(|| foreign.get(&o))
-            .copied()
-            .unwrap_or_else(|| people[&o].state.rating.unwrap_or(default))
-    };
-    for (&p, person) in people.iter().filter(|(_, x)| x.rated && x.established) {
-        let ro = person.state.rating.unwrap_or(default);
-        let opponents: Vec<(Rating, u8)> = by_player[&p]
-            .iter()
-            .map(|e| (as_seen_by_established(e.opponent), e.halves))
-            .collect();
-        let (kr, kt) = (kr(ro), kt_tenths(seconds, ro));
-        let after = established_selo_after_each(ro, kr, kt, &opponents);
-        let mut row = player_rating(
-            p,
-            part.event,
-            Some(ro),
-            true,
-            &by_player[&p],
-            &opponents,
-            &after,
-        );
-        row.factors = Factors {
-            k: Some(kr as u16),
-            time_tenths: Some(kt as u8),
-            ..Factors::default()
+    // Rule 3.4: established players meet new ones at their new ratings.
+    let seen_by_established: Vec<Rating> = seen_by_new
+        .iter()
+        .zip(&new_after)
+        .map(|(&seen, after)| match after {
+            Some(after) => after.last().copied().unwrap_or(default),
+            None => seen,
+        })
+        .collect();
+
+    let rated = people.iter().filter(|x| x.rated).count();
+    out.ratings.reserve_exact(rated);
+    out.states.reserve_exact(rated);
+    let normal = is_normal_time(seconds);
+    for ((slot, person), after) in people.iter().enumerate().zip(new_after) {
+        if !person.rated {
+            continue;
+        }
+        let p = games.players[slot];
+        opponents.clear();
+        let (row, state, after) = match after {
+            Some(after) => {
+                opponents.extend(counted(&games, slot, &seen_by_new));
+                let ro = person.state.rating;
+                let row = player_rating(&games, slot, part.event, ro, false, &opponents, &after);
+                let mut state = advance(&person.state, &opponents, &after, seconds);
+                if state.games <= 10 && !state.elo_corrected {
+                    let history = person.state.new_player_history();
+                    let added: i64 = opponents.iter().map(|&(r, _)| i64::from(r)).sum();
+                    let score: Halves = opponents.iter().map(|&(_, h)| Halves::from(h)).sum();
+                    state.history = Some(History {
+                        opponents_sum: history.opponents_sum + added,
+                        score: history.score + score,
+                    });
+                }
+                (row, state, after)
+            }
+            None => {
+                opponents.extend(counted(&games, slot, &seen_by_established));
+                let ro = person.state.rating.unwrap_or(default);
+                let (kr, kt) = (kr(ro), kt_tenths(seconds, ro));
+                let after = established_selo_after_each(ro, kr, kt, &opponents);
+                let mut row =
+                    player_rating(&games, slot, part.event, Some(ro), true, &opponents, &after);
+                row.factors = Factors {
+                    k: Some(kr as u16),
+                    time_tenths: Some(kt as u8),
+                    ..Factors::default()
+                };
+                let state = advance(&person.state, &opponents, &after, seconds);
+                (row, state, after)
+            }
         };
-        let state = advance(&person.state, &opponents, &after, seconds);
-        rows.insert(p, (row, state));
-    }
 
-    // Section 6 sets no condition of federation: every player rated here reaches titles.
-    for (p, (row, state)) in rows {
-        let held = (unit.awards)(p);
-        let after: Vec<Rating> = row.after_game().collect();
-        let normal = is_normal_time(seconds);
-        let normal_before = people[&p].state.normal_games;
-        for (title, _) in titles_reached(held, normal_before, normal, &after) {
-            out.awards.push(Award {
-                player: p,
-                award: title,
-                date: Some(award_date(event)),
-                event: Some(event.id.clone()),
-            });
+        // Section 6 sets no condition of federation: every player rated here reaches titles.
+        if may_reach_a_title(&after) {
+            let held = (unit.awards)(p);
+            for (title, _) in titles_reached(held, person.state.normal_games, normal, &after) {
+                out.awards.push(Award {
+                    player: p,
+                    award: title,
+                    date: Some(award_date(event)),
+                    event: Some(event.id.clone()),
+                });
+            }
         }
         out.ratings.push(row);
         out.states.push((p, state));
     }
     out
+}
+
+/// The participant's games as his calculation counts them: each opponent at his rating in
+/// `ratings` (by slot), with the points in halves.
+fn counted<'a>(
+    games: &'a Encounters,
+    slot: Slot,
+    ratings: &'a [Rating],
+) -> impl Iterator<Item = (Rating, u8)> + 'a {
+    games
+        .of_slot(slot)
+        .iter()
+        .map(|e| (ratings[e.opponent], e.halves))
+}
+
+/// Section 6: a title asks at least the lowest of the titles' ratings; below it after every
+/// game, none is reached whatever is held, and the titles held need not be looked up.
+fn may_reach_a_title(after: &[Rating]) -> bool {
+    let lowest = [Title::I, Title::Me, Title::M]
+        .into_iter()
+        .map(|t| t.requirement().0)
+        .min()
+        .unwrap_or(Rating::MIN);
+    after.iter().any(|&r| r >= lowest)
 }
 
 /// The state after the event: the published rating, and the game counts of 3.1 and 6.2.
@@ -196,23 +226,25 @@ fn advance(before: &SslState, games: &[(Rating, u8)], after: &[Rating], seconds:
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The row of the participant in `slot`: his games (`opponents` as his calculation counted
+/// them) and his rating after each.
 fn player_rating(
-    player: PlayerIdx,
+    games: &Encounters,
+    slot: Slot,
     event: usize,
     ro: Option<Rating>,
     established: bool,
-    games: &[Encounter],
     opponents: &[(Rating, u8)],
     after: &[Rating],
 ) -> PlayerRating {
     let lines: Vec<GameLine> = games
+        .of_slot(slot)
         .iter()
         .zip(opponents)
         .zip(after)
         .map(|((e, &(ri, _)), &rating_after)| GameLine {
             round: e.round,
-            opponent: e.opponent,
+            opponent: games.players[e.opponent],
             halves: e.halves,
             opponent_rating: ri,
             expected: ro.map(|ro| p_selo(i64::from(ro) - i64::from(ri))),
@@ -221,7 +253,7 @@ fn player_rating(
         .collect();
     let score: Halves = opponents.iter().map(|&(_, h)| Halves::from(h)).sum();
     PlayerRating {
-        player,
+        player: games.players[slot],
         event,
         old: ro,
         new: after.last().copied().unwrap_or_default(),
@@ -243,7 +275,7 @@ fn player_rating(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Event, Game, GameResult, PlayerInfo};
+    use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo};
     use crate::rules::EventPart;
     use chrono::NaiveDate;
 
