@@ -215,7 +215,8 @@ impl<R: Federation> Saved<R> {
 
 impl<R: Federation> Desk<R> {
     /// Opens (or creates) the database in `dir`. Stored results are used as they are unless the
-    /// last edit was not re-rated (a process killed in between): then everything is re-rated.
+    /// last edit's results are not stored (a process killed before they were re-rated, or
+    /// before they were written behind the screen): then everything is re-rated.
     pub fn open(dir: &Path, rulebook: R) -> Result<Self, DeskError> {
         let store = Store::open(dir, rulebook.code())?;
         let mut desk = Self::from_store(store, rulebook)?;
@@ -278,7 +279,8 @@ impl<R: Federation> Desk<R> {
     }
 
     /// Waits until the edits applied so far are on disk; a failure to write anything behind
-    /// the screen (reported again on every call: the desk takes no more edits).
+    /// the screen that has come to light (reported again on every call: the desk takes no more
+    /// edits).
     pub fn settle(&self) -> Result<(), DeskError> {
         self.after_commit(self.store.settle_to(self.acknowledged))
     }
@@ -465,7 +467,8 @@ impl<R: Federation> Desk<R> {
     }
 
     /// Writes changes with their audit entries in one transaction (the commit point), then
-    /// follows them in memory, re-rates, stores the results and flushes.
+    /// follows them in memory, re-rates, stores the results and flushes (in the workstation the
+    /// flush and then the results' write behind the screen: [`Desk::flush_behind`]).
     fn commit(
         &mut self,
         changes: Vec<(Change<R>, String, AuditKind)>,

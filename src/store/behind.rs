@@ -86,7 +86,7 @@ impl Behind {
     }
 
     /// Waits for the job of `ticket` and every job asked before it; the first failure of any
-    /// job seen, now and on every later call.
+    /// job answered so far (later ones too), now and on every later call.
     pub fn settle_to(&self, ticket: Ticket) -> Result<(), StoreError> {
         let Ok(mut inner) = self.inner.lock() else {
             return Err(self.stopped());
@@ -96,16 +96,35 @@ impl Behind {
                 Some(w) => w.answers.recv().unwrap_or_else(|_| Err(self.stopped())),
                 None => Err(self.stopped()),
             };
-            inner.answered += 1;
-            if let Err(e) = answer
-                && inner.failed.is_none()
-            {
-                inner.failed = Some(e);
-            }
+            inner.note(answer);
+        }
+        // Jobs after the ticket already answered: a failure among them is reported now too, not
+        // only when something waits for them.
+        while inner.answered < inner.asked {
+            let Some(answer) = inner
+                .worker
+                .as_ref()
+                .and_then(|w| w.answers.try_recv().ok())
+            else {
+                break;
+            };
+            inner.note(answer);
         }
         match &inner.failed {
             Some(e) => Err(self.again(e)),
             None => Ok(()),
+        }
+    }
+}
+
+impl Inner {
+    /// A job's answer read: the first failure is kept.
+    fn note(&mut self, answer: Result<(), StoreError>) {
+        self.answered += 1;
+        if let Err(e) = answer
+            && self.failed.is_none()
+        {
+            self.failed = Some(e);
         }
     }
 }
@@ -147,7 +166,7 @@ impl Drop for Behind {
 }
 
 impl Behind {
-    /// The flushing thread ended without answering (it panicked).
+    /// The thread ended without answering (it panicked).
     fn stopped(&self) -> StoreError {
         StoreError::Io {
             path: self.path.clone(),
@@ -247,6 +266,33 @@ mod tests {
             assert!(matches!(behind.settle(), Err(StoreError::NoSpace { .. })));
         }
         assert!(behind.settle_to(first).is_err(), "and to an earlier ticket");
+    }
+
+    #[test]
+    fn a_later_job_that_failed_is_reported_when_settling_to_an_earlier_one() {
+        let behind = Behind::new("/db".into());
+        let first = behind.ask(Box::new(|| Ok(()))).expect("asked");
+        behind
+            .ask(Box::new(|| {
+                Err(StoreError::NoSpace {
+                    path: "/db".into(),
+                    detail: String::new(),
+                })
+            }))
+            .expect("asked");
+        // Without waiting for the second job, settling to the first sees its failure once it
+        // is answered.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            match behind.settle_to(first) {
+                Err(StoreError::NoSpace { .. }) => break,
+                Err(other) => panic!("{other}"),
+                Ok(()) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Ok(()) => panic!("the failure of the second job was never reported"),
+            }
+        }
     }
 
     #[test]

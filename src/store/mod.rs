@@ -195,7 +195,8 @@ pub struct Contents<R: Rulebook> {
 }
 
 pub struct Store {
-    /// Flushes asked for and not yet seen done (first, so that it stops before the rest).
+    /// Flushes and results' writes asked for and not yet seen done (first, so that it stops
+    /// before the rest).
     behind: behind::Behind,
     db: sled::Db,
     path: PathBuf,
@@ -242,15 +243,6 @@ fn counts(meta: &sled::Tree) -> Result<Counts, sled::Error> {
         games: counter(meta, "games")?,
         audit: counter(meta, "audit")?,
     })
-}
-
-/// Flushes sled's log: durable against a killed process.
-fn flush_db(db: &sled::Db, path: &Path) -> Result<(), StoreError> {
-    #[cfg(debug_assertions)]
-    if fault::disk_full_now() {
-        return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(path));
-    }
-    db.flush().map(drop).map_err(|e| e.at(path))
 }
 
 /// Writes units' results in one batch, then the audit entry they follow from.
@@ -312,8 +304,8 @@ impl Store {
         counts(&self.meta).map_err(|e| self.fail(e))
     }
 
-    /// Durable against a killed process (not against power loss). Waits for the flushes asked
-    /// by [`Store::flush_behind`] first (and fails if one of them did).
+    /// Durable against a killed process (not against power loss). Waits for what was asked
+    /// behind the screen first (flushes and results; fails if one of them did).
     pub fn flush(&self) -> Result<(), StoreError> {
         self.settle()?;
         self.flush_job()()
@@ -342,7 +334,11 @@ impl Store {
         let (db, meta) = (self.db.clone(), self.meta.clone());
         let (manifest, path) = (self.manifest.clone(), self.path.clone());
         Box::new(move || {
-            flush_db(&db, &path)?;
+            #[cfg(debug_assertions)]
+            if fault::disk_full_now() {
+                return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(&path));
+            }
+            db.flush().map_err(|e| e.at(&path))?;
             let counts = counts(&meta).map_err(|e| e.at(&path))?;
             manifest.write(counts).map_err(|e| e.at(&path))
         })
@@ -717,12 +713,12 @@ impl Store {
         units: Vec<(UnitId, Option<Arc<UnitResult<R>>>)>,
         rated_seq: u64,
     ) -> Result<Ticket, StoreError> {
-        let (db, results, meta) = (self.db.clone(), self.results.clone(), self.meta.clone());
-        let path = self.path.clone();
+        let (results, meta) = (self.results.clone(), self.meta.clone());
+        let (path, flush) = (self.path.clone(), self.flush_job());
         self.behind.ask(Box::new(move || {
             let units = units.iter().map(|(id, unit)| (id, unit.as_deref()));
             write_results(&results, &meta, units, rated_seq, &path)?;
-            flush_db(&db, &path)
+            flush()
         }))
     }
 

@@ -69,10 +69,10 @@ pub fn foreign_listed_rating(
 /// Foreigners count with their listed rating (3.9's first four sources); those without one
 /// with their performance in the event (7.6), found by fixed-point iteration where such players
 /// met each other (3.9's recursion); an unbounded performance is no performance, and every
-/// result below 1000 counts as 1000. A Finn with a selo counts with it (3.8) and is not in the
-/// returned map. A Finn without a selo counts, by 3.8, "samoin kuin kotimaisessa
+/// result below 1000 counts as 1000. A Finn with a selo counts with it (3.8) and has no rating
+/// returned (`None`). A Finn without a selo counts, by 3.8, "samoin kuin kotimaisessa
 /// kilpailussakin" — at the rating this event's calculation gives him, not at the 3.6 default:
-/// he enters the recursion as an unrated foreigner does, and the result is in the map (an
+/// he enters the recursion as an unrated foreigner does, and the result is returned for him (an
 /// established opponent counts one who is rated here, on an SSL assignment, at his 7.3 rating
 /// instead, as 3.4 has it in a domestic event).
 ///

@@ -203,10 +203,10 @@ fn counted<'a>(
         .map(|e| (ratings[e.opponent], e.halves))
 }
 
-/// Section 6: a title asks at least the lowest of the titles' ratings; below it after every
-/// game, none is reached whatever is held, and the titles held need not be looked up.
+/// Rules 6.3–6.5: a title asks at least the lowest of the titles' ratings (6.5: 1900); below it
+/// after every game, none is reached whatever is held, and the titles held need not be looked up.
 fn may_reach_a_title(after: &[Rating]) -> bool {
-    let lowest = [Title::I, Title::Me, Title::M]
+    let lowest = Title::ALL
         .into_iter()
         .map(|t| t.requirement().0)
         .min()
@@ -275,6 +275,19 @@ fn player_rating(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_may_be_reached_from_the_lowest_titles_rating_after_any_game() {
+        assert!(!may_reach_a_title(&[]));
+        assert!(!may_reach_a_title(&[1899]));
+        assert!(may_reach_a_title(&[1900]));
+        assert!(may_reach_a_title(&[1850, 1900]));
+        assert!(
+            may_reach_a_title(&[1900, 1850]),
+            "an earlier game counts too"
+        );
+        assert!(!may_reach_a_title(&[1899, 1700, 1899]));
+    }
     use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo};
     use crate::rules::EventPart;
     use chrono::NaiveDate;
