@@ -576,12 +576,9 @@ impl<R: Federation> Desk<R> {
                     self.store.save_results_behind(units, last).map(drop)
                 })
         } else {
-            let units: Vec<(UnitId, Option<&UnitResult<R>>)> = units
-                .iter()
-                .map(|(id, u)| (id.clone(), u.as_deref()))
-                .collect();
+            let units = units.iter().map(|(id, u)| (id, u.as_deref()));
             self.store
-                .save_results(&units, last)
+                .save_results(units, last)
                 .and_then(|()| self.store.save_moves(last, &moves))
                 .and_then(|()| self.store.flush())
         };
@@ -938,7 +935,7 @@ mod tests {
             .map(|id| (id.clone(), old_units.get(id).map(|u| &**u)))
             .collect();
         desk.store
-            .save_results(&old, rated_before)
+            .save_results(old.iter().map(|(id, u)| (id, *u)), rated_before)
             .expect("put back");
         desk.store.flush().expect("flushed");
         drop(desk);

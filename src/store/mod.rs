@@ -249,7 +249,7 @@ fn counts(meta: &sled::Tree) -> Result<Counts, sled::Error> {
 fn write_results<'a, R: Rulebook + 'a>(
     results: &sled::Tree,
     meta: &sled::Tree,
-    units: impl Iterator<Item = (&'a UnitId, Option<&'a UnitResult<R>>)>,
+    units: impl IntoIterator<Item = (&'a UnitId, Option<&'a UnitResult<R>>)>,
     rated_seq: u64,
     path: &Path,
 ) -> Result<(), StoreError> {
@@ -691,18 +691,12 @@ impl Store {
 
     /// Writes units' results (`None`: the unit rates nothing any more) and the audit entry
     /// they follow from.
-    pub fn save_results<R: Rulebook>(
+    pub fn save_results<'a, R: Rulebook + 'a>(
         &self,
-        units: &[(UnitId, Option<&UnitResult<R>>)],
+        units: impl IntoIterator<Item = (&'a UnitId, Option<&'a UnitResult<R>>)>,
         rated_seq: u64,
     ) -> Result<(), StoreError> {
-        write_results(
-            &self.results,
-            &self.meta,
-            units.iter().map(|(id, unit)| (id, *unit)),
-            rated_seq,
-            &self.path,
-        )
+        write_results(&self.results, &self.meta, units, rated_seq, &self.path)
     }
 
     /// [`Store::save_results`] and a flush, behind the screen (after everything asked before):
@@ -729,9 +723,7 @@ impl Store {
         rated_seq: u64,
     ) -> Result<(), StoreError> {
         self.results.clear().map_err(|e| self.fail(e))?;
-        let all: Vec<(UnitId, Option<&UnitResult<R>>)> =
-            units.iter().map(|(k, v)| (k.clone(), Some(&**v))).collect();
-        self.save_results(&all, rated_seq)
+        self.save_results(units.iter().map(|(k, v)| (k, Some(&**v))), rated_seq)
     }
 
     /// The player with this federation code, by the index.

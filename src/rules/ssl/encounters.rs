@@ -167,24 +167,6 @@ mod tests {
         }
     }
 
-    fn event(games: Vec<Game>) -> Event {
-        Event {
-            id: "e".into(),
-            name: String::new(),
-            start: chrono::NaiveDate::from_ymd_opt(2025, 1, 1).expect("date"),
-            end: chrono::NaiveDate::from_ymd_opt(2025, 1, 1).expect("date"),
-            time_control: None,
-            abroad: false,
-            official_representation: false,
-            age_limit: None,
-            playoff_of: None,
-            received: None,
-            participants: Vec::new(),
-            pairing: "swiss".into(),
-            games,
-        }
-    }
-
     /// A large field (the numbering's table grows several times), scattered player indices:
     /// the same participants and games as grouping by a map.
     #[test]
@@ -205,7 +187,7 @@ mod tests {
                 games.push(game(round, field[w], field[b], code));
             }
         }
-        let event = event(games);
+        let event = super::super::standard_event(games);
         let part = EventPart {
             event: 0,
             games: (0..event.games.len()).collect(),
@@ -240,7 +222,7 @@ mod tests {
     fn participants_by_slot_and_games_in_round_order() {
         let mut bye = game(1, 9, 9, "1-0");
         bye.black = None;
-        let event = event(vec![
+        let event = super::super::standard_event(vec![
             game(2, 70, 5, "0-1"),
             game(1, 5, 30, "1/2-1/2"),
             bye,

@@ -286,6 +286,27 @@ fn award_date(event: &Event) -> NaiveDate {
     event.end
 }
 
+/// An event of standard games (no time control: ≥ 90 minutes) over one weekend, for the
+/// tests of this rulebook's modules.
+#[cfg(test)]
+pub(super) fn standard_event(games: Vec<crate::model::Game>) -> Event {
+    Event {
+        id: "e".into(),
+        name: String::new(),
+        start: NaiveDate::from_ymd_opt(2025, 6, 1).expect("date"),
+        end: NaiveDate::from_ymd_opt(2025, 6, 3).expect("date"),
+        time_control: None,
+        abroad: false,
+        official_representation: false,
+        age_limit: None,
+        playoff_of: None,
+        received: None,
+        participants: Vec::new(),
+        pairing: "swiss".into(),
+        games,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -296,33 +296,24 @@ mod tests {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
     }
 
-    /// An event of standard games (no time control: ≥ 90 minutes) on one day.
+    /// An event of standard games, one a round, abroad or at home.
     fn event(abroad: bool, official_representation: bool, games: &[(usize, usize, &str)]) -> Event {
+        let games = games
+            .iter()
+            .enumerate()
+            .map(|(k, &(white, black, code))| Game {
+                round: k as u32 + 1,
+                board: 1,
+                white,
+                black: Some(black),
+                result: GameResult::parse(code),
+                date: None,
+            })
+            .collect();
         Event {
-            id: "e".into(),
-            name: String::new(),
-            start: date("2025-06-01"),
-            end: date("2025-06-03"),
-            time_control: None,
             abroad,
             official_representation,
-            age_limit: None,
-            playoff_of: None,
-            received: None,
-            participants: Vec::new(),
-            pairing: "swiss".into(),
-            games: games
-                .iter()
-                .enumerate()
-                .map(|(k, &(white, black, code))| Game {
-                    round: k as u32 + 1,
-                    board: 1,
-                    white,
-                    black: Some(black),
-                    result: GameResult::parse(code),
-                    date: None,
-                })
-                .collect(),
+            ..super::super::standard_event(games)
         }
     }
 
