@@ -165,9 +165,13 @@ fn run_for<R: Federation>(rulebook: R, quick: bool) -> anyhow::Result<Value> {
     let dir = tempfile::tempdir()?;
     say("writing the federation to a database …");
     let t = Instant::now();
-    let mut desk = Desk::open(dir.path(), rulebook)?;
+    let mut desk = Desk::open(dir.path(), rulebook.clone())?;
     desk.import_in_parts(book, &parts)?;
     desk.close()?;
+    // Opened and closed once as the workstation does, which keeps its front page.
+    if let Some(warning) = App::new(Desk::open(dir.path(), rulebook)?).close()? {
+        anyhow::bail!(warning);
+    }
     let build_s = t.elapsed().as_secs_f64();
     say("opening it in fresh processes …");
     // Three fresh processes for the median and spread of each figure.
@@ -221,6 +225,7 @@ fn run_for<R: Federation>(rulebook: R, quick: bool) -> anyhow::Result<Value> {
         &[
             "full_rerate_ms",
             "cold_start_ms",
+            "ready_ms",
             "keyed_result_p50_ms",
             "keyed_result_p99_ms",
             "cascade_10y_ms",
@@ -275,8 +280,26 @@ pub fn fide_list_in_child(exe: &Path, lines: usize) -> anyhow::Result<Value> {
 
 /// Runs `ratedesk bench --phase ARGS…` in a fresh process and reads its figures: the last line
 /// of its output (an import says what it did before them).
+/// When the parent started a phase's process (nanoseconds since the epoch): what a fresh
+/// process takes to start up belongs to its cold start.
+const SPAWNED: &str = "RATEDESK_BENCH_SPAWNED_NS";
+
+/// How long ago the parent started this process, when it said.
+fn since_spawned() -> Duration {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    let spawned = std::env::var(SPAWNED)
+        .ok()
+        .and_then(|t| t.parse::<u64>().ok());
+    match (now, spawned) {
+        (Ok(now), Some(at)) => now.saturating_sub(Duration::from_nanos(at)),
+        _ => Duration::ZERO,
+    }
+}
+
 fn phase_in_child(exe: &Path, args: &[&std::ffi::OsStr]) -> anyhow::Result<Value> {
+    let spawned = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?;
     let out = std::process::Command::new(exe)
+        .env(SPAWNED, spawned.as_nanos().to_string())
         .args(["bench", "--phase"])
         .args(args)
         .output()?;
@@ -333,8 +356,10 @@ pub fn fide_list_phase(lines: usize) -> anyhow::Result<Value> {
     }))
 }
 
-/// The national phase, in its own process: cold start to the first frame, keyed results and
-/// corrections ten years back through the workstation, search per keystroke, resident memory.
+/// The national phase, in its own process: cold start to the first frame (drawn from the front
+/// page while the database opens) and to the open workstation (keys act from then), keyed
+/// results and corrections ten years back through the workstation, search per keystroke,
+/// resident memory.
 pub fn national_phase(rules: &str, dir: &Path) -> anyhow::Result<Value> {
     match rules {
         "ssl" => national::<Ssl>(dir),
@@ -346,11 +371,16 @@ pub fn national_phase(rules: &str, dir: &Path) -> anyhow::Result<Value> {
 
 fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
     let started = Instant::now();
-    let desk = Desk::open(dir, R::default())?;
-    let mut app = App::new(desk);
+    let process_start = since_spawned();
     let mut screen = keyed::Screen::new()?;
-    screen.draw(&app)?;
-    let cold_start_ms = ms(started.elapsed());
+    let (mut app, opened) = screen.open::<R>(dir, started)?;
+    anyhow::ensure!(
+        opened.front_page,
+        "the first frame was drawn without the front page of {}: it was not kept at the last close, or does not match the database",
+        dir.display()
+    );
+    let cold_start_ms = ms(process_start + opened.first_frame);
+    let ready_ms = ms(process_start + opened.ready);
 
     let (search_ms, search_min, search_max) =
         summary(keyed::search_keys(&mut app, &mut screen, 5)?);
@@ -369,9 +399,14 @@ fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
         percentile(&keyed, 99.0),
         percentile(&keyed, 100.0),
     );
-    app.desk.close()?;
+    // Closed as the workstation closes: the front page kept for the next process.
+    if let Some(warning) = app.close()? {
+        anyhow::bail!(warning);
+    }
     Ok(json!({
         "cold_start_ms": cold_start_ms,
+        "ready_ms": ready_ms,
+        "process_start_ms": ms(process_start),
         "search_ms": search_ms,
         "search_spread_ms": [search_min, search_max],
         "keyed_results": count,

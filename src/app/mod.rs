@@ -11,6 +11,7 @@ pub mod edit;
 mod editing;
 pub mod federation;
 pub mod forms;
+pub mod front;
 pub mod import;
 mod merging;
 pub mod national;
@@ -222,6 +223,13 @@ impl<R: Federation> Desk<R> {
         let mut desk = Self::from_store(store, rulebook)?;
         desk.daily_backup();
         Ok(desk)
+    }
+
+    /// Takes the lock of the database folder `dir` (making the folder if needed), for
+    /// [`Desk::open_locked`]: a database another process holds is refused here, before anything
+    /// else is done.
+    pub fn lock(dir: &Path) -> Result<std::sync::Arc<store::LockFile>, DeskError> {
+        Ok(std::sync::Arc::new(Store::lock(dir)?))
     }
 
     /// Opens the database in `dir`, whose lock the caller holds.
@@ -772,6 +780,12 @@ impl<R: Federation> Desk<R> {
         backup::rotate(self.store.path(), &self.backup_text()?, occasion)
             .map(Some)
             .map_err(|e| DeskError::Backup(e.to_string()))
+    }
+
+    /// Keeps the workstation's front page beside the database as it is now
+    /// ([`front::FrontPage`]).
+    pub fn save_front(&self, page: &front::FrontPage) -> Result<(), DeskError> {
+        Ok(self.store.save_front(page)?)
     }
 
     /// Flushes and, when anything changed, writes an automatic backup.

@@ -169,6 +169,9 @@ pub struct App<R: Federation> {
     /// Active players and live events, as the tab bar counts them, with the desk's generations
     /// they were counted at.
     counts: std::cell::Cell<Option<Counted>>,
+    /// While keys typed before the database was open are acted on: whether one of them tried
+    /// to change the record (refused: nothing changes the record unseen).
+    typed_ahead: Option<bool>,
 }
 
 /// Active players and live events, with the desk's generations they were counted at.
@@ -234,6 +237,7 @@ impl<R: Federation> App<R> {
             search,
             seen: (0, 0),
             counts: std::cell::Cell::new(None),
+            typed_ahead: None,
         };
         app.seen = app.desk.generations();
         app.titles.view = app.titles_view();
@@ -294,11 +298,40 @@ impl<R: Federation> App<R> {
         });
     }
 
-    pub(super) fn warn(&mut self, text: impl Into<String>) {
+    /// Says in the status line what went wrong (without stopping anything).
+    pub fn warn(&mut self, text: impl Into<String>) {
         self.status = Some(Status {
             text: text.into(),
             error: true,
         });
+    }
+
+    /// Keys typed before the database was open (the officer saw only the front page) are acted
+    /// on from now until [`App::end_typed_ahead`], as if typed now — except that none of them
+    /// may change the record: the first that would is refused, and says so.
+    pub fn begin_typed_ahead(&mut self) {
+        self.typed_ahead = Some(false);
+    }
+
+    /// Whether a key typed ahead tried to change the record (the keys after it are not for
+    /// this screen: the caller sets them aside).
+    pub fn typed_ahead_refused(&self) -> bool {
+        self.typed_ahead == Some(true)
+    }
+
+    pub fn end_typed_ahead(&mut self) {
+        self.typed_ahead = None;
+    }
+
+    /// Refuses a change of the record keyed before the database was open (see
+    /// [`App::begin_typed_ahead`]); `true` when refused.
+    fn refused_typed_ahead(&mut self) -> bool {
+        if self.typed_ahead.is_none() {
+            return false;
+        }
+        self.typed_ahead = Some(true);
+        self.warn("not stored: keyed before the database was open, unseen — key it again");
+        true
     }
 
     /// A printable key typed into the field in focus.
@@ -504,6 +537,9 @@ impl<R: Federation> App<R> {
     }
 
     fn undo_redo(&mut self, undo: bool) {
+        if self.refused_typed_ahead() {
+            return;
+        }
         let result = if undo {
             self.desk.undo()
         } else {
@@ -574,6 +610,9 @@ impl<R: Federation> App<R> {
     /// Stores an edit and says in the status line what it did; an edit that would change
     /// nothing is not stored (and says so). Returns whether it was stored.
     pub(super) fn apply(&mut self, edit: Edit<R>) -> bool {
+        if self.refused_typed_ahead() {
+            return false;
+        }
         match self.desk.apply(edit) {
             Ok(effect) if !effect.stored => {
                 self.say(format!("{}: nothing to change", effect.action));

@@ -46,6 +46,37 @@ impl<R: Federation> App<R> {
     pub fn rating_of(&self, state: Option<&R::State>) -> Option<Rating> {
         state.and_then(|s| self.desk.rulebook().rating_of(s))
     }
+
+    /// A player's row in the Players tab's list, cell by cell: name, birth year, club, id,
+    /// federation, a rating per list and the titles held.
+    pub fn list_row(&self, player: PlayerIdx) -> Vec<String> {
+        use chrono::Datelike;
+        let (book, rulebook) = (self.desk.book(), self.desk.rulebook());
+        let info = &book.players[player];
+        let mut cells = vec![
+            info.name.clone(),
+            info.born.map(|b| b.year().to_string()).unwrap_or_default(),
+            info.club.clone().unwrap_or_default(),
+            info.id.clone(),
+            info.federation
+                .clone()
+                .unwrap_or_else(|| rulebook.home_federation().into()),
+        ];
+        cells.extend(
+            self.ratings(player)
+                .into_iter()
+                .map(|(_, s)| crate::export::format::rating(self.rating_of(s))),
+        );
+        let titles: Vec<&str> = self
+            .desk
+            .ledger()
+            .awards(book, player)
+            .iter()
+            .map(|a| rulebook.award_code(&a.award))
+            .collect();
+        cells.push(titles.join(" "));
+        cells
+    }
 }
 
 impl<R: Federation> App<R> {

@@ -48,11 +48,46 @@ impl Screen {
         Ok(())
     }
 
+    /// Opens the workstation on the database in `dir` as the terminal does: the lock taken, the
+    /// first frame drawn from the front page while the database loads on another thread, then
+    /// the workstation's own frame. Times both from `started`.
+    pub fn open<R: Federation>(
+        &mut self,
+        dir: &std::path::Path,
+        started: Instant,
+    ) -> anyhow::Result<(App<R>, Opened)> {
+        let lock = crate::app::Desk::<R>::lock(dir)?;
+        let at = dir.to_path_buf();
+        let load = move || crate::app::Desk::open_locked(&at, R::default(), lock);
+        let opening = crate::ui::opening::Opening::start(dir, R::default(), load, || {});
+        let front_page = opening.has_front_page();
+        let (theme, keymap) = (&self.theme, &self.keymap);
+        self.terminal.draw(|f| opening.draw(theme, keymap, f))?;
+        let first_frame = started.elapsed();
+        let app = opening.finish(keymap, (80, 24))?;
+        self.draw(&app)?;
+        let opened = Opened {
+            first_frame,
+            ready: started.elapsed(),
+            front_page,
+        };
+        Ok((app, opened))
+    }
+
     /// Presses keys (`"1"`, `"y"`) and redraws, as the terminal loop does.
     fn press<R: Federation>(&mut self, app: &mut App<R>, keys: &str) -> anyhow::Result<()> {
         crate::ui::press_keys(app, &self.keymap, keys);
         self.draw(app)
     }
+}
+
+/// How the workstation opened: its first frame, the frame of the open database (keys act from
+/// then), and whether the first frame showed the front page.
+#[derive(Clone, Copy, Debug)]
+pub struct Opened {
+    pub first_frame: Duration,
+    pub ready: Duration,
+    pub front_page: bool,
 }
 
 /// The round an event's results are keyed in here: its last.

@@ -62,27 +62,34 @@ impl WithFederation for OpenWorkstation {
         if let Some(w) = warning {
             eprintln!("ratedesk: {w}");
         }
+        let (dir, demo) = (self.dir, asked.demo);
         let params = database::DemoParams::demo();
-        // Generated before a new folder is made: a rulebook without a demo leaves nothing.
-        let mut federation = if asked.demo && !database::exists(&self.dir) {
-            Some(database::demo_of(&rulebook, &params)?)
-        } else {
-            None
-        };
-        let mut desk = commands::open(&self.dir, rulebook)?;
-        if asked.demo && desk.book().players.is_empty() {
+        // A demo federation is generated before its folder is made (a rulebook without one
+        // leaves nothing), and built before the workstation opens, saying so.
+        if demo && !database::exists(&dir) {
+            let federation = database::demo_of(&rulebook, &params)?;
             eprintln!(
                 "ratedesk: building the demo federation in {} …",
-                self.dir.display()
+                dir.display()
             );
-            let federation = match federation.take() {
-                Some(f) => f,
-                None => database::demo_of(desk.rulebook(), &params)?,
-            };
+            let mut desk = commands::open(&dir, rulebook.clone())?;
             database::import_demo(&mut desk, federation)?;
+            desk.close()?;
         }
+        // Taken here, so that a database another process holds is said before the screen
+        // changes; the database itself opens behind the first frame.
+        let lock = app::Desk::<R>::lock(&dir)?;
         let theme = theme.for_terminal(crate::ui::theme::Capabilities::from_env());
-        crate::ui::run(desk, keymap, theme).map_err(other)
+        let (at, rules) = (dir.clone(), rulebook.clone());
+        let load = move || {
+            let mut desk = app::Desk::open_locked(&at, rules, lock)?;
+            if demo && desk.book().players.is_empty() {
+                let federation = database::demo_of(desk.rulebook(), &params)?;
+                database::import_demo(&mut desk, federation)?;
+            }
+            Ok::<_, Failure>(desk)
+        };
+        crate::ui::run(&dir, rulebook, load, keymap, theme)
     }
 }
 

@@ -62,28 +62,10 @@ pub fn render<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame
 
 /// Draws the screen in front of the officer: tabs, the tab's view, the status line, a popup.
 fn draw_screen<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame: &mut Frame) {
-    let area = frame.area();
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        let text = format!(
-            "The window is {}×{}: ratedesk needs at least {MIN_WIDTH}×{MIN_HEIGHT}.\nNothing acts until it is larger. Enlarge it, or press {} to quit.",
-            area.width,
-            area.height,
-            hint(keymap, Context::Global, Action::Quit)
-        );
-        frame.render_widget(
-            Paragraph::new(theme.text(text))
-                .style(theme.style(Role::Error))
-                .wrap(Wrap { trim: true }),
-            area,
-        );
+    if too_small_notice(theme, keymap, frame) {
         return;
     }
-    let [tabs, body, status] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Min(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
+    let [tabs, body, status] = screen_areas(frame.area());
     draw_tabs(app, theme, frame, tabs);
     match app.tab {
         Tab::Players => super::players::draw_players(app, theme, frame, body),
@@ -110,34 +92,82 @@ fn draw_screen<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, fram
     }
 }
 
+/// Says the window is too small, if it is: then nothing else is drawn (and nothing acts).
+pub(crate) fn too_small_notice(theme: &Theme, keymap: &Keymap, frame: &mut Frame) -> bool {
+    let area = frame.area();
+    if area.width >= MIN_WIDTH && area.height >= MIN_HEIGHT {
+        return false;
+    }
+    let text = format!(
+        "The window is {}×{}: ratedesk needs at least {MIN_WIDTH}×{MIN_HEIGHT}.\nNothing acts until it is larger. Enlarge it, or press {} to quit.",
+        area.width,
+        area.height,
+        hint(keymap, Context::Global, Action::Quit)
+    );
+    frame.render_widget(
+        Paragraph::new(theme.text(text))
+            .style(theme.style(Role::Error))
+            .wrap(Wrap { trim: true }),
+        area,
+    );
+    true
+}
+
+/// The screen's rows: the tab bar, the tab's view, the status line.
+pub(crate) fn screen_areas(area: Rect) -> [Rect; 3] {
+    Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(area)
+}
+
 fn draw_tabs<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let titles = Tab::ALL.map(|tab| app.tab_title(tab));
+    tab_bar(theme, frame, area, titles, app.tab, Some(app.counts()));
+}
+
+/// The tab bar: the tabs by number, the active one marked, and the active players' and live
+/// events' counts at the right (when known).
+pub(crate) fn tab_bar(
+    theme: &Theme,
+    frame: &mut Frame,
+    area: Rect,
+    titles: [&str; 3],
+    active: Tab,
+    counts: Option<(usize, usize)>,
+) {
     let mut spans = vec![Span::styled(" ratedesk ", theme.style(Role::Title))];
-    for (i, tab) in Tab::ALL.iter().enumerate() {
-        let role = if *tab == app.tab {
+    for (i, (tab, title)) in Tab::ALL.iter().zip(titles).enumerate() {
+        let role = if *tab == active {
             Role::TabActive
         } else {
             Role::Tab
         };
         spans.push(Span::raw(" "));
         spans.push(Span::styled(
-            format!(" {} {} ", i + 1, app.tab_title(*tab)),
+            format!(" {} {title} ", i + 1),
             theme.style(role),
         ));
     }
-    let (players, events) = app.counts();
     // The counts at the right, as many whole as fit (the events first to go).
     let used: usize = spans.iter().map(|s| s.width()).sum();
     let room = (area.width as usize).saturating_sub(used + 1);
-    let both = format!(
-        "{} · {} ",
-        count(players, "player", "players"),
-        count(events, "event", "events")
-    );
-    let players_only = format!("{} ", count(players, "player", "players"));
-    let counts = [both, players_only]
-        .into_iter()
-        .map(|c| theme.text(c))
-        .find(|c| c.chars().count() <= room)
+    let counts = counts
+        .map(|(players, events)| {
+            let both = format!(
+                "{} · {} ",
+                count(players, "player", "players"),
+                count(events, "event", "events")
+            );
+            let players_only = format!("{} ", count(players, "player", "players"));
+            [both, players_only]
+                .into_iter()
+                .map(|c| theme.text(c))
+                .find(|c| c.chars().count() <= room)
+                .unwrap_or_default()
+        })
         .unwrap_or_default();
     let pad = (area.width as usize).saturating_sub(used + counts.chars().count());
     spans.push(Span::raw(" ".repeat(pad)));

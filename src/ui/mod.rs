@@ -9,6 +9,7 @@ mod chart;
 pub mod draw;
 mod grid;
 pub mod keymap;
+pub mod opening;
 mod players;
 mod popups;
 mod standings;
@@ -30,8 +31,14 @@ use theme::Theme;
 enum Message {
     Key(KeyEvent),
     Resize(u16, u16),
+    /// The database is open (or could not be).
+    Opened,
     Stop,
 }
+
+/// How often the first frames are drawn again while the database opens (the time it has
+/// taken shows it is under way).
+const OPENING_TICK: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Feeds one key to the app: typed text in a form, otherwise the keymap's action (chords wait
 /// for their next key, with a hint in the status line). While the window is too small to draw,
@@ -129,10 +136,22 @@ pub fn key_event(name: &str) -> Option<KeyEvent> {
     Some(KeyEvent::new(code, mods))
 }
 
-/// Runs the workstation until the officer quits or the session ends (SIGHUP when an SSH
-/// connection drops, SIGTERM): the terminal is restored and the database flushed on every way
-/// out, a panic included. Ctrl-Z suspends to the shell and `fg` comes back to the same screen.
-pub fn run<R: Federation>(desk: Desk<R>, keymap: Keymap, theme: Theme) -> anyhow::Result<()> {
+/// Runs the workstation on the database `load` opens (in `dir`, whose lock the caller holds)
+/// until the officer quits or the session ends (SIGHUP when an SSH connection drops, SIGTERM):
+/// the terminal is restored and the database flushed on every way out, a panic included.
+/// Ctrl-Z suspends to the shell and `fg` comes back to the same screen. The first frame is drawn
+/// while the database opens ([`opening`]).
+pub fn run<R, E>(
+    dir: &std::path::Path,
+    rulebook: R,
+    load: impl FnOnce() -> Result<Desk<R>, E> + Send + 'static,
+    keymap: Keymap,
+    theme: Theme,
+) -> Result<(), E>
+where
+    R: Federation,
+    E: From<std::io::Error> + From<crate::app::DeskError> + Send + 'static,
+{
     let (tx, rx) = mpsc::channel();
     let keys = tx.clone();
     std::thread::spawn(move || {
@@ -152,28 +171,51 @@ pub fn run<R: Federation>(desk: Desk<R>, keymap: Keymap, theme: Theme) -> anyhow
     {
         use signal_hook::consts::{SIGHUP, SIGTERM};
         let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP])?;
+        let tx = tx.clone();
         std::thread::spawn(move || {
             if signals.forever().next().is_some() {
                 let _ = tx.send(Message::Stop);
             }
         });
     }
+    let mut opening = opening::Opening::start(dir, rulebook, load, move || {
+        let _ = tx.send(Message::Opened);
+    });
     let mut terminal = ratatui::init();
-    let mut app = App::new(desk);
-    if let Ok(size) = terminal.size() {
-        app.resize(size.width, size.height);
+    let mut size = terminal
+        .size()
+        .map_or((draw::MIN_WIDTH, draw::MIN_HEIGHT), |s| (s.width, s.height));
+    let mut stopped = false;
+    loop {
+        if !stopped && let Err(e) = terminal.draw(|frame| opening.draw(&theme, &keymap, frame)) {
+            ratatui::restore();
+            return Err(e.into());
+        }
+        match rx.recv_timeout(OPENING_TICK) {
+            Ok(Message::Key(key)) => {
+                let small = size.0 < draw::MIN_WIDTH || size.1 < draw::MIN_HEIGHT;
+                opening.keep(key, &keymap, small);
+            }
+            Ok(Message::Resize(width, height)) => size = (width, height),
+            Ok(Message::Opened) => break,
+            // The session ends while the database opens: it is closed once open.
+            Ok(Message::Stop) => stopped = true,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let mut app = match opening.finish(&keymap, size) {
+        Ok(app) => app,
+        Err(e) => {
+            ratatui::restore();
+            return Err(e);
+        }
+    };
+    if stopped {
+        app.quit = true;
     }
     // Drawn once, then only after something arrived: nothing happens while the officer is idle.
     let outcome = loop {
-        if let Err(e) = terminal.draw(|frame| draw::render(&app, &theme, &keymap, frame)) {
-            break Err(e.into());
-        }
-        match rx.recv() {
-            Ok(Message::Key(key)) => press(&mut app, &keymap, key),
-            // Drawn again at the new size (ratatui clears the screen when its size changes).
-            Ok(Message::Resize(width, height)) => app.resize(width, height),
-            Ok(Message::Stop) | Err(_) => break Ok(()),
-        }
         if app.quit {
             break Ok(());
         }
@@ -189,8 +231,20 @@ pub fn run<R: Federation>(desk: Desk<R>, keymap: Keymap, theme: Theme) -> anyhow
                 break Err(e.into());
             }
         }
+        if let Err(e) = terminal.draw(|frame| draw::render(&app, &theme, &keymap, frame)) {
+            break Err(e.into());
+        }
+        match rx.recv() {
+            Ok(Message::Key(key)) => press(&mut app, &keymap, key),
+            // Drawn again at the new size (ratatui clears the screen when its size changes).
+            Ok(Message::Resize(width, height)) => app.resize(width, height),
+            Ok(Message::Opened) => {}
+            Ok(Message::Stop) | Err(_) => break Ok(()),
+        }
     };
     ratatui::restore();
-    app.desk.close()?;
+    if let Some(warning) = app.close()? {
+        eprintln!("ratedesk: warning: {warning}");
+    }
     outcome
 }

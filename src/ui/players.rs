@@ -4,11 +4,11 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 use super::grid::{Column, Grid, cell};
-use super::theme::{Role, Theme};
+use super::theme::Theme;
 use crate::app::Federation;
 use crate::app::state::{App, Focus, count};
 
-use super::draw::{birth_year, club, club_column, query_box, rating};
+use super::draw::{club_column, query_box};
 
 pub(crate) fn draw_players<R: Federation>(
     app: &App<R>,
@@ -19,67 +19,73 @@ pub(crate) fn draw_players<R: Federation>(
     if let Some(player) = app.players.card {
         return super::card::draw_card(app, theme, frame, area, player);
     }
-    let [search, list] = Layout::vertical([Constraint::Length(3), Constraint::Min(3)]).areas(area);
-    query_box(
-        frame,
-        theme,
-        search,
-        " Search: name (either order), id or FIDE id ",
-        &app.players.query,
-        app.players.focus == Focus::Search,
-        app.players.fresh,
-    );
-    let book = app.desk.book();
-    let rulebook = app.desk.rulebook();
-    let lists = rulebook.lists();
-    let mut columns = vec![
-        Column::text("Name", 14, 20),
-        Column::figure("Born", 6),
-        club_column(),
-        Column::whole("Id", 12),
-        Column::whole("Fed", 5),
-    ];
-    columns.extend(
-        lists
-            .iter()
-            .enumerate()
-            .map(|(i, l)| Column::figure(*l, 14u8.saturating_sub(i as u8))),
-    );
-    columns.push(Column::whole("Titles", 4));
     let results = &app.players.results;
-    let title = if app.players.query.trim().is_empty() {
-        count(results.len(), "player", "players")
-    } else {
-        format!("{} found", count(results.len(), "player", "players"))
+    let list = List {
+        query: &app.players.query,
+        typing: app.players.focus == Focus::Search,
+        fresh: app.players.fresh,
+        lists: app.desk.rulebook().lists(),
+        len: results.len(),
+        selected: app.players.selected,
     };
-    let grid = Grid::new(title, columns, results.len(), app.players.selected);
-    grid.draw(frame, list, theme, |i| {
-        let p = results[i];
-        let info = &book.players[p];
-        let mut cells = vec![
-            cell(info.name.clone()),
-            cell(birth_year(info)),
-            cell(club(info)),
-            cell(info.id.clone()),
-            cell(
-                info.federation
-                    .clone()
-                    .unwrap_or_else(|| rulebook.home_federation().into()),
-            ),
-        ];
-        cells.extend(
-            app.ratings(p)
-                .into_iter()
-                .map(|(_, s)| cell(rating(app.rating_of(s)))),
+    list.draw(frame, theme, area, |i| app.list_row(results[i]));
+}
+
+/// The search box and the list of players under it, whose rows come from the caller (the
+/// app's players, or the front page while the database opens).
+pub(crate) struct List<'a> {
+    pub query: &'a str,
+    /// The search box has the focus.
+    pub typing: bool,
+    /// The query was typed since the box was entered (its next letter replaces it).
+    pub fresh: bool,
+    /// The rating lists, a column each.
+    pub lists: &'a [&'static str],
+    pub len: usize,
+    pub selected: usize,
+}
+
+impl List<'_> {
+    pub fn draw(
+        &self,
+        frame: &mut Frame,
+        theme: &Theme,
+        area: Rect,
+        row: impl Fn(usize) -> Vec<String>,
+    ) {
+        let [search, list] =
+            Layout::vertical([Constraint::Length(3), Constraint::Min(3)]).areas(area);
+        query_box(
+            frame,
+            theme,
+            search,
+            " Search: name (either order), id or FIDE id ",
+            self.query,
+            self.typing,
+            self.fresh,
         );
-        let titles: Vec<&str> = app
-            .desk
-            .ledger()
-            .awards(book, p)
-            .iter()
-            .map(|a| rulebook.award_code(&a.award))
-            .collect();
-        cells.push((titles.join(" "), Role::Normal));
-        cells
-    });
+        let mut columns = vec![
+            Column::text("Name", 14, 20),
+            Column::figure("Born", 6),
+            club_column(),
+            Column::whole("Id", 12),
+            Column::whole("Fed", 5),
+        ];
+        columns.extend(
+            self.lists
+                .iter()
+                .enumerate()
+                .map(|(i, l)| Column::figure(*l, 14u8.saturating_sub(i as u8))),
+        );
+        columns.push(Column::whole("Titles", 4));
+        let title = if self.query.trim().is_empty() {
+            count(self.len, "player", "players")
+        } else {
+            format!("{} found", count(self.len, "player", "players"))
+        };
+        let grid = Grid::new(title, columns, self.len, self.selected);
+        grid.draw(frame, list, theme, |i| {
+            row(i).into_iter().map(cell).collect()
+        });
+    }
 }

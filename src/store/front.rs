@@ -1,0 +1,132 @@
+//! The front page: a small file beside the database, `ratedesk.front`, holding what the
+//! workstation's first frame shows. It is written when the workstation closes and read at the
+//! next opening before sled is touched, so that frame is drawn at once while the rest loads.
+//!
+//! It is a copy, never the record: it is used only while the database is exactly as it was when
+//! the page was written — the same record counts (every edit adds an audit entry), the manifest
+//! matching sled's log (a clean stop since), the same rulebook and the same program. Anything
+//! else (an edit from the command line, a kill, a restore, a newer ratedesk) leaves it unused,
+//! and the first frame is drawn without it. It moves with the database's own files when a
+//! restore swaps them or a damaged database is set aside.
+
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::{Cause, Counts, Store, StoreError, codec, manifest};
+
+pub(super) const FILE: &str = "ratedesk.front";
+
+/// Far more than a front page takes: a larger file is not ours to read.
+const LIMIT: u64 = 1 << 20;
+
+/// What a front page was written against.
+#[derive(Serialize, Deserialize, PartialEq, Eq)]
+struct Stamp {
+    program: String,
+    rules: String,
+    /// Players, events, games and audit entries.
+    counts: [u64; 4],
+}
+
+impl Stamp {
+    fn new(rules: &str, counts: Counts) -> Self {
+        Self {
+            program: env!("CARGO_PKG_VERSION").to_string(),
+            rules: rules.to_string(),
+            counts: [counts.players, counts.events, counts.games, counts.audit],
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Front<T> {
+    stamp: Stamp,
+    page: T,
+}
+
+impl Store {
+    /// Keeps `page` as the front page of the database as it is now (after everything asked
+    /// behind the screen is on disk).
+    pub fn save_front<T: Serialize>(&self, page: &T) -> Result<(), StoreError> {
+        self.settle()?;
+        let front = Front {
+            stamp: Stamp::new(&self.rules, self.counts()?),
+            page,
+        };
+        let bytes = codec::encode(&front).map_err(|e| self.corrupt("the front page", &e))?;
+        let path = self.path.join(FILE);
+        manifest::write_replacing(&path, &bytes).map_err(|e| e.at(&path))
+    }
+}
+
+/// The front page kept in `dir` for a database of `rules`, if it shows that database as it is
+/// now: the database itself is not opened.
+pub fn read_front<T: DeserializeOwned>(dir: &Path, rules: &str) -> Option<T> {
+    let manifest = manifest::read(dir)?;
+    if manifest.rules != rules || !manifest::log_unchanged(dir, &manifest) {
+        return None;
+    }
+    let path = dir.join(FILE);
+    let file = std::fs::symlink_metadata(&path).ok()?;
+    if !file.is_file() || file.len() > LIMIT {
+        return None;
+    }
+    let front: Front<T> = codec::decode(&std::fs::read(&path).ok()?).ok()?;
+    (front.stamp == Stamp::new(rules, manifest.counts)).then_some(front.page)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(dir: &Path) -> Store {
+        Store::open(dir, "ssl").expect("a new database")
+    }
+
+    #[test]
+    fn a_front_page_reads_back_after_a_clean_stop_and_not_after_a_change() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let store = stored(dir.path());
+        store
+            .save_front(&vec!["Ahonen, Aino".to_string()])
+            .expect("saved");
+        store.close().expect("closed");
+        let page: Option<Vec<String>> = read_front(dir.path(), "ssl");
+        assert_eq!(page, Some(vec!["Ahonen, Aino".to_string()]));
+        assert_eq!(read_front::<Vec<String>>(dir.path(), "isl"), None);
+        // The log changed since: another process wrote to it, or a kill cut it short.
+        {
+            use std::io::Write;
+            let mut log = std::fs::OpenOptions::new()
+                .append(true)
+                .open(dir.path().join("db"))
+                .expect("log");
+            log.write_all(&[0]).expect("appended");
+        }
+        assert_eq!(read_front::<Vec<String>>(dir.path(), "ssl"), None);
+    }
+
+    #[test]
+    fn a_front_page_of_other_counts_or_another_shape_is_not_used() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let store = stored(dir.path());
+        store.save_front(&7u32).expect("saved");
+        let mut counts = store.counts().expect("counts");
+        store.close().expect("closed");
+        assert_eq!(read_front::<u32>(dir.path(), "ssl"), Some(7));
+        assert_eq!(read_front::<Vec<String>>(dir.path(), "ssl"), None);
+        // A front page written against one edit fewer than the database holds.
+        counts.audit += 1;
+        let front = Front {
+            stamp: Stamp::new("ssl", counts),
+            page: 7u32,
+        };
+        let bytes = codec::encode(&front).expect("encoded");
+        std::fs::write(dir.path().join(FILE), bytes).expect("written");
+        assert_eq!(read_front::<u32>(dir.path(), "ssl"), None);
+        std::fs::write(dir.path().join(FILE), b"not a front page").expect("written");
+        assert_eq!(read_front::<u32>(dir.path(), "ssl"), None);
+    }
+}
