@@ -10,6 +10,7 @@
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
+use crate::cores::{map_on_cores, threads};
 use crate::model::{PlayerIdx, PlayerInfo, fold_name};
 
 /// Finland's alphabet: å, ä, ö after z (w and v apart, as in today's dictionaries).
@@ -24,31 +25,73 @@ pub const TURKISH: &str = "abcçdefgğhıijklmnoöpqrsştuüvwxyz";
 /// letter (space, comma, hyphen) before every letter, so that `Mäkelä, Eero` comes before
 /// `Mäkeläinen, Aino`. In an alphabet with dotless ı, capital I is ı and İ is i.
 pub fn collation_key(name: &str, alphabet: &str) -> Vec<u32> {
-    let turkish = alphabet.contains('ı');
-    let place = |c: char| alphabet.chars().position(|a| a == c).map(|i| i as u32 + 1);
-    let mut key = Vec::with_capacity(name.len());
-    for c in name.chars() {
-        let lower: Vec<char> = match c {
-            'I' if turkish => vec!['ı'],
-            'İ' => vec!['i'],
-            c => c.to_lowercase().collect(),
+    Collation::new(alphabet).key(name)
+}
+
+/// An alphabet's order, looked up by letter ([`collation_key`]).
+struct Collation {
+    turkish: bool,
+    /// Places of the ASCII letters (0: not in the alphabet).
+    ascii: [u32; 128],
+    /// Places of the other letters.
+    other: Vec<(char, u32)>,
+}
+
+impl Collation {
+    fn new(alphabet: &str) -> Self {
+        let mut ascii = [0; 128];
+        let mut other = Vec::new();
+        for (i, c) in alphabet.chars().enumerate() {
+            let place = i as u32 + 1;
+            match usize::try_from(u32::from(c)) {
+                Ok(a) if a < ascii.len() => ascii[a] = place,
+                _ => other.push((c, place)),
+            }
+        }
+        Self {
+            turkish: alphabet.contains('ı'),
+            ascii,
+            other,
+        }
+    }
+
+    fn place(&self, c: char) -> Option<u32> {
+        let place = match usize::try_from(u32::from(c)) {
+            Ok(a) if a < self.ascii.len() => self.ascii[a],
+            _ => self
+                .other
+                .iter()
+                .find(|(o, _)| *o == c)
+                .map_or(0, |(_, place)| *place),
         };
-        for c in lower {
-            if let Some(p) = place(c) {
+        (place > 0).then_some(place)
+    }
+
+    fn key(&self, name: &str) -> Vec<u32> {
+        let mut key = Vec::with_capacity(name.len());
+        let mut letter = |c: char| {
+            if let Some(p) = self.place(c) {
                 key.push(p);
             } else if c.is_alphanumeric() {
                 let folded = fold_name(&c.to_string());
                 key.extend(
                     folded
                         .chars()
-                        .map(|f| place(f).unwrap_or(u32::from(f) + 1_000)),
+                        .map(|f| self.place(f).unwrap_or(u32::from(f) + 1_000)),
                 );
             } else {
                 key.push(0);
             }
+        };
+        for c in name.chars() {
+            match c {
+                'I' if self.turkish => letter('ı'),
+                'İ' => letter('i'),
+                c => c.to_lowercase().for_each(&mut letter),
+            }
         }
+        key
     }
-    key
 }
 
 /// The candidates (key positions) whose key every word matches: whether the query is
@@ -80,6 +123,40 @@ struct Step {
     found: Vec<PlayerIdx>,
 }
 
+/// A player's keys, as the index holds them.
+struct Entry {
+    player: PlayerIdx,
+    /// His place in the alphabet's order.
+    order: Vec<u32>,
+    /// Folded name, id, FIDE id and club, as matched.
+    key: String,
+    /// The folded id, its number without letters, and the FIDE id, for exact matches.
+    ids: [String; 3],
+}
+
+impl Entry {
+    fn of(player: PlayerIdx, info: &PlayerInfo, collation: &Collation) -> Self {
+        let fide = info.fide_id.map(|f| format!(" {f}")).unwrap_or_default();
+        let club = info
+            .club
+            .as_deref()
+            .map(|c| format!(" {}", fold_name(c)))
+            .unwrap_or_default();
+        let id = fold_name(&info.id);
+        let key = format!("{} {id}{fide}{club}", fold_name(&info.name));
+        let number = id
+            .trim_start_matches(|c: char| !c.is_ascii_digit())
+            .to_string();
+        let fide = info.fide_id.map(|f| f.to_string()).unwrap_or_default();
+        Self {
+            player,
+            order: collation.key(&info.name),
+            key,
+            ids: [id, number, fide],
+        }
+    }
+}
+
 /// How many steps of typing are kept (a name is rarely longer).
 const STEPS: usize = 48;
 
@@ -97,47 +174,27 @@ pub struct SearchIndex {
 impl SearchIndex {
     /// Builds the folded keys of the players marked `active`, in the order of `alphabet`.
     pub fn new(players: &[PlayerInfo], active: &[bool], alphabet: &str) -> Self {
-        let keys: Vec<(PlayerIdx, String)> = players
-            .iter()
-            .enumerate()
-            .filter(|(p, _)| active.get(*p).copied().unwrap_or(false))
-            .map(|(p, info)| {
-                let fide = info.fide_id.map(|f| format!(" {f}")).unwrap_or_default();
-                let club = info
-                    .club
-                    .as_deref()
-                    .map(|c| format!(" {}", fold_name(c)))
-                    .unwrap_or_default();
-                (
-                    p,
-                    format!(
-                        "{} {}{fide}{club}",
-                        fold_name(&info.name),
-                        fold_name(&info.id)
-                    ),
-                )
-            })
+        let collation = Collation::new(alphabet);
+        let listed: Vec<PlayerIdx> = (0..players.len())
+            .filter(|&p| active.get(p).copied().unwrap_or(false))
             .collect();
-        let mut order: Vec<(Vec<u32>, (PlayerIdx, String))> = keys
-            .into_iter()
-            .map(|k| (collation_key(&players[k.0].name, alphabet), k))
+        // Each player's keys are folded on both cores, a block of players at a time.
+        let blocks: Vec<&[PlayerIdx]> = listed.chunks(1024).collect();
+        let mut entries: Vec<Entry> = map_on_cores(&blocks, threads(), |block| {
+            block
+                .iter()
+                .map(|&p| Entry::of(p, &players[p], &collation))
+                .collect::<Vec<Entry>>()
+        })
+        .into_iter()
+        .flatten()
+        .collect();
+        entries.sort_by(|a, b| a.order.cmp(&b.order).then_with(|| a.key.cmp(&b.key)));
+        let ids = entries
+            .iter_mut()
+            .map(|e| std::mem::take(&mut e.ids))
             .collect();
-        order.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.1.cmp(&b.1.1)));
-        let keys: Vec<(PlayerIdx, String)> = order.into_iter().map(|(_, k)| k).collect();
-        let ids = keys
-            .iter()
-            .map(|(p, _)| {
-                let id = fold_name(&players[*p].id);
-                let number = id
-                    .trim_start_matches(|c: char| !c.is_ascii_digit())
-                    .to_string();
-                let fide = players[*p]
-                    .fide_id
-                    .map(|f| f.to_string())
-                    .unwrap_or_default();
-                [id, number, fide]
-            })
-            .collect();
+        let keys = entries.into_iter().map(|e| (e.player, e.key)).collect();
         Self {
             keys,
             ids,

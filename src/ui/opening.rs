@@ -16,7 +16,7 @@ use ratatui::widgets::Paragraph;
 
 use super::draw::{block, hint, query_box, screen_areas, tab_bar, too_small_notice};
 use super::keymap::{Keymap, Lookup, key_name};
-use super::players::List;
+use super::players::{List, SEARCH_TITLE};
 use super::theme::{Role, Theme};
 use crate::app::front::FrontPage;
 use crate::app::state::{App, Tab, count};
@@ -156,15 +156,7 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
                     ratatui::layout::Constraint::Min(3),
                 ])
                 .areas(body);
-                query_box(
-                    frame,
-                    theme,
-                    search,
-                    " Search: name (either order), id or FIDE id ",
-                    &typed,
-                    true,
-                    false,
-                );
+                query_box(frame, theme, search, SEARCH_TITLE, &typed, true, false);
                 let text = if typed.is_empty() {
                     format!("Opening the database in {} …", self.folder.display())
                 } else {

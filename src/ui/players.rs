@@ -31,6 +31,9 @@ pub(crate) fn draw_players<R: Federation>(
     list.draw(frame, theme, area, |i| app.list_row(results[i]));
 }
 
+/// The title of the players' search box.
+pub(crate) const SEARCH_TITLE: &str = " Search: name (either order), id or FIDE id ";
+
 /// The search box and the list of players under it, whose rows come from the caller (the
 /// app's players, or the front page while the database opens).
 pub(crate) struct List<'a> {
@@ -59,7 +62,7 @@ impl List<'_> {
             frame,
             theme,
             search,
-            " Search: name (either order), id or FIDE id ",
+            SEARCH_TITLE,
             self.query,
             self.typing,
             self.fresh,
