@@ -278,24 +278,22 @@ pub fn fide_list_in_child(exe: &Path, lines: usize) -> anyhow::Result<Value> {
     )
 }
 
-/// Runs `ratedesk bench --phase ARGS…` in a fresh process and reads its figures: the last line
-/// of its output (an import says what it did before them).
 /// When the parent started a phase's process (nanoseconds since the epoch): what a fresh
 /// process takes to start up belongs to its cold start.
 const SPAWNED: &str = "RATEDESK_BENCH_SPAWNED_NS";
 
-/// How long ago the parent started this process, when it said.
-fn since_spawned() -> Duration {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-    let spawned = std::env::var(SPAWNED)
-        .ok()
-        .and_then(|t| t.parse::<u64>().ok());
-    match (now, spawned) {
-        (Ok(now), Some(at)) => now.saturating_sub(Duration::from_nanos(at)),
-        _ => Duration::ZERO,
-    }
+/// How long ago the parent started this process; `None` when it did not say (a phase run by
+/// hand), or the clock stepped back.
+fn since_spawned() -> Option<Duration> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    let at = std::env::var(SPAWNED).ok()?.parse::<u64>().ok()?;
+    now.checked_sub(Duration::from_nanos(at))
 }
 
+/// Runs `ratedesk bench --phase ARGS…` in a fresh process and reads its figures: the last line
+/// of its output (an import says what it did before them).
 fn phase_in_child(exe: &Path, args: &[&std::ffi::OsStr]) -> anyhow::Result<Value> {
     let spawned = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?;
     let out = std::process::Command::new(exe)
@@ -379,8 +377,10 @@ fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
         "the first frame was drawn without the front page of {}: it was not kept at the last close, or does not match the database",
         dir.display()
     );
-    let cold_start_ms = ms(process_start + opened.first_frame);
-    let ready_ms = ms(process_start + opened.ready);
+    // From the process's start when the parent said when that was (else from here).
+    let before = process_start.unwrap_or_default();
+    let cold_start_ms = ms(before + opened.first_frame);
+    let ready_ms = ms(before + opened.ready);
 
     let (search_ms, search_min, search_max) =
         summary(keyed::search_keys(&mut app, &mut screen, 5)?);
@@ -406,7 +406,7 @@ fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
     Ok(json!({
         "cold_start_ms": cold_start_ms,
         "ready_ms": ready_ms,
-        "process_start_ms": ms(process_start),
+        "process_start_ms": process_start.map(ms),
         "search_ms": search_ms,
         "search_spread_ms": [search_min, search_max],
         "keyed_results": count,

@@ -174,3 +174,25 @@ fn no_key_typed_ahead_changes_the_record_and_the_keys_after_one_that_tried_are_s
         Some(corrected)
     );
 }
+
+#[test]
+fn keys_typed_ahead_after_a_suspend_are_set_aside() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let k = keys();
+    let mut app = app(dir.path());
+    let keys = ["j", "ctrl-z", "a", "r"].map(|name| key_event(name).expect("key"));
+    act_typed_ahead(&mut app, &k, keys.to_vec());
+    assert!(
+        app.suspend,
+        "the suspend is kept for the terminal to carry out"
+    );
+    assert_eq!(app.players.query, "j");
+    let status = app.status.clone().expect("a message");
+    assert!(
+        status
+            .text
+            .contains("2 keys typed after suspending set aside"),
+        "{}",
+        status.text
+    );
+}

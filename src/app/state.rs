@@ -39,6 +39,14 @@ impl Tab {
             Tab::Titles => "Titles",
         }
     }
+
+    /// The tab's name in the tab bar of a rulebook: the third tab names what it tracks there.
+    pub fn title_in<R: Federation>(self, rulebook: &R) -> &'static str {
+        match self {
+            Tab::Titles => rulebook.third_tab(),
+            other => other.title(),
+        }
+    }
 }
 
 /// A screen the officer was on: what Esc returns to, as a browser's back button does.
@@ -169,9 +177,19 @@ pub struct App<R: Federation> {
     /// Active players and live events, as the tab bar counts them, with the desk's generations
     /// they were counted at.
     counts: std::cell::Cell<Option<Counted>>,
-    /// While keys typed before the database was open are acted on: whether one of them tried
-    /// to change the record (refused: nothing changes the record unseen).
-    typed_ahead: Option<bool>,
+    /// Whether keys typed before the database was open are being acted on.
+    typed_ahead: TypedAhead,
+}
+
+/// Keys typed before the database was open, as they are acted on ([`App::begin_typed_ahead`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TypedAhead {
+    /// Keys are keys: typed with the screen in view.
+    No,
+    /// Acting on keys typed ahead: none may change the record.
+    Acting,
+    /// One of them tried to (refused).
+    Refused,
 }
 
 /// Active players and live events, with the desk's generations they were counted at.
@@ -237,7 +255,7 @@ impl<R: Federation> App<R> {
             search,
             seen: (0, 0),
             counts: std::cell::Cell::new(None),
-            typed_ahead: None,
+            typed_ahead: TypedAhead::No,
         };
         app.seen = app.desk.generations();
         app.titles.view = app.titles_view();
@@ -248,10 +266,7 @@ impl<R: Federation> App<R> {
 
     /// A tab's name in the tab bar: the third tab names what the rulebook tracks there.
     pub fn tab_title(&self, tab: Tab) -> &'static str {
-        match tab {
-            Tab::Titles => self.desk.rulebook().third_tab(),
-            other => other.title(),
-        }
+        tab.title_in(self.desk.rulebook())
     }
 
     /// The terminal reports its size (at start and on every resize).
@@ -310,26 +325,26 @@ impl<R: Federation> App<R> {
     /// on from now until [`App::end_typed_ahead`], as if typed now — except that none of them
     /// may change the record: the first that would is refused, and says so.
     pub fn begin_typed_ahead(&mut self) {
-        self.typed_ahead = Some(false);
+        self.typed_ahead = TypedAhead::Acting;
     }
 
     /// Whether a key typed ahead tried to change the record (the keys after it are not for
     /// this screen: the caller sets them aside).
     pub fn typed_ahead_refused(&self) -> bool {
-        self.typed_ahead == Some(true)
+        self.typed_ahead == TypedAhead::Refused
     }
 
     pub fn end_typed_ahead(&mut self) {
-        self.typed_ahead = None;
+        self.typed_ahead = TypedAhead::No;
     }
 
     /// Refuses a change of the record keyed before the database was open (see
     /// [`App::begin_typed_ahead`]); `true` when refused.
-    fn refused_typed_ahead(&mut self) -> bool {
-        if self.typed_ahead.is_none() {
+    fn refuse_typed_ahead(&mut self) -> bool {
+        if self.typed_ahead == TypedAhead::No {
             return false;
         }
-        self.typed_ahead = Some(true);
+        self.typed_ahead = TypedAhead::Refused;
         self.warn("not stored: keyed before the database was open, unseen — key it again");
         true
     }
@@ -537,7 +552,7 @@ impl<R: Federation> App<R> {
     }
 
     fn undo_redo(&mut self, undo: bool) {
-        if self.refused_typed_ahead() {
+        if self.refuse_typed_ahead() {
             return;
         }
         let result = if undo {
@@ -610,7 +625,7 @@ impl<R: Federation> App<R> {
     /// Stores an edit and says in the status line what it did; an edit that would change
     /// nothing is not stored (and says so). Returns whether it was stored.
     pub(super) fn apply(&mut self, edit: Edit<R>) -> bool {
-        if self.refused_typed_ahead() {
+        if self.refuse_typed_ahead() {
             return false;
         }
         match self.desk.apply(edit) {

@@ -5,10 +5,21 @@
 use crate::app::Federation;
 use crate::book::PlayerStatus;
 use crate::model::GameResult;
-use crate::model::{PlayerIdx, Rating};
+use crate::model::{PlayerIdx, PlayerInfo, Rating};
 use crate::rules::{Award, ListId, Reach};
 
 use super::state::App;
+
+/// A birth year, or empty.
+pub fn birth_year(info: &PlayerInfo) -> String {
+    use chrono::Datelike;
+    info.born.map(|b| b.year().to_string()).unwrap_or_default()
+}
+
+/// A player's club, or empty.
+pub fn club(info: &PlayerInfo) -> String {
+    info.club.clone().unwrap_or_default()
+}
 
 impl<R: Federation> App<R> {
     /// The current rating and state of a player on each list.
@@ -50,13 +61,12 @@ impl<R: Federation> App<R> {
     /// A player's row in the Players tab's list, cell by cell: name, birth year, club, id,
     /// federation, a rating per list and the titles held.
     pub fn list_row(&self, player: PlayerIdx) -> Vec<String> {
-        use chrono::Datelike;
         let (book, rulebook) = (self.desk.book(), self.desk.rulebook());
         let info = &book.players[player];
         let mut cells = vec![
             info.name.clone(),
-            info.born.map(|b| b.year().to_string()).unwrap_or_default(),
-            info.club.clone().unwrap_or_default(),
+            birth_year(info),
+            club(info),
             info.id.clone(),
             info.federation
                 .clone()

@@ -64,6 +64,9 @@ impl Store {
 /// The front page kept in `dir` for a database of `rules`, if it shows that database as it is
 /// now: the database itself is not opened.
 pub fn read_front<T: DeserializeOwned>(dir: &Path, rules: &str) -> Option<T> {
+    if Store::restore_marker(dir).is_some() {
+        return None;
+    }
     let manifest = manifest::read(dir)?;
     if manifest.rules != rules || !manifest::log_unchanged(dir, &manifest) {
         return None;
@@ -127,6 +130,19 @@ mod tests {
         std::fs::write(dir.path().join(FILE), bytes).expect("written");
         assert_eq!(read_front::<u32>(dir.path(), "ssl"), None);
         std::fs::write(dir.path().join(FILE), b"not a front page").expect("written");
+        assert_eq!(read_front::<u32>(dir.path(), "ssl"), None);
+    }
+
+    #[test]
+    fn a_front_page_goes_with_its_database_when_it_is_set_aside() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let store = stored(dir.path());
+        store.save_front(&7u32).expect("saved");
+        store.close().expect("closed");
+        let _lock = Store::lock(dir.path()).expect("lock");
+        let aside = super::super::set_aside(dir.path()).expect("set aside");
+        assert!(aside.join(FILE).exists());
+        assert!(!dir.path().join(FILE).exists());
         assert_eq!(read_front::<u32>(dir.path(), "ssl"), None);
     }
 }

@@ -344,7 +344,9 @@ impl Store {
 }
 
 /// The names of the files and folders that make up the database itself in `dir` (sled's, our
-/// manifest), not the lock, the backups or what was set aside.
+/// manifest, the workstation's front page: everything but what is named here), not the lock,
+/// the backups or what was set aside. A restore's swap and a damaged database set aside move
+/// them all together.
 fn database_files(dir: &Path) -> std::io::Result<Vec<std::ffi::OsString>> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(dir)? {

@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
 use crate::app::state::{App, Pane, Popup, Tab, count};
+pub(crate) use crate::app::views::{birth_year, club};
 use crate::app::{Action, Context};
 pub(crate) use crate::export::format::{expected, half_points, performance, rating, signed};
 
@@ -469,19 +470,8 @@ pub(crate) fn name_born_club(info: &crate::model::PlayerInfo) -> String {
     }
 }
 
-/// A club, or empty.
-pub(crate) fn club(info: &crate::model::PlayerInfo) -> String {
-    info.club.clone().unwrap_or_default()
-}
-
 /// The club column of a list of players: a text beside the name, the first column to go when
 /// the width does not suffice.
 pub(crate) fn club_column() -> super::grid::Column {
     super::grid::Column::text("Club", 8, 1)
-}
-
-/// A birth year, or empty.
-pub(crate) fn birth_year(info: &crate::model::PlayerInfo) -> String {
-    use chrono::Datelike;
-    info.born.map(|b| b.year().to_string()).unwrap_or_default()
 }

@@ -138,9 +138,10 @@ pub fn key_event(name: &str) -> Option<KeyEvent> {
 
 /// Runs the workstation on the database `load` opens (in `dir`, whose lock the caller holds)
 /// until the officer quits or the session ends (SIGHUP when an SSH connection drops, SIGTERM):
-/// the terminal is restored and the database flushed on every way out, a panic included.
-/// Ctrl-Z suspends to the shell and `fg` comes back to the same screen. The first frame is drawn
-/// while the database opens ([`opening`]).
+/// the terminal is restored and the database closed on every way out — a failure to draw or a
+/// panic included, and once it is open when the session ends while it opens. Ctrl-Z suspends to
+/// the shell and `fg` comes back to the same screen. The first frame is drawn while the
+/// database opens ([`opening`]).
 pub fn run<R, E>(
     dir: &std::path::Path,
     rulebook: R,
@@ -178,73 +179,266 @@ where
             }
         });
     }
-    let mut opening = opening::Opening::start(dir, rulebook, load, move || {
+    let opening = opening::Opening::start(dir, rulebook, load, move || {
         let _ = tx.send(Message::Opened);
     });
-    let mut terminal = ratatui::init();
-    let mut size = terminal
-        .size()
-        .map_or((draw::MIN_WIDTH, draw::MIN_HEIGHT), |s| (s.width, s.height));
-    let mut stopped = false;
-    loop {
-        if !stopped && let Err(e) = terminal.draw(|frame| opening.draw(&theme, &keymap, frame)) {
+    let mut screen = Screen::take();
+    let size = screen.size();
+    let first_frames = |opening: &opening::Opening<R, E>| {
+        screen
+            .terminal
+            .draw(|frame| opening.draw(&theme, &keymap, frame))
+            .map(|_| ())
+    };
+    let (mut app, failed) = until_open(first_frames, size, opening, &rx, &keymap)?;
+    let outcome = match failed {
+        Some(e) => Err(e),
+        None => session(&mut screen, &mut app, &rx, &keymap, &theme),
+    };
+    screen.restore();
+    let closed = app.close()?;
+    outcome?;
+    if let Some(warning) = closed {
+        eprintln!("ratedesk: warning: {warning}");
+    }
+    Ok(())
+}
+
+/// The terminal in the workstation's mode until restored or dropped: every way out — an early
+/// return, a panic carried on from the thread that opened the database — gives the shell its
+/// screen back.
+struct Screen {
+    terminal: ratatui::DefaultTerminal,
+    taken: bool,
+}
+
+impl Screen {
+    fn take() -> Self {
+        Self {
+            terminal: ratatui::init(),
+            taken: true,
+        }
+    }
+
+    fn size(&self) -> (u16, u16) {
+        self.terminal
+            .size()
+            .map_or((draw::MIN_WIDTH, draw::MIN_HEIGHT), |s| (s.width, s.height))
+    }
+
+    fn restore(&mut self) {
+        if std::mem::take(&mut self.taken) {
             ratatui::restore();
-            return Err(e.into());
+        }
+    }
+
+    /// Ctrl-Z: the shell's screen back, the process stopped; after `fg` everything is painted
+    /// afresh.
+    fn suspend(&mut self) -> std::io::Result<()> {
+        self.restore();
+        signal_hook::low_level::raise(signal_hook::consts::SIGTSTP)?;
+        *self = Self::take();
+        let size = self.terminal.size()?;
+        self.terminal
+            .resize(ratatui::layout::Rect::from((Default::default(), size)))
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        self.restore();
+    }
+}
+
+/// Draws the first frames until the database is open, keeping the keys typed meanwhile; then
+/// the workstation on it, those keys acted on. A failure to draw meanwhile is returned beside
+/// it: the database is opened all the same, to be closed.
+fn until_open<R, E>(
+    mut paint: impl FnMut(&opening::Opening<R, E>) -> std::io::Result<()>,
+    mut size: (u16, u16),
+    mut opening: opening::Opening<R, E>,
+    rx: &mpsc::Receiver<Message>,
+    keymap: &Keymap,
+) -> Result<(App<R>, Option<std::io::Error>), E>
+where
+    R: Federation,
+    E: Send + 'static,
+{
+    let mut failed = None;
+    loop {
+        if failed.is_none()
+            && let Err(e) = paint(&opening)
+        {
+            failed = Some(e);
         }
         match rx.recv_timeout(OPENING_TICK) {
             Ok(Message::Key(key)) => {
                 let small = size.0 < draw::MIN_WIDTH || size.1 < draw::MIN_HEIGHT;
-                opening.keep(key, &keymap, small);
+                opening.keep(key, keymap, small);
             }
             Ok(Message::Resize(width, height)) => size = (width, height),
-            Ok(Message::Opened) => break,
+            Ok(Message::Opened) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
             // The session ends while the database opens: it is closed once open.
-            Ok(Message::Stop) => stopped = true,
+            Ok(Message::Stop) => opening.close_when_open(),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
     }
-    let mut app = match opening.finish(&keymap, size) {
-        Ok(app) => app,
-        Err(e) => {
-            ratatui::restore();
-            return Err(e);
+    let mut app = opening.finish(keymap, size)?;
+    // Keys that came while the database was being taken over were typed in front of the
+    // first frames too.
+    let mut late = Vec::new();
+    while let Ok(message) = rx.try_recv() {
+        match message {
+            Message::Key(key) => late.push(key),
+            Message::Resize(width, height) => app.resize(width, height),
+            Message::Stop => app.quit = true,
+            Message::Opened => {}
         }
-    };
-    if stopped {
-        app.quit = true;
     }
-    // Drawn once, then only after something arrived: nothing happens while the officer is idle.
-    let outcome = loop {
+    if !app.quit && !late.is_empty() {
+        opening::act_typed_ahead(&mut app, keymap, late);
+    }
+    Ok((app, failed))
+}
+
+/// The workstation's loop: drawn once, then only after something arrived — nothing happens
+/// while the officer is idle.
+fn session<R: Federation>(
+    screen: &mut Screen,
+    app: &mut App<R>,
+    rx: &mpsc::Receiver<Message>,
+    keymap: &Keymap,
+    theme: &Theme,
+) -> std::io::Result<()> {
+    loop {
         if app.quit {
-            break Ok(());
+            return Ok(());
         }
         if std::mem::take(&mut app.suspend) {
-            ratatui::restore();
-            signal_hook::low_level::raise(signal_hook::consts::SIGTSTP)?;
-            // Here again after `fg`: everything is painted afresh.
-            terminal = ratatui::init();
-            let repaint = terminal.size().and_then(|size| {
-                terminal.resize(ratatui::layout::Rect::from((Default::default(), size)))
-            });
-            if let Err(e) = repaint {
-                break Err(e.into());
-            }
+            screen.suspend()?;
         }
-        if let Err(e) = terminal.draw(|frame| draw::render(&app, &theme, &keymap, frame)) {
-            break Err(e.into());
-        }
+        screen
+            .terminal
+            .draw(|frame| draw::render(app, theme, keymap, frame))?;
         match rx.recv() {
-            Ok(Message::Key(key)) => press(&mut app, &keymap, key),
+            Ok(Message::Key(key)) => press(app, keymap, key),
             // Drawn again at the new size (ratatui clears the screen when its size changes).
             Ok(Message::Resize(width, height)) => app.resize(width, height),
             Ok(Message::Opened) => {}
-            Ok(Message::Stop) | Err(_) => break Ok(()),
+            Ok(Message::Stop) | Err(_) => return Ok(()),
         }
-    };
-    ratatui::restore();
-    if let Some(warning) = app.close()? {
-        eprintln!("ratedesk: warning: {warning}");
     }
-    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{DeskError, Edit};
+    use crate::rules::ssl::Ssl;
+
+    /// A database of the small demo federation, closed by the workstation (its front page
+    /// kept), and the workstation opening on it: the database opens once `go` is sent.
+    fn opening(dir: &std::path::Path) -> (opening::Opening<Ssl, DeskError>, mpsc::Sender<()>) {
+        let mut desk = Desk::open(dir, Ssl).expect("open");
+        let text = include_str!("../../demo/autumn-2025.json");
+        let book = crate::json::read(&Ssl, text).expect("demo").book;
+        desk.apply(Edit::import_new(book)).expect("import");
+        App::new(desk).close().expect("closed");
+        let lock = Desk::<Ssl>::lock(dir).expect("lock");
+        let (go, wait) = mpsc::channel();
+        let at = dir.to_path_buf();
+        let load = move || {
+            let _ = wait.recv();
+            Desk::open_locked(&at, Ssl, lock)
+        };
+        (opening::Opening::start(dir, Ssl, load, || {}), go)
+    }
+
+    fn key(name: &str) -> Message {
+        Message::Key(key_event(name).expect("a key"))
+    }
+
+    #[test]
+    fn keys_that_come_with_the_open_database_before_its_frame_change_nothing_either() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let (opening, go) = opening(dir.path());
+        let keymap = Keymap::load(None, None).expect("keymap");
+        let (tx, rx) = mpsc::channel();
+        // "ja" typed while it opens; "r", undo and "v" while it is being taken over.
+        for message in [key("j"), key("a"), Message::Opened, key("r"), key("alt-u")] {
+            tx.send(message).expect("sent");
+        }
+        tx.send(key("v")).expect("sent");
+        go.send(()).expect("the database may open");
+        let mut frames = 0;
+        let (app, failed) = until_open(
+            |_| {
+                frames += 1;
+                Ok(())
+            },
+            (80, 24),
+            opening,
+            &rx,
+            &keymap,
+        )
+        .expect("opened");
+        assert!(failed.is_none());
+        assert!(frames >= 1, "the first frame was drawn");
+        assert_eq!(app.players.query, "jar");
+        assert_eq!(app.desk.audit().len(), 1, "the import was not undone");
+        let status = app.status.clone().expect("a message");
+        assert!(
+            status.error
+                && status
+                    .text
+                    .contains("not stored: keyed before the database was open")
+                && status.text.contains("1 key typed after it set aside"),
+            "{}",
+            status.text
+        );
+        app.close().expect("closed");
+    }
+
+    #[test]
+    fn a_frame_that_cannot_be_drawn_while_opening_still_opens_the_database_to_close_it() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let (opening, go) = opening(dir.path());
+        let keymap = Keymap::load(None, None).expect("keymap");
+        let (tx, rx) = mpsc::channel();
+        tx.send(key("x")).expect("sent");
+        tx.send(Message::Opened).expect("sent");
+        go.send(()).expect("the database may open");
+        let mut tries = 0;
+        let (app, failed) = until_open(
+            |_| {
+                tries += 1;
+                Err(std::io::Error::other("the terminal went away"))
+            },
+            (80, 24),
+            opening,
+            &rx,
+            &keymap,
+        )
+        .expect("opened all the same");
+        assert_eq!(tries, 1, "not drawn again after it failed");
+        assert!(failed.is_some_and(|e| e.to_string() == "the terminal went away"));
+        assert_eq!(app.players.query, "x");
+        app.close().expect("closed");
+    }
+
+    #[test]
+    fn the_quit_key_while_opening_closes_the_database_once_open_and_nothing_else_acts() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let (opening, go) = opening(dir.path());
+        let keymap = Keymap::load(None, None).expect("keymap");
+        let (tx, rx) = mpsc::channel();
+        for message in [key("j"), key("ctrl-c"), key("a"), Message::Opened] {
+            tx.send(message).expect("sent");
+        }
+        go.send(()).expect("the database may open");
+        let (app, _) = until_open(|_| Ok(()), (80, 24), opening, &rx, &keymap).expect("opened");
+        assert!(app.quit);
+        assert_eq!(app.players.query, "", "no key acted");
+        app.close().expect("closed");
+    }
 }

@@ -28,14 +28,34 @@ pub struct Opening<R: Federation, E> {
     front: Option<FrontPage>,
     folder: PathBuf,
     started: Instant,
-    /// Keys typed so far, in order.
+    /// Keys typed so far, in order (at most [`KEPT`]), and how many more were not kept.
     kept: Vec<KeyEvent>,
+    over: usize,
+    /// The officer quit, or the session ended: the database is closed once open, and no key
+    /// acts.
+    closing: bool,
     loader: JoinHandle<Result<App<R>, E>>,
+}
+
+/// Keys kept while the database opens, at most (a key held down repeats).
+const KEPT: usize = 256;
+
+/// Calls its function when dropped: when the database has opened, failed to, or its thread
+/// panicked.
+struct OnDrop<F: FnOnce()>(Option<F>);
+
+impl<F: FnOnce()> Drop for OnDrop<F> {
+    fn drop(&mut self) {
+        if let Some(f) = self.0.take() {
+            f();
+        }
+    }
 }
 
 impl<R: Federation, E: Send + 'static> Opening<R, E> {
     /// Reads the front page of the database in `dir` (whose lock the caller holds) and starts
-    /// `load` on its own thread; `opened` is called there once it is done, well or not.
+    /// `load` on its own thread; `opened` is called there once it is done, well or not (a panic
+    /// included).
     pub fn start(
         dir: &Path,
         rulebook: R,
@@ -45,16 +65,8 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
         let started = Instant::now();
         let front = FrontPage::read(dir, &rulebook);
         let loader = std::thread::spawn(move || {
-            let app = load().map(|desk| {
-                let warnings = desk.warnings().join("; ");
-                let mut app = App::new(desk);
-                if !warnings.is_empty() {
-                    app.warn(format!("warning: {warnings}"));
-                }
-                app
-            });
-            opened();
-            app
+            let _opened = OnDrop(Some(opened));
+            load().map(App::new)
         });
         Self {
             rulebook,
@@ -62,6 +74,8 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
             folder: dir.to_path_buf(),
             started,
             kept: Vec::new(),
+            over: 0,
+            closing: false,
             loader,
         }
     }
@@ -72,7 +86,8 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
     }
 
     /// Keeps a key typed while the database opens. While the window is too small only the quit
-    /// key is kept: nothing else would act on a screen too small to draw.
+    /// key counts: nothing else would act on a screen too small to draw. The quit key acts at
+    /// once: the database is closed as soon as it is open, and no key acts.
     pub fn keep(&mut self, key: KeyEvent, keymap: &Keymap, too_small: bool) {
         let quit = key_name(&key).is_some_and(|name| {
             matches!(
@@ -80,19 +95,43 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
                 Lookup::Action(Action::Quit)
             )
         });
-        if !too_small || quit {
+        if quit {
+            self.close_when_open();
+        } else if too_small || self.closing {
+        } else if self.kept.len() < KEPT {
             self.kept.push(key);
+        } else {
+            self.over += 1;
         }
     }
 
-    /// Waits for the database and the workstation on it, and acts on the keys kept.
+    /// The session ends: the database is closed as soon as it is open.
+    pub fn close_when_open(&mut self) {
+        self.closing = true;
+    }
+
+    /// Waits for the database and the workstation on it, and acts on the keys kept (none when
+    /// closing: the workstation is then to quit). What went wrong at the opening without
+    /// stopping it (a daily backup not written) is said in the status line after them.
     pub fn finish(self, keymap: &Keymap, size: (u16, u16)) -> Result<App<R>, E> {
         let mut app = match self.loader.join() {
             Ok(app) => app?,
             Err(panic) => std::panic::resume_unwind(panic),
         };
         app.resize(size.0, size.1);
-        act_typed_ahead(&mut app, keymap, self.kept);
+        if self.closing {
+            app.quit = true;
+        } else {
+            act_typed_ahead(&mut app, keymap, self.kept);
+        }
+        let warnings = app.desk.warnings().join("; ");
+        if !warnings.is_empty() {
+            let mut text = format!("warning: {warnings}");
+            if let Some(said) = app.status.take() {
+                text = format!("{} · {text}", said.text);
+            }
+            app.warn(text);
+        }
         Ok(app)
     }
 
@@ -122,10 +161,7 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
             return;
         }
         let [tabs, body, status] = screen_areas(frame.area());
-        let titles = Tab::ALL.map(|tab| match tab {
-            Tab::Titles => self.rulebook.third_tab(),
-            other => other.title(),
-        });
+        let titles = Tab::ALL.map(|tab| tab.title_in(&self.rulebook));
         let counts = self.front.as_ref().map(|f| f.counts);
         tab_bar(theme, frame, tabs, titles, Tab::Players, counts);
         let typed = self.typed();
@@ -174,11 +210,16 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
             "opening the database · {:.1} s",
             self.started.elapsed().as_secs_f64()
         );
-        if !self.kept.is_empty() {
+        if self.closing {
+            text.push_str(" · closing it once open");
+        } else if !self.kept.is_empty() {
             text.push_str(&format!(
                 " · {} kept, to act once it is open",
                 count(self.kept.len(), "key", "keys")
             ));
+            if self.over > 0 {
+                text.push_str(&format!(" ({} more not kept)", self.over));
+            }
         } else {
             text.push_str(&format!(
                 " · type to search · {} help",
@@ -194,25 +235,27 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
 
 /// Acts on keys typed before the database was open, in order. None of them may change the
 /// record: the first that tries is refused (the status line says so) and the rest are set
-/// aside.
+/// aside, as are the keys after one that quits or suspends.
 pub fn act_typed_ahead<R: Federation>(app: &mut App<R>, keymap: &Keymap, keys: Vec<KeyEvent>) {
     app.begin_typed_ahead();
     let total = keys.len();
     for (i, key) in keys.into_iter().enumerate() {
         super::press(app, keymap, key);
-        if app.quit {
-            break;
-        }
-        if app.typed_ahead_refused() {
-            let rest = total - i - 1;
-            if rest > 0
-                && let Some(status) = &mut app.status
-            {
-                status.text.push_str(&format!(
-                    " · {} typed after it set aside",
-                    count(rest, "key", "keys")
-                ));
+        let rest = total - i - 1;
+        let refused = app.typed_ahead_refused();
+        if rest > 0 {
+            let rest = count(rest, "key", "keys");
+            match &mut app.status {
+                Some(status) if refused => {
+                    status
+                        .text
+                        .push_str(&format!(" · {rest} typed after it set aside"));
+                }
+                _ if app.suspend => app.warn(format!("{rest} typed after suspending set aside")),
+                _ => {}
             }
+        }
+        if refused || app.suspend || app.quit {
             break;
         }
     }
