@@ -164,7 +164,12 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
         let titles = Tab::ALL.map(|tab| tab.title_in(&self.rulebook));
         let counts = self.front.as_ref().map(|f| f.counts);
         tab_bar(theme, frame, tabs, titles, Tab::Players, counts);
-        let typed = self.typed();
+        // Nothing typed acts once the officer quit: nothing typed shows.
+        let typed = if self.closing {
+            String::new()
+        } else {
+            self.typed()
+        };
         match &self.front {
             // The list as the front page has it, until a query is typed: the list found for
             // it is the open database's.
