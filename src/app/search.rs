@@ -194,7 +194,12 @@ impl SearchIndex {
             .iter_mut()
             .map(|e| std::mem::take(&mut e.ids))
             .collect();
-        let keys = entries.into_iter().map(|e| (e.player, e.key)).collect();
+        // The keys copied out in the list's order, one after another in memory: every query
+        // scans them in that order.
+        let keys = entries
+            .iter()
+            .map(|e| (e.player, e.key.as_str().to_owned()))
+            .collect();
         Self {
             keys,
             ids,
