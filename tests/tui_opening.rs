@@ -90,7 +90,7 @@ fn the_first_frame_is_the_front_page_kept_at_the_last_close_and_typed_keys_act_o
     );
 
     go.send(()).expect("the database may open");
-    let app = opening.finish(&k, (80, 24)).expect("opened");
+    let app = opening.finish(&k, (80, 24), Vec::new).expect("opened");
     assert_eq!(app.players.query, "jarv", "the keys acted once it was open");
     assert!(
         text(&app, &k, 80, 24).contains("Järvinen"),
@@ -126,7 +126,7 @@ fn a_database_changed_since_the_last_close_opens_without_its_front_page() {
     let frame = first_frame(&opening, &k);
     assert!(frame.contains("kor▏"), "{frame}");
     go.send(()).expect("the database may open");
-    let app = opening.finish(&k, (80, 24)).expect("opened");
+    let app = opening.finish(&k, (80, 24), Vec::new).expect("opened");
     assert_eq!(app.players.query, "kor");
     // Closed again, the page is kept anew: the list as it is now, whatever was typed.
     let page = app.front_page();

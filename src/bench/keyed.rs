@@ -64,7 +64,7 @@ impl Screen {
         let (theme, keymap) = (&self.theme, &self.keymap);
         self.terminal.draw(|f| opening.draw(theme, keymap, f))?;
         let first_frame = started.elapsed();
-        let app = opening.finish(keymap, (80, 24))?;
+        let app = opening.finish(keymap, (80, 24), Vec::new)?;
         self.draw(&app)?;
         let opened = Opened {
             first_frame,

@@ -283,20 +283,26 @@ where
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
     }
-    let mut app = opening.finish(keymap, size)?;
-    // Keys that came while the database was being taken over were typed in front of the
-    // first frames too.
-    let mut late = Vec::new();
-    while let Ok(message) = rx.try_recv() {
-        match message {
-            Message::Key(key) => late.push(key),
-            Message::Resize(width, height) => app.resize(width, height),
-            Message::Stop => app.quit = true,
-            Message::Opened => {}
+    // Keys, a resize or the session's end that come while the database is taken over.
+    let (mut resized, mut stop) = (None, false);
+    let more = || {
+        let mut keys = Vec::new();
+        while let Ok(message) = rx.try_recv() {
+            match message {
+                Message::Key(key) => keys.push(key),
+                Message::Resize(width, height) => resized = Some((width, height)),
+                Message::Stop => stop = true,
+                Message::Opened => {}
+            }
         }
+        keys
+    };
+    let mut app = opening.finish(keymap, size, more)?;
+    if let Some((width, height)) = resized {
+        app.resize(width, height);
     }
-    if !app.quit && !late.is_empty() {
-        opening::act_typed_ahead(&mut app, keymap, late);
+    if stop {
+        app.quit = true;
     }
     Ok((app, failed))
 }
@@ -393,6 +399,28 @@ mod tests {
                     .text
                     .contains("not stored: keyed before the database was open")
                 && status.text.contains("1 key typed after it set aside"),
+            "{}",
+            status.text
+        );
+        app.close().expect("closed");
+    }
+
+    #[test]
+    fn keys_that_come_after_a_refused_one_typed_ahead_are_set_aside_too() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let (opening, go) = opening(dir.path());
+        let keymap = Keymap::load(None, None).expect("keymap");
+        let (tx, rx) = mpsc::channel();
+        for message in [key("alt-u"), Message::Opened, key("x"), key("y")] {
+            tx.send(message).expect("sent");
+        }
+        go.send(()).expect("the database may open");
+        let (app, _) = until_open(|_| Ok(()), (80, 24), opening, &rx, &keymap).expect("opened");
+        assert_eq!(app.desk.audit().len(), 1, "the import was not undone");
+        assert_eq!(app.players.query, "", "nothing after the refused key acted");
+        let status = app.status.clone().expect("a message");
+        assert!(
+            status.text.contains("not stored") && status.text.contains("2 more set aside"),
             "{}",
             status.text
         );

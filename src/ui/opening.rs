@@ -111,9 +111,16 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
     }
 
     /// Waits for the database and the workstation on it, and acts on the keys kept (none when
-    /// closing: the workstation is then to quit). What went wrong at the opening without
-    /// stopping it (a daily backup not written) is said in the status line after them.
-    pub fn finish(self, keymap: &Keymap, size: (u16, u16)) -> Result<App<R>, E> {
+    /// closing: the workstation is then to quit), then on those `more` gives — keys that came
+    /// while the database was taken over and these acted, typed in front of the first frames
+    /// too — until it gives none. What went wrong at the opening without stopping it (a daily
+    /// backup not written) is said in the status line after them.
+    pub fn finish(
+        self,
+        keymap: &Keymap,
+        size: (u16, u16),
+        mut more: impl FnMut() -> Vec<KeyEvent>,
+    ) -> Result<App<R>, E> {
         let mut app = match self.loader.join() {
             Ok(app) => app?,
             Err(panic) => std::panic::resume_unwind(panic),
@@ -122,7 +129,19 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
         if self.closing {
             app.quit = true;
         } else {
-            act_typed_ahead(&mut app, keymap, self.kept);
+            let mut keys = self.kept;
+            while !keys.is_empty() {
+                if !act_typed_ahead(&mut app, keymap, keys) {
+                    let rest = more().len();
+                    if rest > 0
+                        && let Some(status) = &mut app.status
+                    {
+                        status.text.push_str(&format!(" · {rest} more set aside"));
+                    }
+                    break;
+                }
+                keys = more();
+            }
         }
         let warnings = app.desk.warnings().join("; ");
         if !warnings.is_empty() {
@@ -240,10 +259,16 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
 
 /// Acts on keys typed before the database was open, in order. None of them may change the
 /// record: the first that tries is refused (the status line says so) and the rest are set
-/// aside, as are the keys after one that quits or suspends.
-pub fn act_typed_ahead<R: Federation>(app: &mut App<R>, keymap: &Keymap, keys: Vec<KeyEvent>) {
+/// aside, as are the keys after one that quits or suspends. Whether every key acted (and the
+/// keys typed after them may too).
+pub fn act_typed_ahead<R: Federation>(
+    app: &mut App<R>,
+    keymap: &Keymap,
+    keys: Vec<KeyEvent>,
+) -> bool {
     app.begin_typed_ahead();
     let total = keys.len();
+    let mut through = true;
     for (i, key) in keys.into_iter().enumerate() {
         super::press(app, keymap, key);
         let rest = total - i - 1;
@@ -261,8 +286,10 @@ pub fn act_typed_ahead<R: Federation>(app: &mut App<R>, keymap: &Keymap, keys: V
             }
         }
         if refused || app.suspend || app.quit {
+            through = false;
             break;
         }
     }
     app.end_typed_ahead();
+    through
 }
