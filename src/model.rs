@@ -67,6 +67,17 @@ impl GameResult {
         (w + b <= 2).then_some(Self::played(w, b))
     }
 
+    /// A result keyed on a board (the workstation's keys, the command line's `result`): on a
+    /// bye only the player's own score counts — `=` is a half-point bye, `1/2-0` as every file
+    /// writes it — and a bye is never a played game.
+    pub fn keyed_on(self, bye: bool) -> Self {
+        if bye {
+            Self::unplayed(self.white_halves, 0)
+        } else {
+            self
+        }
+    }
+
     /// The result as a bye carries it: a bye is never a played game, whatever its code.
     pub fn on_board(self, bye: bool) -> Self {
         if bye {

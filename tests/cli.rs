@@ -340,3 +340,46 @@ fn a_correction_keeps_the_title_it_would_remove_in_one_audited_edit() {
         serde_json::from_str(&common::ok(&run(&db, &["export", "ratings"]))).expect("json");
     assert_eq!(again, reached);
 }
+
+#[test]
+fn the_workstation_without_a_terminal_says_so_in_one_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .env("XDG_DATA_HOME", dir.path())
+        .arg("--db")
+        .arg(dir.path().join("db"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("needs a terminal"), "{message}");
+    assert_eq!(message.trim_end().lines().count(), 1, "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+}
+
+#[test]
+fn a_demo_is_not_built_over_a_database_of_another_rulebook() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let out = run(&db, &["init", "--rules", "isl"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .env("XDG_DATA_HOME", dir.path())
+        .arg("--db")
+        .arg(&db)
+        .args(["--demo", "--rules", "tsf"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("isl") && message.contains("tsf") && message.contains("--demo"),
+        "{message}"
+    );
+}

@@ -103,6 +103,19 @@ impl Terminal {
         self.wait_for_any(&[text], limit)
     }
 
+    /// Waits until the screen no longer shows `text` (a popup closed).
+    fn wait_gone(&self, text: &str, limit: Duration) {
+        let start = Instant::now();
+        while self.contents().contains(text) {
+            assert!(
+                start.elapsed() < limit,
+                "{text:?} stayed; the screen:\n{}",
+                self.contents()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
     /// Waits until the screen shows one of `texts`; returns the screen.
     fn wait_for_any(&self, texts: &[&str], limit: Duration) -> String {
         let start = Instant::now();
@@ -137,6 +150,66 @@ fn a_finnish_officer_finds_a_player_keys_a_result_and_types_a_name_after_leaving
     officers_day("ssl", "FIN10000", "ratedesk-demo");
 }
 
+/// Every way a typed name could meet a command, as the officer types at speed (tmux's default
+/// escape time sends Esc and the next key in one read): after Esc from a card opened from an
+/// event's standings and from the Titles tab a name is typed; Esc and `u` in one write on a
+/// card; keys while the window is too small. Nothing is stored, undone or confirmed.
+#[test]
+fn a_finnish_officer_types_names_everywhere_and_nothing_changes() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut terminal = Terminal::start(data.path(), "ssl");
+    let keyed = key_a_result(&mut terminal, "FIN10000");
+    // The standings' pane, a card opened from it, Esc, and a name typed at once.
+    terminal.send(b"\t");
+    terminal.send(ENTER);
+    terminal.wait_for("Player card", WAIT);
+    terminal.send(ESC);
+    terminal.wait_for("Standings", WAIT);
+    terminal.send(b"uusitalo");
+    // `a` opens the player picker (nothing is entered without Enter): "lo" is typed there.
+    terminal.wait_for("lo▏", WAIT);
+    terminal.send(ESC);
+    terminal.wait_gone("Enter a player in", WAIT);
+    // The Titles tab, a card opened from it, Esc, and a name typed at once.
+    terminal.send(b"\x1b3");
+    terminal.wait_for("highest first", WAIT);
+    terminal.send(ENTER);
+    terminal.wait_for("Player card", WAIT);
+    terminal.send(ESC);
+    terminal.wait_for("highest first", WAIT);
+    terminal.send(b"lucas");
+    // `c` shows a title's confirmation, or says none is needed: never confirms one.
+    terminal.wait_for_any(&["This edit changes", "needs no confirmation"], WAIT);
+    terminal.send(ESC);
+    terminal.wait_gone("This edit changes", WAIT);
+    // A card, and Esc with `u` in one write: back to the search, `u` a new search.
+    terminal.send(b"\x1b1");
+    terminal.wait_for("Player card", WAIT);
+    terminal.send(ESC);
+    terminal.wait_for("FIN10000▏", WAIT);
+    terminal.send(ENTER);
+    terminal.wait_for("Player card", WAIT);
+    terminal.send(b"\x1bu");
+    terminal.wait_for("│u▏", WAIT);
+    // Too small: nothing acts — not results, undo, help or a paste.
+    terminal.resize(20, 60);
+    terminal.wait_for("Nothing acts", WAIT);
+    terminal.send(b"\x1bu\x1a\r10=\x1bOP\x1b[200~1\r\x1b[201~");
+    terminal.resize(24, 80);
+    terminal.wait_for("│u▏", WAIT);
+    let screen = terminal.contents();
+    assert!(!screen.contains("Undo this edit"), "{screen}");
+    terminal.send(CTRL_C);
+    let start = Instant::now();
+    while terminal.child.try_wait().expect("the child").is_none() {
+        assert!(start.elapsed() < Duration::from_secs(120), "did not quit");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The keyed result is still the latest entry: nothing was undone, confirmed or entered.
+    let log = last_entry(data.path(), "ratedesk-demo");
+    assert!(log.contains(&format!(": {keyed}")), "{log}");
+}
+
 #[test]
 fn an_icelandic_officer_finds_a_player_keys_a_result_and_types_a_name_after_leaving_the_card() {
     officers_day("isl", "ISL10000", "ratedesk-demo-isl");
@@ -166,11 +239,7 @@ fn key_a_result(terminal: &mut Terminal, id: &str) -> &'static str {
     // Key white's win on his board; if the board had another result this is a correction and
     // its preview asks first; if it had this one, nothing is stored and black's win is keyed.
     // (Each step waits for what the screen answers: a slow machine draws late.)
-    let answers = [
-        "nothing to change",
-        "This correction changes",
-        "saved: result",
-    ];
+    let answers = ["nothing to change", "This edit changes", "saved: result"];
     let mut keyed = "1-0";
     terminal.send(b"1");
     let mut screen = terminal.wait_for_any(&answers, WAIT);
@@ -179,8 +248,8 @@ fn key_a_result(terminal: &mut Terminal, id: &str) -> &'static str {
         keyed = "0-1";
         screen = terminal.wait_for_any(&answers[1..], WAIT);
     }
-    if screen.contains("This correction changes") {
-        terminal.send(b"y");
+    if screen.contains("This edit changes") {
+        terminal.send(ENTER);
     }
     // The status line says it is stored (the preview's title line names the result too).
     let screen = terminal.wait_for("saved: result", WAIT);
@@ -259,23 +328,23 @@ fn a_flush_that_fails_behind_the_frame_is_shown_and_stops_editing() {
     terminal.send(ENTER);
     terminal.wait_for("Standings", WAIT);
     let failed = "is stored, but finishing it failed";
-    let answers = ["nothing to change", "This correction changes", failed];
+    let answers = ["nothing to change", "This edit changes", failed];
     terminal.send(b"1");
     let mut screen = terminal.wait_for_any(&answers, WAIT);
     if screen.contains("nothing to change") {
         terminal.send(b"0");
         screen = terminal.wait_for_any(&answers[1..], WAIT);
     }
-    if screen.contains("This correction changes") {
-        terminal.send(b"y");
+    if screen.contains("This edit changes") {
+        terminal.send(ENTER);
     }
     let screen = terminal.wait_for(failed, WAIT);
     assert!(!screen.contains("saved: "), "{screen}");
     terminal.send(b"=");
     let stopped = "could not be written earlier";
-    let screen = terminal.wait_for_any(&["This correction changes", stopped], WAIT);
-    if screen.contains("This correction changes") {
-        terminal.send(b"y");
+    let screen = terminal.wait_for_any(&["This edit changes", stopped], WAIT);
+    if screen.contains("This edit changes") {
+        terminal.send(ENTER);
     }
     let screen = terminal.wait_for(stopped, WAIT);
     assert!(screen.contains(" 2 7 Ylönen, Si… 0-1"), "refused: {screen}");

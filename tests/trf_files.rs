@@ -6,10 +6,11 @@ use std::path::Path;
 use proptest::prelude::*;
 use ratedesk::import::trf::parse;
 
-/// (file, players, rounds) from SOURCES.md.
+/// (file, players, rounds) from SOURCES.md — less the pseudo-player `spielfrei` of the
+/// Frankfurt file (its 284 records are 283 players and the bye's pseudo-player).
 const FILES: [(&str, usize, usize); 10] = [
     ("erral_fidetournament_test_demo.trf", 137, 7),
-    ("sklangen_TRF_example1.trf", 284, 7),
+    ("sklangen_TRF_example1.trf", 283, 7),
     ("echecsjs_trf_javafo_sample2.trf", 52, 5),
     ("sanichi_icu_tournament_bunratty_masters_2011.tab", 34, 6),
     ("sanichi_icu_tournament_bunratty_minor_2011.tab", 103, 6),
@@ -64,6 +65,17 @@ fn every_sample_reads_with_its_players_and_rounds() {
 }
 
 #[test]
+fn the_pseudo_player_of_a_bye_is_no_player() {
+    let file = parse(&read("sklangen_TRF_example1.trf")).expect("parse");
+    assert!(
+        file.players.iter().all(|p| p.name.trim() != "spielfrei"),
+        "spielfrei read as a player"
+    );
+    let numbers: Vec<u32> = file.pseudo.iter().map(|p| p.start_number).collect();
+    assert_eq!(numbers, vec![284]);
+}
+
+#[test]
 fn points_columns_agree_with_the_rounds() {
     for (name, _, _) in FILES {
         let file = parse(&read(name)).expect("parse");
@@ -107,7 +119,8 @@ proptest! {
 /// byes as blanks).
 const COUNTS: [(&str, usize, usize, usize); 10] = [
     ("erral_fidetournament_test_demo.trf", 396, 15, 137),
-    ("sklangen_TRF_example1.trf", 970, 10, 2),
+    // The pseudo-player `spielfrei`'s own `0000` cell is no bye of a player.
+    ("sklangen_TRF_example1.trf", 970, 10, 1),
     ("echecsjs_trf_javafo_sample2.trf", 89, 4, 25),
     ("sanichi_icu_tournament_bunratty_masters_2011.tab", 97, 0, 6),
     ("sanichi_icu_tournament_bunratty_minor_2011.tab", 298, 0, 22),

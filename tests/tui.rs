@@ -135,7 +135,7 @@ fn keyed_results_show_the_ratings_that_rate_computes() {
     let original = app.desk.book().events[open].games[third].result;
     // Round 1: boards 1–3 become 0-1, 1-0, ½-½; the cursor moves on after each key.
     // Each board had a result: every key is a correction, shown and confirmed.
-    press_keys(&mut app, &k, "0 y 1 y = y");
+    press_keys(&mut app, &k, "0 enter 1 enter = enter");
     let games = &app.desk.book().events[open].games;
     let round1: Vec<Option<GameResult>> = app
         .boards(open, 1)
@@ -174,8 +174,10 @@ fn keyed_results_show_the_ratings_that_rate_computes() {
             "{id}"
         );
     }
-    // Undo takes the last result back.
-    press_keys(&mut app, &k, "u");
+    // Undo shows the last result and takes it back on Enter.
+    press_keys(&mut app, &k, "ctrl-z");
+    assert!(matches!(app.popup, Some(Popup::Undo(_))), "undo asks first");
+    press_keys(&mut app, &k, "enter");
     assert_eq!(app.desk.book().events[open].games[third].result, original);
 }
 
@@ -231,7 +233,7 @@ fn a_correction_that_cascades_asks_first() {
     assert!(app.popup.is_none());
     assert_eq!(app.desk.audit().len(), before, "cancelled: nothing stored");
     press_keys(&mut app, &k, key);
-    press_keys(&mut app, &k, "y");
+    press_keys(&mut app, &k, "enter");
     assert_eq!(app.desk.audit().len(), before + 1);
     assert!(app.desk.check().is_empty());
 }
@@ -424,7 +426,7 @@ fn merging_two_records_shows_the_preview_first() {
         matches!(app.popup, Some(Popup::Confirm { .. })),
         "merge asks first"
     );
-    press_keys(&mut app, &k, "y");
+    press_keys(&mut app, &k, "enter");
     let first = app
         .desk
         .book()
@@ -568,7 +570,7 @@ fn an_arbiters_trf_file_is_shown_then_imported_from_the_tournaments_tab() {
         "nothing is imported before y"
     );
     insta::assert_snapshot!("import_trf_80x24", text(&app, &k, 80, 24));
-    press_keys(&mut app, &k, "y");
+    press_keys(&mut app, &k, "enter");
     let event = event_index(&app, "bunratty-2011");
     assert_eq!(
         app.tournaments.open,

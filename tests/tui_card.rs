@@ -183,6 +183,24 @@ fn a_trf_import_asks_about_ambiguous_players_and_warns() {
     let screen =
         text(&app, &k, 80, 24).replace(&folder, &"/tmp/.tmpXXXXXX"[..folder.len().min(15)]);
     insta::assert_snapshot!("import_choices_80x24", screen);
+    // The new players are named, not only counted.
+    assert!(
+        notes.contains("+ 3 Stranger, Anna") && notes.contains("+ 4 Svensson, Per"),
+        "{notes}"
+    );
+    // No default for an ambiguous player: Enter refuses while his choice is open.
+    press_keys(&mut app, &k, "enter");
+    assert!(
+        matches!(app.popup, Some(Popup::Import { .. })),
+        "nothing imported"
+    );
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.error && s.text.contains("1 still open")),
+        "{:?}",
+        app.status
+    );
     // → chooses the first candidate, → again the second, → again a new record, ← back.
     press_keys(&mut app, &k, "right right right left");
     let Some(Popup::Import { plan, .. }) = &app.popup else {
@@ -192,7 +210,7 @@ fn a_trf_import_asks_about_ambiguous_players_and_warns() {
         .chosen
         .map(|c| plan.choices[0].candidates[c]);
     assert!(chosen.is_some(), "a candidate is chosen");
-    press_keys(&mut app, &k, "y");
+    press_keys(&mut app, &k, "enter");
     let event = event_index(&app, "hki-again");
     let entered = &app.desk.book().events[event].participants;
     assert!(
@@ -265,7 +283,7 @@ fn help_starts_with_the_keys_of_the_screen_and_scrolls() {
     press_keys(&mut app, &k, "end");
     let screen = text(&app, &k, 80, 24);
     assert!(
-        screen.contains("choose the selection lists' date"),
+        screen.contains("import an arbiter's TRF file as an event"),
         "the end: {screen}"
     );
     press_keys(&mut app, &k, "esc");
@@ -309,7 +327,7 @@ fn a_club_is_edited_on_the_form_and_undone_and_no_rating_moves() {
     assert_eq!(ratings(&app), before, "a club moves no rating");
     let screen = text(&app, &k, 80, 24);
     assert!(screen.contains("club SK Rockaden"), "{screen}");
-    press_keys(&mut app, &k, "alt-u");
+    press_keys(&mut app, &k, "ctrl-z enter");
     assert_eq!(app.desk.book().players[oskar].club, None, "undone");
     assert_eq!(app.desk.audit().len(), audit + 2);
     assert_eq!(ratings(&app), before);

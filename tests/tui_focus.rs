@@ -18,7 +18,7 @@ fn typing_a_name_right_after_leaving_a_card_searches_and_changes_nothing() {
     // Something to undo: a correction keyed and confirmed.
     let open = event_index(&app, "2025-hki-open");
     app.open_event(open);
-    press_keys(&mut app, &k, "0 y");
+    press_keys(&mut app, &k, "0 enter");
     press_keys(&mut app, &k, "alt-1");
     let audit = app.desk.audit().len();
     type_text(&mut app, &k, "jarvinen");
@@ -79,26 +79,149 @@ fn a_name_typed_right_after_leaving_a_card_starts_a_new_search() {
 }
 
 #[test]
-fn undo_is_never_a_plain_letter_where_letters_are_typed() {
+fn undo_is_never_a_letter_and_shows_what_it_undoes_before_acting() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut app = app(dir.path());
     let k = keys();
     let open = event_index(&app, "2025-hki-open");
     app.open_event(open);
-    press_keys(&mut app, &k, "0 y");
+    press_keys(&mut app, &k, "0 enter");
     let audit = app.desk.audit().len();
-    // On a card (no text box) `u` is nothing either; alt-u undoes, and says so.
+    let corrected = app.desk.book().events[open].games[app.boards(open, 1)[0]].result;
+    // On a card (no text box) `u` and alt-u are nothing; in round entry `u` is nothing.
     press_keys(&mut app, &k, "alt-1");
     type_text(&mut app, &k, "aho");
     press_keys(&mut app, &k, "enter u");
     assert_eq!(app.desk.audit().len(), audit);
-    press_keys(&mut app, &k, "alt-u");
+    assert!(app.popup.is_none());
+    // Ctrl-Z shows the edit — the view moves to its event, round and board — and asks.
+    press_keys(&mut app, &k, "ctrl-z");
+    let Some(Popup::Undo(preview)) = &app.popup else {
+        panic!("undo asks first: {:?}", app.status)
+    };
+    assert!(
+        preview.action.starts_with("result 2025-hki-open round 1"),
+        "{}",
+        preview.action
+    );
+    assert!(
+        preview.lines.iter().any(|l| l.contains("round 1 board 1"))
+            && preview
+                .lines
+                .iter()
+                .any(|l| l.contains("result") && l.contains("→")),
+        "{:?}",
+        preview.lines
+    );
+    assert_eq!(app.tab, Tab::Tournaments, "the board is shown behind it");
+    assert_eq!(
+        (app.tournaments.open, app.tournaments.round),
+        (Some(open), 1)
+    );
+    let screen = text(&app, &k, 80, 24);
+    assert!(screen.contains("Undo this edit?"), "{screen}");
+    // Esc keeps it, and the view goes back to the card.
+    press_keys(&mut app, &k, "esc");
+    assert_eq!(app.desk.audit().len(), audit);
+    assert_eq!(app.tab, Tab::Players);
+    assert!(app.players.card.is_some());
+    // A letter in the popup is nothing; Enter undoes, and says so.
+    press_keys(&mut app, &k, "ctrl-z y u");
+    assert_eq!(app.desk.audit().len(), audit, "only Enter confirms");
+    press_keys(&mut app, &k, "enter");
     assert_eq!(app.desk.audit().len(), audit + 1);
     let said = app.status.as_ref().expect("a status").text.clone();
     assert!(said.starts_with("undo: result 2025-hki-open"), "{said}");
-    // Ctrl-Z suspends (as in every terminal program), never undoes.
-    press_keys(&mut app, &k, "ctrl-z");
+    assert_ne!(
+        app.desk.book().events[open].games[app.boards(open, 1)[0]].result,
+        corrected
+    );
+    // F12 suspends; ctrl-z never does.
+    press_keys(&mut app, &k, "f12");
     assert!(app.suspend);
+}
+
+#[test]
+fn esc_and_a_quick_letter_read_as_alt_letter_are_the_two_keys_typed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    let open = event_index(&app, "2025-hki-open");
+    app.open_event(open);
+    press_keys(&mut app, &k, "0 enter");
+    let audit = app.desk.audit().len();
+    press_keys(&mut app, &k, "alt-1");
+    type_text(&mut app, &k, "aho");
+    press_keys(&mut app, &k, "enter");
+    assert_eq!(app.players.focus, Focus::Card);
+    // Esc then u in one read arrives as alt-u: back to the search, and u typed there.
+    press_keys(&mut app, &k, "alt-u");
+    assert_eq!(app.players.focus, Focus::Search);
+    assert_eq!(app.players.query, "u", "a new search");
+    type_text(&mut app, &k, "usitalo");
+    assert_eq!(app.players.query, "uusitalo");
+    assert_eq!(app.desk.audit().len(), audit, "nothing undone");
+}
+
+#[test]
+fn a_paste_is_text_never_keys() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let audit = app.desk.audit().len();
+    ratedesk::ui::paste(&mut app, "Järvinen\nq1\r\n");
+    assert_eq!(app.players.query, "Järvinen q1 ", "a newline is not Enter");
+    assert_eq!(app.players.card, None);
+    // In round entry (no text box) a paste of result keys does nothing and says so.
+    let open = event_index(&app, "2025-hki-open");
+    app.open_event(open);
+    ratedesk::ui::paste(&mut app, "0\n1\n");
+    assert!(app.popup.is_none());
+    assert_eq!(app.desk.audit().len(), audit);
+    assert!(app.status.as_ref().is_some_and(|s| s.error));
+}
+
+#[test]
+fn text_boxes_clear_and_delete_a_word_as_a_shell_does_and_keep_tab() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    type_text(&mut app, &k, "virtanen aino  ");
+    press_keys(&mut app, &k, "ctrl-w");
+    assert_eq!(app.players.query, "virtanen ");
+    press_keys(&mut app, &k, "ctrl-w");
+    assert_eq!(app.players.query, "");
+    type_text(&mut app, &k, "aho");
+    press_keys(&mut app, &k, "ctrl-u");
+    assert_eq!(app.players.query, "");
+    press_keys(&mut app, &k, "tab");
+    assert_eq!(app.tab, Tab::Players, "Tab does not leave the search box");
+    assert_eq!(app.players.focus, Focus::Search);
+}
+
+#[test]
+fn a_title_is_confirmed_only_after_it_is_shown_and_enter() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = screen::generated(dir.path(), 600);
+    let k = keys();
+    press_keys(&mut app, &k, "alt-3");
+    let rows = app.title_rows();
+    let Some(pending) = rows.iter().position(|(_, _, confirmed)| !confirmed) else {
+        panic!("the demo has a title to confirm")
+    };
+    app.titles.selected = pending;
+    let audit = app.desk.audit().len();
+    // Back from a card to this tab, the officer types the next name.
+    type_text(&mut app, &k, "lucas");
+    assert_eq!(app.desk.audit().len(), audit, "no letter confirms a title");
+    assert!(
+        matches!(app.popup, Some(Popup::Confirm(_))),
+        "c shows it first"
+    );
+    let screen = text(&app, &k, 80, 24);
+    assert!(screen.contains("confirmed on"), "{screen}");
+    press_keys(&mut app, &k, "esc");
+    assert!(app.popup.is_none());
+    press_keys(&mut app, &k, "c enter");
     assert_eq!(app.desk.audit().len(), audit + 1);
 }
 
@@ -149,7 +272,7 @@ fn esc_goes_back_the_way_the_officer_came() {
 }
 
 #[test]
-fn nothing_but_quit_and_help_acts_while_the_window_is_too_small() {
+fn nothing_but_quit_acts_while_the_window_is_too_small() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut app = app(dir.path());
     let k = keys();
@@ -159,14 +282,13 @@ fn nothing_but_quit_and_help_acts_while_the_window_is_too_small() {
     app.resize(60, 20);
     let screen = text(&app, &k, 60, 20);
     assert!(screen.contains("Nothing acts"), "{screen}");
-    press_keys(&mut app, &k, "= enter 1 y 0 enter u alt-u");
+    press_keys(&mut app, &k, "= enter 1 y 0 enter u alt-u ctrl-z enter");
+    ratedesk::ui::paste(&mut app, "1");
     assert_eq!(app.desk.audit().len(), audit, "nothing stored unseen");
     assert!(app.popup.is_none(), "no preview opened unseen");
     assert_eq!(app.tournaments.board, 0, "not even the cursor moved");
-    press_keys(&mut app, &k, "f1");
-    assert!(matches!(app.popup, Some(Popup::Help { .. })), "help acts");
-    press_keys(&mut app, &k, "f1");
-    assert!(app.popup.is_none());
+    press_keys(&mut app, &k, "f1 ?");
+    assert!(app.popup.is_none(), "not even the help opens unseen");
     app.resize(80, 24);
     press_keys(&mut app, &k, "0");
     assert!(
@@ -255,9 +377,11 @@ fn every_change_says_what_it_did() {
     );
     press_keys(&mut app, &k, "1");
     assert!(said(&app).starts_with("saved: result"), "{}", said(&app));
-    press_keys(&mut app, &k, "u");
+    press_keys(&mut app, &k, "ctrl-z");
+    assert!(said(&app).is_empty(), "nothing done before Enter");
+    press_keys(&mut app, &k, "enter");
     assert!(said(&app).starts_with("undo: result"), "{}", said(&app));
-    press_keys(&mut app, &k, "ctrl-r");
+    press_keys(&mut app, &k, "ctrl-r enter");
     assert!(said(&app).starts_with("redo: result"), "{}", said(&app));
 }
 
@@ -277,4 +401,198 @@ fn results_are_keyed_only_while_the_round_has_the_focus() {
     assert!(app.status.as_ref().is_some_and(|s| s.error));
     press_keys(&mut app, &k, "tab");
     assert_eq!(app.tournaments.pane, Pane::Round);
+}
+
+#[test]
+fn a_corrections_preview_lists_every_mover_the_games_players_first_and_scrolls() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = screen::generated(dir.path(), 600);
+    let k = keys();
+    // The first event of the year: a correction there moves the ratings of every event after.
+    let book = app.desk.book();
+    let first = (0..book.events.len())
+        .filter(|&e| book.events[e].games.iter().any(|g| g.black.is_some()))
+        .min_by_key(|&e| book.events[e].start)
+        .expect("an event");
+    app.open_event(first);
+    let game = app.desk.book().events[first].games[app.boards(first, 1)[0]].clone();
+    let key = if game.result == Some(GameResult::BLACK_WINS) {
+        "1"
+    } else {
+        "0"
+    };
+    press_keys(&mut app, &k, key);
+    let Some(Popup::Confirm(preview)) = &app.popup else {
+        panic!("a correction asks first: {:?}", app.status)
+    };
+    let movers: Vec<_> = preview.movers().cloned().collect();
+    assert!(movers.len() > 20, "a cascade: {} movers", movers.len());
+    assert_eq!(
+        movers.len(),
+        preview.effect.ratings.len(),
+        "every mover listed"
+    );
+    let own = [Some(game.white), game.black];
+    assert!(own.contains(&Some(movers[0].player)) && own.contains(&Some(movers[1].player)));
+    let size = |c: &ratedesk::app::RatingChange| match (c.before, c.after) {
+        (Some(b), Some(a)) => (a - b).abs(),
+        _ => -1,
+    };
+    for pair in movers[2..].windows(2) {
+        assert!(size(&pair[0]) >= size(&pair[1]), "by size: {pair:?}");
+    }
+    let screen = text(&app, &k, 80, 24);
+    assert!(
+        screen.contains(&format!("{} ratings move", movers.len())),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!("of {} ", movers.len())),
+        "{screen}"
+    );
+    press_keys(&mut app, &k, "pagedown");
+    let Some(Popup::Confirm(preview)) = &app.popup else {
+        panic!("still the preview")
+    };
+    assert!(preview.scroll > 0, "scrolls");
+    press_keys(&mut app, &k, "end");
+    let screen = text(&app, &k, 80, 24);
+    assert!(
+        screen.contains(&format!("–{} of {}", movers.len(), movers.len())),
+        "the last mover reached: {screen}"
+    );
+    press_keys(&mut app, &k, "esc");
+    assert!(app.popup.is_none());
+}
+
+#[test]
+fn esc_on_an_edits_preview_goes_back_to_the_form_as_it_was_typed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    let open = event_index(&app, "2025-hki-open");
+    app.open_event(open);
+    let audit = app.desk.audit().len();
+    press_keys(&mut app, &k, "ctrl-e");
+    let Some(Popup::Form(form)) = &mut app.popup else {
+        panic!("the event form")
+    };
+    // A blitz time control: the event is no longer rated, so ratings move and it asks first.
+    form.focus = form
+        .fields
+        .iter()
+        .position(|(label, _)| label.starts_with("Time control"))
+        .expect("time control");
+    press_keys(&mut app, &k, "ctrl-u");
+    type_text(&mut app, &k, "5+3");
+    press_keys(&mut app, &k, "ctrl-s");
+    let Some(Popup::Confirm(preview)) = &app.popup else {
+        panic!("ratings move: asked first ({:?})", app.status)
+    };
+    assert!(
+        preview
+            .what
+            .iter()
+            .any(|l| l.starts_with("Time control") && l.contains("90+30 → 5+3")),
+        "{:?}",
+        preview.what
+    );
+    press_keys(&mut app, &k, "esc");
+    let Some(Popup::Form(form)) = &app.popup else {
+        panic!("back to the form: {:?}", app.status)
+    };
+    assert!(form.fields.iter().any(|(_, v)| v == "5+3"), "as typed");
+    assert_eq!(app.desk.audit().len(), audit);
+}
+
+#[test]
+fn the_event_filter_reads_a_query_as_the_player_search_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    press_keys(&mut app, &k, "alt-2");
+    // Folded, the words in any order, a year among them.
+    type_text(&mut app, &k, "2025 AUTUMN helsinki");
+    let names: Vec<&str> = app
+        .tournaments
+        .list
+        .iter()
+        .map(|&e| app.desk.book().events[e].name.as_str())
+        .collect();
+    assert_eq!(names, vec!["Helsinki Autumn Open 2025"], "{names:?}");
+    press_keys(&mut app, &k, "ctrl-u");
+    type_text(&mut app, &k, "helsinki 2019");
+    assert!(app.tournaments.list.is_empty());
+}
+
+#[test]
+fn a_participant_entered_by_mistake_is_withdrawn_after_a_confirmation() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    let event = screen::new_event(
+        &mut app,
+        &k,
+        "Spring Cup",
+        "2026-03-07",
+        &["järvinen", "könönen", "salo, k"],
+    );
+    let entered = app.desk.book().events[event].participants.clone();
+    assert_eq!(entered.len(), 3);
+    // Könönen was keyed by mistake: the table, his row, Delete — shown, then Enter.
+    press_keys(&mut app, &k, "tab");
+    let row = app
+        .standings(event)
+        .iter()
+        .position(|s| s.player == entered[1])
+        .expect("his row");
+    app.tournaments.row = row;
+    let audit = app.desk.audit().len();
+    press_keys(&mut app, &k, "delete");
+    let Some(Popup::Confirm(preview)) = &app.popup else {
+        panic!("shown first: {:?}", app.status)
+    };
+    assert!(
+        preview
+            .what
+            .iter()
+            .any(|l| l.contains("(no. 2) leaves Spring Cup")),
+        "{:?}",
+        preview.what
+    );
+    assert!(
+        preview
+            .what
+            .iter()
+            .any(|l| l.contains("start number 3 moves up one"))
+    );
+    assert_eq!(app.desk.audit().len(), audit, "nothing before Enter");
+    press_keys(&mut app, &k, "enter");
+    assert_eq!(
+        app.desk.book().events[event].participants,
+        vec![entered[0], entered[2]]
+    );
+    // With a board, he goes with it (after the confirmation), and the record stays whole.
+    press_keys(&mut app, &k, "tab p");
+    type_text(&mut app, &k, "1 2");
+    press_keys(&mut app, &k, "enter esc 1 tab");
+    app.tournaments.row = 0;
+    let first = app.standings(event)[0].player;
+    press_keys(&mut app, &k, "delete");
+    let Some(Popup::Confirm(preview)) = &app.popup else {
+        panic!("shown first: {:?}", app.status)
+    };
+    assert!(
+        preview
+            .what
+            .iter()
+            .any(|l| l.contains("his board goes with him")),
+        "{:?}",
+        preview.what
+    );
+    press_keys(&mut app, &k, "enter");
+    let ev = &app.desk.book().events[event];
+    assert!(!ev.participants.contains(&first));
+    assert!(ev.games.is_empty(), "his board went with him");
+    assert_eq!(app.desk.check(), Vec::<String>::new());
 }

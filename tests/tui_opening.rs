@@ -151,7 +151,7 @@ fn no_key_typed_ahead_changes_the_record_and_the_keys_after_one_that_tried_are_s
     } else {
         ("1", GameResult::WHITE_WINS)
     };
-    let keys = [key, "y", "alt-1", "j"].map(|name| key_event(name).expect("key"));
+    let keys = [key, "enter", "alt-1", "j"].map(|name| key_event(name).expect("key"));
     act_typed_ahead(&mut app, &k, keys.to_vec());
     assert_eq!(app.desk.audit().len(), audit, "nothing was stored");
     assert_eq!(app.desk.book().events[open].games[game].result, result);
@@ -167,7 +167,7 @@ fn no_key_typed_ahead_changes_the_record_and_the_keys_after_one_that_tried_are_s
     );
     assert_eq!(app.tab, Tab::Tournaments, "alt-1 was set aside");
     // Keyed now, with the screen in view, the same keys store the correction.
-    press_keys(&mut app, &k, &format!("{key} y"));
+    press_keys(&mut app, &k, &format!("{key} enter"));
     assert_eq!(app.desk.audit().len(), audit + 1);
     assert_eq!(
         app.desk.book().events[open].games[game].result,
@@ -180,7 +180,7 @@ fn keys_typed_ahead_after_a_suspend_are_set_aside() {
     let dir = tempfile::tempdir().expect("tempdir");
     let k = keys();
     let mut app = app(dir.path());
-    let keys = ["j", "ctrl-z", "a", "r"].map(|name| key_event(name).expect("key"));
+    let keys = ["j", "f12", "a", "r"].map(|name| key_event(name).expect("key"));
     act_typed_ahead(&mut app, &k, keys.to_vec());
     assert!(
         app.suspend,

@@ -151,7 +151,7 @@ struct Keyed {
 fn key_result<R: Federation>(app: &mut App<R>, k: &Keymap, key: &str) {
     press_keys(app, k, key);
     if matches!(app.popup, Some(Popup::Confirm { .. })) {
-        press_keys(app, k, "y");
+        press_keys(app, k, "enter");
     }
 }
 
@@ -224,11 +224,11 @@ fn correct_and_undo<R: Federation>(
         matches!(app.popup, Some(Popup::Confirm { .. })),
         "a correction asks first"
     );
-    press_keys(app, k, "y");
+    press_keys(app, k, "enter");
     let after = app.desk.book().events[event].games[g].result;
     assert_ne!(after, before, "corrected");
     check(app);
-    press_keys(app, k, "u");
+    press_keys(app, k, "ctrl-z enter");
     assert_eq!(
         app.desk.book().events[event].games[g].result,
         before,
@@ -604,6 +604,29 @@ fn tsf_create_key_correct_undo_against_rate_and_every_tab() {
         check_period(app, event, "standard")
     });
     snapshots(&mut app, &k, "tsf", "TUR4");
+    // An event that will not be rated says why in its header: İzmir, were it held abroad
+    // (KAPSAM).
+    let izmir = app
+        .desk
+        .book()
+        .events
+        .iter()
+        .position(|e| e.id == "2025-izmir")
+        .expect("izmir");
+    app.open_event(izmir);
+    assert!(!text(&app, 160, 48).contains("not rated"));
+    let details = Event {
+        abroad: true,
+        ..app.desk.book().events[izmir].clone()
+    };
+    app.desk
+        .apply(Edit::UpdateEvent {
+            event: izmir,
+            details,
+        })
+        .expect("abroad");
+    let screen = text(&app, 160, 48);
+    assert!(screen.contains("not rated: held abroad"), "{screen}");
 }
 
 /// A rulebook's demo federation written through the desk, year by year: stored results equal a

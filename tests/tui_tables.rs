@@ -148,16 +148,13 @@ fn a_half_point_bye_reads_as_a_half_in_the_round_pane() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut app = app(dir.path());
     let k = keys();
-    press_keys(&mut app, &k, "alt-2 ctrl-n");
-    type_text(&mut app, &k, "Bye Cup");
-    press_keys(&mut app, &k, "enter enter");
-    type_text(&mut app, &k, "2026-01-10");
-    press_keys(&mut app, &k, "ctrl-s");
-    for name in ["järvinen", "könönen", "salo, k"] {
-        press_keys(&mut app, &k, "a");
-        type_text(&mut app, &k, name);
-        press_keys(&mut app, &k, "enter");
-    }
+    screen::new_event(
+        &mut app,
+        &k,
+        "Bye Cup",
+        "2026-01-10",
+        &["järvinen", "könönen", "salo, k"],
+    );
     press_keys(&mut app, &k, "p");
     type_text(&mut app, &k, "1 2");
     press_keys(&mut app, &k, "enter");
@@ -186,6 +183,37 @@ fn a_half_point_bye_reads_as_a_half_in_the_round_pane() {
         .expect("the bye's row");
     assert!(row.contains(" ½ "), "{row}");
     assert!(!row.contains("++") && !row.contains("+-"), "{row}");
+    // Keyed with `=` on the bye's board: a half-point bye, 1/2-0 as every file writes it,
+    // and the status line names the player.
+    app.desk
+        .apply(ratedesk::app::Edit::SetResult {
+            event,
+            round: 1,
+            board: bye.board,
+            result: None,
+        })
+        .expect("cleared");
+    app.open_event(event);
+    let boards = app.boards(event, 1);
+    let games = &app.desk.book().events[event].games;
+    app.tournaments.board = boards
+        .iter()
+        .position(|&g| games[g].black.is_none())
+        .expect("the bye's board");
+    press_keys(&mut app, &k, "=");
+    let stored = app.desk.book().events[event]
+        .games
+        .iter()
+        .find(|g| g.black.is_none())
+        .and_then(|g| g.result)
+        .expect("stored");
+    assert_eq!(stored.code(), "1/2-0");
+    let said = &app.status.as_ref().expect("said").text;
+    let name = &app.desk.book().players[bye.white].name;
+    assert!(
+        said.contains(name.as_str()) && said.contains("1/2-0"),
+        "{said}"
+    );
 }
 
 #[test]

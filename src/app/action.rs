@@ -85,11 +85,14 @@ pub enum Action {
     Suspend,
     NextPane,
     ChooseDate,
+    ClearField,
+    DeleteWord,
+    Withdraw,
 }
 
 impl Action {
     /// Every action, in the order the help lists them.
-    pub const ALL: [Action; 44] = [
+    pub const ALL: [Action; 47] = [
         Action::Quit,
         Action::Help,
         Action::TabPlayers,
@@ -134,6 +137,9 @@ impl Action {
         Action::Suspend,
         Action::NextPane,
         Action::ChooseDate,
+        Action::ClearField,
+        Action::DeleteWord,
+        Action::Withdraw,
     ];
 
     /// What the action does, for the help popup.
@@ -183,6 +189,9 @@ impl Action {
             Action::Suspend => "suspend to the shell (fg resumes)",
             Action::NextPane => "switch between the round and the table",
             Action::ChooseDate => "choose the selection lists' date",
+            Action::ClearField => "clear the text typed (as in a shell)",
+            Action::DeleteWord => "delete the last word typed",
+            Action::Withdraw => "withdraw the selected participant (shown first)",
         }
     }
 
@@ -220,15 +229,67 @@ impl Action {
             | Action::PrevBoard
             | Action::NextRound
             | Action::PrevRound => "Round entry",
-            Action::Confirm | Action::Cancel | Action::Submit => "Popups and forms",
+            Action::Confirm
+            | Action::Cancel
+            | Action::Submit
+            | Action::ClearField
+            | Action::DeleteWord => "Popups and forms",
             Action::NewItem
             | Action::EditItem
             | Action::Pair
             | Action::AddParticipant
+            | Action::Withdraw
             | Action::Merge
             | Action::ConfirmTitle
             | Action::ImportFile => "Editing",
         }
+    }
+
+    /// Whether the action changes the stored record the moment its key is pressed (the other
+    /// actions that lead to an edit open a form, a picker or a confirmation first, which shows
+    /// what will change and needs Enter).
+    pub fn changes_record(self) -> bool {
+        self.is_result_key()
+            || matches!(
+                self,
+                Action::Undo | Action::Redo | Action::Confirm | Action::Submit
+            )
+    }
+
+    /// The result keys of round entry: the one place a plain key may change the record, since
+    /// the board under the cursor shows the result at once.
+    pub fn is_result_key(self) -> bool {
+        matches!(
+            self,
+            Action::WhiteWins
+                | Action::BlackWins
+                | Action::Draw
+                | Action::ForfeitWhite
+                | Action::ForfeitBlack
+                | Action::ClearResult
+        )
+    }
+
+    /// Whether `self` may be bound to `key` (a keymap name, the first key of a chord) in
+    /// `context`: an action that changes the record is never a plain letter, digit or sign,
+    /// nor alt with one (a terminal sends Esc and a quick next key as alt-key), except the
+    /// result keys of round entry. `Err` says why not.
+    pub fn may_be_bound(self, context: Context, key: &str) -> Result<(), String> {
+        let typed = key.strip_prefix("alt-").unwrap_or(key).chars().count() == 1
+            || key == "space"
+            || key == "alt-space";
+        if !self.changes_record() || !typed {
+            return Ok(());
+        }
+        if context == Context::RoundEntry && self.is_result_key() && !key.starts_with("alt-") {
+            return Ok(());
+        }
+        Err(format!(
+            "{} changes the record, so it takes a control chord or a dedicated key (enter, \
+             delete, f1…f12), never a letter, digit or sign typed as text, nor alt with one \
+             (a terminal sends Esc and a quick next key as alt-key)",
+            self.name()
+        ))
     }
 
     /// The snake_case name used in keymap files.

@@ -61,6 +61,12 @@ pub enum Edit<R: Rulebook> {
         event: usize,
         players: Vec<PlayerIdx>,
     },
+    /// Takes a participant out of an event (entered by mistake): his boards in it go with him,
+    /// and the start numbers after his move up one.
+    Withdraw {
+        event: usize,
+        player: PlayerIdx,
+    },
     /// The rating committee confirms an award that needs it (SSL 6.3: M).
     ConfirmAward {
         player: PlayerIdx,
@@ -208,6 +214,9 @@ impl<R: Rulebook> Edit<R> {
             Edit::DeletePlayer(p) => format!("delete player {}", name(p)),
             Edit::SetParticipants { event: e, players } => {
                 format!("enter {} players in {}", players.len(), event(e))
+            }
+            Edit::Withdraw { event: e, player } => {
+                format!("withdraw {} from {}", name(player), event(e))
             }
             Edit::ConfirmAward { player, date, .. } => {
                 format!("confirm the title of {} on {date}", name(player))
@@ -503,10 +512,39 @@ impl<R: Rulebook> Edit<R> {
             } => {
                 let existing = now.paired(*event, *round, *board)?;
                 let mut after = existing.clone();
-                after.result = result.map(|r| r.on_board(existing.black.is_none()));
+                after.result = result.map(|r| r.keyed_on(existing.black.is_none()));
                 change.games.push(Delta {
                     key: (*event, *round, *board),
                     before: Some(existing.clone()),
+                    after: Some(after),
+                });
+            }
+            Edit::Withdraw { event, player } => {
+                let ev = now.live_event(*event)?;
+                if !ev.participants.contains(player) {
+                    return err(format!(
+                        "{}: {} is not entered",
+                        ev.id,
+                        now.player_name(*player)
+                    ));
+                }
+                for g in ev
+                    .games
+                    .iter()
+                    .filter(|g| g.white == *player || g.black == Some(*player))
+                {
+                    change.games.push(Delta {
+                        key: (*event, g.round, g.board),
+                        before: Some(g.clone()),
+                        after: None,
+                    });
+                }
+                let before = now.event_record(*event);
+                let mut after = before.clone();
+                after.event.participants.retain(|p| p != player);
+                change.events.push(Delta {
+                    key: *event,
+                    before: Some(before),
                     after: Some(after),
                 });
             }

@@ -14,7 +14,9 @@ impl<R: Federation> App<R> {
     pub(super) fn open_form(&mut self, new: bool) {
         let book = self.desk.book();
         let form = match (self.tab, new) {
-            (Tab::Players, true) => Some(FormState::new_player(None)),
+            (Tab::Players, true) => {
+                Some(FormState::new_player_named(None, "", &self.next_free_id()))
+            }
             (Tab::Players, false) => {
                 let p = self
                     .players
@@ -137,7 +139,7 @@ impl<R: Federation> App<R> {
             }
         };
         let before = self.desk.audit().len();
-        self.propose(edit);
+        self.propose(edit, Some(form.clone()));
         if self.desk.audit().len() == before {
             if self.popup.is_none() && self.status.as_ref().is_some_and(|s| s.error) {
                 self.popup = Some(Popup::Form(form));
@@ -186,7 +188,7 @@ impl<R: Federation> App<R> {
 
     /// Applies an edit at once when it moves no rating and no title; otherwise shows what it
     /// does and asks first.
-    pub(super) fn propose(&mut self, edit: Edit<R>) {
+    pub(super) fn propose(&mut self, edit: Edit<R>, form: Option<FormState>) {
         match self.desk.preview(&edit) {
             Ok(effect)
                 if effect.ratings.is_empty()
@@ -195,12 +197,7 @@ impl<R: Federation> App<R> {
             {
                 self.apply(edit);
             }
-            Ok(effect) => {
-                self.popup = Some(Popup::Confirm {
-                    edit: Box::new(edit),
-                    effect: Box::new(effect),
-                })
-            }
+            Ok(effect) => self.confirm(edit, effect, form),
             Err(e) => self.warn(e.to_string()),
         }
     }
@@ -240,12 +237,7 @@ impl<R: Federation> App<R> {
                     remove: player,
                 };
                 match self.desk.preview(&edit) {
-                    Ok(effect) => {
-                        self.popup = Some(Popup::Confirm {
-                            edit: Box::new(edit),
-                            effect: Box::new(effect),
-                        })
-                    }
+                    Ok(effect) => self.confirm(edit, effect, None),
                     Err(e) => self.warn(e.to_string()),
                 }
             }
@@ -294,11 +286,16 @@ impl<R: Federation> App<R> {
             return self.warn("that title needs no confirmation, or has it");
         }
         let date = chrono::Local::now().date_naive();
-        self.apply(Edit::ConfirmAward {
+        let edit = Edit::ConfirmAward {
             player,
             award: award.award,
             date,
-        });
+        };
+        // Shown, and made only on Enter: a letter typed on this tab never confirms a title.
+        match self.desk.preview(&edit) {
+            Ok(effect) => self.confirm(edit, effect, None),
+            Err(e) => self.warn(e.to_string()),
+        }
     }
 
     /// Merges another record into the player whose card is open (with the preview first).

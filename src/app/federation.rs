@@ -62,6 +62,12 @@ pub trait Federation: JsonRules + super::national::National + 'static {
         None
     }
 
+    /// Why an event is not rated as it stands, in the rulebook's words (the event's header
+    /// says so); `None` when it is rated, or the rulebook rates every event it holds.
+    fn not_rated(&self, _event: &crate::model::Event) -> Option<String> {
+        None
+    }
+
     /// Whether a rated player's rating moves game by game (the running rating after each game
     /// on the card means something); a rulebook that rates a whole event at once does not.
     fn rates_games(&self) -> bool {

@@ -6,6 +6,7 @@
 mod action;
 mod audit_log;
 mod checks;
+pub mod confirming;
 pub mod database;
 pub mod edit;
 mod editing;
@@ -27,6 +28,7 @@ pub mod search;
 pub mod state;
 mod titles;
 mod tournaments;
+pub mod undoing;
 pub mod views;
 
 /// The TRF import, by the name the workstation's state knows it.
@@ -628,30 +630,64 @@ impl<R: Federation> Desk<R> {
         Ok(self.store.audit_entry(seq)?)
     }
 
+    /// The entry undo (`undo`) or redo would take next, to be shown before it is taken.
+    pub fn next_undo(&self, undo: bool) -> Result<Option<AuditEntry<R>>, DeskError> {
+        let (done, undone) = self.stacks();
+        let next = if undo { done.last() } else { undone.last() };
+        match next {
+            Some(&seq) => self.entry(seq),
+            None => Ok(None),
+        }
+    }
+
+    /// Undoes (`undo`) or redoes the entry `seq` the officer was shown, as a new audited
+    /// entry; refused when it is no longer the one undo or redo takes next.
+    pub fn undo_entry(
+        &mut self,
+        undo: bool,
+        seq: u64,
+    ) -> Result<Option<Effect<R::Award>>, DeskError> {
+        let Some(entry) = self.next_undo(undo)? else {
+            return Ok(None);
+        };
+        if entry.seq != seq {
+            return Err(EditError(format!(
+                "the record changed meanwhile: {} would now take '{}'; nothing was done",
+                if undo { "undo" } else { "redo" },
+                entry.action
+            ))
+            .into());
+        }
+        let (change, action, kind) = if undo {
+            (
+                entry.change.inverse(),
+                format!("undo: {}", entry.action),
+                AuditKind::Undo(seq),
+            )
+        } else {
+            (
+                entry.change.clone(),
+                format!("redo: {}", entry.action),
+                AuditKind::Redo(seq),
+            )
+        };
+        self.commit(vec![(change, action, kind)], &[]).map(Some)
+    }
+
     /// Undoes the latest edit still in force, as a new audited entry.
     pub fn undo(&mut self) -> Result<Option<Effect<R::Award>>, DeskError> {
-        let Some(seq) = self.stacks().0.last().copied() else {
-            return Ok(None);
-        };
-        let Some(entry) = self.entry(seq)? else {
-            return Ok(None);
-        };
-        let (change, action) = (entry.change.inverse(), format!("undo: {}", entry.action));
-        self.commit(vec![(change, action, AuditKind::Undo(seq))], &[])
-            .map(Some)
+        match self.next_undo(true)? {
+            Some(entry) => self.undo_entry(true, entry.seq),
+            None => Ok(None),
+        }
     }
 
     /// Applies again the latest undone edit, as a new audited entry.
     pub fn redo(&mut self) -> Result<Option<Effect<R::Award>>, DeskError> {
-        let Some(seq) = self.stacks().1.last().copied() else {
-            return Ok(None);
-        };
-        let Some(entry) = self.entry(seq)? else {
-            return Ok(None);
-        };
-        let (change, action) = (entry.change.clone(), format!("redo: {}", entry.action));
-        self.commit(vec![(change, action, AuditKind::Redo(seq))], &[])
-            .map(Some)
+        match self.next_undo(false)? {
+            Some(entry) => self.undo_entry(false, entry.seq),
+            None => Ok(None),
+        }
     }
 
     /// Writes a generated (or imported) book as one edit per part — e.g. one a year — so each

@@ -84,8 +84,9 @@ impl<R: Federation> App<R> {
                     self.popup = Some(Popup::Help { scroll });
                 }
             }
-            Popup::Confirm { edit, effect } => match action {
+            Popup::Confirm(mut preview) => match action {
                 Action::Confirm => {
+                    let super::confirming::Preview { edit, effect, .. } = *preview;
                     let keyed = match &*edit {
                         Edit::SetResult { event, round, .. } => Some((*event, *round)),
                         _ => None,
@@ -106,14 +107,51 @@ impl<R: Federation> App<R> {
                             (self.tournaments.board + 1).min(boards.saturating_sub(1));
                     }
                 }
-                Action::Cancel | Action::Back => self.say("not changed"),
-                _ => self.popup = Some(Popup::Confirm { edit, effect }),
+                Action::Cancel | Action::Back => match preview.form.take() {
+                    // Back to the form, with what was typed.
+                    Some(form) => {
+                        self.popup = Some(Popup::Form(form));
+                        self.say("not saved yet: the form as you left it");
+                    }
+                    None => self.say("not changed"),
+                },
+                _ => {
+                    let scroll = preview.scroll;
+                    preview.scroll = match action {
+                        Action::Up => scroll.saturating_sub(1),
+                        Action::Down => scroll.saturating_add(1),
+                        Action::PageUp => scroll.saturating_sub(page as u16),
+                        Action::PageDown => scroll.saturating_add(page as u16),
+                        Action::Top => 0,
+                        Action::Bottom => u16::MAX,
+                        _ => scroll,
+                    }
+                    .min(preview.order.len().saturating_sub(1) as u16);
+                    self.popup = Some(Popup::Confirm(preview));
+                }
+            },
+            Popup::Undo(preview) => match action {
+                Action::Confirm => self.take_undo(&preview),
+                Action::Cancel | Action::Back => self.keep_undo(&preview),
+                _ => self.popup = Some(Popup::Undo(preview)),
             },
             Popup::Import {
                 mut plan,
                 mut selected,
                 mut scroll,
             } => match action {
+                Action::Confirm if plan.open_choices() > 0 => {
+                    self.warn(format!(
+                        "not imported yet: choose who each ambiguous player is (←/→, a record \
+                         or a new one) — {} still open",
+                        plan.open_choices()
+                    ));
+                    self.popup = Some(Popup::Import {
+                        plan,
+                        selected,
+                        scroll,
+                    });
+                }
                 Action::Confirm => {
                     let edit = plan.chosen_edit();
                     if self.apply(edit) {

@@ -13,7 +13,7 @@ use crate::rules::PlayerRating;
 
 use super::forms::FormState;
 use super::search::SearchIndex;
-use super::{Action, Context, Desk, Edit, Effect};
+use super::{Action, Context, Desk, Edit};
 
 pub use super::players::{CardView, Focus, GameChange, GameRow, PlayersState};
 pub use super::titles::{
@@ -87,15 +87,14 @@ pub enum Popup<R: Federation> {
         scroll: u16,
     },
     /// A correction that moves ratings beyond its event, or titles: shown before it is made.
-    Confirm {
-        edit: Box<Edit<R>>,
-        effect: Box<Effect<R::Award>>,
-    },
+    Confirm(Box<super::confirming::Preview<R>>),
     Rare {
         selected: usize,
     },
     Form(FormState),
     Pick(PickState),
+    /// An undo or redo, shown before it is taken.
+    Undo(Box<super::undoing::UndoPreview>),
     /// A file's import, shown before it is made: who is matched, new or ambiguous; `selected`
     /// is the ambiguous player whose choice ←/→ changes.
     Import {
@@ -225,6 +224,18 @@ pub fn is_move(action: Action) -> bool {
     )
 }
 
+/// Ctrl-W in a text box, as in a shell: the last word typed goes, with the spaces after it.
+pub fn delete_word(text: &mut String) {
+    let kept = text.trim_end().len();
+    text.truncate(kept);
+    let start = text
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    text.truncate(start);
+}
+
 /// "1 player", "3 players".
 pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -306,6 +317,41 @@ impl<R: Federation> App<R> {
         }
     }
 
+    /// Whether `action` does something on the screen in front of the officer, the pane in
+    /// focus included (the help's first section lists only these).
+    pub fn acts_here(&self, action: Action) -> bool {
+        use Action as A;
+        let titles = self.desk.rulebook().awards_titles();
+        match (self.screen_context(), self.tab) {
+            (Context::RoundEntry, _) if action == A::Withdraw => {
+                self.tournaments.pane == Pane::Table
+            }
+            (Context::RoundEntry, _) => {
+                let round = self.tournaments.pane == Pane::Round;
+                !matches!(
+                    action,
+                    A::WhiteWins
+                        | A::BlackWins
+                        | A::Draw
+                        | A::ForfeitWhite
+                        | A::ForfeitBlack
+                        | A::ClearResult
+                        | A::RareResults
+                ) || round
+            }
+            (Context::Table, Tab::Players) => !matches!(action, A::ConfirmTitle | A::ChooseDate),
+            // A search box or the pairing line keeps the typing: Tab does not leave it.
+            (Context::Form, _) => !matches!(action, A::NextTab | A::PrevTab),
+            (Context::Table, Tab::Titles) => match action {
+                A::Merge | A::Search => false,
+                A::ConfirmTitle => titles && self.titles.view == TitlesView::Holders,
+                A::ChooseDate => self.titles.view == TitlesView::Selection,
+                _ => true,
+            },
+            _ => true,
+        }
+    }
+
     pub(super) fn say(&mut self, text: impl Into<String>) {
         self.status = Some(Status {
             text: text.into(),
@@ -340,7 +386,7 @@ impl<R: Federation> App<R> {
 
     /// Refuses a change of the record keyed before the database was open (see
     /// [`App::begin_typed_ahead`]); `true` when refused.
-    fn refuse_typed_ahead(&mut self) -> bool {
+    pub(super) fn refuse_typed_ahead(&mut self) -> bool {
         if self.typed_ahead == TypedAhead::No {
             return false;
         }
@@ -419,6 +465,12 @@ impl<R: Federation> App<R> {
 
     /// Carries out one action.
     pub fn update(&mut self, action: Action) {
+        match action {
+            // As in a shell, in whichever text box has the focus.
+            Action::ClearField => return self.edit_focused_field(String::clear, true),
+            Action::DeleteWord => return self.edit_focused_field(delete_word, true),
+            _ => {}
+        }
         self.players.fresh = false;
         if self.popup.is_some() {
             return self.update_popup(action);
@@ -430,6 +482,8 @@ impl<R: Federation> App<R> {
             Action::TabPlayers => self.switch_tab(Tab::Players),
             Action::TabTournaments => self.switch_tab(Tab::Tournaments),
             Action::TabTitles => self.switch_tab(Tab::Titles),
+            // The search boxes keep the typing: Tab does not leave them.
+            Action::NextTab | Action::PrevTab if self.screen_context() == Context::Form => {}
             Action::NextTab | Action::PrevTab => {
                 let i = Tab::ALL.iter().position(|t| *t == self.tab).unwrap_or(0);
                 let n = Tab::ALL.len();
@@ -441,8 +495,8 @@ impl<R: Federation> App<R> {
                     }],
                 );
             }
-            Action::Undo => self.undo_redo(true),
-            Action::Redo => self.undo_redo(false),
+            Action::Undo => self.ask_undo(true),
+            Action::Redo => self.ask_undo(false),
             Action::NewItem | Action::EditItem => self.open_form(action == Action::NewItem),
             Action::ImportFile => {
                 self.switch_tab(Tab::Tournaments);
@@ -460,6 +514,19 @@ impl<R: Federation> App<R> {
     fn switch_tab(&mut self, tab: Tab) {
         self.tab = tab;
         self.back.clear();
+        if tab == Tab::Titles {
+            self.refresh_selection();
+        }
+    }
+
+    /// The selection lists as the record is now, when a selection view is shown (kept while
+    /// the record is unchanged).
+    fn refresh_selection(&mut self) {
+        if matches!(self.titles.view, TitlesView::Selection | TitlesView::Women)
+            && let Some(as_of) = self.titles.as_of
+        {
+            self.select_as_of(as_of);
+        }
     }
 
     /// Where the officer is now.
@@ -531,6 +598,7 @@ impl<R: Federation> App<R> {
             Place::Titles { view, selected } => {
                 self.tab = Tab::Titles;
                 self.titles.view = view;
+                self.refresh_selection();
                 self.titles.selected = selected;
             }
         }
@@ -551,39 +619,10 @@ impl<R: Federation> App<R> {
         self.go(place);
     }
 
-    fn undo_redo(&mut self, undo: bool) {
-        if self.refuse_typed_ahead() {
-            return;
-        }
-        let result = if undo {
-            self.desk.undo()
-        } else {
-            self.desk.redo()
-        };
-        match result {
-            Ok(Some(effect)) => {
-                let moved = effect.ratings.len();
-                self.say(format!(
-                    "{} — {}",
-                    effect.action,
-                    count(moved, "rating changed", "ratings changed")
-                ));
-                self.after_edit();
-            }
-            Ok(None) => self.say(if undo {
-                "nothing to undo"
-            } else {
-                "nothing to redo"
-            }),
-            Err(e) => self.warn(e.to_string()),
-        }
-    }
-
     pub(super) fn after_edit(&mut self) {
-        if self.titles.view == TitlesView::Selection
-            && let Some(as_of) = self.titles.as_of
-        {
-            self.select_as_of(as_of);
+        // The selection lists in view are computed again at once; otherwise when next shown.
+        if self.tab == Tab::Titles {
+            self.refresh_selection();
         }
         // Only what the edit touched: a result changes neither the players' names nor the
         // list of events.

@@ -97,6 +97,9 @@ pub struct TitlesState {
     pub selection: Vec<(PlayerIdx, SelectionNumbers)>,
     /// The women's selection list as of `as_of`, best first.
     pub women: Vec<(PlayerIdx, Rating)>,
+    /// The date and the record (its count of audited edits) the two lists were computed for:
+    /// switching views keeps them until the record changes.
+    computed: Option<(chrono::NaiveDate, usize)>,
 }
 
 impl<R: Federation> App<R> {
@@ -300,33 +303,48 @@ impl<R: Federation> App<R> {
     /// Computes the selection lists on a date: players who can represent the home federation
     /// (its code or none), best valintaluku first; the women's list by its own figure.
     pub fn select_as_of(&mut self, as_of: chrono::NaiveDate) {
-        let book = self.desk.book();
-        let home = self.desk.rulebook().home_federation();
-        let mut rows: Vec<(PlayerIdx, SelectionNumbers)> = self
-            .desk
-            .status()
-            .iter()
-            .enumerate()
-            .filter(|(p, s)| **s == PlayerStatus::Active && book.players[*p].plays_for(home))
-            .filter_map(|(p, _)| {
-                let numbers = self.selection_of(p, as_of)?;
-                numbers.number_doubled.is_some().then_some((p, numbers))
-            })
-            .collect();
-        rows.sort_by(|a, b| {
-            b.1.number_doubled
-                .cmp(&a.1.number_doubled)
-                .then(a.0.cmp(&b.0))
-        });
-        let mut women: Vec<(PlayerIdx, Rating)> = rows
-            .iter()
-            .filter(|(p, _)| book.players[*p].sex == Some(crate::model::Sex::Female))
-            .filter_map(|(p, s)| s.womens.map(|w| (*p, w)))
-            .collect();
-        women.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let record = (as_of, self.desk.audit().len());
+        if self.titles.computed != Some(record) {
+            let book = self.desk.book();
+            let home = self.desk.rulebook().home_federation();
+            let candidates: Vec<PlayerIdx> = self
+                .desk
+                .status()
+                .iter()
+                .enumerate()
+                .filter(|(p, s)| **s == PlayerStatus::Active && book.players[*p].plays_for(home))
+                .map(|(p, _)| p)
+                .collect();
+            // Each player's figures are his own: worked out on every core.
+            let (rulebook, ledger) = (self.desk.rulebook(), self.desk.ledger());
+            let figures = crate::cores::map_on_cores(&candidates, crate::cores::threads(), |&p| {
+                selection_numbers(rulebook, book, ledger, p, as_of)
+            });
+            let mut rows: Vec<(PlayerIdx, SelectionNumbers)> = candidates
+                .into_iter()
+                .zip(figures)
+                .filter_map(|(p, numbers)| {
+                    numbers
+                        .filter(|n| n.number_doubled.is_some())
+                        .map(|n| (p, n))
+                })
+                .collect();
+            rows.sort_by(|a, b| {
+                b.1.number_doubled
+                    .cmp(&a.1.number_doubled)
+                    .then(a.0.cmp(&b.0))
+            });
+            let mut women: Vec<(PlayerIdx, Rating)> = rows
+                .iter()
+                .filter(|(p, _)| book.players[*p].sex == Some(crate::model::Sex::Female))
+                .filter_map(|(p, s)| s.womens.map(|w| (*p, w)))
+                .collect();
+            women.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            self.titles.selection = rows;
+            self.titles.women = women;
+            self.titles.computed = Some(record);
+        }
         self.titles.as_of = Some(as_of);
-        self.titles.selection = rows;
-        self.titles.women = women;
         let len = self.titles_len();
         self.titles.selected = self.titles.selected.min(len.saturating_sub(1));
     }
@@ -337,21 +355,12 @@ impl<R: Federation> App<R> {
         player: PlayerIdx,
         as_of: chrono::NaiveDate,
     ) -> Option<SelectionNumbers> {
-        let book = self.desk.book();
-        let ledger = self.desk.ledger();
-        let history = |list: ListId| {
-            ledger
-                .history(player, list)
-                .into_iter()
-                .cloned()
-                .collect::<Vec<_>>()
-        };
-        self.desk.rulebook().selection_numbers(
+        selection_numbers(
+            self.desk.rulebook(),
+            self.desk.book(),
+            self.desk.ledger(),
+            player,
             as_of,
-            &book.players[player],
-            &book.seeds[player],
-            &history,
-            &book.events,
         )
     }
 
@@ -363,4 +372,28 @@ impl<R: Federation> App<R> {
             .unwrap_or_else(|| chrono::Local::now().date_naive());
         self.selection_of(player, as_of)
     }
+}
+
+/// A player's selection figures on a date, from his rated history.
+fn selection_numbers<R: Federation>(
+    rulebook: &R,
+    book: &crate::book::Book<R>,
+    ledger: &crate::ledger::Ledger<R>,
+    player: PlayerIdx,
+    as_of: chrono::NaiveDate,
+) -> Option<SelectionNumbers> {
+    let history = |list: ListId| {
+        ledger
+            .history(player, list)
+            .into_iter()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    rulebook.selection_numbers(
+        as_of,
+        &book.players[player],
+        &book.seeds[player],
+        &history,
+        &book.events,
+    )
 }

@@ -76,14 +76,26 @@ impl Default for TournamentsState {
 impl<R: Federation> App<R> {
     pub(super) fn refresh_tournaments(&mut self) {
         let book = self.desk.book();
+        // As the player search reads a query: accents folded, each word on its own, in any
+        // order, over the name, the id and the dates (`açık 2016`).
         let q = crate::model::fold_name(self.tournaments.query.trim());
+        let words: Vec<&str> = q.split_whitespace().collect();
         let mut list: Vec<usize> = ledger::event_order(&book.events)
             .into_iter()
             .filter(|&e| book.live[e])
             .filter(|&e| {
-                q.is_empty()
-                    || crate::model::fold_name(&book.events[e].name).contains(&q)
-                    || crate::model::fold_name(&book.events[e].id).contains(&q)
+                if words.is_empty() {
+                    return true;
+                }
+                let ev = &book.events[e];
+                let text = format!(
+                    "{} {} {} {}",
+                    crate::model::fold_name(&ev.name),
+                    crate::model::fold_name(&ev.id),
+                    ev.start,
+                    ev.end
+                );
+                words.iter().all(|w| text.contains(w))
             })
             .collect();
         list.reverse();
@@ -194,6 +206,22 @@ impl<R: Federation> App<R> {
                     selected: 0,
                 }));
             }
+            Action::Withdraw if t.pane == Pane::Round => self.warn(
+                "the round has the focus: Tab to the table, choose the player and withdraw him there",
+            ),
+            Action::Withdraw => {
+                if let Some(s) = self.standings(event).get(self.tournaments.row) {
+                    let edit = Edit::Withdraw {
+                        event,
+                        player: s.player,
+                    };
+                    // Always shown first: his boards and start number go with him.
+                    match self.desk.preview(&edit) {
+                        Ok(effect) => self.confirm(edit, effect, None),
+                        Err(e) => self.warn(e.to_string()),
+                    }
+                }
+            }
             Action::NextRound => {
                 // One round past the last: the next round to pair.
                 t.round = (t.round + 1).min(rounds + 1);
@@ -276,7 +304,7 @@ impl<R: Federation> App<R> {
         };
         let game = self.desk.book().events[event].games[g].clone();
         let next = (self.tournaments.board + 1).min(boards.len().saturating_sub(1));
-        if game.result == result.map(|r| r.on_board(game.black.is_none())) {
+        if game.result == result.map(|r| r.keyed_on(game.black.is_none())) {
             self.say(format!(
                 "board {}: already {}, nothing to change",
                 game.board,
@@ -300,13 +328,22 @@ impl<R: Federation> App<R> {
         // A correction (a board that had another result) is shown before it is made, and so is
         // anything that touches a title.
         if game.result.is_some() || !effect.gained.is_empty() || !effect.lost.is_empty() {
-            self.popup = Some(Popup::Confirm {
-                edit: Box::new(edit),
-                effect: Box::new(effect),
-            });
+            self.confirm(edit, effect, None);
             return;
         }
         if self.apply(edit) {
+            if let (None, Some(r)) = (game.black, result) {
+                // A bye moves no rating: the status line names the player it was keyed for.
+                let r = r.keyed_on(true);
+                self.say(format!(
+                    "saved: bye of {}, round {} board {}: {} ({})",
+                    super::views::player_name(self.desk.book(), game.white),
+                    game.round,
+                    game.board,
+                    super::views::result_label(r, true),
+                    r.code()
+                ));
+            }
             self.tournaments.board = next;
             self.tell_period(event, game.round);
         }

@@ -21,6 +21,31 @@ pub fn club(info: &PlayerInfo) -> String {
     info.club.clone().unwrap_or_default()
 }
 
+/// A player's name, or `#index` for one the book does not hold.
+pub fn player_name<R: crate::rules::Rulebook>(
+    book: &crate::book::Book<R>,
+    player: PlayerIdx,
+) -> String {
+    book.players
+        .get(player)
+        .map_or_else(|| format!("#{player}"), |i| i.name.clone())
+}
+
+/// A board's players: `Virtanen, Aino - Korhonen, Eero`, or `Virtanen, Aino (bye)`.
+pub fn board_players<R: crate::rules::Rulebook>(
+    book: &crate::book::Book<R>,
+    game: &crate::model::Game,
+) -> String {
+    match game.black {
+        Some(black) => format!(
+            "{} - {}",
+            player_name(book, game.white),
+            player_name(book, black)
+        ),
+        None => format!("{} (bye)", player_name(book, game.white)),
+    }
+}
+
 impl<R: Federation> App<R> {
     /// The current rating and state of a player on each list.
     pub fn ratings(&self, player: PlayerIdx) -> Vec<(ListId, Option<&R::State>)> {

@@ -30,7 +30,21 @@ pub(super) fn workstation(asked: Workstation) -> Result<(), Failure> {
             "ssl" => "ratedesk-demo".to_string(),
             other => format!("ratedesk-demo-{other}"),
         };
-        (database_dir(None).with_file_name(name), code)
+        // `--db PATH --demo`: the demo is built there (or opened, once built).
+        let dir = asked
+            .db
+            .clone()
+            .unwrap_or_else(|| database_dir(None).with_file_name(name));
+        if let Some(held) = database::rulebook_of(&dir).map_err(other)?
+            && held != code
+        {
+            return Err(Failure::Input(format!(
+                "{} holds a database of the {held} rulebook: the {code} demo is not built over \
+                 it (open it without --demo, or give --db a new folder)",
+                dir.display()
+            )));
+        }
+        (dir, code)
     } else {
         let dir = database_dir(asked.db.clone());
         let code = database::rulebook_of(&dir)
@@ -61,6 +75,16 @@ impl WithFederation for OpenWorkstation {
         );
         if let Some(w) = warning {
             eprintln!("ratedesk: {w}");
+        }
+        {
+            use std::io::IsTerminal;
+            if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+                return Err(Failure::Other(
+                    "the workstation needs a terminal (its input or output is not one): run it \
+                     in a terminal, or use a command (`ratedesk --help` lists them)"
+                        .into(),
+                ));
+            }
         }
         let (dir, demo) = (self.dir, asked.demo);
         let params = database::DemoParams::demo();

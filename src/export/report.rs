@@ -49,7 +49,11 @@ fn heading<R: Rulebook>(rulebook: &R, book: &Book<R>, event: usize) -> (String, 
     )
 }
 
-fn cells<R: Rulebook>(book: &Book<R>, rows: &[ReportRow]) -> Vec<Vec<String>> {
+fn cells<R: Rulebook>(
+    book: &Book<R>,
+    rows: &[ReportRow],
+    names: crate::rules::FactorNames,
+) -> Vec<Vec<String>> {
     rows.iter()
         .map(|row| {
             let r = &row.rating;
@@ -64,7 +68,7 @@ fn cells<R: Rulebook>(book: &Book<R>, rows: &[ReportRow]) -> Vec<Vec<String>> {
                 half_points(r.score),
                 expected(r.expected),
                 performance(r.performance()),
-                r.factors.describe(),
+                r.factors.describe(names),
             ]
         })
         .collect()
@@ -81,6 +85,6 @@ pub fn page<R: Rulebook>(rulebook: &R, book: &Book<R>, event: usize, rows: &[Rep
         right: &[
             true, true, false, true, true, true, true, true, true, true, false,
         ],
-        rows: cells(book, rows),
+        rows: cells(book, rows, rulebook.factor_names()),
     }
 }

@@ -121,9 +121,61 @@ pub struct TrfFile {
     pub teams: Vec<TrfTeam>,
     /// TRF26 national-rating records (`NRS` …) and other lines kept as written.
     pub other: Vec<(usize, String)>,
+    /// The pseudo-players the pairing programs write for a bye (`spielfrei`, `bye`, …), by
+    /// start number: not players — a game against one is a bye ([`TrfFile::read_byes`]).
+    pub pseudo: Vec<TrfPlayer>,
+}
+
+/// The names pairing programs give the pseudo-player a bye is paired against: Swiss-Manager
+/// (`spielfrei`, `Freilos`), Vega and others (`bye`, `BYE`), French and Dutch programs
+/// (`exempt`, `vrij`), compared folded to lower case without punctuation.
+const BYE_NAMES: [&str; 9] = [
+    "spielfrei",
+    "freilos",
+    "bye",
+    "free",
+    "exempt",
+    "vrij",
+    "libre",
+    "pause",
+    "spelfri",
+];
+
+/// Whether a player record is a pairing program's pseudo-player for byes: a name of
+/// [`BYE_NAMES`], no FIDE id and no rating.
+fn is_pseudo_player(p: &TrfPlayer) -> bool {
+    let name: String = p
+        .name
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    BYE_NAMES.contains(&name.as_str()) && p.fide_id.is_none() && p.rating.is_none()
 }
 
 impl TrfFile {
+    /// Takes the pairing programs' pseudo-players for byes out of the players, and writes each
+    /// round paired against one as the bye it is (its result code kept: `+` a full point).
+    fn read_byes(&mut self) {
+        let (pseudo, players): (Vec<TrfPlayer>, Vec<TrfPlayer>) = std::mem::take(&mut self.players)
+            .into_iter()
+            .partition(is_pseudo_player);
+        self.players = players;
+        if pseudo.is_empty() {
+            return;
+        }
+        let numbers: Vec<u32> = pseudo.iter().map(|p| p.start_number).collect();
+        for p in &mut self.players {
+            for r in &mut p.rounds {
+                if r.opponent.is_some_and(|o| numbers.contains(&o)) {
+                    r.opponent = None;
+                    r.colour = '-';
+                }
+            }
+        }
+        self.pseudo = pseudo;
+    }
+
     /// The first value of a header record, trimmed.
     pub fn header(&self, code: &str) -> Option<&str> {
         self.headers
@@ -351,6 +403,7 @@ pub fn parse(bytes: &[u8]) -> Result<TrfFile, TrfError> {
             _ => file.other.push((line, content.to_string())),
         }
     }
+    file.read_byes();
     if file.players.is_empty() {
         return Err(TrfError {
             line: 1,
@@ -366,6 +419,31 @@ mod tests {
     use super::*;
 
     const LINE: &str = "001    1    g Vasquez,Rodrigo                   2558 CHI     3400042 1969.12.06  6.0    4   141 w 1    78 b 1    42 w =  0000 - H";
+
+    #[test]
+    fn a_pairing_programs_pseudo_player_is_a_bye_not_a_player() {
+        // Vasquez is paired against record 2, "spielfrei", in round 2: a full-point bye.
+        let one = LINE.replacen("   78 b 1", "    2 w +", 1);
+        let pseudo = "001    2      spielfrei                                                          1.0    9     1 b -                                                                          ";
+        let f = parse(format!("{one}\n{pseudo}\n").as_bytes()).expect("parse");
+        assert_eq!(f.players.len(), 1, "spielfrei is no player");
+        assert_eq!(f.pseudo.len(), 1);
+        assert_eq!(f.pseudo[0].start_number, 2);
+        assert_eq!(
+            f.players[0].rounds[1],
+            TrfRound {
+                opponent: None,
+                colour: '-',
+                result: '+'
+            }
+        );
+        assert_eq!(f.players[0].rounds[1].halves(), 2);
+        // A player of that name with a FIDE id or a rating is a player.
+        let real = LINE.replacen("Vasquez,Rodrigo", "Bye,Rodrigo    ", 1);
+        let named = LINE.replacen("Vasquez,Rodrigo", "Bye            ", 1);
+        let f = parse(format!("{real}\n{named}\n").as_bytes()).expect("parse");
+        assert_eq!(f.players.len(), 2);
+    }
 
     #[test]
     fn a_player_line_by_its_columns() {

@@ -85,22 +85,34 @@ pub struct Factors {
     pub new_player: bool,
 }
 
+/// The names a rulebook gives the factors of [`Factors`] in its reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FactorNames {
+    /// The rating factor: Finland's `Kr` (SSL 7.7), Iceland's `K`, Turkey's `k`.
+    pub k: &'static str,
+    /// The time factor: Finland's `Kt` (SSL 7.8).
+    pub time: &'static str,
+    /// The rating a calculation started from: Finland's temporary `Rt` (SSL 4.3), Turkey's
+    /// preliminary rating of the unrated (B.3.a(2)).
+    pub temporary: &'static str,
+}
+
 impl Factors {
-    /// `Kr 35 Kt 0.5`, `Rt 1900`, or empty.
-    pub fn describe(&self) -> String {
+    /// `Kr 35 Kt 0.5`, `Rt 1900`, or empty, in the rulebook's own names.
+    pub fn describe(&self, names: FactorNames) -> String {
         let mut parts = Vec::new();
         if let Some(k) = self.k {
-            parts.push(format!("Kr {k}"));
+            parts.push(format!("{} {k}", names.k));
         }
         if let Some(t) = self.time_tenths {
             parts.push(if t % 10 == 0 {
-                format!("Kt {}", t / 10)
+                format!("{} {}", names.time, t / 10)
             } else {
-                format!("Kt 0.{t}")
+                format!("{} 0.{t}", names.time)
             });
         }
         if let Some(r) = self.temporary {
-            parts.push(format!("Rt {r}"));
+            parts.push(format!("{} {r}", names.temporary));
         }
         if self.new_player {
             parts.push("new player".into());
@@ -261,6 +273,10 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
     /// The FIDE code of the federation whose rules these are (`FIN`, `ISL`, `TUR`): a player
     /// without a recorded federation belongs to it.
     fn home_federation(&self) -> &'static str;
+
+    /// The names of the factors in this rulebook's reports (never another's: no `Kr` outside
+    /// Finland).
+    fn factor_names(&self) -> FactorNames;
 
     /// The names of its lists, indexed by [`ListId`].
     fn lists(&self) -> &'static [&'static str];

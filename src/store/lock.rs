@@ -187,13 +187,24 @@ pub fn sled_free(dir: &Path) -> Result<(), LockError> {
     else {
         return Ok(());
     };
-    match file.try_lock() {
-        // Released when `file` is closed here.
-        Ok(()) => Ok(()),
-        Err(std::fs::TryLockError::WouldBlock) => Err(LockError::Held(None)),
-        Err(std::fs::TryLockError::Error(e)) => Err(LockError::Io(log, e)),
+    // A database this process has just closed is let go by sled's own threads a moment after
+    // the close returns: held for longer than that, it is in use.
+    let deadline = std::time::Instant::now() + SLED_RELEASE;
+    loop {
+        match file.try_lock() {
+            // Released when `file` is closed here.
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => return Err(LockError::Held(None)),
+            Err(std::fs::TryLockError::Error(e)) => return Err(LockError::Io(log, e)),
+        }
     }
 }
+
+/// How long sled's threads may keep the log locked after its database is dropped.
+const SLED_RELEASE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Owner-only permissions (0600 files, 0700 folders) on a file or folder we made: never
 /// through a symbolic link, and never on anything another user owns.

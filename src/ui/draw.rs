@@ -78,9 +78,10 @@ fn draw_screen<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, fram
         Some(Popup::Help { scroll }) => {
             super::popups::draw_help(app, theme, keymap, frame, *scroll)
         }
-        Some(Popup::Confirm { effect, .. }) => {
-            super::popups::draw_confirm(app, theme, keymap, frame, effect)
+        Some(Popup::Confirm(preview)) => {
+            super::popups::draw_confirm(app, theme, keymap, frame, preview)
         }
+        Some(Popup::Undo(preview)) => super::popups::draw_undo(theme, keymap, frame, preview),
         Some(Popup::Rare { selected }) => super::popups::draw_rare(theme, frame, *selected),
         Some(Popup::Form(form)) => super::popups::draw_form(theme, keymap, frame, form),
         Some(Popup::Pick(pick)) => super::popups::draw_pick(app, theme, keymap, frame, pick),
@@ -344,7 +345,12 @@ fn fit_items(text: &str, width: usize) -> String {
     while items.len() > 1 && items.join(" · ").width() + 4 > width {
         items.pop();
     }
-    format!("{} · …", items.join(" · "))
+    let kept = items.join(" · ");
+    if kept.width() + 4 > width {
+        // One item longer than the line: cut, and the ellipsis says so.
+        return super::grid::cut(&kept, width as u16, "…");
+    }
+    format!("{kept} · …")
 }
 
 fn border_set(theme: &Theme) -> ratatui::symbols::border::Set<'static> {

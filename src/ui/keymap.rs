@@ -250,9 +250,18 @@ impl Keymap {
                 }
             }
         }
-        // A key that is both a binding and the start of a chord can never reach the chord.
+        // A key that is both a binding and the start of a chord can never reach the chord; a
+        // key typed as text never changes the record.
         for (context, list) in &merged {
             for (keys, action, written, file) in list {
+                if let Err(message) = action.may_be_bound(*context, &keys[0]) {
+                    return Err(KeymapError {
+                        file: file.clone(),
+                        context: context.name().into(),
+                        key: written.clone(),
+                        message,
+                    });
+                }
                 if let Some((_, other, other_written, _)) = list
                     .iter()
                     .find(|(k, ..)| k.len() > keys.len() && k.starts_with(keys))
@@ -333,6 +342,71 @@ mod tests {
         for (name, _) in PRESETS {
             Keymap::load(Some(name), None).expect(name);
         }
+    }
+
+    /// Every file in `keymaps/`, read from the folder (a new preset is checked the day it is
+    /// added): it loads over the default, and no key typed as text changes the record except
+    /// the result keys of round entry.
+    #[test]
+    fn no_shipped_keymap_binds_a_change_of_the_record_to_a_typed_key() {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("keymaps");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+            .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+            .map(|entry| entry.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 2, "default.toml and the presets: {files:?}");
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("read");
+            let name = file.display().to_string();
+            let keymap = Keymap::from_layers(&[
+                ("keymaps/default.toml".into(), DEFAULT.into()),
+                (name.clone(), text),
+            ])
+            .unwrap_or_else(|e| panic!("{e}"));
+            for (context, list) in keymap.bindings() {
+                for (keys, action) in list {
+                    let first = &keys[0];
+                    let typed = first.strip_prefix("alt-").unwrap_or(first).chars().count() == 1;
+                    if action.changes_record() && typed {
+                        assert!(
+                            *context == Context::RoundEntry
+                                && action.is_result_key()
+                                && !first.starts_with("alt-"),
+                            "{name}: [{}] \"{}\" = {} changes the record on a typed key",
+                            context.name(),
+                            keys.join(" "),
+                            action.name()
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_user_file_that_binds_a_change_of_the_record_to_a_letter_is_refused() {
+        for (context, key, action) in [
+            ("table", "u", "undo"),
+            ("round_entry", "u", "undo"),
+            ("global", "alt-u", "undo"),
+            ("popup", "y", "confirm"),
+            ("table", "1", "white_wins"),
+            ("round_entry", "alt-1", "white_wins"),
+            ("form", "s", "submit"),
+            ("table", "g g", "redo"),
+        ] {
+            let user = format!("[{context}]\n\"{key}\" = \"{action}\"\n");
+            let e = Keymap::from_layers(&layers(&user)).expect_err(&user);
+            assert_eq!((e.file.as_str(), e.key.as_str()), ("user.toml", key), "{e}");
+            assert!(e.message.contains("changes the record"), "{e}");
+        }
+        // A control chord, a dedicated key and the result keys of round entry are fine.
+        Keymap::from_layers(&layers(
+            "[global]\n\"ctrl-u\" = \"undo\"\n\"f5\" = \"redo\"\n[round_entry]\n\"w\" = \"white_wins\"\n",
+        ))
+        .expect("allowed");
     }
 
     #[test]

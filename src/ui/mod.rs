@@ -30,6 +30,8 @@ use theme::Theme;
 /// What the main loop wakes up for.
 enum Message {
     Key(KeyEvent),
+    /// Text pasted in one piece (bracketed paste): text, never keys.
+    Paste(String),
     Resize(u16, u16),
     /// The database is open (or could not be).
     Opened,
@@ -42,17 +44,22 @@ const OPENING_TICK: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Feeds one key to the app: typed text in a form, otherwise the keymap's action (chords wait
 /// for their next key, with a hint in the status line). While the window is too small to draw,
-/// only quitting and the help act: nothing changes that the officer cannot see.
+/// only quitting acts: nothing changes, and nothing opens, that the officer cannot see.
+///
+/// Esc never combines with the key after it: a terminal sends Esc and a quick next key as one
+/// alt-key, so an alt-key the keymap does not bind is read as the two keys typed.
 pub fn press<R: Federation>(app: &mut App<R>, keymap: &Keymap, key: KeyEvent) {
     if app.too_small() {
         app.pending.clear();
         let Some(name) = key_name(&key) else { return };
-        if let Lookup::Action(action @ (Action::Quit | Action::Help)) =
-            keymap.lookup(app.context(), &[name])
-        {
-            app.update(action);
+        if let Lookup::Action(Action::Quit) = keymap.lookup(app.context(), &[name]) {
+            app.update(Action::Quit);
         }
         return;
+    }
+    if let Some((esc, typed)) = esc_then_key(app, keymap, key) {
+        press(app, keymap, esc);
+        return press(app, keymap, typed);
     }
     let plain = !key
         .modifiers
@@ -74,6 +81,49 @@ pub fn press<R: Federation>(app: &mut App<R>, keymap: &Keymap, key: KeyEvent) {
         }
         Lookup::Pending(_) => app.pending = keys,
         Lookup::Unbound => {}
+    }
+}
+
+/// An alt-key the keymap does not bind where the officer is, split into the Esc and the key
+/// it was typed as.
+fn esc_then_key<R: Federation>(
+    app: &App<R>,
+    keymap: &Keymap,
+    key: KeyEvent,
+) -> Option<(KeyEvent, KeyEvent)> {
+    if !key.modifiers.contains(KeyModifiers::ALT) || !app.pending.is_empty() {
+        return None;
+    }
+    let name = key_name(&key)?;
+    if keymap.lookup(app.context(), &[name]) != Lookup::Unbound {
+        return None;
+    }
+    let esc = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
+    Some((
+        esc,
+        KeyEvent::new(key.code, key.modifiers - KeyModifiers::ALT),
+    ))
+}
+
+/// Text pasted into the terminal (bracketed paste): typed into the text box in focus, its line
+/// breaks and tabs as spaces — never keys, so a pasted newline is not Enter. With no text box
+/// in focus nothing happens, and the status line says so.
+pub fn paste<R: Federation>(app: &mut App<R>, text: &str) {
+    if app.too_small() {
+        return;
+    }
+    if app.context() != Context::Form {
+        return app
+            .warn("pasted text not used: no text box has the focus here (a paste is never keys)");
+    }
+    app.pending.clear();
+    for c in text.chars() {
+        match c {
+            '\r' => {}
+            '\n' | '\t' => app.type_char(' '),
+            c if c.is_control() => {}
+            c => app.type_char(c),
+        }
     }
 }
 
@@ -159,6 +209,7 @@ where
         loop {
             let message = match event::read() {
                 Ok(Event::Key(k)) if k.kind != KeyEventKind::Release => Message::Key(k),
+                Ok(Event::Paste(text)) => Message::Paste(text),
                 Ok(Event::Resize(w, h)) => Message::Resize(w, h),
                 Ok(_) => continue,
                 Err(_) => Message::Stop,
@@ -214,8 +265,14 @@ struct Screen {
 
 impl Screen {
     fn take() -> Self {
+        let terminal = ratatui::init();
+        // A paste arrives as one piece of text, never as keys.
+        let _ = ratatui::crossterm::execute!(
+            std::io::stdout(),
+            ratatui::crossterm::event::EnableBracketedPaste
+        );
         Self {
-            terminal: ratatui::init(),
+            terminal,
             taken: true,
         }
     }
@@ -228,6 +285,10 @@ impl Screen {
 
     fn restore(&mut self) {
         if std::mem::take(&mut self.taken) {
+            let _ = ratatui::crossterm::execute!(
+                std::io::stdout(),
+                ratatui::crossterm::event::DisableBracketedPaste
+            );
             ratatui::restore();
         }
     }
@@ -277,6 +338,8 @@ where
                 opening.keep(key, keymap, small);
             }
             Ok(Message::Resize(width, height)) => size = (width, height),
+            // A paste while the database opens has no text box to go to.
+            Ok(Message::Paste(_)) => {}
             Ok(Message::Opened) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
             // The session ends while the database opens: it is closed once open.
             Ok(Message::Stop) => opening.close_when_open(),
@@ -292,7 +355,7 @@ where
                 Message::Key(key) => keys.push(key),
                 Message::Resize(width, height) => resized = Some((width, height)),
                 Message::Stop => stop = true,
-                Message::Opened => {}
+                Message::Opened | Message::Paste(_) => {}
             }
         }
         keys
@@ -328,6 +391,7 @@ fn session<R: Federation>(
             .draw(|frame| draw::render(app, theme, keymap, frame))?;
         match rx.recv() {
             Ok(Message::Key(key)) => press(app, keymap, key),
+            Ok(Message::Paste(text)) => paste(app, &text),
             // Drawn again at the new size (ratatui clears the screen when its size changes).
             Ok(Message::Resize(width, height)) => app.resize(width, height),
             Ok(Message::Opened) => {}
@@ -371,7 +435,14 @@ mod tests {
         let keymap = Keymap::load(None, None).expect("keymap");
         let (tx, rx) = mpsc::channel();
         // "ja" typed while it opens; "r", undo and "v" while it is being taken over.
-        for message in [key("j"), key("a"), Message::Opened, key("r"), key("alt-u")] {
+        for message in [
+            key("j"),
+            key("a"),
+            Message::Opened,
+            key("r"),
+            key("ctrl-z"),
+            key("enter"),
+        ] {
             tx.send(message).expect("sent");
         }
         tx.send(key("v")).expect("sent");
@@ -411,7 +482,13 @@ mod tests {
         let (opening, go) = opening(dir.path());
         let keymap = Keymap::load(None, None).expect("keymap");
         let (tx, rx) = mpsc::channel();
-        for message in [key("alt-u"), Message::Opened, key("x"), key("y")] {
+        for message in [
+            key("ctrl-z"),
+            key("enter"),
+            Message::Opened,
+            key("x"),
+            key("y"),
+        ] {
             tx.send(message).expect("sent");
         }
         go.send(()).expect("the database may open");

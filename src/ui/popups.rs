@@ -66,6 +66,9 @@ pub(crate) fn draw_help<R: Federation>(
     let titles = app.desk.rulebook().awards_titles();
     let offered = |a: Action| titles || a != Action::ConfirmTitle;
     let screen = match (here, app.tab) {
+        (Context::RoundEntry, _) if app.tournaments.pane == crate::app::state::Pane::Table => {
+            "an open event, its table in focus"
+        }
         (Context::RoundEntry, _) => "an open event (round entry)",
         (Context::Form, crate::app::state::Tab::Players) => "the player search",
         (Context::Form, _) => "the event list",
@@ -78,12 +81,13 @@ pub(crate) fn draw_help<R: Federation>(
         format!("On this screen — {screen}"),
         theme.style(Role::Header),
     )];
-    lines.extend(context_lines(theme, keymap, here, offered));
+    lines.extend(context_lines(theme, keymap, here, |a| {
+        offered(a) && app.acts_here(a)
+    }));
     lines.push(Line::styled("Everywhere", theme.style(Role::Header)));
     lines.extend(context_lines(theme, keymap, Context::Global, offered));
     lines.push(Line::raw(""));
     lines.push(Line::styled("All keys", theme.style(Role::Title)));
-    let mut section = "";
     let contexts = [
         Context::Global,
         Context::Table,
@@ -91,35 +95,47 @@ pub(crate) fn draw_help<R: Federation>(
         Context::RoundEntry,
         Context::Popup,
     ];
-    for action in Action::ALL.into_iter().filter(|&a| offered(a)) {
-        let keys: Vec<String> = contexts
-            .iter()
-            .filter_map(|c| keymap.bindings().get(c))
-            .flat_map(|list| {
-                list.iter()
-                    .filter(|(_, a)| *a == action)
-                    .map(|(k, _)| k.join(" "))
-            })
-            .fold(Vec::new(), |mut v, k| {
-                if !v.contains(&k) {
-                    v.push(k);
-                }
-                v
-            });
-        if keys.is_empty() {
-            continue;
+    // Each section once, in the order sections first come in the list of actions.
+    let mut sections: Vec<&str> = Vec::new();
+    for action in Action::ALL {
+        if !sections.contains(&action.section()) {
+            sections.push(action.section());
         }
-        if action.section() != section {
-            section = action.section();
-            lines.push(Line::styled(section.to_string(), theme.style(Role::Header)));
+    }
+    for section in sections {
+        let mut header = Some(section);
+        for action in Action::ALL
+            .into_iter()
+            .filter(|&a| offered(a) && a.section() == section)
+        {
+            let keys: Vec<String> = contexts
+                .iter()
+                .filter_map(|c| keymap.bindings().get(c))
+                .flat_map(|list| {
+                    list.iter()
+                        .filter(|(_, a)| *a == action)
+                        .map(|(k, _)| k.join(" "))
+                })
+                .fold(Vec::new(), |mut v, k| {
+                    if !v.contains(&k) {
+                        v.push(k);
+                    }
+                    v
+                });
+            if keys.is_empty() {
+                continue;
+            }
+            if let Some(section) = header.take() {
+                lines.push(Line::styled(section.to_string(), theme.style(Role::Header)));
+            }
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!("  {:<18}", keys.join(", ")),
+                    theme.style(Role::Highlight),
+                ),
+                Span::raw(action.description()),
+            ]));
         }
-        lines.push(Line::from(vec![
-            Span::styled(
-                format!("  {:<18}", keys.join(", ")),
-                theme.style(Role::Highlight),
-            ),
-            Span::raw(action.description()),
-        ]));
     }
     let visible = area.height.saturating_sub(2);
     let total = lines.len() as u16;
@@ -137,40 +153,41 @@ pub(crate) fn draw_help<R: Federation>(
     );
 }
 
+/// An edit before it is made: what it changes, then every rating it moves (the edit's own
+/// players first, then the largest moves) in a list that scrolls, with the count; titles gained
+/// and kept; the keys.
 pub(crate) fn draw_confirm<R: Federation>(
     app: &App<R>,
     theme: &Theme,
     keymap: &Keymap,
     frame: &mut Frame,
-    effect: &crate::app::Effect<R::Award>,
+    preview: &crate::app::confirming::Preview<R>,
 ) {
     let book = app.desk.book();
     let rulebook = app.desk.rulebook();
-    let mut lines = vec![
-        Line::styled(effect.action.clone(), theme.style(Role::Title)),
-        Line::raw(""),
-    ];
-    for c in effect.ratings.iter().take(12) {
-        let delta = match (c.before, c.after) {
-            (Some(b), Some(a)) => signed(a - b),
-            _ => String::new(),
-        };
-        lines.push(Line::raw(format!(
-            "  {:<26} {:<4} {:>5} → {:<5} {delta}",
-            super::grid::cut(&book.players[c.player].name, 26, theme.ellipsis()),
-            rulebook.lists()[c.list],
-            rating(c.before),
-            rating(c.after)
-        )));
+    let effect = &preview.effect;
+    let width = frame.area().width.saturating_sub(4).min(76);
+    let inner = width.saturating_sub(2);
+    let mut head = vec![Line::styled(
+        super::grid::cut(&effect.action, inner, theme.ellipsis()),
+        theme.style(Role::Title),
+    )];
+    for line in &preview.what {
+        head.push(Line::raw(super::grid::cut(line, inner, theme.ellipsis())));
     }
-    if effect.ratings.len() > 12 {
-        lines.push(Line::styled(
-            format!("  … and {} more", effect.ratings.len() - 12),
-            theme.style(Role::Muted),
+    let moved = effect.ratings.len();
+    if moved > 0 {
+        head.push(Line::styled(
+            format!(
+                "{} — the game's players first, then the largest moves",
+                count(moved, "rating moves", "ratings move")
+            ),
+            theme.style(Role::Header),
         ));
     }
+    let mut tail: Vec<Line> = Vec::new();
     for a in &effect.gained {
-        lines.push(Line::styled(
+        tail.push(Line::styled(
             format!(
                 "  + {} {}",
                 rulebook.award_code(&a.award),
@@ -180,7 +197,7 @@ pub(crate) fn draw_confirm<R: Federation>(
         ));
     }
     for a in &effect.lost {
-        lines.push(Line::styled(
+        tail.push(Line::styled(
             format!(
                 "  − {} {} (kept: titles are permanent)",
                 rulebook.award_code(&a.award),
@@ -189,12 +206,111 @@ pub(crate) fn draw_confirm<R: Federation>(
             theme.style(Role::RatingLoss),
         ));
     }
+    let h = |a| hint(keymap, Context::Popup, a);
+    let scrolls = if moved > 1 {
+        format!(
+            " · {}/{} {}/{} scroll",
+            h(Action::Up),
+            h(Action::Down),
+            h(Action::PageUp),
+            h(Action::PageDown)
+        )
+    } else {
+        String::new()
+    };
+    tail.push(Line::styled(
+        format!(
+            "{} apply · {} cancel{scrolls}",
+            hint(keymap, Context::Popup, Action::Confirm),
+            hint(keymap, Context::Popup, Action::Cancel)
+        ),
+        theme.style(Role::Muted),
+    ));
+    // The movers take the rows left between the head and the tail.
+    let fixed = head.len() + tail.len() + 2;
+    let room = usize::from(frame.area().height.saturating_sub(2))
+        .saturating_sub(fixed)
+        .max(1);
+    let shown = moved.min(room);
+    let first = usize::from(preview.scroll).min(moved.saturating_sub(shown));
+    let name_width = usize::from(inner).saturating_sub(30).clamp(10, 30) as u16;
+    let mut lines = head;
+    for c in preview.movers().skip(first).take(shown) {
+        let (delta, role) = match (c.before, c.after) {
+            (Some(b), Some(a)) if a > b => (signed(a - b), Role::RatingGain),
+            (Some(b), Some(a)) if a < b => (signed(a - b), Role::RatingLoss),
+            (Some(b), Some(a)) => (signed(a - b), Role::Muted),
+            _ => ("new".to_string(), Role::Muted),
+        };
+        lines.push(Line::from(vec![
+            Span::raw(format!(
+                "  {:<w$} {:<4} {:>5} → {:<5} ",
+                super::grid::cut(&book.players[c.player].name, name_width, theme.ellipsis()),
+                rulebook.lists()[c.list],
+                rating(c.before),
+                rating(c.after),
+                w = usize::from(name_width)
+            )),
+            Span::styled(delta, theme.style(role)),
+        ]));
+    }
+    lines.extend(tail);
+    let title = if moved > shown {
+        format!(
+            " This edit changes · movers {}–{} of {moved} ",
+            first + 1,
+            first + shown
+        )
+    } else {
+        " This edit changes ".to_string()
+    };
+    let area = centered(frame.area(), width, lines.len() as u16 + 2);
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(lines).block(block(theme, title)), area);
+}
+
+/// An undo or redo before it is taken: the entry, who made it and when, what changes back.
+pub(crate) fn draw_undo(
+    theme: &Theme,
+    keymap: &Keymap,
+    frame: &mut Frame,
+    preview: &crate::app::undoing::UndoPreview,
+) {
+    let width = frame.area().width.saturating_sub(4).min(76);
+    let inner = width.saturating_sub(2);
+    let verb = if preview.undo { "Undo" } else { "Redo" };
+    let mut lines = vec![
+        Line::styled(
+            super::grid::cut(&preview.action, inner, theme.ellipsis()),
+            theme.style(Role::Title),
+        ),
+        Line::styled(preview.made.clone(), theme.style(Role::Muted)),
+        Line::raw(""),
+    ];
+    let room = usize::from(frame.area().height.saturating_sub(8));
+    for line in preview.lines.iter().take(room) {
+        lines.push(Line::raw(super::grid::cut(line, inner, theme.ellipsis())));
+    }
+    if preview.lines.len() > room {
+        lines.push(Line::styled(
+            format!("… and {} more lines", preview.lines.len() - room),
+            theme.style(Role::Muted),
+        ));
+    }
     lines.push(Line::raw(""));
-    lines.push(keys_line(theme, keymap, "apply"));
-    let area = centered(frame.area(), 64, lines.len() as u16 + 2);
+    lines.push(Line::styled(
+        format!(
+            "{} {} · {} keep it as it is",
+            hint(keymap, Context::Popup, Action::Confirm),
+            verb.to_lowercase(),
+            hint(keymap, Context::Popup, Action::Cancel)
+        ),
+        theme.style(Role::Muted),
+    ));
+    let area = centered(frame.area(), width, lines.len() as u16 + 2);
     frame.render_widget(Clear, area);
     frame.render_widget(
-        Paragraph::new(lines).block(block(theme, " This correction changes ")),
+        Paragraph::new(lines).block(block(theme, format!(" {verb} this edit? "))),
         area,
     );
 }
@@ -234,7 +350,20 @@ pub(crate) fn draw_import<R: Federation>(
     }
     let mut selected_line = 0;
     for (i, c) in plan.choices.iter().enumerate() {
+        let candidates = c
+            .candidates
+            .iter()
+            .map(|&p| {
+                format!(
+                    "{} {}",
+                    name_born_club(&book.players[p]),
+                    book.players[p].id
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
         let chosen = match c.chosen {
+            None if !c.decided => format!("to choose (←/→): {candidates} or a new record"),
             Some(k) => {
                 let p = &book.players[c.candidates[k]];
                 format!(
@@ -246,18 +375,9 @@ pub(crate) fn draw_import<R: Federation>(
                 )
             }
             None => format!(
-                "a new record (choice {} of {}; ←/→ for {})",
+                "a new record (choice {} of {}; ←/→ for {candidates})",
                 c.candidates.len() + 1,
                 c.candidates.len() + 1,
-                c.candidates
-                    .iter()
-                    .map(|&p| format!(
-                        "{} {}",
-                        name_born_club(&book.players[p]),
-                        book.players[p].id
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(", ")
             ),
         };
         let text = format!(

@@ -204,7 +204,7 @@ pub(crate) fn draw_report<R: Federation>(
             cell(half_points(r.score)),
             cell(expected(r.expected)),
             cell(performance(r.performance())),
-            cell(r.factors.describe()),
+            cell(r.factors.describe(app.desk.rulebook().factor_names())),
         ]);
         cells
     });

@@ -79,6 +79,10 @@ fn draw_event<R: Federation>(
     // The period (and a late receipt) before the dates: it is what a period rulebook's
     // figures depend on.
     let mut items = vec![ev.title().to_string()];
+    // An event the rulebook will not rate says why first: nothing it keys moves a rating.
+    if let Some(why) = rulebook.not_rated(ev) {
+        items.push(format!("not rated: {why}"));
+    }
     items.extend(period_items(app, event));
     items.extend([
         format!("{} – {}", ev.start, ev.end),

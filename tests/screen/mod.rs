@@ -76,3 +76,26 @@ pub fn player_index(app: &App<Ssl>, name: &str) -> usize {
         .position(|p| p.name == name)
         .expect("player")
 }
+
+/// A new event keyed through the Tournaments tab — its name, its start date, then each player
+/// entered by a search for him — left open in round entry; its index.
+pub fn new_event(
+    app: &mut App<Ssl>,
+    keymap: &Keymap,
+    name: &str,
+    date: &str,
+    players: &[&str],
+) -> usize {
+    use ratedesk::ui::{press_keys, type_text};
+    press_keys(app, keymap, "alt-2 ctrl-n");
+    type_text(app, keymap, name);
+    press_keys(app, keymap, "enter enter");
+    type_text(app, keymap, date);
+    press_keys(app, keymap, "ctrl-s");
+    for player in players {
+        press_keys(app, keymap, "a");
+        type_text(app, keymap, player);
+        press_keys(app, keymap, "enter");
+    }
+    app.tournaments.open.expect("the new event is open")
+}

@@ -27,6 +27,11 @@ impl Federation for Tsf {
         crate::app::search::TURKISH
     }
 
+    /// KAPSAM, A.10.c–d: abroad, fewer than five rounds, more than four standard rounds a day.
+    fn not_rated(&self, event: &crate::model::Event) -> Option<String> {
+        crate::rules::tsf::not_rated(event).map(|why| why.to_string())
+    }
+
     fn third_tab(&self) -> &'static str {
         "First UKD & k"
     }

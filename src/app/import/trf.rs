@@ -38,6 +38,9 @@ pub struct Choice {
     pub candidates: Vec<PlayerIdx>,
     /// The candidate chosen, or `None`: a new record.
     pub chosen: Option<usize>,
+    /// Whether the officer has chosen (←/→): the workstation imports nothing while a choice
+    /// is still open.
+    pub decided: bool,
 }
 
 impl<R: Federation> Plan<R> {
@@ -54,7 +57,21 @@ impl<R: Federation> Plan<R> {
         } else {
             (at + n - 1) % n
         };
+        // Undecided, the first key shows the first candidate.
+        let next = if c.decided {
+            next
+        } else if forward {
+            0
+        } else {
+            n - 1
+        };
         c.chosen = (next < c.candidates.len()).then_some(next);
+        c.decided = true;
+    }
+
+    /// The ambiguous players still without the officer's choice.
+    pub fn open_choices(&self) -> usize {
+        self.choices.iter().filter(|c| !c.decided).count()
     }
 
     /// The import with the officer's choices.
@@ -184,9 +201,26 @@ pub fn plan<R: Federation>(
                 name: info.name.clone(),
                 candidates: candidates.clone(),
                 chosen: None,
+                decided: false,
             }),
             Match::Existing(p, true) => {
-                notes.push(format!("  = {n} {} by name and birth date", label(*p)));
+                // The matcher compares birth dates only when the file gives one.
+                let born = parsed
+                    .players
+                    .get(index)
+                    .is_some_and(|t| trf_event::parse_date(&t.born).is_some() && t.born.len() >= 8);
+                notes.push(format!(
+                    "  = {n} {} by name {}",
+                    label(*p),
+                    if born {
+                        "and birth date"
+                    } else {
+                        "alone (the file gives no birth date): check him"
+                    }
+                ));
+            }
+            Match::New(info) => {
+                notes.push(format!("  + {n} {} ({}): new", info.name, info.id));
             }
             _ => {}
         }

@@ -164,6 +164,15 @@ impl Rulebook for Isl {
         "ISL"
     }
 
+    /// Tafla 1: K.
+    fn factor_names(&self) -> crate::rules::FactorNames {
+        crate::rules::FactorNames {
+            k: "K",
+            time: "time factor",
+            temporary: "start",
+        }
+    }
+
     fn lists(&self) -> &'static [&'static str] {
         &["standard"]
     }

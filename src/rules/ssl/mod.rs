@@ -151,6 +151,15 @@ impl Rulebook for Ssl {
         FINLAND
     }
 
+    /// SSL 7.7 Kr, 7.8 Kt, 4.3 Rt.
+    fn factor_names(&self) -> crate::rules::FactorNames {
+        crate::rules::FactorNames {
+            k: "Kr",
+            time: "Kt",
+            temporary: "Rt",
+        }
+    }
+
     fn lists(&self) -> &'static [&'static str] {
         &["selo", "pelo"]
     }

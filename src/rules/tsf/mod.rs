@@ -114,6 +114,15 @@ impl Rulebook for Tsf {
         "TUR"
     }
 
+    /// B.3.d: k; B.3.a(2): the preliminary rating of the unrated.
+    fn factor_names(&self) -> crate::rules::FactorNames {
+        crate::rules::FactorNames {
+            k: "k",
+            time: "time factor",
+            temporary: "prelim",
+        }
+    }
+
     fn lists(&self) -> &'static [&'static str] {
         &LIST_NAMES
     }
