@@ -673,6 +673,10 @@ impl<R: Federation> App<R> {
                 false
             }
             Ok(effect) => {
+                // A player who moves on two lists is named with each list.
+                let lists: std::collections::BTreeSet<_> =
+                    effect.ratings.iter().map(|c| c.list).collect();
+                let list_names = self.desk.rulebook().lists();
                 let mut moved: Vec<String> = effect
                     .ratings
                     .iter()
@@ -684,7 +688,11 @@ impl<R: Federation> App<R> {
                             (_, Some(a)) => a.to_string(),
                             _ => "-".into(),
                         };
-                        format!("{name} {delta}")
+                        if lists.len() > 1 {
+                            format!("{name} {} {delta}", list_names[c.list])
+                        } else {
+                            format!("{name} {delta}")
+                        }
                     })
                     .collect();
                 if effect.ratings.len() > 4 {

@@ -213,10 +213,12 @@ impl<R: Federation> App<R> {
                 })
             })
             .collect();
+        // Those who reached the mark apart, first; then those within reach, the nearest first.
         rows.sort_by(|a, b| {
             b.standing
-                .rating
-                .cmp(&a.standing.rating)
+                .reached
+                .cmp(&a.standing.reached)
+                .then(b.standing.rating.cmp(&a.standing.rating))
                 .then(a.player.cmp(&b.player))
         });
         rows

@@ -12,6 +12,7 @@ pub mod keymap;
 pub mod opening;
 mod players;
 mod popups;
+mod sgr;
 mod standings;
 pub mod theme;
 mod titles;
@@ -259,13 +260,29 @@ where
 /// return, a panic carried on from the thread that opened the database — gives the shell its
 /// screen back.
 struct Screen {
-    terminal: ratatui::DefaultTerminal,
+    terminal: Terminal,
     taken: bool,
 }
 
+/// The terminal drawn on: standard output, its colours as the terminal reads them ([`sgr`]).
+type Terminal = ratatui::Terminal<ratatui::backend::CrosstermBackend<sgr::Sgr<std::io::Stdout>>>;
+
 impl Screen {
     fn take() -> Self {
-        let terminal = ratatui::init();
+        // Raw mode, the alternate screen and a panic hook that restores both, as ratatui sets
+        // them up; the frames then go through the colour rewriting a terminal of 8 or 16
+        // colours needs.
+        drop(ratatui::init());
+        let sixteen = theme::Capabilities::from_env().colours != theme::Colours::Full;
+        let backend =
+            ratatui::backend::CrosstermBackend::new(sgr::Sgr::new(std::io::stdout(), sixteen));
+        let terminal = match ratatui::Terminal::new(backend) {
+            Ok(terminal) => terminal,
+            Err(e) => {
+                ratatui::restore();
+                panic!("the terminal cannot be drawn on: {e}");
+            }
+        };
         // A paste arrives as one piece of text, never as keys.
         let _ = ratatui::crossterm::execute!(
             std::io::stdout(),

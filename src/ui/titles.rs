@@ -70,13 +70,14 @@ fn draw_mark<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
         Column::text("Player", 12, 20),
         Column::figure("Born", 6),
         Column::figure("Rating", 18),
-        Column::figure("To mark", 14),
+        Column::figure("Points to go", 14),
         Column::figure("K", 17),
         Column::whole("", 8),
     ];
+    let reached = rows.iter().filter(|r| r.standing.reached).count();
     let title = format!(
-        "{} at or within {} of {mark} · {}",
-        count(rows.len(), "player", "players"),
+        "{reached} reached {mark} · {} within {} of it · {}",
+        count(rows.len() - reached, "player", "players"),
         crate::app::state::NEAR_MARK,
         app.desk.rulebook().view_note(TitlesView::Mark)
     );
@@ -90,7 +91,8 @@ fn draw_mark<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
             cell(info.name.clone()),
             cell(birth_year(info)),
             cell(s.rating.to_string()),
-            cell(if s.rating >= s.mark {
+            // Points to go only for those who have not reached it.
+            cell(if s.reached || s.rating >= s.mark {
                 String::new()
             } else {
                 (s.mark - s.rating).to_string()

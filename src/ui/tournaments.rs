@@ -87,6 +87,7 @@ fn draw_event<R: Federation>(
     items.extend([
         format!("{} – {}", ev.start, ev.end),
         list.to_string(),
+        time_control(ev),
         count(ev.participants.len(), "player", "players"),
     ]);
     if ev.abroad {
@@ -143,6 +144,30 @@ fn period_items<R: Federation>(app: &App<R>, event: usize) -> Vec<String> {
         items.push(format!("{rounds}period {}{late}", p.dates.published));
     }
     items
+}
+
+/// An event's time control as officers write it: `90+30` (minutes, then seconds a move), or
+/// `90/40+30+30` with a period added after a move; a time in seconds where it is not whole
+/// minutes (`45s+5`).
+fn time_control(ev: &crate::model::Event) -> String {
+    let minutes = |s: u32| {
+        if s.is_multiple_of(60) {
+            (s / 60).to_string()
+        } else {
+            format!("{s}s")
+        }
+    };
+    match &ev.time_control {
+        // Not recorded: a standard game of at least 90 minutes (the model's reading).
+        None => "90+ min".into(),
+        Some(tc) => {
+            let mut text = minutes(tc.base_seconds);
+            for added in &tc.added {
+                text.push_str(&format!("/{}+{}", added.after_move, minutes(added.seconds)));
+            }
+            format!("{text}+{}", tc.increment_seconds)
+        }
+    }
 }
 
 /// Items two spaces apart, in order, each whole or left out (one that does not fit is skipped
