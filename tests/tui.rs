@@ -339,7 +339,7 @@ fn create_an_event_enter_players_pair_a_round_and_key_its_results() {
         "the new event opens for entry"
     );
     for name in ["järvinen", "könönen", "salo, k", "mäkelä"] {
-        press_keys(&mut app, &k, "a");
+        press_keys(&mut app, &k, "ctrl-p");
         type_text(&mut app, &k, name);
         press_keys(&mut app, &k, "enter");
     }

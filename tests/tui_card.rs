@@ -57,7 +57,7 @@ fn a_new_events_entrants_show_their_ratings_before_any_result() {
     type_text(&mut app, &k, "7.3.2026");
     press_keys(&mut app, &k, "ctrl-s");
     for name in ["järvinen", "könönen"] {
-        press_keys(&mut app, &k, "a");
+        press_keys(&mut app, &k, "ctrl-p");
         type_text(&mut app, &k, name);
         press_keys(&mut app, &k, "enter");
     }
@@ -84,7 +84,7 @@ fn the_new_player_form_takes_the_typed_name_and_the_next_free_id() {
     let k = keys();
     let open = event_index(&app, "2025-hki-open");
     app.open_event(open);
-    press_keys(&mut app, &k, "a");
+    press_keys(&mut app, &k, "ctrl-p");
     type_text(&mut app, &k, "uusitalo, ville");
     press_keys(&mut app, &k, "ctrl-n");
     let Some(Popup::Form(form)) = &app.popup else {

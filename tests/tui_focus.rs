@@ -210,18 +210,21 @@ fn a_title_is_confirmed_only_after_it_is_shown_and_enter() {
     };
     app.titles.selected = pending;
     let audit = app.desk.audit().len();
-    // Back from a card to this tab, the officer types the next name.
+    // Back from a card to this tab, the officer types the next name and Enter: no letter
+    // confirms a title, nor opens its confirmation.
     type_text(&mut app, &k, "lucas");
+    assert!(app.popup.is_none());
+    press_keys(&mut app, &k, "enter esc");
     assert_eq!(app.desk.audit().len(), audit, "no letter confirms a title");
-    assert!(
-        matches!(app.popup, Some(Popup::Confirm(_))),
-        "c shows it first"
-    );
+    // ctrl-t shows the title, the player and the date, and Enter confirms it.
+    app.titles.selected = pending;
+    press_keys(&mut app, &k, "ctrl-t");
+    assert!(matches!(app.popup, Some(Popup::Confirm(_))), "shown first");
     let screen = text(&app, &k, 80, 24);
     assert!(screen.contains("confirmed on"), "{screen}");
     press_keys(&mut app, &k, "esc");
     assert!(app.popup.is_none());
-    press_keys(&mut app, &k, "c enter");
+    press_keys(&mut app, &k, "ctrl-t enter");
     assert_eq!(app.desk.audit().len(), audit + 1);
 }
 
@@ -361,7 +364,7 @@ fn every_change_says_what_it_did() {
     press_keys(&mut app, &k, "ctrl-s");
     assert!(said(&app).starts_with("saved: add event"), "{}", said(&app));
     for name in ["järvinen", "könönen"] {
-        press_keys(&mut app, &k, "a");
+        press_keys(&mut app, &k, "ctrl-p");
         type_text(&mut app, &k, name);
         press_keys(&mut app, &k, "enter");
         assert!(said(&app).contains("entered in"), "{}", said(&app));
@@ -454,7 +457,7 @@ fn a_corrections_preview_lists_every_mover_the_games_players_first_and_scrolls()
     let Some(Popup::Confirm(preview)) = &app.popup else {
         panic!("still the preview")
     };
-    assert!(preview.scroll > 0, "scrolls");
+    assert!(preview.cursor > 0, "scrolls");
     press_keys(&mut app, &k, "end");
     let screen = text(&app, &k, 80, 24);
     assert!(
@@ -595,4 +598,32 @@ fn a_participant_entered_by_mistake_is_withdrawn_after_a_confirmation() {
     assert!(!ev.participants.contains(&first));
     assert!(ev.games.is_empty(), "his board went with him");
     assert_eq!(app.desk.check(), Vec::<String>::new());
+}
+
+#[test]
+fn the_third_tabs_lists_take_a_filter_and_keep_each_rows_rank() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    press_keys(&mut app, &k, "alt-3");
+    let all = app.titles_len();
+    assert!(all > 2, "{all} titles");
+    // `/`, then a name typed: only his rows; a letter typed is no command.
+    let audit = app.desk.audit().len();
+    press_keys(&mut app, &k, "/");
+    type_text(&mut app, &k, "virtanen lauri c");
+    assert_eq!(app.desk.audit().len(), audit);
+    assert!(app.popup.is_none());
+    press_keys(&mut app, &k, "backspace backspace");
+    let shown = app.titles_len();
+    assert!(shown >= 1 && shown < all, "{shown} of {all}");
+    let screen = text(&app, &k, 80, 24);
+    assert!(screen.contains("filter: virtanen lauri▏"), "{screen}");
+    assert!(!screen.contains("Nieminen"), "{screen}");
+    // Enter gives the list the focus, the filter kept; Enter then opens his card.
+    press_keys(&mut app, &k, "enter enter");
+    let card = app.players.card.expect("his card");
+    assert_eq!(app.desk.book().players[card].name, "Virtanen, Lauri");
+    press_keys(&mut app, &k, "esc / esc");
+    assert_eq!(app.titles_len(), all, "Esc clears the filter");
 }

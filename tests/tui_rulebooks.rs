@@ -180,7 +180,7 @@ fn create_and_key<R: Federation>(app: &mut App<R>, k: &Keymap, e: &Keyed) -> usi
         .expect("the event is stored");
     assert_eq!(app.tournaments.open, Some(event), "it opens for entry");
     for id in e.entrants {
-        press_keys(app, k, "a");
+        press_keys(app, k, "ctrl-p");
         type_text(app, k, id);
         press_keys(app, k, "enter");
     }

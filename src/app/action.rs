@@ -275,19 +275,22 @@ impl Action {
     /// nor alt with one (a terminal sends Esc and a quick next key as alt-key), except the
     /// result keys of round entry. `Err` says why not.
     pub fn may_be_bound(self, context: Context, key: &str) -> Result<(), String> {
-        let typed = key.strip_prefix("alt-").unwrap_or(key).chars().count() == 1
-            || key == "space"
-            || key == "alt-space";
-        if !self.changes_record() || !typed {
+        // Enter in a popup or a form sets a rare result, enters the player picked or saves.
+        let changes = self.changes_record()
+            || (self == Action::Open
+                && matches!(context, Context::Popup | Context::Form | Context::Global));
+        let alt = key.starts_with("alt-");
+        let typed = key.chars().count() == 1 || key == "space";
+        if !changes || !(typed || alt) {
             return Ok(());
         }
-        if context == Context::RoundEntry && self.is_result_key() && !key.starts_with("alt-") {
+        if context == Context::RoundEntry && self.is_result_key() && !alt {
             return Ok(());
         }
         Err(format!(
-            "{} changes the record, so it takes a control chord or a dedicated key (enter, \
-             delete, f1…f12), never a letter, digit or sign typed as text, nor alt with one \
-             (a terminal sends Esc and a quick next key as alt-key)",
+            "{} changes the record here, so it takes a control chord or a dedicated key \
+             (enter, delete, f1…f12), never a letter, digit or sign typed as text, nor an alt \
+             key (a terminal sends Esc and a quick next key as alt-key)",
             self.name()
         ))
     }

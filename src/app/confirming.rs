@@ -18,8 +18,11 @@ pub struct Preview<R: Federation> {
     pub what: Vec<String>,
     /// The rating moves in the order shown: indices into `effect.ratings`.
     pub order: Vec<usize>,
-    /// The first mover shown.
-    pub scroll: u16,
+    /// How many of the first moves are the edit's own players' (a game's two, the player
+    /// withdrawn…).
+    pub own: usize,
+    /// The mover the cursor is on (the list scrolls to keep it in view).
+    pub cursor: usize,
     /// The form the edit was keyed in, as it was left: Esc goes back to it.
     pub form: Option<FormState>,
 }
@@ -42,12 +45,17 @@ impl<R: Federation> App<R> {
         let what = self.what_changes(&edit, form.as_ref());
         let first = self.edit_players(&edit);
         let order = movers_order(&effect.ratings, &first);
+        let own = order
+            .iter()
+            .take_while(|&&i| first.contains(&effect.ratings[i].player))
+            .count();
         self.popup = Some(Popup::Confirm(Box::new(Preview {
             edit: Box::new(edit),
             effect: Box::new(effect),
             what,
             order,
-            scroll: 0,
+            own,
+            cursor: 0,
             form,
         })));
     }

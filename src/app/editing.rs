@@ -279,7 +279,10 @@ impl<R: Federation> App<R> {
             return self.warn("titles are confirmed in the Titles view");
         }
         let rows = self.title_rows();
-        let Some((player, award, confirmed)) = rows.get(self.titles.selected).cloned() else {
+        let Some((player, award, confirmed)) = self
+            .titles_row(self.titles.selected)
+            .and_then(|i| rows.get(i).cloned())
+        else {
             return;
         };
         if confirmed {

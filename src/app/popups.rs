@@ -116,17 +116,7 @@ impl<R: Federation> App<R> {
                     None => self.say("not changed"),
                 },
                 _ => {
-                    let scroll = preview.scroll;
-                    preview.scroll = match action {
-                        Action::Up => scroll.saturating_sub(1),
-                        Action::Down => scroll.saturating_add(1),
-                        Action::PageUp => scroll.saturating_sub(page as u16),
-                        Action::PageDown => scroll.saturating_add(page as u16),
-                        Action::Top => 0,
-                        Action::Bottom => u16::MAX,
-                        _ => scroll,
-                    }
-                    .min(preview.order.len().saturating_sub(1) as u16);
+                    preview.cursor = step(preview.cursor, preview.order.len(), action, page);
                     self.popup = Some(Popup::Confirm(preview));
                 }
             },

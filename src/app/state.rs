@@ -311,6 +311,7 @@ impl<R: Federation> App<R> {
         }
         match self.tab {
             Tab::Players if self.players.focus == Focus::Search => Context::Form,
+            Tab::Titles if self.titles.filtering => Context::Form,
             Tab::Tournaments if self.tournaments.open.is_some() => Context::RoundEntry,
             Tab::Tournaments => Context::Form,
             _ => Context::Table,
@@ -343,7 +344,7 @@ impl<R: Federation> App<R> {
             // A search box or the pairing line keeps the typing: Tab does not leave it.
             (Context::Form, _) => !matches!(action, A::NextTab | A::PrevTab),
             (Context::Table, Tab::Titles) => match action {
-                A::Merge | A::Search => false,
+                A::Merge => false,
                 A::ConfirmTitle => titles && self.titles.view == TitlesView::Holders,
                 A::ChooseDate => self.titles.view == TitlesView::Selection,
                 _ => true,
@@ -459,7 +460,12 @@ impl<R: Federation> App<R> {
                 }
                 self.refresh_tournaments();
             }
-            Tab::Titles => {}
+            Tab::Titles => {
+                edit(&mut self.titles.filter);
+                if from_top {
+                    self.titles.selected = 0;
+                }
+            }
         }
     }
 
@@ -472,6 +478,11 @@ impl<R: Federation> App<R> {
             _ => {}
         }
         self.players.fresh = false;
+        // Quitting leaves any popup as it is: nothing in one is stored unconfirmed.
+        if action == Action::Quit {
+            self.quit = true;
+            return;
+        }
         if self.popup.is_some() {
             return self.update_popup(action);
         }

@@ -97,6 +97,11 @@ pub struct TitlesState {
     pub selection: Vec<(PlayerIdx, SelectionNumbers)>,
     /// The women's selection list as of `as_of`, best first.
     pub women: Vec<(PlayerIdx, Rating)>,
+    /// The filter typed after `/`: only rows whose player's name or id holds every word of it
+    /// are shown (folded as the player search folds).
+    pub filter: String,
+    /// Whether the filter has the focus (typing goes into it).
+    pub filtering: bool,
     /// The date and the record (its count of audited edits) the two lists were computed for:
     /// switching views keeps them until the record changes.
     computed: Option<(chrono::NaiveDate, usize)>,
@@ -104,7 +109,24 @@ pub struct TitlesState {
 
 impl<R: Federation> App<R> {
     pub(super) fn update_titles(&mut self, action: Action) {
+        if self.titles.filtering {
+            match action {
+                Action::Back if !self.titles.filter.is_empty() => {
+                    self.titles.filter.clear();
+                    self.titles.selected = 0;
+                }
+                // Enter or Esc: the list has the focus again, the filter kept.
+                Action::Back | Action::Open => self.titles.filtering = false,
+                a if is_move(a) => {
+                    let len = self.titles_len();
+                    self.titles.selected = step(self.titles.selected, len, a, self.page());
+                }
+                _ => {}
+            }
+            return;
+        }
         match action {
+            Action::Search => self.titles.filtering = true,
             Action::ConfirmTitle => self.confirm_title(),
             Action::NextView | Action::PrevView => {
                 let views = self.desk.rulebook().views();
@@ -140,29 +162,60 @@ impl<R: Federation> App<R> {
         }
     }
 
-    /// The rows of the view shown.
-    pub fn titles_len(&self) -> usize {
+    /// The players of the view's rows, in its order (every row, the filter aside).
+    fn titles_players(&self) -> Vec<PlayerIdx> {
         match self.titles.view {
-            TitlesView::Holders => self.title_rows().len(),
-            TitlesView::Reach => self.reach_rows().len(),
-            TitlesView::Selection => self.titles.selection.len(),
-            TitlesView::Women => self.titles.women.len(),
-            TitlesView::Mark => self.mark_rows().len(),
-            TitlesView::FirstRating => self.first_rating_rows().len(),
-            TitlesView::Bands => self.band_rows().len(),
+            TitlesView::Holders => self.title_rows().iter().map(|r| r.0).collect(),
+            TitlesView::Reach => self.reach_rows().iter().map(|r| r.0).collect(),
+            TitlesView::Selection => self.titles.selection.iter().map(|r| r.0).collect(),
+            TitlesView::Women => self.titles.women.iter().map(|r| r.0).collect(),
+            TitlesView::Mark => self.mark_rows().iter().map(|r| r.player).collect(),
+            TitlesView::FirstRating => self.first_rating_rows().iter().map(|r| r.player).collect(),
+            TitlesView::Bands => self.band_rows().iter().map(|r| r.player).collect(),
         }
     }
 
+    /// Of rows whose players are `players`, the ones the filter shows (their places in the
+    /// whole list, which keeps each row's rank).
+    pub fn titles_shown(&self, players: impl Iterator<Item = PlayerIdx>) -> Vec<usize> {
+        let words: Vec<String> = crate::model::fold_name(self.titles.filter.trim())
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let book = self.desk.book();
+        players
+            .enumerate()
+            .filter(|(_, p)| {
+                words.is_empty()
+                    || book.players.get(*p).is_some_and(|info| {
+                        let text = format!(
+                            "{} {}",
+                            crate::model::fold_name(&info.name),
+                            crate::model::fold_name(&info.id)
+                        );
+                        words.iter().all(|w| text.contains(w.as_str()))
+                    })
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The rows of the view shown (those the filter shows).
+    pub fn titles_len(&self) -> usize {
+        self.titles_shown(self.titles_players().into_iter()).len()
+    }
+
+    /// The place in the view's whole list of the row shown at `row`.
+    pub(super) fn titles_row(&self, row: usize) -> Option<usize> {
+        self.titles_shown(self.titles_players().into_iter())
+            .get(row)
+            .copied()
+    }
+
     fn titles_player(&self, row: usize) -> Option<PlayerIdx> {
-        match self.titles.view {
-            TitlesView::Holders => self.title_rows().get(row).map(|r| r.0),
-            TitlesView::Reach => self.reach_rows().get(row).map(|r| r.0),
-            TitlesView::Selection => self.titles.selection.get(row).map(|r| r.0),
-            TitlesView::Women => self.titles.women.get(row).map(|r| r.0),
-            TitlesView::Mark => self.mark_rows().get(row).map(|r| r.player),
-            TitlesView::FirstRating => self.first_rating_rows().get(row).map(|r| r.player),
-            TitlesView::Bands => self.band_rows().get(row).map(|r| r.player),
-        }
+        let players = self.titles_players();
+        let i = *self.titles_shown(players.iter().copied()).get(row)?;
+        players.get(i).copied()
     }
 
     /// The view the third tab shows: the one chosen, if the rulebook has it, else its first.

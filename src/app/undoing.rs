@@ -14,7 +14,7 @@ use super::views::board_players;
 const BOARDS_LISTED: usize = 8;
 
 /// An undo or redo shown before it is taken.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct UndoPreview {
     /// Undo (`true`) or redo.
     pub undo: bool,
@@ -26,8 +26,17 @@ pub struct UndoPreview {
     pub made: String,
     /// What changes back, one line each: `Open 2025 round 3 board 2: 1-0 → no result`.
     pub lines: Vec<String>,
-    /// Where the officer was when the view moved to show the edit: Esc goes back there.
-    pub back: Option<Place>,
+    /// The screens as the officer left them when the view moved to show the edit (an event
+    /// open at another board, a pairing half typed): Esc puts them back.
+    pub(super) left: Option<Box<Left>>,
+}
+
+/// The workstation's screens as they were before an undo's preview moved the view.
+#[derive(Clone, Debug)]
+pub(super) struct Left {
+    tab: super::state::Tab,
+    tournaments: super::tournaments::TournamentsState,
+    back: Vec<Place>,
 }
 
 impl<R: Federation> App<R> {
@@ -45,7 +54,7 @@ impl<R: Federation> App<R> {
             }
             Err(e) => return self.warn(e.to_string()),
         };
-        let back = self.show_change(&entry.change);
+        let left = self.show_change(&entry.change);
         let lines = self.change_lines(&entry.change, undo);
         self.popup = Some(Popup::Undo(Box::new(UndoPreview {
             undo,
@@ -53,7 +62,7 @@ impl<R: Federation> App<R> {
             action: entry.action.clone(),
             made: made(&entry),
             lines,
-            back,
+            left,
         })));
     }
 
@@ -71,6 +80,11 @@ impl<R: Federation> App<R> {
                     super::state::count(moved, "rating changed", "ratings changed")
                 ));
                 self.after_edit();
+                // A board the undo took away leaves the cursor on the last one there is.
+                if let Some(event) = self.tournaments.open {
+                    let boards = self.boards(event, self.tournaments.round).len();
+                    self.tournaments.board = self.tournaments.board.min(boards.saturating_sub(1));
+                }
             }
             Ok(None) => self.say(if preview.undo {
                 "nothing to undo"
@@ -83,9 +97,13 @@ impl<R: Federation> App<R> {
 
     /// Esc on an undo's preview: nothing changes, and the view goes back where it was.
     pub(super) fn keep_undo(&mut self, preview: &UndoPreview) {
-        if let Some(place) = preview.back.clone() {
-            self.back.pop();
-            self.go(place);
+        if let Some(left) = preview.left.clone() {
+            let Left {
+                tab,
+                tournaments,
+                back,
+            } = *left;
+            (self.tab, self.tournaments, self.back) = (tab, tournaments, back);
         }
         self.say(if preview.undo {
             "not undone"
@@ -95,8 +113,8 @@ impl<R: Federation> App<R> {
     }
 
     /// Moves the view to what a change touches when it is one event's boards: the event at the
-    /// round and board of its first game. Returns where the officer was, if the view moved.
-    fn show_change(&mut self, change: &Change<R>) -> Option<Place> {
+    /// round and board of its first game. Returns the screens as they were, if the view moved.
+    fn show_change(&mut self, change: &Change<R>) -> Option<Box<Left>> {
         let (event, round, board) = change.games.first()?.key;
         if change.games.iter().any(|g| g.key.0 != event) || !change.events.is_empty() {
             return None;
@@ -130,8 +148,13 @@ impl<R: Federation> App<R> {
         {
             return None;
         }
+        let left = Left {
+            tab: self.tab,
+            tournaments: self.tournaments.clone(),
+            back: self.back.clone(),
+        };
         self.visit(place);
-        Some(here)
+        Some(Box::new(left))
     }
 
     /// What a change does when undone (`undo`) or redone, a line for each board, event and
@@ -154,11 +177,33 @@ impl<R: Federation> App<R> {
                 .as_ref()
                 .or(now.as_ref())
                 .map_or_else(|| event_name(delta.key), |r| r.event.name.clone());
-            lines.push(match (now, then) {
-                (None, Some(_)) => format!("{name}: comes back"),
-                (Some(_), None) => format!("{name}: removed"),
-                _ => format!("{name}: its details as they were"),
-            });
+            match (now, then) {
+                (None, Some(_)) => lines.push(format!("{name}: comes back")),
+                (Some(_), None) => lines.push(format!("{name}: removed")),
+                (Some(now), Some(then)) => {
+                    // Entrants who come back or leave, by name and start number.
+                    let (a, b) = (&now.event.participants, &then.event.participants);
+                    for (n, p) in b.iter().enumerate().filter(|(_, p)| !a.contains(p)) {
+                        lines.push(format!(
+                            "{name}: {} comes back as no. {}",
+                            super::views::player_name(book, *p),
+                            n + 1
+                        ));
+                    }
+                    for p in a.iter().filter(|p| !b.contains(p)) {
+                        lines.push(format!(
+                            "{name}: {} leaves it",
+                            super::views::player_name(book, *p)
+                        ));
+                    }
+                    let mut details = now.clone();
+                    details.event.participants.clone_from(b);
+                    if details != *then {
+                        lines.push(format!("{name}: its details as they were"));
+                    }
+                }
+                (None, None) => {}
+            }
         }
         for delta in change.games.iter().take(BOARDS_LISTED) {
             let (now, then) = if undo {

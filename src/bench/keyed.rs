@@ -325,3 +325,24 @@ pub fn search_keys<R: Federation>(
     }
     Ok(times)
 }
+
+/// Switching the third tab's views (Finland's titles, selection lists…), each switch to its
+/// redrawn frame, `rounds` times round every view. The first showing of a selection list after
+/// a change of the record computes it; the switches after it find it kept.
+pub fn third_tab_views<R: Federation>(
+    app: &mut App<R>,
+    screen: &mut Screen,
+    rounds: usize,
+) -> anyhow::Result<Vec<Duration>> {
+    app.popup = None;
+    app.tab = Tab::Titles;
+    let views = app.desk.rulebook().views().len();
+    let mut times = Vec::new();
+    for _ in 0..rounds * views {
+        let t = Instant::now();
+        app.update(crate::app::Action::NextView);
+        screen.draw(app)?;
+        times.push(t.elapsed());
+    }
+    Ok(times)
+}

@@ -81,7 +81,7 @@ fn draw_screen<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, fram
         Some(Popup::Confirm(preview)) => {
             super::popups::draw_confirm(app, theme, keymap, frame, preview)
         }
-        Some(Popup::Undo(preview)) => super::popups::draw_undo(theme, keymap, frame, preview),
+        Some(Popup::Undo(preview)) => super::popups::draw_undo(app, theme, keymap, frame, preview),
         Some(Popup::Rare { selected }) => super::popups::draw_rare(theme, frame, *selected),
         Some(Popup::Form(form)) => super::popups::draw_form(theme, keymap, frame, form),
         Some(Popup::Pick(pick)) => super::popups::draw_pick(app, theme, keymap, frame, pick),
@@ -200,12 +200,35 @@ fn screen_hint<R: Federation>(app: &App<R>, keymap: &Keymap) -> String {
                 h(Action::Confirm),
                 h(Action::Cancel)
             ),
+            Some(Popup::Confirm(_)) => format!(
+                "{} apply · {} cancel · {}/{} {}/{} movers",
+                h(Action::Confirm),
+                h(Action::Cancel),
+                h(Action::Up),
+                h(Action::Down),
+                h(Action::PageUp),
+                h(Action::PageDown)
+            ),
+            Some(Popup::Undo(ref u)) => format!(
+                "{} {} · {} keep it as it is",
+                h(Action::Confirm),
+                if u.undo { "undo" } else { "redo" },
+                h(Action::Cancel)
+            ),
             _ => format!(
                 "{} choose · {} cancel",
                 h(Action::Confirm),
                 h(Action::Cancel)
             ),
         },
+        (_, Context::Form) if matches!(app.popup, Some(Popup::Pick(_))) => format!(
+            "type to search · {}/{} select · {} choose · {} new player · {} cancel",
+            h(Action::Up),
+            h(Action::Down),
+            h(Action::Open),
+            h(Action::NewItem),
+            h(Action::Back)
+        ),
         (Tab::Tournaments, Context::Form) if app.tournaments.pairing.is_some() => format!(
             "type start numbers (12 7, or 12 for a bye) · {} pair · {} done",
             h(Action::Open),
@@ -258,21 +281,30 @@ fn screen_hint<R: Federation>(app: &App<R>, keymap: &Keymap) -> String {
             h(Action::Back),
             h(Action::Help)
         ),
+        (Tab::Titles, Context::Form) => format!(
+            "type to filter by name or id · {}/{} select · {} the list · {} clear",
+            h(Action::Up),
+            h(Action::Down),
+            h(Action::Open),
+            h(Action::Back)
+        ),
         (Tab::Titles, _) if app.desk.rulebook().awards_titles() => format!(
-            "{} card · {}/{} view · {} confirm · {} date · {} undo · {} help",
+            "{} card · {}/{} view · {} filter · {} confirm · {} date · {} undo · {} help",
             h(Action::Open),
             h(Action::PrevView),
             h(Action::NextView),
+            h(Action::Search),
             h(Action::ConfirmTitle),
             h(Action::ChooseDate),
             h(Action::Undo),
             h(Action::Help)
         ),
         (Tab::Titles, _) => format!(
-            "{} card · {}/{} view · {} date · {} undo · {} help",
+            "{} card · {}/{} view · {} filter · {} date · {} undo · {} help",
             h(Action::Open),
             h(Action::PrevView),
             h(Action::NextView),
+            h(Action::Search),
             h(Action::ChooseDate),
             h(Action::Undo),
             h(Action::Help)

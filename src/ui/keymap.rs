@@ -61,6 +61,7 @@ pub fn key_name(event: &KeyEvent) -> Option<String> {
         KeyCode::BackTab => "backtab".into(),
         KeyCode::Backspace => "backspace".into(),
         KeyCode::Delete => "delete".into(),
+        KeyCode::Insert => "insert".into(),
         KeyCode::Up => "up".into(),
         KeyCode::Down => "down".into(),
         KeyCode::Left => "left".into(),
@@ -76,13 +77,14 @@ pub fn key_name(event: &KeyEvent) -> Option<String> {
     Some(name)
 }
 
-const NAMED: [&str; 15] = [
+const NAMED: [&str; 16] = [
     "enter",
     "esc",
     "tab",
     "backtab",
     "backspace",
     "delete",
+    "insert",
     "up",
     "down",
     "left",
@@ -368,8 +370,11 @@ mod tests {
             for (context, list) in keymap.bindings() {
                 for (keys, action) in list {
                     let first = &keys[0];
-                    let typed = first.strip_prefix("alt-").unwrap_or(first).chars().count() == 1;
-                    if action.changes_record() && typed {
+                    let typed = first.chars().count() == 1 || first.starts_with("alt-");
+                    let changes = action.changes_record()
+                        || (*action == Action::Open
+                            && matches!(context, Context::Popup | Context::Form));
+                    if changes && typed {
                         assert!(
                             *context == Context::RoundEntry
                                 && action.is_result_key()
@@ -396,6 +401,9 @@ mod tests {
             ("round_entry", "alt-1", "white_wins"),
             ("form", "s", "submit"),
             ("table", "g g", "redo"),
+            ("popup", "o", "open"),
+            ("form", "alt-enter", "submit"),
+            ("popup", "alt-enter", "confirm"),
         ] {
             let user = format!("[{context}]\n\"{key}\" = \"{action}\"\n");
             let e = Keymap::from_layers(&layers(&user)).expect_err(&user);

@@ -95,8 +95,18 @@ fn esc_then_key<R: Federation>(
     if !key.modifiers.contains(KeyModifiers::ALT) || !app.pending.is_empty() {
         return None;
     }
+    // Only keys a terminal sends as one byte after the Esc: alt with an arrow or a function
+    // key is a sequence of its own, really typed with alt.
+    if !matches!(
+        key.code,
+        KeyCode::Char(_) | KeyCode::Enter | KeyCode::Backspace | KeyCode::Tab | KeyCode::Esc
+    ) {
+        return None;
+    }
     let name = key_name(&key)?;
-    if keymap.lookup(app.context(), &[name]) != Lookup::Unbound {
+    // In a popup an alt-key never acts (tab keys included): it was Esc and a key.
+    let popup = app.popup.is_some();
+    if !popup && keymap.lookup(app.context(), &[name]) != Lookup::Unbound {
         return None;
     }
     let esc = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
@@ -171,6 +181,7 @@ pub fn key_event(name: &str) -> Option<KeyEvent> {
         "backtab" => KeyCode::BackTab,
         "backspace" => KeyCode::Backspace,
         "delete" => KeyCode::Delete,
+        "insert" => KeyCode::Insert,
         "up" => KeyCode::Up,
         "down" => KeyCode::Down,
         "left" => KeyCode::Left,

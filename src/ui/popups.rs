@@ -1,7 +1,7 @@
 //! Popups: help, the correction preview, rare results, forms and the player picker.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
 
@@ -71,6 +71,9 @@ pub(crate) fn draw_help<R: Federation>(
         }
         (Context::RoundEntry, _) => "an open event (round entry)",
         (Context::Form, crate::app::state::Tab::Players) => "the player search",
+        (Context::Form, crate::app::state::Tab::Titles) => {
+            &format!("the filter of the {} tab", app.desk.rulebook().third_tab())
+        }
         (Context::Form, _) => "the event list",
         (_, crate::app::state::Tab::Titles) => {
             &format!("the {} tab", app.desk.rulebook().third_tab())
@@ -177,11 +180,13 @@ pub(crate) fn draw_confirm<R: Federation>(
     }
     let moved = effect.ratings.len();
     if moved > 0 {
+        let order = if preview.own > 0 {
+            "the edit's own players first, then the largest moves"
+        } else {
+            "the largest moves first"
+        };
         head.push(Line::styled(
-            format!(
-                "{} — the game's players first, then the largest moves",
-                count(moved, "rating moves", "ratings move")
-            ),
+            format!("{} — {order}", count(moved, "rating moves", "ratings move")),
             theme.style(Role::Header),
         ));
     }
@@ -232,17 +237,21 @@ pub(crate) fn draw_confirm<R: Federation>(
         .saturating_sub(fixed)
         .max(1);
     let shown = moved.min(room);
-    let first = usize::from(preview.scroll).min(moved.saturating_sub(shown));
+    // The cursor in view: the list moves with it.
+    let first = preview
+        .cursor
+        .saturating_sub(shown.saturating_sub(1))
+        .min(moved.saturating_sub(shown));
     let name_width = usize::from(inner).saturating_sub(30).clamp(10, 30) as u16;
     let mut lines = head;
-    for c in preview.movers().skip(first).take(shown) {
+    for (i, c) in preview.movers().enumerate().skip(first).take(shown) {
         let (delta, role) = match (c.before, c.after) {
             (Some(b), Some(a)) if a > b => (signed(a - b), Role::RatingGain),
             (Some(b), Some(a)) if a < b => (signed(a - b), Role::RatingLoss),
             (Some(b), Some(a)) => (signed(a - b), Role::Muted),
             _ => ("new".to_string(), Role::Muted),
         };
-        lines.push(Line::from(vec![
+        let mut line = Line::from(vec![
             Span::raw(format!(
                 "  {:<w$} {:<4} {:>5} → {:<5} ",
                 super::grid::cut(&book.players[c.player].name, name_width, theme.ellipsis()),
@@ -252,7 +261,11 @@ pub(crate) fn draw_confirm<R: Federation>(
                 w = usize::from(name_width)
             )),
             Span::styled(delta, theme.style(role)),
-        ]));
+        ]);
+        if i == preview.cursor && moved > 1 {
+            line = line.style(theme.style(Role::Selection));
+        }
+        lines.push(line);
     }
     lines.extend(tail);
     let title = if moved > shown {
@@ -270,33 +283,35 @@ pub(crate) fn draw_confirm<R: Federation>(
 }
 
 /// An undo or redo before it is taken: the entry, who made it and when, what changes back.
-pub(crate) fn draw_undo(
+pub(crate) fn draw_undo<R: Federation>(
+    app: &App<R>,
     theme: &Theme,
     keymap: &Keymap,
     frame: &mut Frame,
     preview: &crate::app::undoing::UndoPreview,
 ) {
-    let width = frame.area().width.saturating_sub(4).min(76);
-    let inner = width.saturating_sub(2);
+    // Over an open event the preview takes the table's side, so the board it is about stays
+    // in view in the round; elsewhere the middle of the screen. Long lines wrap.
+    let [_, body, _] = super::draw::screen_areas(frame.area());
+    let over_event =
+        app.tab == crate::app::state::Tab::Tournaments && app.tournaments.open.is_some();
+    let (x, width) = if over_event {
+        let [left, _] =
+            Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
+                .areas(body);
+        (left.x, left.width)
+    } else {
+        let width = frame.area().width.saturating_sub(4).min(76);
+        (frame.area().x + (frame.area().width - width) / 2, width)
+    };
+    let inner = usize::from(width.saturating_sub(2)).max(1);
     let verb = if preview.undo { "Undo" } else { "Redo" };
     let mut lines = vec![
-        Line::styled(
-            super::grid::cut(&preview.action, inner, theme.ellipsis()),
-            theme.style(Role::Title),
-        ),
+        Line::styled(preview.action.clone(), theme.style(Role::Title)),
         Line::styled(preview.made.clone(), theme.style(Role::Muted)),
         Line::raw(""),
     ];
-    let room = usize::from(frame.area().height.saturating_sub(8));
-    for line in preview.lines.iter().take(room) {
-        lines.push(Line::raw(super::grid::cut(line, inner, theme.ellipsis())));
-    }
-    if preview.lines.len() > room {
-        lines.push(Line::styled(
-            format!("… and {} more lines", preview.lines.len() - room),
-            theme.style(Role::Muted),
-        ));
-    }
+    lines.extend(preview.lines.iter().map(|l| Line::raw(l.clone())));
     lines.push(Line::raw(""));
     lines.push(Line::styled(
         format!(
@@ -307,10 +322,39 @@ pub(crate) fn draw_undo(
         ),
         theme.style(Role::Muted),
     ));
-    let area = centered(frame.area(), width, lines.len() as u16 + 2);
+    // Rows as wrapped at this width; the list is cut (and says so) only when the body is full.
+    let rows = |l: &Line| {
+        use unicode_width::UnicodeWidthStr;
+        let w: usize = l.spans.iter().map(|s| s.content.width()).sum();
+        w.div_ceil(inner).max(1)
+    };
+    let room = usize::from(body.height.saturating_sub(2));
+    let mut used: usize = lines.iter().map(rows).sum();
+    if used > room {
+        let keys = lines.pop();
+        while used + 1 > room && lines.len() > 3 {
+            let gone = lines.pop().map_or(0, |l| rows(&l));
+            used -= gone;
+        }
+        lines.push(Line::styled(
+            "… (more than the window shows)".to_string(),
+            theme.style(Role::Muted),
+        ));
+        lines.extend(keys);
+        used = lines.iter().map(rows).sum();
+    }
+    let height = (used as u16 + 2).min(body.height);
+    let area = Rect {
+        x,
+        y: body.y + (body.height - height) / 2,
+        width,
+        height,
+    };
     frame.render_widget(Clear, area);
     frame.render_widget(
-        Paragraph::new(lines).block(block(theme, format!(" {verb} this edit? "))),
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block(theme, format!(" {verb} this edit? "))),
         area,
     );
 }

@@ -25,7 +25,13 @@ pub(crate) fn draw_titles<R: Federation>(
     let mut spans = vec![];
     let rulebook = app.desk.rulebook();
     let shown = app.titles_view();
-    for &view in rulebook.views() {
+    // With a filter the line names the view shown and the filter (a narrow window keeps both).
+    let filtered = app.titles.filtering || !app.titles.filter.is_empty();
+    for &view in rulebook
+        .views()
+        .iter()
+        .filter(|&&v| !filtered || v == shown)
+    {
         let role = if view == shown {
             Role::TabActive
         } else {
@@ -37,10 +43,25 @@ pub(crate) fn draw_titles<R: Federation>(
         ));
         spans.push(Span::raw(" "));
     }
-    if let Some(d) = app.titles.as_of {
+    if let Some(d) = app.titles.as_of.filter(|_| !filtered) {
         spans.push(Span::styled(
             format!("lists on {}", d.format("%-d.%-m.%Y")),
             theme.style(Role::Muted),
+        ));
+    }
+    if filtered {
+        let cursor = if app.titles.filtering {
+            theme.cursor()
+        } else {
+            ""
+        };
+        spans.push(Span::styled(
+            format!("  filter: {}{cursor}", app.titles.filter),
+            theme.style(if app.titles.filtering {
+                Role::Highlight
+            } else {
+                Role::Muted
+            }),
         ));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), views);
@@ -81,8 +102,10 @@ fn draw_mark<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
         crate::app::state::NEAR_MARK,
         app.desk.rulebook().view_note(TitlesView::Mark)
     );
-    let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
-    grid.draw(frame, area, theme, |i| {
+    let shown = app.titles_shown(rows.iter().map(|r| r.player));
+    let grid = Grid::new(title, columns, shown.len(), app.titles.selected);
+    grid.draw(frame, area, theme, |row| {
+        let i = shown[row];
         let r = &rows[i];
         let info = &book.players[r.player];
         let s = r.standing;
@@ -130,8 +153,10 @@ fn draw_first_rating<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Fra
         count(rows.len(), "player", "players"),
         app.desk.rulebook().view_note(TitlesView::FirstRating)
     );
-    let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
-    grid.draw(frame, area, theme, |i| {
+    let shown = app.titles_shown(rows.iter().map(|r| r.player));
+    let grid = Grid::new(title, columns, shown.len(), app.titles.selected);
+    grid.draw(frame, area, theme, |row| {
+        let i = shown[row];
         let r = &rows[i];
         let p = &r.progress;
         let info = &book.players[r.player];
@@ -178,8 +203,10 @@ fn draw_bands<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         crate::app::state::NEAR_EDGE,
         app.desk.rulebook().view_note(TitlesView::Bands)
     );
-    let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
-    grid.draw(frame, area, theme, |i| {
+    let shown = app.titles_shown(rows.iter().map(|r| r.player));
+    let grid = Grid::new(title, columns, shown.len(), app.titles.selected);
+    grid.draw(frame, area, theme, |row| {
+        let i = shown[row];
         let r = &rows[i];
         let info = &book.players[r.player];
         let from_edge = r.rating - r.edge;
@@ -216,9 +243,10 @@ fn draw_holders<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, a
         "{}, highest first, newest first",
         count(rows.len(), "title", "titles")
     );
-    let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
-    grid.draw(frame, area, theme, |i| {
-        let (p, a, confirmed) = &rows[i];
+    let shown = app.titles_shown(rows.iter().map(|r| r.0));
+    let grid = Grid::new(title, columns, shown.len(), app.titles.selected);
+    grid.draw(frame, area, theme, |row| {
+        let (p, a, confirmed) = &rows[shown[row]];
         let event = a.event.as_deref().map_or_else(
             || "held".to_string(),
             |id| {
@@ -256,14 +284,15 @@ fn draw_reach<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         Column::figure("Games", 12),
         Column::whole("", 6),
     ];
+    let shown = app.titles_shown(rows.iter().map(|r| r.0));
     let grid = Grid::new(
         "Within 50 points of the next title, or games short",
         columns,
-        rows.len(),
+        shown.len(),
         app.titles.selected,
     );
-    grid.draw(frame, area, theme, |i| {
-        let (p, r) = &rows[i];
+    grid.draw(frame, area, theme, |row| {
+        let (p, r) = &rows[shown[row]];
         let short = r.needed_games.saturating_sub(r.games);
         vec![
             cell(rulebook.award_code(&r.award)),
@@ -315,8 +344,10 @@ fn draw_selection<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame,
         count(rows.len(), "player", "players"),
         app.desk.rulebook().country()
     );
-    let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
-    grid.draw(frame, area, theme, |i| {
+    let shown = app.titles_shown(rows.iter().map(|r| r.0));
+    let grid = Grid::new(title, columns, shown.len(), app.titles.selected);
+    grid.draw(frame, area, theme, |row| {
+        let i = shown[row];
         let (p, s) = &rows[i];
         let mut cells = vec![
             cell((i + 1).to_string()),
@@ -344,8 +375,10 @@ fn draw_women<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         count(rows.len(), "player", "players"),
         app.desk.rulebook().country()
     );
-    let grid = Grid::new(title, columns, rows.len(), app.titles.selected);
-    grid.draw(frame, area, theme, |i| {
+    let shown = app.titles_shown(rows.iter().map(|r| r.0));
+    let grid = Grid::new(title, columns, shown.len(), app.titles.selected);
+    grid.draw(frame, area, theme, |row| {
+        let i = shown[row];
         let (p, w) = &rows[i];
         vec![
             cell((i + 1).to_string()),

@@ -93,7 +93,7 @@ pub fn new_event(
     type_text(app, keymap, date);
     press_keys(app, keymap, "ctrl-s");
     for player in players {
-        press_keys(app, keymap, "a");
+        press_keys(app, keymap, "ctrl-p");
         type_text(app, keymap, player);
         press_keys(app, keymap, "enter");
     }
