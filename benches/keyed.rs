@@ -48,7 +48,7 @@ fn main() {
             .expect("draw");
     };
     draw(&app);
-    // A board with a result: each key is a correction (preview + popup), then `y` applies it.
+    // A board with a result: each key is a correction (preview + popup), then Enter applies it.
     let (mut preview, mut apply) = (Vec::new(), Vec::new());
     for k in 0..101 {
         app.tournaments.board = 0;
@@ -58,7 +58,7 @@ fn main() {
         draw(&app);
         preview.push(t.elapsed());
         let t = Instant::now();
-        press_keys(&mut app, &keymap, "y");
+        press_keys(&mut app, &keymap, "enter");
         draw(&app);
         apply.push(t.elapsed());
     }

@@ -281,3 +281,48 @@ fn the_selection_lists_hold_players_who_can_represent_finland_on_a_chosen_date()
     );
     insta::assert_snapshot!("women_80x24", text(&app, &k, 80, 24));
 }
+
+/// In the terminal the selection lists are worked out between keys: the switch draws at once
+/// and says how far the lists are, keys act meanwhile, and the lists come out as at once. Shown
+/// again with the record unchanged, they are kept.
+#[test]
+fn the_selection_lists_are_worked_out_between_keys_and_kept_until_the_record_changes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut at_once = generated(dir.path(), 400);
+    let k = keys();
+    press_keys(&mut at_once, &k, "alt-3 right right");
+    assert_eq!(at_once.titles.view, TitlesView::Selection);
+    let expected = at_once.titles.selection.clone();
+    assert!(!expected.is_empty());
+    drop(at_once);
+    let desk = ratedesk::app::Desk::open(dir.path(), ratedesk::rules::ssl::Ssl).expect("reopen");
+    let mut app = ratedesk::app::state::App::new(desk);
+    app.behind = true;
+    press_keys(&mut app, &k, "alt-3 right right");
+    let (done, players) = app.selection_under_way().expect("under way");
+    assert!(done < players);
+    let screen = text(&app, &k, 80, 24);
+    assert!(
+        screen.contains("Working out the selection lists: 0 of"),
+        "{screen}"
+    );
+    // A key meanwhile acts at once (and the work goes on after it).
+    press_keys(&mut app, &k, "alt-1");
+    assert_eq!(app.tab, ratedesk::app::state::Tab::Players);
+    while app.work_behind(Some(std::time::Duration::from_millis(1))) {}
+    assert!(app.selection_under_way().is_none());
+    let got: Vec<_> = app
+        .titles
+        .selection
+        .iter()
+        .map(|(p, s)| (*p, s.number_doubled))
+        .collect();
+    let want: Vec<_> = expected
+        .iter()
+        .map(|(p, s)| (*p, s.number_doubled))
+        .collect();
+    assert_eq!(got, want);
+    // Shown again, the record unchanged: kept, nothing to work out.
+    press_keys(&mut app, &k, "alt-3 left right");
+    assert!(app.selection_under_way().is_none());
+}

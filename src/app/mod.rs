@@ -26,7 +26,7 @@ pub mod registry;
 pub mod restore;
 pub mod search;
 pub mod state;
-mod titles;
+pub mod titles;
 mod tournaments;
 pub mod undoing;
 pub mod views;

@@ -178,6 +178,10 @@ pub struct App<R: Federation> {
     counts: std::cell::Cell<Option<Counted>>,
     /// Whether keys typed before the database was open are being acted on.
     typed_ahead: TypedAhead,
+    /// Whether long computations for the screens (the selection lists) are left to
+    /// [`App::work_behind`], run by the terminal's loop between keys; otherwise they are done
+    /// at once.
+    pub behind: bool,
 }
 
 /// Keys typed before the database was open, as they are acted on ([`App::begin_typed_ahead`]).
@@ -267,6 +271,7 @@ impl<R: Federation> App<R> {
             seen: (0, 0),
             counts: std::cell::Cell::new(None),
             typed_ahead: TypedAhead::No,
+            behind: false,
         };
         app.seen = app.desk.generations();
         app.titles.view = app.titles_view();

@@ -105,6 +105,26 @@ pub struct TitlesState {
     /// The date and the record (its count of audited edits) the two lists were computed for:
     /// switching views keeps them until the record changes.
     computed: Option<(chrono::NaiveDate, usize)>,
+    /// The lists being worked out, a slice at a time between keys.
+    job: Option<SelectionJob>,
+}
+
+/// How long the terminal's loop works on the selection lists before it looks for keys again: a
+/// frame's worth, so no key waits longer.
+pub const WORK_SLICE: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Players whose selection figures are worked out together (on every core) before the time
+/// spent is looked at.
+const SELECTION_SLICE: usize = 256;
+
+/// The selection lists under way: for the date and record, the players to work out, how many
+/// are done and the rows so far.
+#[derive(Clone, Debug)]
+struct SelectionJob {
+    record: (chrono::NaiveDate, usize),
+    candidates: Vec<PlayerIdx>,
+    done: usize,
+    rows: Vec<(PlayerIdx, SelectionNumbers)>,
 }
 
 impl<R: Federation> App<R> {
@@ -355,11 +375,16 @@ impl<R: Federation> App<R> {
         }
     }
 
-    /// Computes the selection lists on a date: players who can represent the home federation
-    /// (its code or none), best valintaluku first; the women's list by its own figure.
+    /// The selection lists on a date: players who can represent the home federation (its code
+    /// or none), best valintaluku first; the women's list by its own figure. Kept while the
+    /// record and the date are unchanged. In the terminal ([`App::work_behind`]) they are
+    /// worked out a slice at a time between keys, the view saying how far it is; elsewhere at
+    /// once.
     pub fn select_as_of(&mut self, as_of: chrono::NaiveDate) {
+        self.titles.as_of = Some(as_of);
         let record = (as_of, self.desk.audit().len());
-        if self.titles.computed != Some(record) {
+        let under_way = self.titles.job.as_ref().is_some_and(|j| j.record == record);
+        if self.titles.computed != Some(record) && !under_way {
             let book = self.desk.book();
             let home = self.desk.rulebook().home_federation();
             let candidates: Vec<PlayerIdx> = self
@@ -370,38 +395,79 @@ impl<R: Federation> App<R> {
                 .filter(|(p, s)| **s == PlayerStatus::Active && book.players[*p].plays_for(home))
                 .map(|(p, _)| p)
                 .collect();
-            // Each player's figures are his own: worked out on every core.
-            let (rulebook, ledger) = (self.desk.rulebook(), self.desk.ledger());
-            let figures = crate::cores::map_on_cores(&candidates, crate::cores::threads(), |&p| {
+            self.titles.selection.clear();
+            self.titles.women.clear();
+            self.titles.job = Some(SelectionJob {
+                record,
+                rows: Vec::with_capacity(candidates.len()),
+                candidates,
+                done: 0,
+            });
+            if !self.behind {
+                self.work_behind(None);
+            }
+        }
+        let len = self.titles_len();
+        self.titles.selected = self.titles.selected.min(len.saturating_sub(1));
+    }
+
+    /// How far the selection lists are worked out, when they are under way: (done, players).
+    pub fn selection_under_way(&self) -> Option<(usize, usize)> {
+        self.titles
+            .job
+            .as_ref()
+            .map(|j| (j.done, j.candidates.len()))
+    }
+
+    /// Works on what is left to compute for the screens — the selection lists — for about
+    /// `budget` (all of it with `None`); returns whether more is left.
+    pub fn work_behind(&mut self, budget: Option<std::time::Duration>) -> bool {
+        let Some(mut job) = self.titles.job.take() else {
+            return false;
+        };
+        let started = std::time::Instant::now();
+        let (book, rulebook, ledger) = (self.desk.book(), self.desk.rulebook(), self.desk.ledger());
+        let as_of = job.record.0;
+        while job.done < job.candidates.len() {
+            // A slice for every core, each player's figures his own.
+            let end = (job.done + SELECTION_SLICE).min(job.candidates.len());
+            let slice = &job.candidates[job.done..end];
+            let figures = crate::cores::map_on_cores(slice, crate::cores::threads(), |&p| {
                 selection_numbers(rulebook, book, ledger, p, as_of)
             });
-            let mut rows: Vec<(PlayerIdx, SelectionNumbers)> = candidates
-                .into_iter()
-                .zip(figures)
-                .filter_map(|(p, numbers)| {
+            job.rows
+                .extend(slice.iter().zip(figures).filter_map(|(&p, numbers)| {
                     numbers
                         .filter(|n| n.number_doubled.is_some())
                         .map(|n| (p, n))
-                })
-                .collect();
-            rows.sort_by(|a, b| {
-                b.1.number_doubled
-                    .cmp(&a.1.number_doubled)
-                    .then(a.0.cmp(&b.0))
-            });
-            let mut women: Vec<(PlayerIdx, Rating)> = rows
-                .iter()
-                .filter(|(p, _)| book.players[*p].sex == Some(crate::model::Sex::Female))
-                .filter_map(|(p, s)| s.womens.map(|w| (*p, w)))
-                .collect();
-            women.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            self.titles.selection = rows;
-            self.titles.women = women;
-            self.titles.computed = Some(record);
+                }));
+            job.done = end;
+            if budget.is_some_and(|b| started.elapsed() >= b) {
+                break;
+            }
         }
-        self.titles.as_of = Some(as_of);
+        if job.done < job.candidates.len() {
+            self.titles.job = Some(job);
+            return true;
+        }
+        let mut rows = job.rows;
+        rows.sort_by(|a, b| {
+            b.1.number_doubled
+                .cmp(&a.1.number_doubled)
+                .then(a.0.cmp(&b.0))
+        });
+        let mut women: Vec<(PlayerIdx, Rating)> = rows
+            .iter()
+            .filter(|(p, _)| book.players[*p].sex == Some(crate::model::Sex::Female))
+            .filter_map(|(p, s)| s.womens.map(|w| (*p, w)))
+            .collect();
+        women.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        self.titles.selection = rows;
+        self.titles.women = women;
+        self.titles.computed = Some(job.record);
         let len = self.titles_len();
         self.titles.selected = self.titles.selected.min(len.saturating_sub(1));
+        false
     }
 
     /// A player's selection figures on a date (anyone's, Finnish or not).

@@ -74,7 +74,7 @@ impl Screen {
         Ok((app, opened))
     }
 
-    /// Presses keys (`"1"`, `"y"`) and redraws, as the terminal loop does.
+    /// Presses keys (`"1"`, `"enter"`) and redraws, as the terminal loop does.
     fn press<R: Federation>(&mut self, app: &mut App<R>, keys: &str) -> anyhow::Result<()> {
         crate::ui::press_keys(app, &self.keymap, keys);
         self.draw(app)
@@ -103,7 +103,7 @@ pub struct Keyed {
     pub behind: Duration,
 }
 
-/// Keys one result on the board under the cursor — a key, and `y` when the workstation asks
+/// Keys one result on the board under the cursor — a key, and Enter when the workstation asks
 /// to confirm (a correction, or a title won or lost) — and returns the time to the redrawn
 /// frame after it is stored, and then waits for what is written behind the frame (as it is
 /// while the officer reads the screen), timed too.
@@ -118,7 +118,7 @@ fn key_result<R: Federation>(
     let t = Instant::now();
     screen.press(app, key.0)?;
     if app.popup.is_some() {
-        screen.press(app, "y")?;
+        screen.press(app, "enter")?;
     }
     let shown = t.elapsed();
     app.desk.settle_all()?;
@@ -326,23 +326,79 @@ pub fn search_keys<R: Federation>(
     Ok(times)
 }
 
-/// Switching the third tab's views (Finland's titles, selection lists…), each switch to its
-/// redrawn frame, `rounds` times round every view. The first showing of a selection list after
-/// a change of the record computes it; the switches after it find it kept.
+/// What switching the third tab's views costs: each switch to its redrawn frame; each slice of
+/// the selection lists worked out between keys, with its frame; and each time the lists took
+/// to be complete after a switch that started them.
+pub struct Views {
+    pub switches: Vec<Duration>,
+    pub slices: Vec<Duration>,
+    pub lists: Vec<Duration>,
+}
+
+/// Switching the third tab's views (Finland's titles, selection lists…) `rounds` times round
+/// every view, as the terminal's loop does it: the first showing of a selection list after a
+/// change of the record starts it, and it is worked out a slice at a time, each slice followed
+/// by a frame, until it is complete; the switches after find it kept.
 pub fn third_tab_views<R: Federation>(
     app: &mut App<R>,
     screen: &mut Screen,
     rounds: usize,
-) -> anyhow::Result<Vec<Duration>> {
+) -> anyhow::Result<Views> {
     app.popup = None;
     app.tab = Tab::Titles;
+    app.behind = true;
     let views = app.desk.rulebook().views().len();
-    let mut times = Vec::new();
+    let mut out = Views {
+        switches: Vec::new(),
+        slices: Vec::new(),
+        lists: Vec::new(),
+    };
     for _ in 0..rounds * views {
         let t = Instant::now();
         app.update(crate::app::Action::NextView);
         screen.draw(app)?;
-        times.push(t.elapsed());
+        out.switches.push(t.elapsed());
+        let started = app.selection_under_way().is_some();
+        while app.selection_under_way().is_some() {
+            let slice = Instant::now();
+            app.work_behind(Some(crate::app::titles::WORK_SLICE));
+            screen.draw(app)?;
+            out.slices.push(slice.elapsed());
+        }
+        if started {
+            out.lists.push(t.elapsed());
+        }
     }
-    Ok(times)
+    app.behind = false;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::ssl::Ssl;
+
+    /// The bench's paths through the workstation — keyed results with their confirmations,
+    /// cascades, the search, the third tab's views — do what they time, on the small demo.
+    #[test]
+    fn the_benchs_keys_store_what_they_time_on_the_small_demo() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut desk = crate::app::Desk::open(dir.path(), Ssl).expect("open");
+        let demo = include_str!("../../demo/autumn-2025.json");
+        let book = crate::json::read(&Ssl, demo).expect("demo").book;
+        desk.apply(Edit::import_new(book)).expect("import");
+        let mut app = App::new(desk);
+        let mut screen = Screen::new().expect("screen");
+        let keyed = keyed_results(&mut app, &mut screen, 6).expect("keyed results");
+        assert!(keyed.len() >= 6, "{} keyed", keyed.len());
+        cascades(&mut app, &mut screen, 2).expect("cascades");
+        search_keys(&mut app, &mut screen, 2).expect("search");
+        let views = third_tab_views(&mut app, &mut screen, 1).expect("views");
+        assert!(
+            !views.lists.is_empty(),
+            "the selection lists were worked out"
+        );
+        assert!(!app.titles.selection.is_empty());
+        assert_eq!(app.desk.check(), Vec::<String>::new());
+    }
 }

@@ -254,6 +254,8 @@ where
             .map(|_| ())
     };
     let (mut app, failed) = until_open(first_frames, size, opening, &rx, &keymap)?;
+    // In the terminal, long work for the screens waits for the keys.
+    app.behind = true;
     let outcome = match failed {
         Some(e) => Err(e),
         None => session(&mut screen, &mut app, &rx, &keymap, &theme),
@@ -417,7 +419,21 @@ fn session<R: Federation>(
         screen
             .terminal
             .draw(|frame| draw::render(app, theme, keymap, frame))?;
-        match rx.recv() {
+        // Work for the screens (the selection lists) is done a slice at a time while no key
+        // is waiting, each slice followed by a frame that shows how far it is.
+        let message = if app.selection_under_way().is_some() {
+            match rx.try_recv() {
+                Ok(message) => Ok(message),
+                Err(mpsc::TryRecvError::Empty) => {
+                    app.work_behind(Some(crate::app::titles::WORK_SLICE));
+                    continue;
+                }
+                Err(mpsc::TryRecvError::Disconnected) => return Ok(()),
+            }
+        } else {
+            rx.recv()
+        };
+        match message {
             Ok(Message::Key(key)) => press(app, keymap, key),
             Ok(Message::Paste(text)) => paste(app, &text),
             // Drawn again at the new size (ratatui clears the screen when its size changes).

@@ -76,6 +76,13 @@ pub(crate) fn draw_titles<R: Federation>(
     }
 }
 
+/// While the selection lists are worked out (between keys): how far it is.
+fn under_way<R: Federation>(app: &App<R>) -> Option<String> {
+    app.selection_under_way().map(|(done, players)| {
+        format!("Working out the selection lists: {done} of {players} players…")
+    })
+}
+
 /// The list's name, shown only when the rulebook has several.
 fn list_name<R: Federation>(app: &App<R>, list: usize) -> &'static str {
     let lists = app.desk.rulebook().lists();
@@ -339,11 +346,13 @@ fn draw_selection<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame,
             .map(|(i, n)| Column::figure(*n, 14u8.saturating_sub(i as u8))),
     );
     columns.push(Column::whole("Best run", 2));
-    let title = format!(
-        "Open selection list · {} who can represent {}",
-        count(rows.len(), "player", "players"),
-        app.desk.rulebook().country()
-    );
+    let title = under_way(app).unwrap_or_else(|| {
+        format!(
+            "Open selection list · {} who can represent {}",
+            count(rows.len(), "player", "players"),
+            app.desk.rulebook().country()
+        )
+    });
     let shown = app.titles_shown(rows.iter().map(|r| r.0));
     let grid = Grid::new(title, columns, shown.len(), app.titles.selected);
     grid.draw(frame, area, theme, |row| {
@@ -370,11 +379,13 @@ fn draw_women<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         Column::figure("Born", 6),
         Column::figure("Number", 18),
     ];
-    let title = format!(
-        "Women's selection list · {} who can represent {}",
-        count(rows.len(), "player", "players"),
-        app.desk.rulebook().country()
-    );
+    let title = under_way(app).unwrap_or_else(|| {
+        format!(
+            "Women's selection list · {} who can represent {}",
+            count(rows.len(), "player", "players"),
+            app.desk.rulebook().country()
+        )
+    });
     let shown = app.titles_shown(rows.iter().map(|r| r.0));
     let grid = Grid::new(title, columns, shown.len(), app.titles.selected);
     grid.draw(frame, area, theme, |row| {
