@@ -172,3 +172,19 @@ fn a_backup_written_before_the_chain_restores_and_checks() {
     ));
     ok(&ratedesk(&db, &["check"]));
 }
+
+/// An entry's lines are cut past sixty (saying how to see them all); `log --full` shows every
+/// one — every record of an import, every mover of a cascade.
+#[test]
+fn log_full_shows_every_line_of_an_entry() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let cut = ok(&ratedesk(&db, &["log"]));
+    assert!(
+        cut.contains("more (`log --full` shows every line)"),
+        "{cut}"
+    );
+    let full = ok(&ratedesk(&db, &["log", "--full"]));
+    assert!(!full.contains("`log --full`"), "{full}");
+    assert!(full.lines().count() > cut.lines().count() + 10);
+}

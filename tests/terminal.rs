@@ -194,6 +194,8 @@ fn a_finnish_officer_types_names_everywhere_and_nothing_changes() {
     terminal.resize(20, 60);
     terminal.wait_for("Nothing acts", WAIT);
     terminal.send(b"\x1bu\x1a\r10=\x1bOP\x1b[200~1\r\x1b[201~");
+    // Once the notice counts them, every key was read while small (and set aside).
+    terminal.wait_for("8 keys typed meanwhile, set aside", WAIT);
     terminal.resize(24, 80);
     terminal.wait_for("│u▏", WAIT);
     let screen = terminal.contents();

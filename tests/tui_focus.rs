@@ -292,6 +292,11 @@ fn nothing_but_quit_acts_while_the_window_is_too_small() {
     assert_eq!(app.tournaments.board, 0, "not even the cursor moved");
     press_keys(&mut app, &k, "f1 ?");
     assert!(app.popup.is_none(), "not even the help opens unseen");
+    let screen = text(&app, &k, 60, 20);
+    assert!(
+        screen.contains("13 keys typed meanwhile, set aside"),
+        "{screen}"
+    );
     app.resize(80, 24);
     press_keys(&mut app, &k, "0");
     assert!(

@@ -8,13 +8,16 @@ use crate::book::{Change, Delta, EventRecord, PlayerRecord};
 use crate::model::{Event, Game, PlayerInfo};
 use crate::store::{AuditEntry, AuditKind, Moved};
 
-/// The most detail lines shown for one entry (an import changes thousands of records).
-const DETAIL_LINES: usize = 12;
+/// The most detail lines shown for one entry unless every line is asked for: a correction's
+/// whole cascade fits, an import of thousands of records is cut (and says how to see it all).
+const DETAIL_LINES: usize = 60;
 
 impl<R: Federation> Desk<R> {
     /// The newest `last` entries of the audit log (all without it), oldest first: a header line
-    /// each (`#seq time user action`) and indented lines of what it changed.
-    pub fn log_lines(&self, last: Option<usize>) -> Result<Vec<String>, DeskError> {
+    /// each (`#seq time user action`) and indented lines of what it changed — every line with
+    /// `full`, else up to [`DETAIL_LINES`] an entry.
+    pub fn log_lines(&self, last: Option<usize>, full: bool) -> Result<Vec<String>, DeskError> {
+        let cap = if full { usize::MAX } else { DETAIL_LINES };
         let skip = last.map_or(0, |n| self.audit.len().saturating_sub(n));
         let moves = self.store.moves()?;
         let mut lines = Vec::new();
@@ -35,15 +38,12 @@ impl<R: Federation> Desk<R> {
             if let Some(m) = moves.get(&entry.seq) {
                 details.extend(m.iter().map(|m| self.describe_move(m)));
             }
-            let more = details.len().saturating_sub(DETAIL_LINES);
-            lines.extend(
-                details
-                    .into_iter()
-                    .take(DETAIL_LINES)
-                    .map(|d| format!("    {d}")),
-            );
+            let more = details.len().saturating_sub(cap);
+            lines.extend(details.into_iter().take(cap).map(|d| format!("    {d}")));
             if more > 0 {
-                lines.push(format!("    … and {more} more"));
+                lines.push(format!(
+                    "    … and {more} more (`log --full` shows every line)"
+                ));
             }
         }
         Ok(lines)

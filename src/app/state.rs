@@ -178,6 +178,9 @@ pub struct App<R: Federation> {
     counts: std::cell::Cell<Option<Counted>>,
     /// Whether keys typed before the database was open are being acted on.
     typed_ahead: TypedAhead,
+    /// Keys (and pastes) that came while the window was too small to draw, set aside unread:
+    /// the notice counts them, so the officer knows they did nothing.
+    pub set_aside_small: usize,
     /// Whether long computations for the screens (the selection lists) are left to
     /// [`App::work_behind`], run by the terminal's loop between keys; otherwise they are done
     /// at once.
@@ -272,6 +275,7 @@ impl<R: Federation> App<R> {
             counts: std::cell::Cell::new(None),
             typed_ahead: TypedAhead::No,
             behind: false,
+            set_aside_small: 0,
         };
         app.seen = app.desk.generations();
         app.titles.view = app.titles_view();
@@ -288,6 +292,9 @@ impl<R: Federation> App<R> {
     /// The terminal reports its size (at start and on every resize).
     pub fn resize(&mut self, width: u16, height: u16) {
         self.screen = (width, height);
+        if !self.too_small() {
+            self.set_aside_small = 0;
+        }
     }
 
     /// The window is too small to draw: only resizing, help and quitting act.

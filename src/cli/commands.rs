@@ -102,8 +102,8 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
             Some(effect) => write_effect(&desk, &effect, "changed", &mut out)?,
             None => writeln!(out, "nothing to redo")?,
         },
-        Command::Log { last } => {
-            for line in desk.log_lines(last)? {
+        Command::Log { last, full } => {
+            for line in desk.log_lines(last, full)? {
                 writeln!(out, "{line}")?;
             }
         }

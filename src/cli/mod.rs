@@ -170,6 +170,9 @@ enum Command {
         /// Only the newest N entries.
         #[arg(long, value_name = "N")]
         last: Option<usize>,
+        /// Every line of each entry (an import's every record, a cascade's every mover).
+        #[arg(long)]
+        full: bool,
     },
 }
 

@@ -63,7 +63,7 @@ pub fn render<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame
 
 /// Draws the screen in front of the officer: tabs, the tab's view, the status line, a popup.
 fn draw_screen<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame: &mut Frame) {
-    if too_small_notice(theme, keymap, frame) {
+    if too_small_notice(theme, keymap, frame, app.set_aside_small) {
         return;
     }
     let [tabs, body, status] = screen_areas(frame.area());
@@ -95,17 +95,28 @@ fn draw_screen<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, fram
 }
 
 /// Says the window is too small, if it is: then nothing else is drawn (and nothing acts).
-pub(crate) fn too_small_notice(theme: &Theme, keymap: &Keymap, frame: &mut Frame) -> bool {
+pub(crate) fn too_small_notice(
+    theme: &Theme,
+    keymap: &Keymap,
+    frame: &mut Frame,
+    set_aside: usize,
+) -> bool {
     let area = frame.area();
     if area.width >= MIN_WIDTH && area.height >= MIN_HEIGHT {
         return false;
     }
-    let text = format!(
+    let mut text = format!(
         "The window is {}×{}: ratedesk needs at least {MIN_WIDTH}×{MIN_HEIGHT}.\nNothing acts until it is larger. Enlarge it, or press {} to quit.",
         area.width,
         area.height,
         hint(keymap, Context::Global, Action::Quit)
     );
+    if set_aside > 0 {
+        text.push_str(&format!(
+            "\n{} typed meanwhile, set aside: none acted.",
+            crate::app::state::count(set_aside, "key", "keys")
+        ));
+    }
     frame.render_widget(
         Paragraph::new(theme.text(text))
             .style(theme.style(Role::Error))

@@ -55,6 +55,8 @@ pub fn press<R: Federation>(app: &mut App<R>, keymap: &Keymap, key: KeyEvent) {
         let Some(name) = key_name(&key) else { return };
         if let Lookup::Action(Action::Quit) = keymap.lookup(app.context(), &[name]) {
             app.update(Action::Quit);
+        } else {
+            app.set_aside_small += 1;
         }
         return;
     }
@@ -121,6 +123,7 @@ fn esc_then_key<R: Federation>(
 /// in focus nothing happens, and the status line says so.
 pub fn paste<R: Federation>(app: &mut App<R>, text: &str) {
     if app.too_small() {
+        app.set_aside_small += 1;
         return;
     }
     if app.context() != Context::Form {

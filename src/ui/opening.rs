@@ -176,7 +176,7 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
     /// Paints the first frames: the Players tab as the front page shows it (or its frame
     /// alone), and in the status line how long the opening has taken and the keys kept.
     pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame) {
-        if too_small_notice(theme, keymap, frame) {
+        if too_small_notice(theme, keymap, frame, 0) {
             return;
         }
         let [tabs, body, status] = screen_areas(frame.area());
