@@ -561,18 +561,14 @@ fn a_participant_entered_by_mistake_is_withdrawn_after_a_confirmation() {
         panic!("shown first: {:?}", app.status)
     };
     assert!(
-        preview
-            .what
-            .iter()
-            .any(|l| l.contains("(no. 2) leaves Spring Cup")),
+        says(&preview.what, "(no. 2) leaves Spring Cup"),
         "{:?}",
         preview.what
     );
     assert!(
-        preview
-            .what
-            .iter()
-            .any(|l| l.contains("start number 3 moves up one"))
+        says(&preview.what, "start number 3 moves up one"),
+        "{:?}",
+        preview.what
     );
     assert_eq!(app.desk.audit().len(), audit, "nothing before Enter");
     press_keys(&mut app, &k, "enter");
@@ -591,10 +587,7 @@ fn a_participant_entered_by_mistake_is_withdrawn_after_a_confirmation() {
         panic!("shown first: {:?}", app.status)
     };
     assert!(
-        preview
-            .what
-            .iter()
-            .any(|l| l.contains("his board goes with him")),
+        says(&preview.what, "his board goes with him"),
         "{:?}",
         preview.what
     );
@@ -631,4 +624,9 @@ fn the_third_tabs_lists_take_a_filter_and_keep_each_rows_rank() {
     assert_eq!(app.desk.book().players[card].name, "Virtanen, Lauri");
     press_keys(&mut app, &k, "esc / esc");
     assert_eq!(app.titles_len(), all, "Esc clears the filter");
+}
+
+/// Whether one of a preview's lines says `text`.
+fn says(lines: &[String], text: &str) -> bool {
+    lines.iter().any(|l| l.contains(text))
 }

@@ -76,11 +76,18 @@ pub(crate) fn draw_titles<R: Federation>(
     }
 }
 
-/// While the selection lists are worked out (between keys): how far it is.
-fn under_way<R: Federation>(app: &App<R>) -> Option<String> {
-    app.selection_under_way().map(|(done, players)| {
-        format!("Working out the selection lists: {done} of {players} players…")
-    })
+/// A selection list's title, or while the lists are worked out (between keys) how far it is.
+fn selection_title<R: Federation>(app: &App<R>, list: &str, rows: usize) -> String {
+    match app.selection_under_way() {
+        Some((done, players)) => {
+            format!("Working out the selection lists: {done} of {players} players…")
+        }
+        None => format!(
+            "{list} · {} who can represent {}",
+            count(rows, "player", "players"),
+            app.desk.rulebook().country()
+        ),
+    }
 }
 
 /// The list's name, shown only when the rulebook has several.
@@ -346,13 +353,7 @@ fn draw_selection<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame,
             .map(|(i, n)| Column::figure(*n, 14u8.saturating_sub(i as u8))),
     );
     columns.push(Column::whole("Best run", 2));
-    let title = under_way(app).unwrap_or_else(|| {
-        format!(
-            "Open selection list · {} who can represent {}",
-            count(rows.len(), "player", "players"),
-            app.desk.rulebook().country()
-        )
-    });
+    let title = selection_title(app, "Open selection list", rows.len());
     let shown = app.titles_shown(rows.iter().map(|r| r.0));
     let grid = Grid::new(title, columns, shown.len(), app.titles.selected);
     grid.draw(frame, area, theme, |row| {
@@ -379,13 +380,7 @@ fn draw_women<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         Column::figure("Born", 6),
         Column::figure("Number", 18),
     ];
-    let title = under_way(app).unwrap_or_else(|| {
-        format!(
-            "Women's selection list · {} who can represent {}",
-            count(rows.len(), "player", "players"),
-            app.desk.rulebook().country()
-        )
-    });
+    let title = selection_title(app, "Women's selection list", rows.len());
     let shown = app.titles_shown(rows.iter().map(|r| r.0));
     let grid = Grid::new(title, columns, shown.len(), app.titles.selected);
     grid.draw(frame, area, theme, |row| {
