@@ -103,6 +103,29 @@ impl Terminal {
         self.wait_for_any(&[text], limit)
     }
 
+    /// Types `text`, then the help key: once the help shows, every key of the text was read.
+    /// The help is closed again.
+    fn type_then_help(&mut self, text: &[u8]) {
+        self.send(text);
+        self.send(b"?");
+        self.wait_for("Keys (from the keymap", WAIT);
+        self.send(ESC);
+        self.wait_gone("Keys (from the keymap", WAIT);
+    }
+
+    /// Ctrl-C, and the program's end within `limit` (it writes its exit backup first).
+    fn quit(&mut self, limit: Duration) {
+        self.send(CTRL_C);
+        let start = Instant::now();
+        while self.child.try_wait().expect("the child").is_none() {
+            assert!(
+                start.elapsed() < limit,
+                "ratedesk did not quit on ctrl-c (it writes its exit backup first)"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
     /// Waits until the screen no longer shows `text` (a popup closed).
     fn wait_gone(&self, text: &str, limit: Duration) {
         let start = Instant::now();
@@ -165,11 +188,7 @@ fn a_finnish_officer_types_names_everywhere_and_nothing_changes() {
     terminal.wait_for("Player card", WAIT);
     terminal.send(ESC);
     terminal.wait_for("Standings", WAIT);
-    // Then `?`: once the help shows, every letter before it was read (and none did a thing).
-    terminal.send(b"uusitalo?");
-    terminal.wait_for("Keys (from the keymap", WAIT);
-    terminal.send(ESC);
-    terminal.wait_gone("Keys (from the keymap", WAIT);
+    terminal.type_then_help(b"uusitalo");
     // The Titles tab, a card opened from it, Esc, and a name typed at once.
     terminal.send(b"\x1b3");
     terminal.wait_for("highest first", WAIT);
@@ -177,10 +196,7 @@ fn a_finnish_officer_types_names_everywhere_and_nothing_changes() {
     terminal.wait_for("Player card", WAIT);
     terminal.send(ESC);
     terminal.wait_for("highest first", WAIT);
-    terminal.send(b"lucas?");
-    terminal.wait_for("Keys (from the keymap", WAIT);
-    terminal.send(ESC);
-    terminal.wait_gone("Keys (from the keymap", WAIT);
+    terminal.type_then_help(b"lucas");
     // A card, and Esc with `u` in one write: back to the search, `u` a new search.
     terminal.send(b"\x1b1");
     terminal.wait_for("Player card", WAIT);
@@ -200,12 +216,7 @@ fn a_finnish_officer_types_names_everywhere_and_nothing_changes() {
     terminal.wait_for("│u▏", WAIT);
     let screen = terminal.contents();
     assert!(!screen.contains("Undo this edit"), "{screen}");
-    terminal.send(CTRL_C);
-    let start = Instant::now();
-    while terminal.child.try_wait().expect("the child").is_none() {
-        assert!(start.elapsed() < Duration::from_secs(120), "did not quit");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    terminal.quit(Duration::from_secs(120));
     // The keyed result is still the latest entry: nothing was undone, confirmed or entered.
     let log = last_entry(data.path(), "ratedesk-demo");
     assert!(log.contains(&format!(": {keyed}")), "{log}");
@@ -383,17 +394,9 @@ fn officers_day(rules: &str, id: &str, folder: &str) {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    terminal.send(CTRL_C);
-    let start = Instant::now();
-    while terminal.child.try_wait().expect("the child").is_none() {
-        assert!(
-            // A debug build writes the exit backup of Turkey's demo (twice Finland's games)
-            // slowly when the other tests share the two cores.
-            start.elapsed() < Duration::from_secs(120),
-            "ratedesk did not quit on ctrl-c (it writes its exit backup first)"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    // A debug build writes the exit backup of Turkey's demo (twice Finland's games) slowly
+    // when the other tests share the two cores.
+    terminal.quit(Duration::from_secs(120));
     let after = terminal.contents();
     assert!(
         !after.contains("ratedesk ") && !after.contains("│"),

@@ -12,6 +12,13 @@ use crate::store::{AuditEntry, AuditKind, Moved};
 /// whole cascade fits, an import of thousands of records is cut (and says how to see it all).
 const DETAIL_LINES: usize = 60;
 
+/// When an entry was written, as the log shows it (seconds since the Unix epoch, written out).
+pub(super) fn entry_time(seconds: i64) -> String {
+    chrono::DateTime::from_timestamp(seconds, 0)
+        .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
+        .unwrap_or_default()
+}
+
 impl<R: Federation> Desk<R> {
     /// The newest `last` entries of the audit log (all without it), oldest first: a header line
     /// each (`#seq time user action`) and indented lines of what it changed — every line with
@@ -22,9 +29,7 @@ impl<R: Federation> Desk<R> {
         let moves = self.store.moves()?;
         let mut lines = Vec::new();
         for summary in &self.audit[skip..] {
-            let when = chrono::DateTime::from_timestamp(summary.time, 0)
-                .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
-                .unwrap_or_default();
+            let when = entry_time(summary.time);
             lines.push(format!(
                 "#{} {when} {} {}",
                 summary.seq,
@@ -295,7 +300,7 @@ fn time_control(e: &Event) -> String {
 }
 
 /// A field on one line: control characters (line breaks too) escaped.
-fn one_line(text: &str) -> String {
+pub(super) fn one_line(text: &str) -> String {
     text.chars()
         .map(|c| {
             if c.is_control() {

@@ -70,14 +70,7 @@ impl<R: Federation> App<R> {
                 round,
                 board,
                 ..
-            } => book
-                .events
-                .get(*event)
-                .and_then(|e| {
-                    e.games
-                        .iter()
-                        .find(|g| g.round == *round && g.board == *board)
-                })
+            } => board_game(book, *event, *round, *board)
                 .map(|g| std::iter::once(g.white).chain(g.black).collect())
                 .unwrap_or_default(),
             Edit::SetGame { game, .. } => std::iter::once(game.white).chain(game.black).collect(),
@@ -102,11 +95,7 @@ impl<R: Federation> App<R> {
                 board,
                 result,
             } => {
-                let Some(game) = book.events.get(*event).and_then(|e| {
-                    e.games
-                        .iter()
-                        .find(|g| g.round == *round && g.board == *board)
-                }) else {
+                let Some(game) = board_game(book, *event, *round, *board) else {
                     return vec![edit.describe(book)];
                 };
                 let bye = game.black.is_none();
@@ -220,6 +209,20 @@ impl<R: Federation> App<R> {
         let stored = self.for_rulebook(stored);
         (stored.fields.len() == form.fields.len()).then_some(stored)
     }
+}
+
+/// The game on a board of an event, if there is one.
+fn board_game<R: Federation>(
+    book: &crate::book::Book<R>,
+    event: usize,
+    round: u32,
+    board: u32,
+) -> Option<&crate::model::Game> {
+    book.events
+        .get(event)?
+        .games
+        .iter()
+        .find(|g| (g.round, g.board) == (round, board))
 }
 
 /// A field's value in a line of changes: `(empty)` for none.

@@ -59,7 +59,7 @@ impl<R: Federation> App<R> {
         self.popup = Some(Popup::Undo(Box::new(UndoPreview {
             undo,
             seq: entry.seq,
-            action: entry.action.clone(),
+            action: super::audit_log::one_line(&entry.action),
             made: made(&entry),
             lines,
             left,
@@ -284,12 +284,11 @@ fn game_text<R: Federation>(book: &crate::book::Book<R>, game: Option<&Game>) ->
     )
 }
 
-/// Who made an entry, and when, in local time.
+/// Who made an entry, and when, as the log says it.
 fn made<R: Federation>(entry: &AuditEntry<R>) -> String {
-    let when = chrono::DateTime::from_timestamp(entry.time, 0).map_or_else(String::new, |t| {
-        t.with_timezone(&chrono::Local)
-            .format("%Y-%m-%d %H:%M")
-            .to_string()
-    });
-    format!("by {} {when}", entry.user)
+    format!(
+        "by {} {}",
+        super::audit_log::one_line(&entry.user),
+        super::audit_log::entry_time(entry.time)
+    )
 }
