@@ -193,6 +193,7 @@ pub fn plan<R: Federation>(
     let label = |c: PlayerIdx| format!("{} ({})", book.players[c].name, book.players[c].id);
     let mut choices = Vec::new();
     let mut notes = Vec::new();
+    let mut created = Vec::new();
     for (index, (n, m)) in matches.iter().enumerate() {
         match m {
             Match::Ambiguous(info, candidates) => choices.push(Choice {
@@ -220,7 +221,7 @@ pub fn plan<R: Federation>(
                 ));
             }
             Match::New(info) => {
-                notes.push(format!("  + {n} {} ({}): new", info.name, info.id));
+                created.push(format!("  + {n} {} ({}): new", info.name, info.id));
             }
             _ => {}
         }
@@ -262,6 +263,8 @@ pub fn plan<R: Federation>(
         event.start, event.end
     ));
     notes.extend(warnings(desk, &event, &players, stateless));
+    // The new players last: a file of 250 new players keeps its warnings in view.
+    notes.extend(created);
     let mut lines = head.clone();
     for c in &choices {
         let names: Vec<String> = c.candidates.iter().map(|&p| label(p)).collect();
