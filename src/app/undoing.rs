@@ -168,11 +168,7 @@ impl<R: Federation> App<R> {
         };
         let mut lines = Vec::new();
         for delta in &change.events {
-            let (now, then) = if undo {
-                (&delta.after, &delta.before)
-            } else {
-                (&delta.before, &delta.after)
-            };
+            let (now, then) = sides(delta, undo);
             let name = then
                 .as_ref()
                 .or(now.as_ref())
@@ -206,11 +202,7 @@ impl<R: Federation> App<R> {
             }
         }
         for delta in change.games.iter().take(BOARDS_LISTED) {
-            let (now, then) = if undo {
-                (&delta.after, &delta.before)
-            } else {
-                (&delta.before, &delta.after)
-            };
+            let (now, then) = sides(delta, undo);
             let board = board_name(&event_name(delta.key.0), delta.key);
             match (now, then) {
                 (Some(a), Some(b)) if (a.white, a.black) == (b.white, b.black) => {
@@ -232,11 +224,7 @@ impl<R: Federation> App<R> {
         }
         let (mut added, mut removed, mut changed) = (0, 0, 0);
         for delta in &change.players {
-            let (now, then) = if undo {
-                (&delta.after, &delta.before)
-            } else {
-                (&delta.before, &delta.after)
-            };
+            let (now, then) = sides(delta, undo);
             match (now, then) {
                 (None, Some(_)) => added += 1,
                 (Some(_), None) => removed += 1,
@@ -260,6 +248,15 @@ impl<R: Federation> App<R> {
             }
         }
         lines
+    }
+}
+
+/// A record as it is now and as the undo (`undo`) or redo would leave it.
+fn sides<K, V>(delta: &crate::book::Delta<K, V>, undo: bool) -> (&Option<V>, &Option<V>) {
+    if undo {
+        (&delta.after, &delta.before)
+    } else {
+        (&delta.before, &delta.after)
     }
 }
 
