@@ -402,6 +402,35 @@ impl PlayerInfo {
     }
 }
 
+/// How a federation writes a player's name on its screens and in its messages. A name is
+/// stored as TRF files and FIDE lists write it, `Surname, First`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameOrder {
+    /// As stored: `Virtanen, Aino` (Finland's selo list, Turkey's ÜKD list).
+    SurnameFirst,
+    /// First name first, as Icelanders write names and sort their list: `Jón Guðmundsson`.
+    GivenFirst,
+}
+
+impl NameOrder {
+    /// A stored name as the federation writes it. A name without both parts (no comma, or
+    /// nothing on one side of it) is written as stored.
+    pub fn write(self, stored: &str) -> std::borrow::Cow<'_, str> {
+        use std::borrow::Cow;
+        match self {
+            Self::SurnameFirst => Cow::Borrowed(stored),
+            Self::GivenFirst => match stored.split_once(',') {
+                Some((surname, given))
+                    if !surname.trim().is_empty() && !given.trim().is_empty() =>
+                {
+                    Cow::Owned(format!("{} {}", given.trim(), surname.trim()))
+                }
+                _ => Cow::Borrowed(stored),
+            },
+        }
+    }
+}
+
 /// A name folded for search and indexes: lowercase, with the accents of Nordic, Icelandic,
 /// Turkish and common European letters removed (`Järvinen` → `jarvinen`, `Åberg` → `aberg`,
 /// `Þórhallsdóttir` → `thorhallsdottir`, `Ağrı` → `agri`). Letters that are spelt out in
@@ -511,6 +540,21 @@ pub mod day {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_is_written_in_the_federations_order() {
+        let given = NameOrder::GivenFirst;
+        assert_eq!(given.write("Guðmundsson, Jón"), "Jón Guðmundsson");
+        assert_eq!(given.write(" Carlsen ,  Magnus "), "Magnus Carlsen");
+        // Without both parts it stays as it is.
+        for stored in ["Hannes", "Hannes, ", ", Hannes", ""] {
+            assert_eq!(given.write(stored), stored);
+        }
+        assert_eq!(
+            NameOrder::SurnameFirst.write("Virtanen, Aino"),
+            "Virtanen, Aino"
+        );
+    }
 
     #[test]
     fn a_fide_rating_is_the_newest_entry_with_that_tempo() {

@@ -185,6 +185,26 @@ fn create_and_key<R: Federation>(app: &mut App<R>, k: &Keymap, e: &Keyed) -> usi
         press_keys(app, k, "enter");
     }
     assert_eq!(app.desk.book().events[event].participants.len(), 6);
+    // Before any pairing or result, the standings show each entrant's rating going in: his
+    // current rating on the event's list (this event is the newest).
+    let book = app.desk.book();
+    let list = app
+        .desk
+        .rulebook()
+        .entry_list(&book.events[event], &book.events)
+        .expect("the list of its time control");
+    let shown = text(app, 160, 48);
+    for s in app.standings(event) {
+        let now = app.rating_of(app.ratings(s.player)[list].1);
+        assert_eq!(s.entry, now, "{}", book.players[s.player].id);
+        if let Some(rating) = now {
+            let row = shown
+                .lines()
+                .find(|l| l.contains(&*app.name(s.player)))
+                .expect("his row");
+            assert!(row.contains(&rating.to_string()), "{row}");
+        }
+    }
     for (r, pairs) in berger(6).into_iter().take(5).enumerate() {
         press_keys(app, k, "p");
         for (w, b) in pairs {
@@ -655,4 +675,77 @@ fn demo_opens<R: Federation>(rulebook: R) {
 fn the_icelandic_and_turkish_demos_rate_as_from_scratch_and_draw() {
     demo_opens(Isl);
     demo_opens(Tsf);
+}
+
+#[test]
+fn iceland_writes_names_first_name_first_and_lists_them_by_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rated = |rating| Some(IslState::rated(rating, 100, false));
+    let players = vec![
+        (
+            player("ISL1", "Þorsteinsson, Guðmundur", "1980-01-01", false),
+            rated(2000),
+        ),
+        (
+            player("ISL2", "Þorsteinsson, Gunnar", "1981-01-01", false),
+            rated(1990),
+        ),
+        (
+            player("ISL3", "Þorsteinsdóttir, Guðrún", "1982-01-01", true),
+            rated(1980),
+        ),
+        (
+            player("ISL4", "Arnarson, Ari", "1983-01-01", false),
+            rated(1970),
+        ),
+        (
+            player("ISL5", "Ásgeirsdóttir, Anna", "1984-01-01", true),
+            rated(1960),
+        ),
+        (
+            player("ISL6", "Björnsson, Örn", "1985-01-01", false),
+            rated(1950),
+        ),
+    ];
+    let book = base::<Isl>(players, 1, ("2025-haustmot", "2025-10-10", "2025-10-12"));
+    let mut app = open(dir.path(), Isl, book);
+    let k = keys();
+    // The Players tab: by first name, in the Icelandic alphabet (ö last).
+    let screen = text(&app, 80, 24);
+    let order = [
+        "Anna Ásgeirsdóttir",
+        "Ari Arnarson",
+        "Guðmundur Þorsteinsson",
+        "Guðrún Þorsteinsdóttir",
+        "Gunnar Þorsteinsson",
+        "Örn Björnsson",
+    ];
+    let at: Vec<usize> = order
+        .iter()
+        .map(|name| {
+            screen
+                .find(name)
+                .unwrap_or_else(|| panic!("{name}:\n{screen}"))
+        })
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{screen}");
+    assert!(!screen.contains("Þorsteinsson,"), "{screen}");
+    // The event at 80 columns: the round pane's cut names still tell the three Þorsteins
+    // children apart.
+    press_keys(&mut app, &k, "alt-2");
+    type_text(&mut app, &k, "haustmot");
+    press_keys(&mut app, &k, "enter");
+    let screen = text(&app, 80, 24);
+    insta::assert_snapshot!("isl_names_event_80x24", screen);
+    let round: Vec<String> = screen
+        .lines()
+        .filter_map(|line| line.split('│').nth(3).map(str::to_string))
+        .collect();
+    let round = round.join("\n");
+    for first in ["Guðmund", "Guðrún", "Gunnar"] {
+        assert!(
+            round.contains(first),
+            "{first} in the round pane:\n{screen}"
+        );
+    }
 }

@@ -94,7 +94,11 @@ impl<R: Federation> Desk<R> {
     fn player_label(&self, p: usize, record: Option<&PlayerInfo>) -> String {
         let info = record.or_else(|| self.book.players.get(p));
         match info {
-            Some(i) if !i.name.is_empty() => format!("{} ({})", one_line(&i.name), one_line(&i.id)),
+            Some(i) if !i.name.is_empty() => format!(
+                "{} ({})",
+                one_line(&self.rulebook().name_order().write(&i.name)),
+                one_line(&i.id)
+            ),
             Some(i) => one_line(&i.id),
             None => format!("player #{p}"),
         }

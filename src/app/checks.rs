@@ -27,7 +27,7 @@ impl<R: Rulebook> Current<'_, R> {
                 if i.name.is_empty() {
                     i.id.clone()
                 } else {
-                    i.name.clone()
+                    self.rulebook.name_order().write(&i.name).into_owned()
                 }
             },
         )

@@ -86,8 +86,8 @@ impl<R: Federation> App<R> {
 
     /// What an edit changes, in words: a board's result old → new, a form's fields old → new.
     fn what_changes(&self, edit: &Edit<R>, form: Option<&FormState>) -> Vec<String> {
-        let book = self.desk.book();
-        let name = |p: PlayerIdx| super::views::player_name(book, p);
+        let (rulebook, book) = (self.desk.rulebook(), self.desk.book());
+        let name = |p: PlayerIdx| super::views::player_name(rulebook, book, p);
         match edit {
             Edit::SetResult {
                 event,
@@ -105,7 +105,7 @@ impl<R: Federation> App<R> {
                         |r| super::views::result_label(r, bye),
                     )
                 };
-                let players = super::views::board_players(book, game);
+                let players = super::views::board_players(rulebook, book, game);
                 vec![
                     format!(
                         "{} round {round} board {board}",

@@ -206,10 +206,7 @@ impl<R: Federation> App<R> {
     pub(super) fn enter(&mut self, event: usize, player: PlayerIdx) {
         let mut players = self.desk.book().events[event].participants.clone();
         if players.contains(&player) {
-            return self.warn(format!(
-                "{} is already entered",
-                self.desk.book().players[player].name
-            ));
+            return self.warn(format!("{} is already entered", self.name(player)));
         }
         players.push(player);
         let number = players.len();
@@ -217,7 +214,8 @@ impl<R: Federation> App<R> {
             let book = self.desk.book();
             self.say(format!(
                 "saved: {} entered in {} as number {number}",
-                book.players[player].name, book.events[event].id
+                self.name(player),
+                book.events[event].id
             ));
         }
     }

@@ -68,6 +68,16 @@ pub trait Federation: JsonRules + super::national::National + 'static {
         None
     }
 
+    /// The list whose ratings an event's entrants bring in, shown in its standings from the
+    /// first round: the list it is rated on, or `None` when it is not rated.
+    fn entry_list(
+        &self,
+        event: &crate::model::Event,
+        events: &[crate::model::Event],
+    ) -> Option<ListId> {
+        self.list_in(event, events)
+    }
+
     /// Whether a rated player's rating moves game by game (the running rating after each game
     /// on the card means something); a rulebook that rates a whole event at once does not.
     fn rates_games(&self) -> bool {

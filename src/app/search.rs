@@ -11,7 +11,7 @@ use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
 use crate::cores::{map_on_cores, threads};
-use crate::model::{PlayerIdx, PlayerInfo, fold_name};
+use crate::model::{NameOrder, PlayerIdx, PlayerInfo, fold_name};
 
 /// Finland's alphabet: å, ä, ö after z (w and v apart, as in today's dictionaries).
 pub const FINNISH: &str = "abcdefghijklmnopqrstuvwxyzåäö";
@@ -135,7 +135,7 @@ struct Entry {
 }
 
 impl Entry {
-    fn of(player: PlayerIdx, info: &PlayerInfo, collation: &Collation) -> Self {
+    fn of(player: PlayerIdx, info: &PlayerInfo, collation: &Collation, order: NameOrder) -> Self {
         let fide = info.fide_id.map(|f| format!(" {f}")).unwrap_or_default();
         let club = info
             .club
@@ -150,7 +150,7 @@ impl Entry {
         let fide = info.fide_id.map(|f| f.to_string()).unwrap_or_default();
         Self {
             player,
-            order: collation.key(&info.name),
+            order: collation.key(&order.write(&info.name)),
             key,
             ids: [id, number, fide],
         }
@@ -172,8 +172,9 @@ pub struct SearchIndex {
 }
 
 impl SearchIndex {
-    /// Builds the folded keys of the players marked `active`, in the order of `alphabet`.
-    pub fn new(players: &[PlayerInfo], active: &[bool], alphabet: &str) -> Self {
+    /// Builds the folded keys of the players marked `active`, listed by their names as the
+    /// federation writes them (`order`) in the order of `alphabet`.
+    pub fn new(players: &[PlayerInfo], active: &[bool], alphabet: &str, order: NameOrder) -> Self {
         let collation = Collation::new(alphabet);
         let listed: Vec<PlayerIdx> = (0..players.len())
             .filter(|&p| active.get(p).copied().unwrap_or(false))
@@ -183,7 +184,7 @@ impl SearchIndex {
         let mut entries: Vec<Entry> = map_on_cores(&blocks, threads(), |block| {
             block
                 .iter()
-                .map(|&p| Entry::of(p, &players[p], &collation))
+                .map(|&p| Entry::of(p, &players[p], &collation, order))
                 .collect::<Vec<Entry>>()
         })
         .into_iter()
@@ -281,7 +282,12 @@ mod tests {
             player("FIN2", "Jarva, Pekka", None),
             player("FIN3", "Könönen, Otso", None),
         ];
-        let index = SearchIndex::new(&players, &[true, true, true], FINNISH);
+        let index = SearchIndex::new(
+            &players,
+            &[true, true, true],
+            FINNISH,
+            NameOrder::SurnameFirst,
+        );
         assert_eq!(index.search("jarvinen").first(), Some(&0));
         assert_eq!(index.search("järvi").first(), Some(&0));
         assert_eq!(index.search("jarv").len(), 2, "both Järvinen and Jarva");
@@ -300,13 +306,13 @@ mod tests {
             ..crate::demo::Params::demo()
         });
         let all = vec![true; book.players.len()];
-        let typed = SearchIndex::new(&book.players, &all, FINNISH);
+        let typed = SearchIndex::new(&book.players, &all, FINNISH, NameOrder::SurnameFirst);
         // Typing on, a backspace, a word added, a new name.
         for query in [
             "k", "ko", "kor", "korh", "kor", "ko", "kos", "ka", "kal", "kal e", "ka", "jä", "järv",
             "jä", "",
         ] {
-            let fresh = SearchIndex::new(&book.players, &all, FINNISH);
+            let fresh = SearchIndex::new(&book.players, &all, FINNISH, NameOrder::SurnameFirst);
             assert_eq!(typed.search(query), fresh.search(query), "{query}");
         }
     }
@@ -319,10 +325,10 @@ mod tests {
             player("FIN3", "Mäkelä, Eero", Some(502117)),
             player("FIN4", "Mäki, Eeva", None),
         ];
-        let index = SearchIndex::new(&players, &[true; 4], FINNISH);
+        let index = SearchIndex::new(&players, &[true; 4], FINNISH, NameOrder::SurnameFirst);
         assert_eq!(index.search("11725").first(), Some(&1), "the id's number");
         assert_eq!(index.search("fin11725").first(), Some(&1), "the whole id");
-        let index = SearchIndex::new(&players, &[true; 4], FINNISH);
+        let index = SearchIndex::new(&players, &[true; 4], FINNISH, NameOrder::SurnameFirst);
         assert_eq!(
             index.search("eero mäk").first(),
             Some(&2),
@@ -334,7 +340,7 @@ mod tests {
             "every word must match"
         );
         let only_fide = vec![player("FIN9", "Aho, Aku", Some(11725)), players[0].clone()];
-        let index = SearchIndex::new(&only_fide, &[true; 2], FINNISH);
+        let index = SearchIndex::new(&only_fide, &[true; 2], FINNISH, NameOrder::SurnameFirst);
         assert_eq!(index.search("11725").first(), Some(&0), "the exact FIDE id");
     }
 
@@ -346,7 +352,7 @@ mod tests {
             player("TUR1", "Işıkoğlu, İlkay", None),
             player("TUR2", "Çağlar, Şükrü", None),
         ];
-        let index = SearchIndex::new(&players, &[true; 4], FINNISH);
+        let index = SearchIndex::new(&players, &[true; 4], FINNISH, NameOrder::SurnameFirst);
         assert_eq!(index.search("thorhalls").first(), Some(&0), "þ as th");
         assert_eq!(index.search("Þórhalls").first(), Some(&0), "as written");
         assert_eq!(index.search("gudrun").first(), Some(&0), "ð as d");
@@ -370,7 +376,7 @@ mod tests {
             player("FIN3", "Mäkelä, Eero", None),
             with_club("FIN4", "TuS"),
         ];
-        let index = SearchIndex::new(&players, &[true; 4], FINNISH);
+        let index = SearchIndex::new(&players, &[true; 4], FINNISH, NameOrder::SurnameFirst);
         assert_eq!(index.search("mäkelä eero").len(), 4);
         assert_eq!(index.search("mäkelä eero hsk"), vec![1]);
         assert_eq!(index.search("eero tus"), vec![3], "in either order");
@@ -382,7 +388,7 @@ mod tests {
         let players: Vec<PlayerInfo> = (0..450)
             .map(|i| player(&format!("FIN{i}"), &format!("Virtanen, {i}"), None))
             .collect();
-        let index = SearchIndex::new(&players, &vec![true; 450], FINNISH);
+        let index = SearchIndex::new(&players, &vec![true; 450], FINNISH, NameOrder::SurnameFirst);
         assert_eq!(index.search("").len(), 450);
         assert_eq!(index.search("virt").len(), 450);
     }
@@ -393,22 +399,53 @@ mod tests {
             player("A", "Aho, Aino", None),
             player("B", "Aho, Aino", None),
         ];
-        let index = SearchIndex::new(&players, &[true, false], FINNISH);
+        let index = SearchIndex::new(&players, &[true, false], FINNISH, NameOrder::SurnameFirst);
         assert_eq!(index.search("aho"), vec![0]);
     }
 
-    fn sorted(names: &[&str], alphabet: &str) -> Vec<String> {
+    fn sorted_as(names: &[&str], alphabet: &str, order: NameOrder) -> Vec<String> {
         let players: Vec<PlayerInfo> = names
             .iter()
             .enumerate()
             .map(|(i, n)| player(&format!("X{i}"), n, None))
             .collect();
-        let index = SearchIndex::new(&players, &vec![true; names.len()], alphabet);
+        let index = SearchIndex::new(&players, &vec![true; names.len()], alphabet, order);
         index
             .search("")
             .into_iter()
             .map(|p| players[p].name.clone())
             .collect()
+    }
+
+    fn sorted(names: &[&str], alphabet: &str) -> Vec<String> {
+        sorted_as(names, alphabet, NameOrder::SurnameFirst)
+    }
+
+    #[test]
+    fn iceland_lists_players_by_first_name() {
+        // The Icelandic list: by first name, then patronymic, in the Icelandic alphabet.
+        assert_eq!(
+            sorted_as(
+                &[
+                    "Ævarsson, Jón",
+                    "Þórsson, Dagur",
+                    "Arnardóttir, Ásdís",
+                    "Ásgeirsson, Ari",
+                    "Davíðsson, Ari",
+                    "Arnarson, Ari",
+                ],
+                ICELANDIC,
+                NameOrder::GivenFirst
+            ),
+            [
+                "Arnarson, Ari",
+                "Ásgeirsson, Ari",
+                "Davíðsson, Ari",
+                "Arnardóttir, Ásdís",
+                "Þórsson, Dagur",
+                "Ævarsson, Jón"
+            ]
+        );
     }
 
     #[test]

@@ -256,6 +256,7 @@ impl<R: Federation> App<R> {
             &desk.book().players,
             &desk.active_players(),
             desk.rulebook().alphabet(),
+            desk.rulebook().name_order(),
         );
         let mut app = Self {
             desk,
@@ -655,6 +656,7 @@ impl<R: Federation> App<R> {
                 &self.desk.book().players,
                 &self.desk.active_players(),
                 self.desk.rulebook().alphabet(),
+                self.desk.rulebook().name_order(),
             );
             self.refresh_players();
         }
@@ -705,7 +707,7 @@ impl<R: Federation> App<R> {
                     .iter()
                     .take(4)
                     .map(|c| {
-                        let name = &self.desk.book().players[c.player].name;
+                        let name = self.name(c.player);
                         let delta = match (c.before, c.after) {
                             (Some(b), Some(a)) => format!("{:+}", a - b),
                             (_, Some(a)) => a.to_string(),

@@ -278,7 +278,7 @@ impl<R: Federation> App<R> {
     pub fn standings(&self, event: usize) -> Vec<Standing> {
         let (book, ledger, rulebook) = (self.desk.book(), self.desk.ledger(), self.desk.rulebook());
         let ev = &book.events[event];
-        let list = rulebook.list_in(ev, &book.events);
+        let list = rulebook.entry_list(ev, &book.events);
         let before = ev.start.pred_opt().unwrap_or(ev.start);
         let mut rows = super::views::standings(book, ledger, event);
         for s in &mut rows {
@@ -337,7 +337,7 @@ impl<R: Federation> App<R> {
                 let r = r.keyed_on(true);
                 self.say(format!(
                     "saved: bye of {}, round {} board {}: {} ({})",
-                    super::views::player_name(self.desk.book(), game.white),
+                    super::views::player_name(self.desk.rulebook(), self.desk.book(), game.white),
                     game.round,
                     game.board,
                     super::views::result_label(r, true),

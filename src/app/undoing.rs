@@ -160,7 +160,7 @@ impl<R: Federation> App<R> {
     /// What a change does when undone (`undo`) or redone, a line for each board, event and
     /// player record it touches (boards beyond the first few counted).
     fn change_lines(&self, change: &Change<R>, undo: bool) -> Vec<String> {
-        let book = self.desk.book();
+        let (rulebook, book) = (self.desk.rulebook(), self.desk.book());
         let event_name = |e: usize| {
             book.events
                 .get(e)
@@ -182,14 +182,14 @@ impl<R: Federation> App<R> {
                     for (n, p) in b.iter().enumerate().filter(|(_, p)| !a.contains(p)) {
                         lines.push(format!(
                             "{name}: {} comes back as no. {}",
-                            super::views::player_name(book, *p),
+                            super::views::player_name(rulebook, book, *p),
                             n + 1
                         ));
                     }
                     for p in a.iter().filter(|p| !b.contains(p)) {
                         lines.push(format!(
                             "{name}: {} leaves it",
-                            super::views::player_name(book, *p)
+                            super::views::player_name(rulebook, book, *p)
                         ));
                     }
                     let mut details = now.clone();
@@ -206,13 +206,13 @@ impl<R: Federation> App<R> {
             let board = board_name(&event_name(delta.key.0), delta.key);
             match (now, then) {
                 (Some(a), Some(b)) if (a.white, a.black) == (b.white, b.black) => {
-                    lines.push(format!("{board}: {}", board_players(book, a)));
+                    lines.push(format!("{board}: {}", board_players(rulebook, book, a)));
                     lines.push(format!("  result {} → {}", result_text(a), result_text(b)));
                 }
                 _ => {
                     lines.push(format!("{board}:"));
-                    lines.push(format!("  {}", game_text(book, now.as_ref())));
-                    lines.push(format!("  → {}", game_text(book, then.as_ref())));
+                    lines.push(format!("  {}", game_text(rulebook, book, now.as_ref())));
+                    lines.push(format!("  → {}", game_text(rulebook, book, then.as_ref())));
                 }
             }
         }
@@ -274,10 +274,14 @@ fn result_text(game: &Game) -> String {
 }
 
 /// A board as it stands: its players and result, or `no board`.
-fn game_text<R: Federation>(book: &crate::book::Book<R>, game: Option<&Game>) -> String {
+fn game_text<R: Federation>(
+    rulebook: &R,
+    book: &crate::book::Book<R>,
+    game: Option<&Game>,
+) -> String {
     game.map_or_else(
         || "no board".into(),
-        |g| format!("{} {}", board_players(book, g), result_text(g)),
+        |g| format!("{} {}", board_players(rulebook, book, g), result_text(g)),
     )
 }
 

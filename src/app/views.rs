@@ -21,32 +21,38 @@ pub fn club(info: &PlayerInfo) -> String {
     info.club.clone().unwrap_or_default()
 }
 
-/// A player's name, or `#index` for one the book does not hold.
+/// A player's name as the federation writes it, or `#index` for one the book does not hold.
 pub fn player_name<R: crate::rules::Rulebook>(
+    rulebook: &R,
     book: &crate::book::Book<R>,
     player: PlayerIdx,
 ) -> String {
-    book.players
-        .get(player)
-        .map_or_else(|| format!("#{player}"), |i| i.name.clone())
+    book.players.get(player).map_or_else(
+        || format!("#{player}"),
+        |i| rulebook.name_order().write(&i.name).into_owned(),
+    )
 }
 
 /// A board's players: `Virtanen, Aino - Korhonen, Eero`, or `Virtanen, Aino (bye)`.
 pub fn board_players<R: crate::rules::Rulebook>(
+    rulebook: &R,
     book: &crate::book::Book<R>,
     game: &crate::model::Game,
 ) -> String {
+    let name = |p| player_name(rulebook, book, p);
     match game.black {
-        Some(black) => format!(
-            "{} - {}",
-            player_name(book, game.white),
-            player_name(book, black)
-        ),
-        None => format!("{} (bye)", player_name(book, game.white)),
+        Some(black) => format!("{} - {}", name(game.white), name(black)),
+        None => format!("{} (bye)", name(game.white)),
     }
 }
 
 impl<R: Federation> App<R> {
+    /// A player's name as the federation writes it (Iceland: first name first).
+    pub fn name(&self, player: PlayerIdx) -> std::borrow::Cow<'_, str> {
+        let info = &self.desk.book().players[player];
+        self.desk.rulebook().name_order().write(&info.name)
+    }
+
     /// The current rating and state of a player on each list.
     pub fn ratings(&self, player: PlayerIdx) -> Vec<(ListId, Option<&R::State>)> {
         (0..self.desk.rulebook().lists().len())
@@ -89,7 +95,7 @@ impl<R: Federation> App<R> {
         let (book, rulebook) = (self.desk.book(), self.desk.rulebook());
         let info = &book.players[player];
         let mut cells = vec![
-            info.name.clone(),
+            self.name(player).into_owned(),
             birth_year(info),
             club(info),
             info.id.clone(),

@@ -278,6 +278,9 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
     /// Finland).
     fn factor_names(&self) -> FactorNames;
 
+    /// How the federation writes a player's name on its screens and in its messages.
+    fn name_order(&self) -> crate::model::NameOrder;
+
     /// The names of its lists, indexed by [`ListId`].
     fn lists(&self) -> &'static [&'static str];
 

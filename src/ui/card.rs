@@ -72,7 +72,7 @@ fn head_lines<R: Federation>(
         .map(|a| rulebook.award_code(&a.award))
         .collect();
     let mut first = vec![
-        Span::styled(info.name.clone(), theme.style(Role::Title)),
+        Span::styled(app.name(player).into_owned(), theme.style(Role::Title)),
         Span::raw(format!(
             "  {}  {}",
             info.id,
@@ -320,7 +320,7 @@ fn draw_games<R: Federation>(
                 Some(false) => "b",
                 None => "",
             }),
-            cell(book.players[g.opponent].name.clone()),
+            cell(app.name(g.opponent).into_owned()),
             cell(g.opponent_rating.to_string()),
             cell(result),
             cell(g.expected.map(|e| e.to_string()).unwrap_or_default()),

@@ -506,16 +506,21 @@ pub(crate) fn delta_role(delta: Option<i32>) -> Role {
 
 /// A player's name with his birth year and club, to tell apart players who share a name:
 /// `Mäkelä, Eero (1983, HSK)`.
-pub(crate) fn name_born_club(info: &crate::model::PlayerInfo) -> String {
+pub(crate) fn name_born_club<R: Federation>(
+    app: &App<R>,
+    player: crate::model::PlayerIdx,
+) -> String {
+    let info = &app.desk.book().players[player];
+    let name = app.name(player);
     let born = birth_year(info);
     let known: Vec<&str> = [born.as_str(), info.club.as_deref().unwrap_or_default()]
         .into_iter()
         .filter(|s| !s.is_empty())
         .collect();
     if known.is_empty() {
-        info.name.clone()
+        name.into_owned()
     } else {
-        format!("{} ({})", info.name, known.join(", "))
+        format!("{name} ({})", known.join(", "))
     }
 }
 

@@ -166,7 +166,6 @@ pub(crate) fn draw_confirm<R: Federation>(
     frame: &mut Frame,
     preview: &crate::app::confirming::Preview<R>,
 ) {
-    let book = app.desk.book();
     let rulebook = app.desk.rulebook();
     let effect = &preview.effect;
     let width = frame.area().width.saturating_sub(4).min(76);
@@ -196,7 +195,7 @@ pub(crate) fn draw_confirm<R: Federation>(
             format!(
                 "  + {} {}",
                 rulebook.award_code(&a.award),
-                book.players[a.player].name
+                app.name(a.player)
             ),
             theme.style(Role::RatingGain),
         ));
@@ -206,7 +205,7 @@ pub(crate) fn draw_confirm<R: Federation>(
             format!(
                 "  − {} {} (kept: titles are permanent)",
                 rulebook.award_code(&a.award),
-                book.players[a.player].name
+                app.name(a.player)
             ),
             theme.style(Role::RatingLoss),
         ));
@@ -254,7 +253,7 @@ pub(crate) fn draw_confirm<R: Federation>(
         let mut line = Line::from(vec![
             Span::raw(format!(
                 "  {:<w$} {:<4} {:>5} → {:<5} ",
-                super::grid::cut(&book.players[c.player].name, name_width, theme.ellipsis()),
+                super::grid::cut(&app.name(c.player), name_width, theme.ellipsis()),
                 rulebook.lists()[c.list],
                 rating(c.before),
                 rating(c.after),
@@ -397,23 +396,17 @@ pub(crate) fn draw_import<R: Federation>(
         let candidates = c
             .candidates
             .iter()
-            .map(|&p| {
-                format!(
-                    "{} {}",
-                    name_born_club(&book.players[p]),
-                    book.players[p].id
-                )
-            })
+            .map(|&p| format!("{} {}", name_born_club(app, p), book.players[p].id))
             .collect::<Vec<_>>()
             .join(", ");
         let chosen = match c.chosen {
             None if !c.decided => format!("to choose (←/→): {candidates} or a new record"),
             Some(k) => {
-                let p = &book.players[c.candidates[k]];
+                let p = c.candidates[k];
                 format!(
                     "is {} {} (choice {} of {})",
-                    name_born_club(p),
-                    p.id,
+                    name_born_club(app, p),
+                    book.players[p].id,
                     k + 1,
                     c.candidates.len() + 1
                 )
@@ -428,7 +421,7 @@ pub(crate) fn draw_import<R: Federation>(
             "{} ? {} {}: {chosen}",
             if i == selected { ">" } else { " " },
             c.start_number,
-            c.name
+            app.desk.rulebook().name_order().write(&c.name)
         );
         if i == selected {
             selected_line = lines.len();
@@ -544,7 +537,7 @@ pub(crate) fn draw_pick<R: Federation>(
     let book = app.desk.book();
     let title = match pick.purpose {
         PickFor::Participant(e) => format!(" Enter a player in {} ", book.events[e].id),
-        PickFor::MergeInto(p) => format!(" Merge which record into {}? ", book.players[p].name),
+        PickFor::MergeInto(p) => format!(" Merge which record into {}? ", app.name(p)),
     };
     let area = centered(frame.area(), 76, frame.area().height.saturating_sub(4));
     let [query, list, help] = Layout::vertical([
@@ -579,7 +572,7 @@ pub(crate) fn draw_pick<R: Federation>(
         let p = pick.results[i];
         let info = &book.players[p];
         let mut cells = vec![
-            cell(info.name.clone()),
+            cell(app.name(p).into_owned()),
             cell(birth_year(info)),
             cell(club(info)),
             cell(info.id.clone()),

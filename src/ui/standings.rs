@@ -62,7 +62,7 @@ pub(crate) fn draw_standings<R: Federation>(
         vec![
             cell((i + 1).to_string()),
             cell(s.start_number.to_string()),
-            cell(book.players[s.player].name.clone()),
+            cell(app.name(s.player).into_owned()),
             cell(super::draw::birth_year(&book.players[s.player])),
             cell(half_points(s.points)),
             cell(rating(s.entry)),
@@ -122,7 +122,7 @@ fn draw_period_standings<R: Federation>(
         vec![
             cell((i + 1).to_string()),
             cell(s.start_number.to_string()),
-            cell(book.players[s.player].name.clone()),
+            cell(app.name(s.player).into_owned()),
             cell(super::draw::birth_year(&book.players[s.player])),
             cell(half_points(s.points)),
             cell(rating(e.and_then(|e| e.old).or(s.entry))),
@@ -146,7 +146,6 @@ pub(crate) fn draw_report<R: Federation>(
     event: usize,
     focused: bool,
 ) {
-    let book = app.desk.book();
     let rated: Vec<Standing> = app
         .standings(event)
         .into_iter()
@@ -186,7 +185,7 @@ pub(crate) fn draw_report<R: Federation>(
         };
         let mut cells = vec![
             cell(s.start_number.to_string()),
-            cell(book.players[s.player].name.clone()),
+            cell(app.name(s.player).into_owned()),
             cell(rating(r.old)),
         ];
         if by_period {
@@ -263,7 +262,7 @@ pub(crate) fn draw_crosstable<R: Federation>(
         let s = &standings[i];
         let mut cells: Vec<GridCell> = vec![
             cell(s.start_number.to_string()),
-            cell(book.players[s.player].name.clone()),
+            cell(app.name(s.player).into_owned()),
             cell(half_points(s.points)),
         ];
         for round in 1..=rounds {

@@ -125,7 +125,7 @@ fn draw_mark<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
         let s = r.standing;
         vec![
             cell((i + 1).to_string()),
-            cell(info.name.clone()),
+            cell(app.name(r.player).into_owned()),
             cell(birth_year(info)),
             cell(s.rating.to_string()),
             // Points to go only for those who have not reached it.
@@ -175,7 +175,7 @@ fn draw_first_rating<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Fra
         let p = &r.progress;
         let info = &book.players[r.player];
         let mut cells = vec![
-            cell(info.name.clone()),
+            cell(app.name(r.player).into_owned()),
             cell(birth_year(info)),
             cell(list_name(app, r.list)),
             cell(format!("{}/{}", p.games, p.needed_games)),
@@ -225,7 +225,7 @@ fn draw_bands<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         let info = &book.players[r.player];
         let from_edge = r.rating - r.edge;
         vec![
-            cell(info.name.clone()),
+            cell(app.name(r.player).into_owned()),
             cell(birth_year(info)),
             cell(list_name(app, r.list)),
             cell(r.rating.to_string()),
@@ -272,7 +272,7 @@ fn draw_holders<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, a
         );
         vec![
             cell(rulebook.award_code(&a.award)),
-            cell(book.players[*p].name.clone()),
+            cell(app.name(*p).into_owned()),
             cell(birth_year(&book.players[*p])),
             cell(a.date.map(|d| d.to_string()).unwrap_or_default()),
             cell(event),
@@ -310,7 +310,7 @@ fn draw_reach<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         let short = r.needed_games.saturating_sub(r.games);
         vec![
             cell(rulebook.award_code(&r.award)),
-            cell(book.players[*p].name.clone()),
+            cell(app.name(*p).into_owned()),
             cell(birth_year(&book.players[*p])),
             cell(r.rating.to_string()),
             cell(format!("{:+}", r.rating - r.needed_rating)),
@@ -361,7 +361,7 @@ fn draw_selection<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame,
         let (p, s) = &rows[i];
         let mut cells = vec![
             cell((i + 1).to_string()),
-            cell(book.players[*p].name.clone()),
+            cell(app.name(*p).into_owned()),
             cell(birth_year(&book.players[*p])),
             cell(doubled(s.number_doubled)),
         ];
@@ -388,7 +388,7 @@ fn draw_women<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
         let (p, w) = &rows[i];
         vec![
             cell((i + 1).to_string()),
-            cell(book.players[*p].name.clone()),
+            cell(app.name(*p).into_owned()),
             cell(birth_year(&book.players[*p])),
             cell(w.to_string()),
         ]

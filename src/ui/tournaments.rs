@@ -228,15 +228,11 @@ fn draw_round<R: Federation>(
     grid.draw(frame, area, theme, |i| {
         let game = &ev.games[boards[i]];
         let black = game.black.map_or("bye".to_string(), |b| {
-            format!("{} {}", start_no(b), book.players[b].name)
+            format!("{} {}", start_no(b), app.name(b))
         });
         vec![
             cell(game.board.to_string()),
-            cell(format!(
-                "{} {}",
-                start_no(game.white),
-                book.players[game.white].name
-            )),
+            cell(format!("{} {}", start_no(game.white), app.name(game.white))),
             cell(
                 game.result
                     .map_or(String::new(), |r| result_label(r, game.black.is_none())),

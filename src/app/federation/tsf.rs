@@ -32,6 +32,16 @@ impl Federation for Tsf {
         crate::rules::tsf::not_rated(event).map(|why| why.to_string())
     }
 
+    /// A.10.c: an event is rated only once it has five rounds, but its entrants' UKD on the
+    /// list of its time control is known before the first: the standings show it from round 1.
+    fn entry_list(
+        &self,
+        event: &crate::model::Event,
+        _events: &[crate::model::Event],
+    ) -> Option<ListId> {
+        Some(crate::rules::tsf::tempo_list(event))
+    }
+
     fn third_tab(&self) -> &'static str {
         "First UKD & k"
     }

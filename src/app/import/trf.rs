@@ -190,7 +190,14 @@ pub fn plan<R: Federation>(
         ),
         format!("  {matched} matched, {created} new, {ambiguous} ambiguous"),
     ];
-    let label = |c: PlayerIdx| format!("{} ({})", book.players[c].name, book.players[c].id);
+    let written = |name: &str| desk.rulebook().name_order().write(name).into_owned();
+    let label = |c: PlayerIdx| {
+        format!(
+            "{} ({})",
+            written(&book.players[c].name),
+            book.players[c].id
+        )
+    };
     let mut choices = Vec::new();
     let mut notes = Vec::new();
     let mut created = Vec::new();
@@ -221,7 +228,11 @@ pub fn plan<R: Federation>(
                 ));
             }
             Match::New(info) => {
-                created.push(format!("  + {n} {} ({}): new", info.name, info.id));
+                created.push(format!(
+                    "  + {n} {} ({}): new",
+                    written(&info.name),
+                    info.id
+                ));
             }
             _ => {}
         }

@@ -173,6 +173,11 @@ impl Rulebook for Isl {
         }
     }
 
+    /// Icelanders write a name first name first and sort their list by it (`Jón Guðmundsson`).
+    fn name_order(&self) -> crate::model::NameOrder {
+        crate::model::NameOrder::GivenFirst
+    }
+
     fn lists(&self) -> &'static [&'static str] {
         &["standard"]
     }

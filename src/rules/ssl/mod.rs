@@ -160,6 +160,11 @@ impl Rulebook for Ssl {
         }
     }
 
+    /// The selo list writes `Sukunimi, Etunimi`.
+    fn name_order(&self) -> crate::model::NameOrder {
+        crate::model::NameOrder::SurnameFirst
+    }
+
     fn lists(&self) -> &'static [&'static str] {
         &["selo", "pelo"]
     }

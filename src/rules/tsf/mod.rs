@@ -123,6 +123,11 @@ impl Rulebook for Tsf {
         }
     }
 
+    /// As the TRF files the federation receives write names.
+    fn name_order(&self) -> crate::model::NameOrder {
+        crate::model::NameOrder::SurnameFirst
+    }
+
     fn lists(&self) -> &'static [&'static str] {
         &LIST_NAMES
     }
