@@ -584,3 +584,151 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Waits for a child up to `limit`; kills it and fails the test when it is still running.
+fn finished_within(
+    mut child: std::process::Child,
+    limit: std::time::Duration,
+) -> std::process::Output {
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "still running after {limit:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[test]
+fn an_import_torn_by_a_full_disk_ends_at_once_and_the_database_is_refused_not_worked_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/autumn-2025.json");
+    // The commit writes the players and events, then the disk is full: no audit entry, no
+    // counters (as sled leaves a transaction whose large audit entry could not be written).
+    let child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .args(["import", "json", demo.to_str().expect("path")])
+        .env("RATEDESK_TEST_TORN_COMMIT_AFTER", "0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("import");
+    let out = finished_within(child, std::time::Duration::from_secs(60));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(message.contains("no space left"), "{message}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("imported"));
+    // Every command refuses it, saying what happened and what to do; none works on top.
+    for args in [
+        &["check"][..],
+        &["result", "2025-hki-open", "1", "1", "0-1"],
+        &["export", "events"],
+    ] {
+        let out = ratedesk(&db, args);
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} worked on a torn edit");
+        assert!(
+            message.contains("an edit was written only in part")
+                && message.contains("with no audit entry")
+                && message.contains("restore --force"),
+            "{args:?}: {message}"
+        );
+    }
+}
+
+#[test]
+fn a_disk_that_stops_answering_ends_the_batch_by_the_deadline_with_the_lock_let_go() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let lines = result_lines(&db, 40).join("\n") + "\n";
+    let mut child = results_command(&db)
+        .env("RATEDESK_TEST_FLUSH_HANGS_AFTER", "6")
+        .env("RATEDESK_TEST_FLUSH_DEADLINE_MS", "1500")
+        .spawn()
+        .expect("results");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(lines.as_bytes())
+        .expect("send");
+    let out = finished_within(child, std::time::Duration::from_secs(60));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("did not finish writing in 2 s"),
+        "{message}"
+    );
+    let acknowledged = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with("ok "))
+        .count();
+    // The lock is free, every acknowledged result is there, and the database is whole.
+    ok(&ratedesk(&db, &["check"]));
+    let entries = sequence(&db).len();
+    assert!(
+        (1 + acknowledged..=2 + acknowledged).contains(&entries),
+        "{entries} entries for {acknowledged} acknowledged"
+    );
+}
+
+#[test]
+fn a_signal_ends_a_batch_stuck_on_its_disk_and_a_stopped_batch_says_so_in_its_status() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let signal = |child: &std::process::Child| {
+        let sent = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(sent.success());
+    };
+    let lines = result_lines(&db, 40);
+    // Stuck in a flush that never returns (the deadline far off): SIGTERM ends it.
+    let mut child = results_command(&db)
+        .env("RATEDESK_TEST_FLUSH_HANGS_AFTER", "6")
+        .spawn()
+        .expect("results");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all((lines.join("\n") + "\n").as_bytes())
+        .expect("send");
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    signal(&child);
+    let out = finished_within(child, std::time::Duration::from_secs(20));
+    drop(stdin);
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(message.contains("stopped as a kill would"), "{message}");
+    ok(&ratedesk(&db, &["check"]));
+    // Waiting for its next line: it stops between two lines, and says so with a failure.
+    let mut child = results_command(&db).spawn().expect("results");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all((lines[0].clone() + "\n").as_bytes())
+        .expect("send");
+    let mut answers = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    answers.read_line(&mut first).expect("an answer");
+    assert!(
+        first.starts_with("ok ") || first.starts_with("unchanged "),
+        "{first}"
+    );
+    signal(&child);
+    let out = finished_within(child, std::time::Duration::from_secs(20));
+    drop(stdin);
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("stopped by a signal after line 1"),
+        "{message}"
+    );
+}

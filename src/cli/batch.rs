@@ -7,15 +7,36 @@ use std::path::Path;
 use super::{Failure, other, output};
 use crate::app::{Desk, DeskError, Federation, queries};
 
+/// How long a command may take to finish cleanly after a terminating signal.
+const GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// SIGTERM, SIGHUP (an SSH connection dropping) and SIGINT: the first lets the command finish
-/// its edit, flush and exit cleanly; a second one ends the process at once.
+/// its edit, flush and exit cleanly — within [`GRACE`]: a command still running then (a disk
+/// that stopped answering) ends as a kill would, which loses nothing acknowledged. A second
+/// signal ends the process at once.
 pub(super) fn defer_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, Failure> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    use std::sync::atomic::Ordering;
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     for signal in [SIGTERM, SIGHUP, SIGINT] {
         signal_hook::flag::register_conditional_shutdown(signal, 1, flag.clone()).map_err(other)?;
         signal_hook::flag::register(signal, flag.clone()).map_err(other)?;
     }
+    let watched = flag.clone();
+    std::thread::Builder::new()
+        .name("grace".into())
+        .spawn(move || {
+            while !watched.load(Ordering::SeqCst) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            std::thread::sleep(GRACE);
+            eprintln!(
+                "ratedesk: not done {} s after the signal: stopped as a kill would (every acknowledged edit is on disk; the database is checked when it opens)",
+                GRACE.as_secs()
+            );
+            std::process::exit(1);
+        })
+        .map_err(other)?;
     Ok(flag)
 }
 
@@ -102,8 +123,9 @@ pub(super) fn results_batch<R: Federation>(
     loop {
         // Lines already read wait in the channel: a signal is seen before the next of them.
         if stop.load(Ordering::SeqCst) {
-            eprintln!("ratedesk: stopped by a signal after line {n}; no later line was applied");
-            break;
+            return Err(Failure::Other(format!(
+                "stopped by a signal after line {n}; no later line was applied"
+            )));
         }
         let bytes = match input.recv() {
             Ok(Input::Line(bytes)) => bytes,

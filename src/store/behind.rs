@@ -35,6 +35,24 @@ struct Inner {
     asked: Ticket,
     answered: Ticket,
     failed: Option<StoreError>,
+    /// A job ran past the deadline: the thread may never come back, and is not waited for.
+    stuck: bool,
+}
+
+/// How long a write or flush may take before the disk is taken for stuck (sled waits for ever
+/// on a disk that filled up under it): far longer than a national federation's largest flush.
+const DEADLINE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The deadline, shortened in the tests of debug builds by `RATEDESK_TEST_FLUSH_DEADLINE_MS`.
+fn deadline() -> std::time::Duration {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("RATEDESK_TEST_FLUSH_DEADLINE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return std::time::Duration::from_millis(ms);
+    }
+    DEADLINE
 }
 
 struct Worker {
@@ -88,12 +106,27 @@ impl Behind {
     /// Waits for the job of `ticket` and every job asked before it; the first failure of any
     /// job answered so far (later ones too), now and on every later call.
     pub fn settle_to(&self, ticket: Ticket) -> Result<(), StoreError> {
+        use std::sync::mpsc::RecvTimeoutError;
         let Ok(mut inner) = self.inner.lock() else {
             return Err(self.stopped());
         };
-        while inner.answered < inner.asked.min(ticket) {
+        let limit = deadline();
+        while !inner.stuck && inner.answered < inner.asked.min(ticket) {
             let answer = match &inner.worker {
-                Some(w) => w.answers.recv().unwrap_or_else(|_| Err(self.stopped())),
+                Some(w) => match w.answers.recv_timeout(limit) {
+                    Ok(answer) => answer,
+                    Err(RecvTimeoutError::Disconnected) => Err(self.stopped()),
+                    Err(RecvTimeoutError::Timeout) => {
+                        inner.stuck = true;
+                        if inner.failed.is_none() {
+                            inner.failed = Some(StoreError::Stuck {
+                                path: self.path.clone(),
+                                seconds: limit.as_secs_f64(),
+                            });
+                        }
+                        break;
+                    }
+                },
                 None => Err(self.stopped()),
             };
             inner.note(answer);
@@ -152,20 +185,33 @@ impl Worker {
 }
 
 impl Drop for Behind {
-    /// Lets the jobs asked finish, then stops the thread (before the store's handles go).
+    /// Lets the jobs asked finish, then stops the thread (before the store's handles go) —
+    /// unless one ran past the deadline: a thread stuck in a write is left behind, never
+    /// waited for.
     fn drop(&mut self) {
-        let worker = match self.inner.get_mut() {
-            Ok(inner) => inner.worker.take(),
-            Err(poisoned) => poisoned.into_inner().worker.take(),
+        let inner = match self.inner.get_mut() {
+            Ok(inner) => inner,
+            Err(poisoned) => poisoned.into_inner(),
         };
-        if let Some(Worker { ask, thread, .. }) = worker {
+        let stuck = inner.stuck;
+        if let Some(Worker { ask, thread, .. }) = inner.worker.take() {
             drop(ask);
-            let _ = thread.join();
+            if !stuck {
+                let _ = thread.join();
+            }
         }
     }
 }
 
 impl Behind {
+    /// Whether a job ran past the deadline, or failed: what the store holds may not be what
+    /// was asked, and sled must not be left to flush it when the store closes.
+    pub fn failed(&self) -> bool {
+        self.inner
+            .lock()
+            .map_or(true, |inner| inner.stuck || inner.failed.is_some())
+    }
+
     /// The thread ended without answering (it panicked).
     fn stopped(&self) -> StoreError {
         StoreError::Io {
@@ -184,6 +230,10 @@ impl Behind {
             StoreError::Io { path, detail } => StoreError::Io {
                 path: path.clone(),
                 detail: detail.clone(),
+            },
+            StoreError::Stuck { path, seconds } => StoreError::Stuck {
+                path: path.clone(),
+                seconds: *seconds,
             },
             other => StoreError::Io {
                 path: self.path.clone(),

@@ -55,6 +55,30 @@ mod fault {
         };
         FLUSHES.fetch_add(1, Ordering::Relaxed) >= after
     }
+
+    /// A count read once from the environment (`None`: the switch is off).
+    fn switch(name: &str, cell: &'static std::sync::OnceLock<Option<u64>>) -> Option<u64> {
+        *cell.get_or_init(|| std::env::var(name).ok().and_then(|v| v.parse().ok()))
+    }
+
+    /// A disk that stops answering, as sled's flush does once a disk filled up under it: with
+    /// `RATEDESK_TEST_FLUSH_HANGS_AFTER=N`, every flush after the first N never returns.
+    pub fn flush_hangs_now() -> bool {
+        static AFTER: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+        static FLUSHES: AtomicU64 = AtomicU64::new(0);
+        switch("RATEDESK_TEST_FLUSH_HANGS_AFTER", &AFTER)
+            .is_some_and(|after| FLUSHES.fetch_add(1, Ordering::Relaxed) >= after)
+    }
+
+    /// A commit torn by a full disk, as sled leaves one when the audit entry's write fails
+    /// after the records were written: with `RATEDESK_TEST_TORN_COMMIT_AFTER=N`, every commit
+    /// after the first N writes its players and events and then fails as a full disk would.
+    pub fn torn_commit_now() -> bool {
+        static AFTER: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+        static COMMITS: AtomicU64 = AtomicU64::new(0);
+        switch("RATEDESK_TEST_TORN_COMMIT_AFTER", &AFTER)
+            .is_some_and(|after| COMMITS.fetch_add(1, Ordering::Relaxed) >= after)
+    }
 }
 
 /// `meta`'s key of the newest audit entry's hash.
@@ -110,6 +134,10 @@ pub enum StoreError {
     Missing { path: PathBuf },
     #[error("database error at {path}: {detail}")]
     Io { path: PathBuf, detail: String },
+    #[error(
+        "the disk holding {path} did not finish writing in {seconds:.0} s (full or failing?); the last edit may not be stored. Free some space, then open the database again: it is checked as it opens"
+    )]
+    Stuck { path: PathBuf, seconds: f64 },
 }
 
 /// What a failure of sled, the file system or the codec means for the database at `path`.
@@ -224,12 +252,45 @@ pub struct Store {
     fide_undo: sled::Tree,
     /// The sequence number the next audit entry takes, once known.
     next_seq: std::sync::atomic::AtomicU64,
+    /// A commit failed: what sled holds may be half an edit ([`Store::failed`]).
+    poisoned: std::sync::atomic::AtomicBool,
     // Fields drop in order: sled's handles above first (which stops its background writer),
     // then the manifest is settled, then the lock is let go.
     /// The manifest, held open once written; written a last time once sled has stopped.
     manifest: Arc<manifest::Settle>,
     /// Our lock on the folder (`None` for a restore's staging database, inside a locked one).
     _lock: Option<Arc<lock::LockFile>>,
+}
+
+impl Drop for Store {
+    /// sled flushes whatever it holds when its last handle goes, and waits for ever on a disk
+    /// that filled up under it. After a failed write that flush could only make half an edit
+    /// durable: the handles are then left open, so the store closes as a killed process would —
+    /// with every acknowledged edit on disk, and the opening to check the rest.
+    fn drop(&mut self) {
+        if !self.failed() {
+            return;
+        }
+        std::mem::forget(self.db.clone());
+        for tree in [
+            &self.players,
+            &self.events,
+            &self.games,
+            &self.results,
+            &self.old_results,
+            &self.audit,
+            &self.audit_index,
+            &self.meta,
+            &self.by_name,
+            &self.by_fide,
+            &self.by_code,
+            &self.fide,
+            &self.audit_moves,
+            &self.fide_undo,
+        ] {
+            std::mem::forget(tree.clone());
+        }
+    }
 }
 
 /// A counter of `meta` (0 when never set).
@@ -307,10 +368,17 @@ impl Store {
     }
 
     /// Durable against a killed process (not against power loss). Waits for what was asked
-    /// behind the screen first (flushes and results; fails if one of them did).
+    /// behind the screen first (flushes and results; fails if one of them did). Never waits
+    /// for ever: a flush that does not end by the deadline is a failure.
     pub fn flush(&self) -> Result<(), StoreError> {
-        self.settle()?;
-        self.flush_job()()
+        let ticket = self.flush_behind()?;
+        self.settle_to(ticket)
+    }
+
+    /// Whether a write failed or ran past its deadline since the store opened: what sled holds
+    /// may then be half an edit, which it must not be left to flush as it closes.
+    pub fn failed(&self) -> bool {
+        self.poisoned.load(std::sync::atomic::Ordering::SeqCst) || self.behind.failed()
     }
 
     /// Asks for a flush and returns without waiting for it, with the ticket to settle to:
@@ -340,6 +408,12 @@ impl Store {
             if fault::disk_full_now() {
                 return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(&path));
             }
+            #[cfg(debug_assertions)]
+            if fault::flush_hangs_now() {
+                loop {
+                    std::thread::park();
+                }
+            }
             db.flush().map_err(|e| e.at(&path))?;
             let counts = counts(&meta).map_err(|e| e.at(&path))?;
             manifest.write(counts).map_err(|e| e.at(&path))
@@ -354,12 +428,13 @@ impl Store {
             let loaded = self.load_records::<R>();
             (loaded, units.join())
         });
-        let (book, status) = loaded?;
+        let (book, status, read) = loaded?;
         let units = match units {
             Ok(units) => units?,
             Err(panic) => std::panic::resume_unwind(panic),
         };
         let audit = self.audit_summaries()?;
+        self.check_counts(&book, read, &audit)?;
         Ok(Contents {
             book,
             status,
@@ -367,6 +442,43 @@ impl Store {
             audit,
             rated_seq: self.counter(layout::RATED_SEQ)?,
         })
+    }
+
+    /// The counters every commit writes with its records, against the records read: a commit
+    /// cut short by a full disk or a failing one can leave records written without their audit
+    /// entry and counters (sled keeps what it wrote of a failed transaction). Such a database
+    /// is refused, never worked on.
+    fn check_counts<R: Rulebook>(
+        &self,
+        book: &Book<R>,
+        read: Counts,
+        audit: &[AuditSummary],
+    ) -> Result<(), StoreError> {
+        let counted = self.counts()?;
+        let found = Counts {
+            players: read.players,
+            events: read.events,
+            games: book.events.iter().map(|e| e.games.len() as u64).sum(),
+            audit: audit.len() as u64,
+        };
+        if found == counted {
+            return Ok(());
+        }
+        let differ = [
+            ("players", found.players, counted.players),
+            ("events", found.events, counted.events),
+            ("games", found.games, counted.games),
+            ("audit entries", found.audit, counted.audit),
+        ]
+        .into_iter()
+        .filter(|(_, f, c)| f != c)
+        .map(|(what, f, c)| format!("{f} {what} where its last complete edit left {c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+        Err(self.corrupt(
+            "an edit was written only in part (a full or failing disk?)",
+            &format!("it holds {differ}, with no audit entry for the difference"),
+        ))
     }
 
     /// The stored results of every unit.
@@ -384,15 +496,20 @@ impl Store {
         Ok(units.into_iter().collect())
     }
 
-    /// The players (with their statuses) and the events.
-    fn load_records<R: Rulebook>(&self) -> Result<(Book<R>, Vec<PlayerStatus>), StoreError> {
+    /// The players (with their statuses) and the events, with how many records of each were
+    /// read.
+    fn load_records<R: Rulebook>(
+        &self,
+    ) -> Result<(Book<R>, Vec<PlayerStatus>, Counts), StoreError> {
         let bad = |what: &str, e: &dyn std::fmt::Display| self.corrupt(what, e);
         // Keys are big-endian ids, so every tree comes in id order: records are placed as they
         // come, without a change to apply.
         let mut book = Book::<R>::default();
         let mut status = Vec::new();
+        let mut read = Counts::default();
         for item in self.players.iter() {
             let (k, v) = item.map_err(|e| self.fail(e))?;
+            read.players += 1;
             let id = codec::id_of(&k).ok_or_else(|| bad("player key", &"short key"))? as usize;
             let rec: PlayerRecord<R> =
                 legacy::player_record(&v).map_err(|e| bad("player record", &e))?;
@@ -412,6 +529,7 @@ impl Store {
         let players = book.players.len();
         for item in self.events.iter() {
             let (k, v) = item.map_err(|e| self.fail(e))?;
+            read.events += 1;
             let id = codec::id_of(&k).ok_or_else(|| bad("event key", &"short key"))? as usize;
             let rec: EventRecord = codec::decode_upgrading::<_, legacy::EventRecordV1>(&v)
                 .map_err(|e| bad("event record", &e))?;
@@ -433,7 +551,7 @@ impl Store {
             book.events.push(rec.event);
             book.live.push(rec.live);
         }
-        Ok((book, status))
+        Ok((book, status, read))
     }
 
     /// The audit log without its records, oldest first.
@@ -660,6 +778,14 @@ impl Store {
             &self.by_code,
             &self.audit_index,
         );
+        #[cfg(debug_assertions)]
+        if fault::torn_commit_now() {
+            self.poisoned
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            let _ = self.players.apply_batch(players);
+            let _ = self.events.apply_batch(events);
+            return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(&self.path));
+        }
         trees
             .transaction(|(tp, te, ta, tm, tn, tf, tc, ti)| {
                 for (key, _, _) in &audit {
@@ -682,7 +808,12 @@ impl Store {
                 tc.apply_batch(&by_code)?;
                 Ok(())
             })
-            .map_err(|e: TransactionError<String>| self.fail(e))?;
+            .map_err(|e: TransactionError<String>| {
+                // Nothing can be said of what sled wrote of a failed commit: the opening checks.
+                self.poisoned
+                    .store(true, std::sync::atomic::Ordering::SeqCst);
+                self.fail(e)
+            })?;
         // One past the newest entry stored (on a failure, found again from the store).
         if let Some(last) = newest {
             self.next_seq

@@ -218,6 +218,7 @@ impl Store {
             manifest: Arc::new(manifest::Settle::new(dir, rules)),
             behind: super::behind::Behind::new(dir.to_path_buf()),
             next_seq: std::sync::atomic::AtomicU64::new(0),
+            poisoned: std::sync::atomic::AtomicBool::new(false),
         };
         if let Some(expected) = manifest::read(dir) {
             let found = store.counts()?.audit;
