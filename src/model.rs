@@ -402,6 +402,29 @@ impl PlayerInfo {
     }
 }
 
+/// The published ratings any way in accepts: a whole number from 0 to 4000 (FIDE's highest
+/// ever is under 2900; a 9999 is a typing error or a program's placeholder).
+pub const RATINGS: std::ops::RangeInclusive<i64> = 0..=4000;
+
+/// The highest round number an event may have: far beyond any real event (a double round
+/// robin of 50 players has 98 rounds), and low enough that a date typed as a round (20251019)
+/// is refused before it makes a crosstable or a TRF of millions of columns.
+pub const MAX_ROUND: u32 = 999;
+
+/// The highest board number of a round: beyond any real round (an open of 20 000 players has
+/// 10 000 boards).
+pub const MAX_BOARD: u32 = 99_999;
+
+/// The years a date of the record may fall in: chess ratings begin after 1850, and a year
+/// beyond 2100 (or 0000, or 9999) is a typing error.
+pub const YEARS: std::ops::RangeInclusive<i32> = 1850..=2100;
+
+/// Whether a date falls in [`YEARS`].
+pub fn plausible_date(date: NaiveDate) -> bool {
+    use chrono::Datelike;
+    YEARS.contains(&date.year())
+}
+
 /// How a federation writes a player's name on its screens and in its messages. A name is
 /// stored as TRF files and FIDE lists write it, `Surname, First`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

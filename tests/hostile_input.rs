@@ -169,7 +169,11 @@ fn an_interrupt_stops_a_batch_between_two_lines() {
     let rest: Vec<String> = acks.lines().map(|l| l.expect("line")).collect();
     drop(stdin);
     let exit = child.wait().expect("wait");
-    assert!(exit.success(), "{exit:?}");
+    assert_eq!(
+        exit.code(),
+        Some(1),
+        "a stopped batch is not a finished one"
+    );
     let applied = 1 + rest.iter().filter(|l| l.starts_with("ok ")).count();
     assert!(
         applied < 1000,
@@ -293,4 +297,82 @@ fn a_copy_left_by_a_killed_open_check_is_removed_at_the_next_open() {
     std::fs::write(left.join("db"), vec![0u8; 4096]).expect("write");
     ok(&ratedesk(&db, &["log"]));
     assert!(!left.exists());
+}
+
+#[test]
+fn rounds_ratings_dates_and_start_numbers_no_reader_could_keep_are_refused_at_the_door() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cases = [
+        (
+            with_event(|e| e["games"][0]["round"] = Value::from(4_294_967_295u64)),
+            "round 4294967295 is not a round number (1 to 999)",
+        ),
+        (
+            with_event(|e| e["games"][0]["round"] = Value::from(20_251_019u64)),
+            "round 20251019 is not a round number",
+        ),
+        (
+            with_event(|e| e["start"] = Value::from("0000-01-01")),
+            "outside the years 1850–2100",
+        ),
+        (
+            with_event(|e| e["end"] = Value::from("9999-12-31")),
+            "outside the years 1850–2100",
+        ),
+    ];
+    for (k, (doc, says)) in cases.iter().enumerate() {
+        let file = dir.path().join(format!("case{k}.json"));
+        std::fs::write(&file, doc).expect("write");
+        let db = dir.path().join(format!("db{k}"));
+        let out = ratedesk(&db, &["import", "json", file.to_str().expect("path")]);
+        assert_eq!(out.status.code(), Some(2), "case {k}");
+        let message = refused(&out);
+        assert!(message.contains(says), "case {k}: {message}");
+    }
+    // A TRF with one start number twice (two records, one id) or a FIDE rating of 9999: what
+    // the file says is refused with its line, and the database stays as it was.
+    let trf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/trf/erral_fidetournament_test_demo.trf");
+    let text = std::fs::read_to_string(&trf).expect("the shared TRF");
+    let (at, first) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.starts_with("001 "))
+        .expect("a player");
+    let twice: Vec<&str> = text
+        .lines()
+        .take(at + 1)
+        .chain(std::iter::once(first))
+        .chain(text.lines().skip(at + 1))
+        .collect();
+    let rating = first.get(48..52).expect("a rating column");
+    let nines = text.replacen(first, &format!("{}9999{}", &first[..48], &first[52..]), 1);
+    let db = demo_db(dir.path());
+    let before = ok(&ratedesk(&db, &["log", "--full"]));
+    for (k, (file_text, says)) in [
+        (twice.join("\n"), format!("line {}", at + 2)),
+        (
+            nines,
+            format!("rating 9999 is outside 0–4000 (was {rating})"),
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let file = dir.path().join(format!("bad{k}.trf"));
+        std::fs::write(&file, file_text).expect("write");
+        let out = ratedesk(
+            &db,
+            &["import", "trf", file.to_str().expect("path"), "--yes"],
+        );
+        let message = refused(&out);
+        let says = says.split(" (was").next().unwrap_or_default();
+        assert!(message.contains(says), "file {k}: {message}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("imported"));
+    }
+    assert_eq!(
+        ok(&ratedesk(&db, &["log", "--full"])),
+        before,
+        "nothing changed"
+    );
 }

@@ -101,6 +101,13 @@ impl<R: Rulebook> Current<'_, R> {
         if game.round == 0 || game.board == 0 {
             return err(format!("{at}: rounds and boards are numbered from 1"));
         }
+        if game.round > crate::model::MAX_ROUND || game.board > crate::model::MAX_BOARD {
+            return err(format!(
+                "{at}: an event has at most {} rounds and a round {} boards",
+                crate::model::MAX_ROUND,
+                crate::model::MAX_BOARD
+            ));
+        }
         for p in std::iter::once(game.white).chain(game.black) {
             if !event.participants.contains(&p) {
                 return err(format!(
@@ -161,6 +168,17 @@ impl<R: Rulebook> Current<'_, R> {
     }
 
     pub(super) fn check_event(&self, event: &Event) -> Result<(), EditError> {
+        let years = crate::model::YEARS;
+        if !crate::model::plausible_date(event.start) || !crate::model::plausible_date(event.end) {
+            return err(format!(
+                "{}: its dates ({} to {}) are outside the years {}–{}",
+                event.id,
+                event.start,
+                event.end,
+                years.start(),
+                years.end()
+            ));
+        }
         if event.start > event.end {
             return err(format!(
                 "{}: starts {} after it ends {}",

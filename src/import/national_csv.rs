@@ -169,11 +169,7 @@ fn fold(header: &str) -> String {
 
 /// Reads the whole file by `columns`.
 pub fn parse(bytes: &[u8], columns: &Columns) -> Result<Vec<ListRow>, CsvError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let text = match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
-    };
+    let text = crate::import::trf::decode(bytes);
     let at = |line: u64, column: &str, message: String| CsvError {
         line,
         column: column.to_string(),
@@ -182,6 +178,15 @@ pub fn parse(bytes: &[u8], columns: &Columns) -> Result<Vec<ListRow>, CsvError> 
     // Line by line, so that every message names the file's own line (blank lines skipped);
     // the csv reader splits each line, quotes and all.
     let split = |line: u64, text: &str| -> Result<Vec<String>, CsvError> {
+        // A record is one line: a quoted cell opened and not closed on it is an error, not a
+        // cell that runs on to the end of the file.
+        if text.matches('"').count() % 2 == 1 {
+            return Err(at(
+                line,
+                "-",
+                "a quote (\") is opened and not closed on this line".into(),
+            ));
+        }
         let mut reader = csv::ReaderBuilder::new()
             .delimiter(b';')
             .flexible(true)
@@ -376,5 +381,31 @@ mod tests {
         let e = parse(b"Id;Sukunimi;Etunimi\n;A;B\n", &FINNISH).expect_err("refused");
         assert_eq!(e.column, "Id");
         assert!(parse(b"", &FINNISH).is_err());
+        // A quote opened and not closed does not swallow the rest of the file as a surname.
+        let e = parse(
+            b"Id;Sukunimi;Etunimi;Selo\n1;\"Aho;Aino;1800\n2;Ek;Eero;1700\n",
+            &FINNISH,
+        )
+        .expect_err("refused");
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("not closed"), "{e}");
+        // A doubled quote inside a quoted cell is a quote.
+        let rows = parse(
+            b"Id;Sukunimi;Etunimi;Selo\n1;\"O\"\"Neill\";Aino;1800\n",
+            &FINNISH,
+        )
+        .expect("reads");
+        assert_eq!(rows[0].name, "O\"Neill, Aino");
+    }
+
+    #[test]
+    fn a_file_mixing_utf8_and_latin1_lines_keeps_every_name() {
+        let mut bytes = "Id;Sukunimi;Etunimi;Selo\n1;Mäkelä;Eero;1850\n"
+            .as_bytes()
+            .to_vec();
+        bytes.extend_from_slice(b"2;J\xe4rvinen;\xc5ke;1700\n");
+        let rows = parse(&bytes, &FINNISH).expect("reads");
+        assert_eq!(rows[0].name, "Mäkelä, Eero");
+        assert_eq!(rows[1].name, "Järvinen, Åke");
     }
 }

@@ -234,12 +234,26 @@ impl TrfFile {
     }
 }
 
-/// Decodes a file's bytes: UTF-8 when valid, Latin-1 otherwise (each byte one character).
+/// Decodes a file's bytes, line by line: a line in UTF-8 when it is valid UTF-8, in Latin-1
+/// otherwise (each byte one character). A leading byte-order mark is dropped.
 pub fn decode(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => text.trim_start_matches('\u{feff}').to_string(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return text.to_string();
     }
+    // Line by line: a file put together from two programs' output can mix the two, and each
+    // line is read as what it is.
+    let mut text = String::with_capacity(bytes.len() + bytes.len() / 8);
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        match std::str::from_utf8(line) {
+            Ok(utf8) => text.push_str(utf8),
+            Err(_) => text.extend(line.iter().map(|&b| char::from(b))),
+        }
+    }
+    text
 }
 
 /// Columns `from..=to` (1-based, as TRF16 numbers them) of a line, trimmed; empty past its end.
@@ -342,13 +356,36 @@ fn player(line: usize, chars: &[char]) -> Result<TrfPlayer, TrfError> {
     {
         rounds.pop();
     }
+    if rounds.len() > crate::model::MAX_ROUND as usize {
+        return Err(TrfError {
+            line,
+            column: 92,
+            message: format!(
+                "{} rounds: an event has at most {}",
+                rounds.len(),
+                crate::model::MAX_ROUND
+            ),
+        });
+    }
+    let rating = number::<u32>(chars, 49, 52, line, "rating")?.filter(|&r| r > 0);
+    if let Some(r) = rating.filter(|&r| !crate::model::RATINGS.contains(&i64::from(r))) {
+        return Err(TrfError {
+            line,
+            column: 49,
+            message: format!(
+                "rating {r} is outside {}–{}",
+                crate::model::RATINGS.start(),
+                crate::model::RATINGS.end()
+            ),
+        });
+    }
     Ok(TrfPlayer {
         line,
         start_number,
         sex: chars.get(9).copied().filter(|c| !c.is_whitespace()),
         title: field(chars, 11, 13),
         name: field(chars, 15, 47),
-        rating: number::<u32>(chars, 49, 52, line, "rating")?.filter(|&r| r > 0),
+        rating,
         federation: field(chars, 54, 56),
         fide_id,
         born: field(chars, 70, 79),
@@ -393,7 +430,40 @@ pub fn parse(bytes: &[u8]) -> Result<TrfFile, TrfError> {
             continue;
         }
         match code.as_str() {
-            "001" => file.players.push(player(line, &chars)?),
+            "001" => {
+                let player = player(line, &chars)?;
+                if let Some(first) = file
+                    .players
+                    .iter()
+                    .find(|p| p.start_number == player.start_number)
+                {
+                    return Err(TrfError {
+                        line,
+                        column: 5,
+                        message: format!(
+                            "start number {} is given twice (first on line {}): two players cannot share one",
+                            player.start_number, first.line
+                        ),
+                    });
+                }
+                if let Some(first) = file
+                    .players
+                    .iter()
+                    .find(|p| p.fide_id.is_some() && p.fide_id == player.fide_id)
+                {
+                    return Err(TrfError {
+                        line,
+                        column: 58,
+                        message: format!(
+                            "FIDE id {} is given twice (first on line {}, start number {})",
+                            player.fide_id.unwrap_or_default(),
+                            first.line,
+                            first.start_number
+                        ),
+                    });
+                }
+                file.players.push(player);
+            }
             "013" => file.teams.push(team(line, &chars)?),
             c if c.chars().all(|ch| ch.is_ascii_digit()) || c.starts_with("XX") => {
                 let value: String = chars.iter().skip(4).collect();
@@ -440,7 +510,10 @@ mod tests {
         assert_eq!(f.players[0].rounds[1].halves(), 2);
         // A player of that name with a FIDE id or a rating is a player.
         let real = LINE.replacen("Vasquez,Rodrigo", "Bye,Rodrigo    ", 1);
-        let named = LINE.replacen("Vasquez,Rodrigo", "Bye            ", 1);
+        let named = LINE
+            .replacen("001    1", "001    2", 1)
+            .replacen("Vasquez,Rodrigo", "Bye            ", 1)
+            .replacen("3400042", "3400043", 1);
         let f = parse(format!("{real}\n{named}\n").as_bytes()).expect("parse");
         assert_eq!(f.players.len(), 2);
     }
@@ -542,5 +615,44 @@ mod tests {
         let e = parse(bad.as_bytes()).expect_err("bad result");
         assert!(e.message.contains("result '?'"), "{e}");
         assert!(parse(b"hello").is_err());
+    }
+
+    #[test]
+    fn records_the_reader_cannot_keep_are_refused_with_their_line() {
+        // Two players under one start number would be two records with one id.
+        let second = LINE
+            .replacen("Vasquez,Rodrigo", "Other,Player   ", 1)
+            .replacen("3400042", "3400043", 1);
+        let e = parse(format!("{LINE}\n{second}\n").as_bytes()).expect_err("start number twice");
+        assert_eq!((e.line, e.column), (2, 5));
+        assert!(
+            e.message
+                .contains("start number 1 is given twice (first on line 1)"),
+            "{e}"
+        );
+        // One FIDE id for two start numbers.
+        let twin = LINE.replacen("001    1", "001    2", 1);
+        let e = parse(format!("{LINE}\n{twin}\n").as_bytes()).expect_err("FIDE id twice");
+        assert_eq!((e.line, e.column), (2, 58));
+        // A rating no list publishes; 4000 is the last one read.
+        let e = parse(LINE.replace("2558", "9999").as_bytes()).expect_err("rating 9999");
+        assert_eq!((e.line, e.column), (1, 49));
+        assert!(e.message.contains("rating 9999 is outside 0–4000"), "{e}");
+        assert!(parse(LINE.replace("2558", "4000").as_bytes()).is_ok());
+        // More rounds than any event has.
+        let rounds = "   1 w 1  ".repeat(crate::model::MAX_ROUND as usize + 1);
+        let long = format!("{}{rounds}", &LINE[..91]);
+        let e = parse(long.as_bytes()).expect_err("too many rounds");
+        assert!(e.message.contains("at most 999"), "{e}");
+    }
+
+    #[test]
+    fn a_file_mixing_utf8_and_latin1_lines_reads_each_line_as_written() {
+        let mut bytes = "012 Skákþing Íslands\n".as_bytes().to_vec();
+        bytes.extend_from_slice(b"022 J\xe4rvenp\xe4\n");
+        bytes.extend_from_slice(LINE.as_bytes());
+        let f = parse(&bytes).expect("parse");
+        assert_eq!(f.header("012"), Some("Skákþing Íslands"));
+        assert_eq!(f.header("022"), Some("Järvenpä"));
     }
 }

@@ -241,7 +241,7 @@ pub fn player_info(
         // goes, which cannot be told from FIDE's codes by their look).
         club: None,
         fide_id: p.fide_id,
-        born: parse_date(&p.born).filter(|_| p.born.len() >= 8),
+        born: parse_date(&p.born).filter(|&d| p.born.len() >= 8 && crate::model::plausible_date(d)),
         sex: match p.sex.map(|c| c.to_ascii_lowercase()) {
             Some('f' | 'w') => Some(Sex::Female),
             Some('m') => Some(Sex::Male),

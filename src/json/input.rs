@@ -166,20 +166,34 @@ pub(super) fn parse_document(text: &str) -> Result<DocumentIn, InputError> {
     })
 }
 
-/// A calendar date written `YYYY-MM-DD`; 2025-02-30 is refused.
+/// A calendar date written `YYYY-MM-DD`, in the years of [`crate::model::YEARS`]; 2025-02-30
+/// is refused.
 pub(super) fn date(item: &str, text: &str) -> Result<NaiveDate, InputError> {
-    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d")
         .ok()
         .filter(|_| text.len() == 10)
-        .ok_or_else(|| InputError::new(item, format!("'{text}' is not a valid date (YYYY-MM-DD)")))
+        .ok_or_else(|| {
+            InputError::new(item, format!("'{text}' is not a valid date (YYYY-MM-DD)"))
+        })?;
+    if !crate::model::plausible_date(date) {
+        let years = crate::model::YEARS;
+        return Err(InputError::new(
+            item,
+            format!(
+                "{text} is outside the years {}–{}",
+                years.start(),
+                years.end()
+            ),
+        ));
+    }
+    Ok(date)
 }
 
 fn optional_date(item: &str, text: &Option<String>) -> Result<Option<NaiveDate>, InputError> {
     text.as_deref().map(|t| date(item, t)).transpose()
 }
 
-/// The published ratings the rules allow.
-pub const RATINGS: std::ops::RangeInclusive<i64> = 0..=4000;
+pub use crate::model::RATINGS;
 
 /// A published rating: a whole number from 0 to 4000.
 pub(super) fn rating(item: &str, value: i64) -> Result<Rating, InputError> {
@@ -360,9 +374,16 @@ pub(super) fn events(
             };
             let round = u32::try_from(g.round)
                 .ok()
-                .filter(|&r| r >= 1)
+                .filter(|r| (1..=crate::model::MAX_ROUND).contains(r))
                 .ok_or_else(|| {
-                    InputError::new(gitem(), format!("round {} is not a round number", g.round))
+                    InputError::new(
+                        gitem(),
+                        format!(
+                            "round {} is not a round number (1 to {})",
+                            g.round,
+                            crate::model::MAX_ROUND
+                        ),
+                    )
                 })?;
             let player = |id: &str| {
                 ids.get(id)
@@ -408,9 +429,18 @@ pub(super) fn events(
                 .transpose()?;
             // Boards are numbered in input order within a round unless given.
             let board = match g.board {
-                Some(b) => u32::try_from(b).ok().filter(|&b| b >= 1).ok_or_else(|| {
-                    InputError::new(gitem(), format!("board {b} is not a board number"))
-                })?,
+                Some(b) => u32::try_from(b)
+                    .ok()
+                    .filter(|b| (1..=crate::model::MAX_BOARD).contains(b))
+                    .ok_or_else(|| {
+                        InputError::new(
+                            gitem(),
+                            format!(
+                                "board {b} is not a board number (1 to {})",
+                                crate::model::MAX_BOARD
+                            ),
+                        )
+                    })?,
                 None => boards
                     .range((round, 0)..=(round, u32::MAX))
                     .next_back()
