@@ -154,7 +154,7 @@ fn demo_db(dir: &Path) -> PathBuf {
 }
 
 #[test]
-fn backup_restore_backup_is_byte_identical() {
+fn backup_restore_backup_keeps_every_byte_and_adds_the_restore_entry() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = demo_db(dir.path());
     ok(&ratedesk(
@@ -178,10 +178,7 @@ fn backup_restore_backup_is_byte_identical() {
         &other,
         &["backup", second.to_str().expect("path")],
     ));
-    assert_eq!(
-        std::fs::read(&first).expect("first"),
-        std::fs::read(&second).expect("second")
-    );
+    common::assert_restored_as(&first, &second);
     assert_eq!(
         ok(&ratedesk(&db, &["export", "ratings"])),
         ok(&ratedesk(&other, &["export", "ratings"]))
@@ -579,11 +576,7 @@ fn isl_and_tsf_backups_round_trip() {
             &restored,
             &["backup", second.to_str().expect("path")],
         ));
-        assert_eq!(
-            std::fs::read(&first).expect("first"),
-            std::fs::read(&second).expect("second"),
-            "{rules}"
-        );
+        common::assert_restored_as(&first, &second);
         assert_eq!(
             ok(&ratedesk(&db, &["export", "ratings"])),
             ok(&ratedesk(&restored, &["export", "ratings"])),

@@ -46,7 +46,14 @@ fn the_selo_csv_round_trips_through_a_new_database() {
         .filter(|p| p["selo"]["rating"].is_number() || p["pelo"]["rating"].is_number())
         .filter(|p| p["id"].as_str().is_some_and(|id| id.starts_with("FIN")))
         .collect();
-    assert_eq!(csv.lines().count() - 1, rated.len());
+    // The header, a row per rated Finn, and the audit head at the foot.
+    assert_eq!(csv.lines().count() - 2, rated.len());
+    assert!(
+        csv.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("# audit head #")),
+        "{csv}"
+    );
     for p in &rated {
         let id = p["id"].as_str().expect("id");
         let row: Vec<&str> = csv
@@ -75,10 +82,19 @@ fn the_selo_csv_round_trips_through_a_new_database() {
         &fresh,
         &["export", "list", "--date", "2025-12-31"],
     ));
+    // The same list, at the foot of another database's history.
+    let rows = |list: &str| -> Vec<String> {
+        list.lines()
+            .filter(|l| !l.starts_with("# audit head"))
+            .map(str::to_string)
+            .collect()
+    };
     assert_eq!(
-        again, csv,
+        rows(&again),
+        rows(&csv),
         "the list seeds a new database with the same figures"
     );
+    assert_ne!(again, csv, "each carries its own database's head");
     // A second import finds everyone already there.
     let said = ok(&ratedesk(&fresh, &["import", "selo-csv", "--yes", file]));
     assert!(
@@ -135,6 +151,7 @@ fn the_printable_list_ranks_and_shows_changes() {
         ok(&ratedesk(&db, &["export", "list", "--date", date]))
             .lines()
             .skip(1)
+            .filter(|l| !l.starts_with("# audit head"))
             .map(|l| {
                 let f: Vec<&str> = l.split(';').collect();
                 (format!("{}, {}", f[1], f[2]), f[4].parse().ok())
@@ -142,7 +159,10 @@ fn the_printable_list_ranks_and_shows_changes() {
             .collect()
     };
     let (now, before) = (csv_on("2025-12-31"), csv_on("2025-09-15"));
-    let rows: Vec<Vec<&str>> = text
+    // The table, then a blank line and the audit head.
+    let (table, foot) = text.rsplit_once("\n\n").expect("a foot");
+    assert!(foot.starts_with("audit head #"), "{foot}");
+    let rows: Vec<Vec<&str>> = table
         .lines()
         .skip(5)
         .map(|l| {
@@ -498,6 +518,7 @@ fn federation_db(dir: &Path, rules: &str) -> PathBuf {
 fn rows(csv: &str) -> std::collections::BTreeMap<String, Vec<String>> {
     csv.lines()
         .skip(1)
+        .filter(|l| !l.starts_with("# audit head"))
         .map(|l| {
             let cells: Vec<String> = l.split(';').map(str::to_string).collect();
             (cells[0].clone(), cells)

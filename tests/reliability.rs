@@ -732,3 +732,86 @@ fn a_signal_ends_a_batch_stuck_on_its_disk_and_a_stopped_batch_says_so_in_its_st
         "{message}"
     );
 }
+
+#[test]
+fn a_history_rewritten_after_a_list_was_published_is_caught_by_whoever_holds_the_list() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    ok(&ratedesk(
+        &db,
+        &["result", "2025-hki-open", "1", "1", "0-1"],
+    ));
+    // The head, as `log --head` prints it and every published form carries it.
+    let head = ok(&ratedesk(&db, &["log", "--head"]));
+    assert!(head.starts_with("audit head #2 "), "{head}");
+    let mut lists = Vec::new();
+    for (name, args) in [
+        ("list.csv", &["export", "list"][..]),
+        ("list.txt", &["export", "list", "--format", "text"]),
+        ("list.html", &["export", "list", "--format", "html"]),
+        (
+            "report.txt",
+            &["export", "report", "2025-hki-open", "--format", "text"],
+        ),
+    ] {
+        let text = ok(&ratedesk(&db, args));
+        assert!(text.contains(head.trim()), "{name}: {text}");
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).expect("write");
+        lists.push(file);
+    }
+    // The history as it stands still leads there, after more edits too.
+    ok(&ratedesk(
+        &db,
+        &["result", "2025-hki-open", "1", "2", "1-0"],
+    ));
+    for list in &lists {
+        let out = ok(&ratedesk(
+            &db,
+            &["check", "--against", list.to_str().expect("path")],
+        ));
+        assert!(out.contains("still leads through the head"), "{out}");
+    }
+    // A backup whose entry #2 says someone else made it, restored elsewhere: its chain is whole
+    // (nothing after #2 was written before the edit), `check` cannot tell — the list can.
+    let backup = dir.path().join("backup.txt");
+    ok(&ratedesk(&db, &["backup", backup.to_str().expect("path")]));
+    let text = std::fs::read_to_string(&backup).expect("backup");
+    let forged: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("audit {\"seq\":2,") {
+                l.replacen("\"user\":\"", "\"user\":\"someone-else-", 1)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    assert_ne!(forged.join("\n"), text.trim_end(), "the entry was edited");
+    let forged_file = dir.path().join("forged.txt");
+    std::fs::write(&forged_file, forged.join("\n") + "\n").expect("write");
+    let elsewhere = dir.path().join("elsewhere");
+    let restored = ratedesk(
+        &elsewhere,
+        &["restore", forged_file.to_str().expect("path")],
+    );
+    ok(&restored);
+    for list in &lists {
+        let out = ratedesk(
+            &elsewhere,
+            &["check", "--against", list.to_str().expect("path")],
+        );
+        assert_eq!(out.status.code(), Some(1), "{list:?}");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            said.contains("entry #2 is not the entry the list was published after"),
+            "{said}"
+        );
+    }
+    // The restore into an empty folder is itself in the log.
+    assert!(ok(&ratedesk(&elsewhere, &["log"])).contains("into an empty database"));
+    // A file without a head is not a list to check against.
+    let out = ratedesk(&db, &["check", "--against", backup.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("carries no audit head"));
+}

@@ -6,7 +6,7 @@ use super::{Desk, DeskError};
 use crate::app::Federation;
 use crate::book::{Change, Delta, EventRecord, PlayerRecord};
 use crate::model::{Event, Game, PlayerInfo};
-use crate::store::{AuditEntry, AuditKind, Moved};
+use crate::store::{AuditEntry, AuditKind, Link, Moved};
 
 /// The most detail lines shown for one entry unless every line is asked for: a correction's
 /// whole cascade fits, an import of thousands of records is cut (and says how to see it all).
@@ -29,16 +29,22 @@ impl<R: Federation> Desk<R> {
         let moves = self.store.moves()?;
         let mut lines = Vec::new();
         for summary in &self.audit[skip..] {
-            let when = entry_time(summary.time);
-            lines.push(format!(
-                "#{} {when} {} {}",
-                summary.seq,
-                one_line(&summary.user),
-                one_line(&summary.action)
-            ));
+            // The header from the entry itself, which the chain covers (the index beside it
+            // is only for finding entries).
             let Some(entry) = self.store.audit_entry::<R>(summary.seq)? else {
+                lines.push(format!(
+                    "#{} (its entry is missing: `ratedesk check` says more)",
+                    summary.seq
+                ));
                 continue;
             };
+            lines.push(format!(
+                "#{} {} {} {}",
+                entry.seq,
+                entry_time(entry.time),
+                one_line(&entry.user),
+                one_line(&entry.action)
+            ));
             let mut details = self.describe(&entry);
             if let Some(m) = moves.get(&entry.seq) {
                 details.extend(m.iter().map(|m| self.describe_move(m)));
@@ -52,6 +58,46 @@ impl<R: Federation> Desk<R> {
             }
         }
         Ok(lines)
+    }
+
+    /// The head of the audit chain: the newest entry's number and hash. A published list
+    /// carries it ([`head_line`]); whoever holds the list can later check that the history
+    /// still leads through it ([`Desk::check_against`]).
+    pub fn head(&self) -> Result<Option<(u64, Link)>, crate::store::StoreError> {
+        let Some(last) = self.audit.last() else {
+            return Ok(None);
+        };
+        Ok(self
+            .store
+            .audit_entry::<R>(last.seq)?
+            .map(|entry| (entry.seq, entry.hash())))
+    }
+
+    /// Whether today's audit log still leads through the head a published list carries
+    /// (`audit head #SEQ HASH` anywhere in `text`): empty when it does, else what was rewritten.
+    /// `Err` when the text carries no head.
+    pub fn check_against(&self, text: &str) -> Result<Vec<String>, HeadError> {
+        let (seq, link) = find_head(text).ok_or(HeadError::NoHead)?;
+        let entries = self.store.audit_entries::<R>().map_err(HeadError::Store)?;
+        let Some(entry) = entries.iter().find(|e| e.seq == seq) else {
+            return Ok(vec![format!(
+                "entry #{seq}, the newest when the list was published, is no longer in the audit log: the history was rewritten since"
+            )]);
+        };
+        let now = entry.hash();
+        if now != link {
+            return Ok(vec![format!(
+                "entry #{seq} is not the entry the list was published after (published {link}, now {now}): the history up to it was rewritten since"
+            )]);
+        }
+        Ok(Vec::new())
+    }
+
+    /// [`Desk::check_against`] a published list's file, read whole (capped as a list is).
+    pub fn check_against_file(&self, list: &std::path::Path) -> Result<Vec<String>, HeadError> {
+        let bytes = crate::import::read_capped(list, crate::import::CSV_LIMIT)
+            .map_err(|e| HeadError::Read(e.to_string()))?;
+        self.check_against(&String::from_utf8_lossy(&bytes))
     }
 
     /// Where the chain of audit entries breaks: an entry edited, removed or inserted after it
@@ -130,7 +176,7 @@ impl<R: Federation> Desk<R> {
     fn describe(&self, entry: &AuditEntry<R>) -> Vec<String> {
         let mut lines = Vec::new();
         if entry.kind == AuditKind::Restore {
-            lines.push("everything before this entry was replaced by the restored backup".into());
+            lines.push("the database was restored from a backup here: the entries before this one are the backup's".into());
         }
         let Change {
             players,
@@ -323,5 +369,60 @@ mod tests {
     #[test]
     fn a_field_with_a_line_break_stays_on_its_line() {
         assert_eq!(one_line("e1\n#9 forged"), "e1\\u000a#9 forged");
+    }
+}
+
+/// The line a published list carries: `audit head #SEQ HASH` (or that the log is empty).
+pub fn head_line(head: Option<(u64, Link)>) -> String {
+    match head {
+        Some((seq, link)) => format!(
+            "audit head #{seq} {link} (`ratedesk check --against FILE` checks the history still leads here)"
+        ),
+        None => "audit head: none (the audit log is empty)".into(),
+    }
+}
+
+/// The head a text carries: the first `audit head #SEQ HASH` in it.
+pub fn find_head(text: &str) -> Option<(u64, Link)> {
+    text.match_indices("audit head #").find_map(|(at, marker)| {
+        let rest = &text[at + marker.len()..];
+        let (seq, rest) = rest.split_once(' ')?;
+        let seq = seq.parse().ok()?;
+        let hex = rest.get(..64)?;
+        Some((seq, hex.parse().ok()?))
+    })
+}
+
+/// Why a published list cannot be checked.
+#[derive(Debug, thiserror::Error)]
+pub enum HeadError {
+    #[error(
+        "it carries no audit head (`audit head #N HASH`): lists ratedesk publishes carry one at their foot"
+    )]
+    NoHead,
+    #[error("{0}")]
+    Read(String),
+    #[error("{0}")]
+    Store(#[from] crate::store::StoreError),
+}
+
+#[cfg(test)]
+mod head_tests {
+    use super::*;
+
+    #[test]
+    fn a_head_is_found_in_any_published_form_and_nowhere_else() {
+        let link = Link([0xab; 32]);
+        let line = head_line(Some((42, link)));
+        for text in [
+            format!("Id;Nimi\n1;Aho\n# {line}\n"),
+            format!("<footer><p>{line}</p></footer>"),
+            format!("list\n\n{line}"),
+        ] {
+            assert_eq!(find_head(&text), Some((42, link)), "{text}");
+        }
+        assert_eq!(find_head("audit head #42 abc"), None);
+        assert_eq!(find_head("no head here"), None);
+        assert_eq!(find_head(&head_line(None)), None);
     }
 }

@@ -34,6 +34,7 @@ pub mod views;
 /// The TRF import, by the name the workstation's state knows it.
 pub use import::trf as trf_import;
 
+pub use audit_log::{HeadError, find_head, head_line};
 pub use federation::Federation;
 pub use national::National;
 pub use registry::{WithFederation, with_federation};

@@ -67,11 +67,19 @@ pub fn national_list<R: Federation>(
         .unwrap_or_else(|| rulebook.previous_list_date(date));
     let active = desk.active_players();
     let (book, ledger) = (desk.book(), desk.ledger());
+    let head = super::audit_log::head_line(desk.head()?);
     Ok(match format {
-        ListFormat::Csv => list::write_csv(rulebook, book, ledger, &active, date, previous),
+        // The head as the file's last line, a comment to the programs that read the list.
+        ListFormat::Csv => {
+            let mut csv = list::write_csv(rulebook, book, ledger, &active, date, previous);
+            csv.push_str(&format!("# {head}\n"));
+            csv
+        }
         ListFormat::Page(kind) => {
             let l = list::national_list(rulebook, book, ledger, &active, list, date, previous);
-            list::page(rulebook, book, &l).render(kind)
+            let mut page = list::page(rulebook, book, &l);
+            page.below.push(head);
+            page.render(kind)
         }
     })
 }
@@ -84,7 +92,9 @@ pub fn report<R: Federation>(
 ) -> Result<String, QueryError> {
     let e = queries::find_event(desk, event)?;
     let rows = queries::report_rows(desk.book(), desk.ledger(), e);
-    Ok(export::report::page(desk.rulebook(), desk.book(), e, &rows).render(kind))
+    let mut page = export::report::page(desk.rulebook(), desk.book(), e, &rows);
+    page.below.push(super::audit_log::head_line(desk.head()?));
+    Ok(page.render(kind))
 }
 
 /// `ratedesk export history`: a player's rated games on every list, as CSV.

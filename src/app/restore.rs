@@ -121,8 +121,8 @@ fn backup_error(dir: &Path, e: std::io::Error) -> DeskError {
     DeskError::Store(store::Cause::at(e, dir))
 }
 
-/// Builds the restored database in the staging folder: records, audit log, ratings and, when
-/// it replaces data, an audit entry saying what.
+/// Builds the restored database in the staging folder: records, audit log, ratings and an
+/// audit entry saying what was restored (and, when it replaces data, what it replaced).
 fn stage<R: Federation>(
     dir: &Path,
     rulebook: &R,
@@ -133,20 +133,21 @@ fn stage<R: Federation>(
     let (change, audit) = (&dump.change, &dump.audit);
     let staging = Store::create_staging(dir, rulebook.code())?;
     staging.restore(change, audit, &dump.moves)?;
-    let mut rated_seq = audit.last().map_or(0, |a| a.seq);
-    if let Some(replaced) = replaced {
-        rated_seq += 1;
-        let entry = AuditEntry::<R> {
-            seq: rated_seq,
-            time: chrono::Utc::now().timestamp(),
-            user: store::lock::user(),
-            action: format!("restore {}: replaced {replaced}", file.display()),
-            kind: AuditKind::Restore,
-            change: Change::default(),
-            prev: None,
-        };
-        staging.commit(&entry)?;
-    }
+    let rated_seq = audit.last().map_or(0, |a| a.seq) + 1;
+    let action = match replaced {
+        Some(replaced) => format!("restore {}: replaced {replaced}", file.display()),
+        None => format!("restore {} into an empty database", file.display()),
+    };
+    let entry = AuditEntry::<R> {
+        seq: rated_seq,
+        time: chrono::Utc::now().timestamp(),
+        user: store::lock::user(),
+        action,
+        kind: AuditKind::Restore,
+        change: Change::default(),
+        prev: None,
+    };
+    staging.commit(&entry)?;
     let mut book = Book::default();
     let mut status = Vec::new();
     change.apply(&mut book, &mut status);

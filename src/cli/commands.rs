@@ -57,7 +57,7 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
         Command::Import { what } => import(&mut desk, what, &mut out)?,
         Command::Export { what } => export(&desk, what, &mut out)?,
         Command::Backup { file } => backup_to(&desk, &file, &mut out)?,
-        Command::Check => check(&desk, &mut out)?,
+        Command::Check { against } => check(&desk, against.as_deref(), &mut out)?,
         Command::Preview {
             event,
             round,
@@ -102,7 +102,11 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
             Some(effect) => write_effect(&desk, &effect, "changed", &mut out)?,
             None => writeln!(out, "nothing to redo")?,
         },
-        Command::Log { last, full } => {
+        Command::Log { head: true, .. } => {
+            let head = desk.head().map_err(crate::app::DeskError::from)?;
+            writeln!(out, "{}", crate::app::head_line(head))?;
+        }
+        Command::Log { last, full, .. } => {
             for line in desk.log_lines(last, full)? {
                 writeln!(out, "{line}")?;
             }
@@ -392,15 +396,37 @@ fn backup_to<R: Federation>(desk: &Desk<R>, file: &Path, out: &mut Out<'_>) -> R
     Ok(())
 }
 
-/// `ratedesk check`.
-fn check<R: Federation>(desk: &Desk<R>, out: &mut Out<'_>) -> Result<(), Failure> {
-    let checked = queries::check(desk)?;
+/// `ratedesk check [--against LIST]`.
+fn check<R: Federation>(
+    desk: &Desk<R>,
+    against: Option<&Path>,
+    out: &mut Out<'_>,
+) -> Result<(), Failure> {
+    let mut checked = queries::check(desk)?;
+    if let Some(list) = against {
+        let problems = desk.check_against_file(list).map_err(|e| match e {
+            crate::app::HeadError::Store(e) => Failure::from(crate::app::DeskError::from(e)),
+            input => Failure::Input(format!("{}: {input}", list.display())),
+        })?;
+        checked.problems.extend(
+            problems
+                .into_iter()
+                .map(|p| format!("{}: {p}", list.display())),
+        );
+    }
     if checked.problems.is_empty() {
         writeln!(
             out,
             "ok: {} rated units agree with a fresh calculation; the audit log's chain holds ({} entries)",
             checked.units, checked.entries
         )?;
+        if let Some(list) = against {
+            writeln!(
+                out,
+                "ok: the history still leads through the head {} was published with",
+                list.display()
+            )?;
+        }
         return Ok(());
     }
     for d in &checked.problems {

@@ -89,7 +89,12 @@ enum Command {
         force: bool,
     },
     /// Re-rate everything from scratch and compare with what is stored.
-    Check,
+    Check {
+        /// Also check that the history still leads to the audit head a published list (CSV,
+        /// text or HTML) carries at its foot: a rewrite since it was published is caught.
+        #[arg(long, value_name = "LIST")]
+        against: Option<PathBuf>,
+    },
     /// Show what setting a result would change, without changing anything.
     Preview {
         /// The event's id.
@@ -173,6 +178,10 @@ enum Command {
         /// Every line of each entry (an import's every record, a cascade's every mover).
         #[arg(long)]
         full: bool,
+        /// Only the head of the audit chain: the newest entry's number and hash, as published
+        /// lists carry it.
+        #[arg(long, conflicts_with_all = ["last", "full"])]
+        head: bool,
     },
 }
 

@@ -120,6 +120,8 @@ pub struct Page {
     /// The columns aligned right in text.
     pub right: &'static [bool],
     pub rows: Vec<Vec<String>>,
+    /// Lines at the foot of the page (the audit head of a published list).
+    pub below: Vec<String>,
 }
 
 impl Page {
@@ -128,9 +130,27 @@ impl Page {
             PageKind::Text => {
                 let mut out = format!("{}\n{}\n\n", self.title, self.above.join("\n"));
                 out.push_str(&text_table(self.header, &self.rows, self.right));
+                if !self.below.is_empty() {
+                    out.push('\n');
+                    for line in &self.below {
+                        out.push_str(line);
+                        out.push('\n');
+                    }
+                }
                 out
             }
-            PageKind::Html => html_page(&self.title, &self.above, self.header, &self.rows),
+            PageKind::Html => {
+                let page = html_page(&self.title, &self.above, self.header, &self.rows);
+                if self.below.is_empty() {
+                    return page;
+                }
+                let foot: String = self
+                    .below
+                    .iter()
+                    .map(|line| format!("<p>{}</p>\n", html(line)))
+                    .collect();
+                page.replacen("</body>", &format!("<footer>\n{foot}</footer>\n</body>"), 1)
+            }
         }
     }
 }

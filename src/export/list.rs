@@ -335,5 +335,6 @@ pub fn page<R: Federation>(rulebook: &R, book: &Book<R>, list: &NationalList) ->
         header,
         right,
         rows: cells(rulebook, book, list),
+        below: Vec::new(),
     }
 }

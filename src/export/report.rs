@@ -86,5 +86,6 @@ pub fn page<R: Rulebook>(rulebook: &R, book: &Book<R>, event: usize, rows: &[Rep
             true, true, false, true, true, true, true, true, true, true, false,
         ],
         rows: cells(book, rows, rulebook.factor_names()),
+        below: Vec::new(),
     }
 }

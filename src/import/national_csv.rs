@@ -202,7 +202,8 @@ pub fn parse(bytes: &[u8], columns: &Columns) -> Result<Vec<ListRow>, CsvError> 
         .split('\n')
         .map(|l| l.trim_end_matches('\r'))
         .zip(1u64..)
-        .filter(|(l, _)| !l.trim().is_empty());
+        // Blank lines, and comments: a list ratedesk published ends with its audit head.
+        .filter(|(l, _)| !l.trim().is_empty() && !l.starts_with('#'));
     let header = match lines.next() {
         Some((h, n)) => split(n, h)?,
         None => return Err(at(1, "-", "the file is empty".into())),

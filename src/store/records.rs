@@ -58,10 +58,12 @@ impl Serialize for Link {
     }
 }
 
-impl<'de> Deserialize<'de> for Link {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        let bad = || serde::de::Error::custom(format!("'{text}' is not a SHA-256 hash"));
+impl std::str::FromStr for Link {
+    type Err = String;
+
+    /// 64 hex digits.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad = || format!("'{text}' is not a SHA-256 hash");
         if text.len() != 64 || !text.is_ascii() {
             return Err(bad());
         }
@@ -70,6 +72,14 @@ impl<'de> Deserialize<'de> for Link {
             *b = u8::from_str_radix(&text[2 * k..2 * k + 2], 16).map_err(|_| bad())?;
         }
         Ok(Link(bytes))
+    }
+}
+
+impl<'de> Deserialize<'de> for Link {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
     }
 }
 

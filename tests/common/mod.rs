@@ -216,3 +216,22 @@ pub fn federation_file(dir: &Path, rules: &str) -> PathBuf {
     std::fs::write(&file, federation(rules).to_string()).expect("write the document");
     file
 }
+
+/// A backup of a database restored from `first`: `first` as it was, and after it the one audit
+/// entry the restore wrote (restoring into an empty folder is audited too).
+#[allow(dead_code)]
+pub fn assert_restored_as(first: &Path, second: &Path) {
+    let (first, second) = (
+        std::fs::read_to_string(first).expect("first backup"),
+        std::fs::read_to_string(second).expect("second backup"),
+    );
+    let added = second
+        .strip_prefix(first.as_str())
+        .unwrap_or_else(|| panic!("the restored database's backup does not begin with the first"));
+    let lines: Vec<&str> = added.lines().collect();
+    assert_eq!(lines.len(), 1, "{added}");
+    assert!(
+        lines[0].starts_with("audit {") && lines[0].contains("\"kind\":\"Restore\""),
+        "{added}"
+    );
+}
