@@ -237,7 +237,13 @@ fn several_trf_files_are_checked_first_then_imported_each_as_an_event() {
             serde_json::from_slice(&run(db, &["export", "events"]).stdout).expect("json");
         doc["events"].as_array().map_or(0, Vec::len)
     };
-    assert_eq!(events(&db), 0, "nothing is imported when one file is bad");
+    // Nothing is imported when one file is bad: not even an empty database is left.
+    let out = run(&db, &["export", "events"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("there is no database"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let out = run(
         &db,
         &[
@@ -344,6 +350,7 @@ fn a_correction_keeps_the_title_it_would_remove_in_one_audited_edit() {
 #[test]
 fn the_workstation_without_a_terminal_says_so_in_one_line() {
     let dir = tempfile::tempdir().expect("tempdir");
+    common::ok(&run(&dir.path().join("db"), &["init"]));
     let out = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
         .env("XDG_DATA_HOME", dir.path())
         .arg("--db")
@@ -356,6 +363,26 @@ fn the_workstation_without_a_terminal_says_so_in_one_line() {
     assert!(message.contains("needs a terminal"), "{message}");
     assert_eq!(message.trim_end().lines().count(), 1, "{message}");
     assert!(!message.contains("panicked"), "{message}");
+}
+
+#[test]
+fn the_workstation_on_a_mistyped_folder_says_so_and_creates_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let typo = dir.path().join("ratedsk");
+    let out = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .env("XDG_DATA_HOME", dir.path())
+        .arg("--db")
+        .arg(&typo)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("there is no database at") && message.contains("init"),
+        "{message}"
+    );
+    assert!(!typo.exists(), "an empty database was made");
 }
 
 #[test]

@@ -183,6 +183,13 @@ fn an_interrupt_stops_a_batch_between_two_lines() {
     assert_eq!(after - before, applied, "every applied line was answered");
 }
 
+fn with_player(edit: impl Fn(&mut Value)) -> String {
+    let mut doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(demo()).expect("demo")).expect("json");
+    edit(&mut doc["players"][0]);
+    doc.to_string()
+}
+
 fn with_event(edit: impl Fn(&mut Value)) -> String {
     let mut doc: Value =
         serde_json::from_str(&std::fs::read_to_string(demo()).expect("demo")).expect("json");
@@ -285,7 +292,7 @@ fn several_json_files_are_imported_as_one_audited_edit_naming_each() {
         ],
     ));
     assert!(message.contains("has no id"), "{message}");
-    assert!(ok(&ratedesk(&other, &["log"])).trim().is_empty());
+    assert!(refused(&ratedesk(&other, &["log"])).contains("there is no database"));
 }
 
 #[test]
@@ -319,6 +326,14 @@ fn rounds_ratings_dates_and_start_numbers_no_reader_could_keep_are_refused_at_th
             with_event(|e| e["end"] = Value::from("9999-12-31")),
             "outside the years 1850–2100",
         ),
+        (
+            with_player(|p| p["name"] = Value::from("Aho, \u{202e}oniA")),
+            "reorders text on screen",
+        ),
+        (
+            with_player(|p| p["name"] = Value::from("A".repeat(300))),
+            "300 characters long (at most 200)",
+        ),
     ];
     for (k, (doc, says)) in cases.iter().enumerate() {
         let file = dir.path().join(format!("case{k}.json"));
@@ -328,6 +343,13 @@ fn rounds_ratings_dates_and_start_numbers_no_reader_could_keep_are_refused_at_th
         assert_eq!(out.status.code(), Some(2), "case {k}");
         let message = refused(&out);
         assert!(message.contains(says), "case {k}: {message}");
+        // Nothing is left behind: no empty database fixed to a rulebook.
+        assert!(
+            std::fs::read_dir(&db).map_or(true, |mut d| d.next().is_none()),
+            "case {k}: the refused import left files in {}",
+            db.display()
+        );
+        assert!(refused(&ratedesk(&db, &["check"])).contains("there is no database"));
     }
     // A TRF with one start number twice (two records, one id) or a FIDE rating of 9999: what
     // the file says is refused with its line, and the database stays as it was.

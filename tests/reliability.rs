@@ -608,14 +608,21 @@ fn finished_within(
 #[test]
 fn an_import_torn_by_a_full_disk_ends_at_once_and_the_database_is_refused_not_worked_on() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("db");
+    let db = demo_db(dir.path());
+    // Another federation's file: new players and new events.
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/autumn-2025.json");
+    let other = std::fs::read_to_string(&demo)
+        .expect("demo")
+        .replace("\"FIN", "\"FIX")
+        .replace("\"2025-", "\"2024-");
+    let file = dir.path().join("other.json");
+    std::fs::write(&file, other).expect("write");
     // The commit writes the players and events, then the disk is full: no audit entry, no
     // counters (as sled leaves a transaction whose large audit entry could not be written).
     let child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
         .arg("--db")
         .arg(&db)
-        .args(["import", "json", demo.to_str().expect("path")])
+        .args(["import", "json", file.to_str().expect("path")])
         .env("RATEDESK_TEST_TORN_COMMIT_AFTER", "0")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -637,11 +644,24 @@ fn an_import_torn_by_a_full_disk_ends_at_once_and_the_database_is_refused_not_wo
         assert!(!out.status.success(), "{args:?} worked on a torn edit");
         assert!(
             message.contains("an edit was written only in part")
+                && message.contains("42 players where its last complete edit left 22")
                 && message.contains("with no audit entry")
                 && message.contains("restore --force"),
             "{args:?}: {message}"
         );
     }
+    // The way out it names: the backup taken before the import.
+    let backup = std::fs::read_dir(db.join("backups"))
+        .expect("backups")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().ends_with("-before-import.backup"))
+        .expect("a backup before the import");
+    ok(&ratedesk(
+        &db,
+        &["restore", "--force", backup.to_str().expect("path")],
+    ));
+    ok(&ratedesk(&db, &["check"]));
 }
 
 #[test]

@@ -145,8 +145,39 @@ fn escape_sequences_from_imported_data_never_reach_the_terminal_raw() {
     doc["events"][0]["name"] = Value::from("Open\u{1b}[31m red");
     let file = dir.path().join("evil.json");
     std::fs::write(&file, doc.to_string()).expect("write");
+    // At the door: refused, and the refusal names the field without its escape sequences.
+    let out = ratedesk(
+        &dir.path().join("refused"),
+        &["import", "json", file.to_str().expect("path")],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has a control character"));
+    assert!(!has_raw_controls(&out.stdout) && !has_raw_controls(&out.stderr));
+    // Names written before the door checked them (a backup of an older database): every
+    // output still writes their controls as text.
+    let clean = demo_db(&dir.path().join("clean"));
+    let backup = dir.path().join("clean.backup");
+    ok(&ratedesk(
+        &clean,
+        &["backup", backup.to_str().expect("path")],
+    ));
+    let text = std::fs::read_to_string(&backup).expect("backup");
+    let json = |v: &str| serde_json::to_string(v).expect("json");
+    let text = text
+        .replacen(
+            &json("Järvinen, Aino"),
+            &json("Evil\u{1b}]0;owned\u{7}\u{1b}[2J, Aino"),
+            1,
+        )
+        .replacen(&json("Mäkelä, Eero"), &json("C1\u{9b}31m, Eero"), 1);
+    assert!(
+        text.contains("C1\u{9b}31m") && text.contains("Evil\\u001b"),
+        "the backup carries the names"
+    );
+    let evil = dir.path().join("evil.backup");
+    std::fs::write(&evil, text).expect("write");
     let db = dir.path().join("db");
-    let out = ratedesk(&db, &["import", "json", file.to_str().expect("path")]);
+    let out = ratedesk(&db, &["restore", evil.to_str().expect("path")]);
     assert!(!has_raw_controls(&out.stdout) && !has_raw_controls(&out.stderr));
     ok(&out);
     let id = doc["players"][0]["id"].as_str().expect("id").to_string();

@@ -228,19 +228,79 @@ impl<R: Rulebook> Current<'_, R> {
 const MAX_BASE_SECONDS: u32 = 24 * 3600;
 const MAX_INCREMENT_SECONDS: u32 = 3600;
 
-/// What every record an edit writes must be, wherever it came from (a file, a form): ids on one
-/// line without control characters (they are shown in lists, logs and terminals), an event's
-/// id not empty, and a time control a game can have.
+/// The longest id and name kept: far beyond any real one, short enough for every list.
+const MAX_ID: usize = 64;
+const MAX_NAME: usize = 200;
+
+/// Characters that reorder the text around them on a screen (bidirectional overrides and
+/// isolates, marks): in a name they can make a list show what it does not hold.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// A text field of a record that a list, a log or a terminal shows: its length, and no control
+/// or bidirectional control characters. `what` names it in the message.
+fn check_text(what: &str, text: &str, max: usize) -> Result<(), EditError> {
+    let length = text.chars().count();
+    if length > max {
+        return err(format!(
+            "{what} is {length} characters long (at most {max}): {:?}…",
+            text.chars().take(40).collect::<String>()
+        ));
+    }
+    if text.chars().any(char::is_control) {
+        return err(format!(
+            "{what} {text:?} has a control character (a line break?)"
+        ));
+    }
+    if text.chars().any(is_bidi_control) {
+        return err(format!(
+            "{what} {:?} has a character that reorders text on screen (a bidirectional control)",
+            text.chars()
+                .filter(|&c| !is_bidi_control(c))
+                .collect::<String>()
+        ));
+    }
+    Ok(())
+}
+
+/// What every record an edit writes must be, wherever it came from (a file, a form): ids and
+/// names of a sane length on one line, without control characters (they are shown in lists,
+/// logs and terminals), dates in the years of the record, ratings a list can publish, an
+/// event's id not empty, and a time control a game can have.
 pub(super) fn check_records<R: Rulebook>(change: &Change<R>) -> Result<(), EditError> {
     let bad = |text: &str| text.chars().any(char::is_control);
     for d in &change.players {
-        if let Some(rec) = &d.after
-            && bad(&rec.info.id)
-        {
+        let Some(rec) = &d.after else { continue };
+        let info = &rec.info;
+        check_text("the player id", &info.id, MAX_ID)?;
+        check_text(&format!("the name of {}", info.id), &info.name, MAX_NAME)?;
+        if let Some(club) = &info.club {
+            check_text(&format!("the club of {}", info.id), club, MAX_NAME)?;
+        }
+        if let Some(born) = info.born.filter(|&b| !crate::model::plausible_date(b)) {
             return err(format!(
-                "the player id {:?} has a control character (a line break?)",
-                rec.info.id
+                "{}: born {born}, outside the years {}–{}",
+                info.id,
+                crate::model::YEARS.start(),
+                crate::model::YEARS.end()
             ));
+        }
+        let ratings = info
+            .fide
+            .iter()
+            .flat_map(|f| [f.standard, f.rapid, f.blitz])
+            .chain(info.national.iter().flat_map(|n| [n.standard, n.rapid]))
+            .flatten();
+        for r in ratings {
+            if !crate::model::RATINGS.contains(&i64::from(r)) {
+                return err(format!(
+                    "{}: a rating of {r} is outside {}–{}",
+                    info.id,
+                    crate::model::RATINGS.start(),
+                    crate::model::RATINGS.end()
+                ));
+            }
         }
     }
     for d in &change.events {
@@ -258,6 +318,8 @@ pub(super) fn check_records<R: Rulebook>(change: &Change<R>) -> Result<(), EditE
                 ev.id
             ));
         }
+        check_text("the event id", &ev.id, MAX_ID)?;
+        check_text(&format!("the name of event {}", ev.id), &ev.name, MAX_NAME)?;
         if let Some(tc) = &ev.time_control {
             let base_ok = tc.base_seconds <= MAX_BASE_SECONDS
                 && tc.added.iter().all(|a| a.seconds <= MAX_BASE_SECONDS);
@@ -274,4 +336,20 @@ pub(super) fn check_records<R: Rulebook>(change: &Change<R>) -> Result<(), EditE
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_field_is_of_a_sane_length_on_one_line_and_reads_in_its_order() {
+        assert!(check_text("the player id", &"X".repeat(MAX_ID), MAX_ID).is_ok());
+        let long = check_text("the player id", &"X".repeat(MAX_ID + 1), MAX_ID);
+        assert!(long.is_err_and(|e| e.0.contains("65 characters long (at most 64)")));
+        assert!(check_text("a name", "Aho\nAino", MAX_NAME).is_err());
+        let bidi = check_text("a name", "Aho, \u{2067}Aino", MAX_NAME);
+        assert!(bidi.is_err_and(|e| e.0.contains("Aho, Aino")));
+        assert!(check_text("a name", "Þórhallsdóttir, Guðrún – İnce", MAX_NAME).is_ok());
+    }
 }

@@ -35,6 +35,7 @@ pub mod views;
 pub use import::trf as trf_import;
 
 pub use audit_log::{HeadError, find_head, head_line};
+pub use checks::is_bidi_control;
 pub use federation::Federation;
 pub use national::National;
 pub use registry::{WithFederation, with_federation};

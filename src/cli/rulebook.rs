@@ -20,8 +20,8 @@ pub(super) struct Workstation {
     pub preset: Option<String>,
 }
 
-/// Opens the TUI on the database's rulebook (a demo federation's on request; a folder without
-/// a database gets a Finnish one). A broken keymap stops here, before the alternate screen,
+/// Opens the TUI on the database's rulebook (a demo federation's on request; the default folder
+/// without a database gets a Finnish one, a `--db` folder without one is refused). A broken keymap stops here, before the alternate screen,
 /// naming the file, the key and the clash; a broken theme only warns.
 pub(super) fn workstation(asked: Workstation) -> Result<(), Failure> {
     let (dir, code) = if asked.demo {
@@ -47,9 +47,13 @@ pub(super) fn workstation(asked: Workstation) -> Result<(), Failure> {
         (dir, code)
     } else {
         let dir = database_dir(asked.db.clone());
-        let code = database::rulebook_of(&dir)
-            .map_err(other)?
-            .unwrap_or_else(|| "ssl".into());
+        let code = match database::rulebook_of(&dir).map_err(other)? {
+            Some(code) => code,
+            // A folder named with --db that holds no database is a mistyped path, not a
+            // request for an empty one: `init` creates one.
+            None if asked.db.is_some() => return Err(database::missing(&dir).into()),
+            None => "ssl".into(),
+        };
         (dir, code)
     };
     app::with_federation(&code, OpenWorkstation { asked, dir })?
@@ -187,13 +191,41 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
         // mistyped --db, not a request for an empty database.
         (_, None) => return Err(database::missing(&dir).into()),
     };
-    app::with_federation(
+    // An import into a folder that holds nothing yet creates the database; when it is
+    // refused, nothing is left behind (no empty database fixed to a rulebook).
+    let creating = matches!(command, Command::Import { .. }) && !holds_anything(&dir);
+    let done = app::with_federation(
         &code,
         OnDatabase {
-            dir,
+            dir: dir.clone(),
             command,
             backup,
             stop,
         },
-    )?
+    )?;
+    if done.is_err() && creating {
+        remove_created(&dir);
+    }
+    done
+}
+
+/// Whether a folder exists with anything in it.
+fn holds_anything(dir: &std::path::Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some())
+}
+
+/// Removes what a refused import created in a folder that held nothing: the folder's content
+/// (the folder itself stays when it was there before).
+fn remove_created(dir: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let _ = if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+    }
 }
