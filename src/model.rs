@@ -425,6 +425,12 @@ pub fn plausible_date(date: NaiveDate) -> bool {
     YEARS.contains(&date.year())
 }
 
+/// Characters that reorder the text around them on a screen (bidirectional overrides and
+/// isolates, marks): in a name they can make a list show what it does not hold.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
 /// How a federation writes a player's name on its screens and in its messages. A name is
 /// stored as TRF files and FIDE lists write it, `Surname, First`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -835,3 +835,46 @@ fn a_history_rewritten_after_a_list_was_published_is_caught_by_whoever_holds_the
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("carries no audit head"));
 }
+
+#[test]
+fn a_record_changed_with_no_audit_entry_is_found_by_check() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    ok(&ratedesk(&db, &["check"]));
+    // A result whose commit wrote the event and then failed: the counts are as they were, so
+    // the database opens; the replay of the audit log says what is not its doing.
+    let out = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .args(["result", "2025-hki-open", "1", "1", "0-1"])
+        .env("RATEDESK_TEST_TORN_COMMIT_AFTER", "0")
+        .output()
+        .expect("result");
+    assert_eq!(out.status.code(), Some(1));
+    let out = ratedesk(&db, &["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("records changed with no audit entry")
+            && said.contains("event 2025-hki-open"),
+        "{said}"
+    );
+}
+
+#[test]
+fn temporary_files_a_killed_write_left_are_removed_when_the_database_opens() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let leftovers = [
+        db.join("backups")
+            .join("ratedesk-20261125T120000.000.backup.tmp"),
+        db.join("ratedesk.front.tmp"),
+    ];
+    for file in &leftovers {
+        std::fs::write(file, vec![b'x'; 3 << 20]).expect("a partial file");
+    }
+    ok(&ratedesk(&db, &["check"]));
+    for file in &leftovers {
+        assert!(!file.exists(), "{} is still there", file.display());
+    }
+}

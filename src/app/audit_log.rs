@@ -134,7 +134,72 @@ impl<R: Federation> Desk<R> {
                 last.seq
             ));
         }
+        problems.extend(self.unaudited(&entries));
         Ok(problems)
+    }
+
+    /// Records that are not what the audit log says they became: the log replayed from its
+    /// first entry must give every record as stored, so that no record changes without an
+    /// entry (a write outside ratedesk, an edit torn by a failing disk).
+    fn unaudited(&self, entries: &[AuditEntry<R>]) -> Vec<String> {
+        const LISTED: usize = 10;
+        let mut book = crate::book::Book::<R>::default();
+        let mut status = Vec::new();
+        for entry in entries {
+            entry.change.apply(&mut book, &mut status);
+        }
+        let mut differ = Vec::new();
+        let active = |s: &[crate::book::PlayerStatus], p: usize| {
+            s.get(p)
+                .copied()
+                .unwrap_or(crate::book::PlayerStatus::Deleted)
+        };
+        for p in 0..book.players.len().max(self.book.players.len()) {
+            let (now, then) = (active(&self.status, p), active(&status, p));
+            let same = now == then
+                && (now == crate::book::PlayerStatus::Deleted
+                    || (self.book.players.get(p) == book.players.get(p)
+                        && self.book.seeds.get(p) == book.seeds.get(p)
+                        && self.book.held.get(p) == book.held.get(p)
+                        && self.book.confirmed.get(p) == book.confirmed.get(p)));
+            if !same {
+                let id = self
+                    .book
+                    .players
+                    .get(p)
+                    .or(book.players.get(p))
+                    .map_or_else(|| format!("#{p}"), |i| one_line(&i.id));
+                differ.push(format!("player {id}"));
+            }
+        }
+        let live = |l: &[bool], e: usize| l.get(e).copied().unwrap_or(false);
+        for e in 0..book.events.len().max(self.book.events.len()) {
+            let (now, then) = (live(&self.book.live, e), live(&book.live, e));
+            if now != then || (now && self.book.events.get(e) != book.events.get(e)) {
+                let id = self
+                    .book
+                    .events
+                    .get(e)
+                    .or(book.events.get(e))
+                    .map_or_else(|| format!("#{e}"), |ev| one_line(&ev.id));
+                differ.push(format!("event {id}"));
+            }
+        }
+        if differ.is_empty() {
+            return Vec::new();
+        }
+        let more = differ.len().saturating_sub(LISTED);
+        let mut listed = differ
+            .into_iter()
+            .take(LISTED)
+            .collect::<Vec<_>>()
+            .join(", ");
+        if more > 0 {
+            listed.push_str(&format!(" and {more} more"));
+        }
+        vec![format!(
+            "records changed with no audit entry (the audit log replayed gives them otherwise): {listed}"
+        )]
     }
 
     fn player_label(&self, p: usize, record: Option<&PlayerInfo>) -> String {

@@ -232,11 +232,7 @@ const MAX_INCREMENT_SECONDS: u32 = 3600;
 const MAX_ID: usize = 64;
 const MAX_NAME: usize = 200;
 
-/// Characters that reorder the text around them on a screen (bidirectional overrides and
-/// isolates, marks): in a name they can make a list show what it does not hold.
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
-}
+pub use crate::model::is_bidi_control;
 
 /// A text field of a record that a list, a log or a terminal shows: its length, and no control
 /// or bidirectional control characters. `what` names it in the message.

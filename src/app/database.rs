@@ -46,6 +46,18 @@ pub fn exists(dir: &Path) -> bool {
 /// beside the database without opening it; a database without that file (written by an older
 /// version) is asked by opening it.
 pub fn rulebook_of(dir: &Path) -> Result<Option<String>, StoreError> {
+    // A folder another user keeps closed is someone's database, not a mistyped path.
+    if let Err(e) = std::fs::read_dir(dir)
+        && e.kind() == std::io::ErrorKind::PermissionDenied
+    {
+        return Err(match crate::store::lock::check_folder(dir) {
+            Err(e) => StoreError::Locked(e),
+            Ok(()) => StoreError::Io {
+                path: dir.to_path_buf(),
+                detail: format!("permission denied: {e}"),
+            },
+        });
+    }
     if let Some(code) = Store::rules_in(dir) {
         return Ok(Some(code));
     }

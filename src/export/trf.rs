@@ -160,7 +160,7 @@ pub fn write_with(event: &Event, players: &[PlayerInfo], options: &Options) -> S
             "001 {:>4} {sex}{:>3} {:<33} {:>4} {:<3} {:>11} {:<10} {:>4} {:>4}",
             i + 1,
             "",
-            info.name.chars().take(33).collect::<String>(),
+            column_text(&info.name, 33),
             rating,
             federation,
             info.fide_id.map(|f| f.to_string()).unwrap_or_default(),
@@ -204,7 +204,7 @@ pub fn write_with(event: &Event, players: &[PlayerInfo], options: &Options) -> S
                 options.federation,
                 i + 1,
                 "",
-                info.name.chars().take(33).collect::<String>(),
+                column_text(&info.name, 33),
                 rating,
                 "",
                 id.unwrap_or(""),
@@ -214,4 +214,31 @@ pub fn write_with(event: &Event, players: &[PlayerInfo], options: &Options) -> S
         }
     }
     out
+}
+
+/// A text for a fixed-width column: `width` characters at most, a control or bidirectional
+/// control character as `?` (escaped, it would take six columns and shift every one after it).
+fn column_text(text: &str, width: usize) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() || crate::model::is_bidi_control(c) {
+                '?'
+            } else {
+                c
+            }
+        })
+        .take(width)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::column_text;
+
+    #[test]
+    fn a_name_keeps_its_column_whatever_it_holds() {
+        assert_eq!(column_text("Evil\u{1b}[2J, Aino", 33), "Evil?[2J, Aino");
+        assert_eq!(column_text("Aho\u{202e}, Aino", 33), "Aho?, Aino");
+        assert_eq!(column_text(&"Å".repeat(40), 33).chars().count(), 33);
+    }
 }

@@ -198,9 +198,30 @@ pub(super) fn write_replacing(path: &Path, contents: &[u8]) -> std::io::Result<(
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
         _ => {}
     }
-    let mut file = super::lock::open_private(&tmp, true)?;
-    file.write_all(contents)?;
+    let written =
+        super::lock::open_private(&tmp, true).and_then(|mut file| file.write_all(contents));
+    if let Err(e) = written {
+        // A file cut short (a full disk) is not left to take the last free space.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
     std::fs::rename(tmp, path)
+}
+
+/// Removes the temporary files a process killed while writing left in `dir` (regular files and
+/// links named `….tmp`; a link is removed, never followed). The database's lock is held.
+pub(super) fn remove_leftovers(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let is_file = entry
+            .file_type()
+            .is_ok_and(|t| t.is_file() || t.is_symlink());
+        if is_file && entry.file_name().to_string_lossy().ends_with(".tmp") {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Whether sled's log is exactly as the manifest left it.

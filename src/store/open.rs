@@ -240,6 +240,10 @@ impl Store {
             Err(StoreError::NoSpace { .. }) => {}
             other => other?,
         }
+        if store._lock.is_some() {
+            manifest::remove_leftovers(dir);
+            manifest::remove_leftovers(&backup::backup_dir(dir));
+        }
         for entry in std::fs::read_dir(dir).map_err(|e| e.at(dir))?.flatten() {
             lock::set_private(&entry.path());
         }
