@@ -447,15 +447,17 @@ pub fn head_line(head: Option<(u64, Link)>) -> String {
     }
 }
 
-/// The head a text carries: the first `audit head #SEQ HASH` in it.
+/// The head a text carries: the last `audit head #SEQ HASH` in it — the list's foot, after
+/// every name and id a row could hold.
 pub fn find_head(text: &str) -> Option<(u64, Link)> {
-    text.match_indices("audit head #").find_map(|(at, marker)| {
-        let rest = &text[at + marker.len()..];
-        let (seq, rest) = rest.split_once(' ')?;
-        let seq = seq.parse().ok()?;
-        let hex = rest.get(..64)?;
-        Some((seq, hex.parse().ok()?))
-    })
+    text.rmatch_indices("audit head #")
+        .find_map(|(at, marker)| {
+            let rest = &text[at + marker.len()..];
+            let (seq, rest) = rest.split_once(' ')?;
+            let seq = seq.parse().ok()?;
+            let hex = rest.get(..64)?;
+            Some((seq, hex.parse().ok()?))
+        })
 }
 
 /// Why a published list cannot be checked.
@@ -487,6 +489,10 @@ mod head_tests {
             assert_eq!(find_head(&text), Some((42, link)), "{text}");
         }
         assert_eq!(find_head("audit head #42 abc"), None);
+        // A row that imitates a head is not taken for the foot.
+        let forged = head_line(Some((7, Link([0xcd; 32]))));
+        let list = format!("Id;Nimi\n1;{forged}\n# {line}\n");
+        assert_eq!(find_head(&list), Some((42, link)));
         assert_eq!(find_head("no head here"), None);
         assert_eq!(find_head(&head_line(None)), None);
     }

@@ -212,7 +212,7 @@ impl Keymap {
             layers.push((format!("keymaps/{name}.toml"), text));
         }
         if let Some(path) = user {
-            let text = std::fs::read_to_string(path).map_err(|e| KeymapError {
+            let text = read_keymap_file(path).map_err(|e| KeymapError {
                 file: path.display().to_string(),
                 context: String::new(),
                 key: String::new(),
@@ -327,6 +327,27 @@ impl Keymap {
     }
 }
 
+/// The most a keymap file may hold: a full keymap is a few kilobytes.
+const KEYMAP_LIMIT: u64 = 1 << 20;
+
+/// A user's keymap file as text, refused past [`KEYMAP_LIMIT`] (`--keymap /dev/zero` ends
+/// with a message, not with the memory).
+fn read_keymap_file(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(KEYMAP_LIMIT + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > KEYMAP_LIMIT {
+        return Err(std::io::Error::other(format!(
+            "larger than {} KB: not a keymap",
+            KEYMAP_LIMIT >> 10
+        )));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,6 +409,13 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_keymap_file_without_end_is_refused_not_read_into_memory() {
+        let e = Keymap::load(None, Some(std::path::Path::new("/dev/zero")))
+            .expect_err("/dev/zero is no keymap");
+        assert!(e.to_string().contains("not a keymap"), "{e}");
     }
 
     #[test]
