@@ -331,8 +331,8 @@ fn rounds_ratings_dates_and_start_numbers_no_reader_could_keep_are_refused_at_th
             "reorders text on screen",
         ),
         (
-            with_player(|p| p["name"] = Value::from("A".repeat(300))),
-            "300 characters long (at most 200)",
+            with_player(|p| p["name"] = Value::from("A".repeat(400))),
+            "400 characters long (at most 300)",
         ),
     ];
     for (k, (doc, says)) in cases.iter().enumerate() {
@@ -397,4 +397,35 @@ fn rounds_ratings_dates_and_start_numbers_no_reader_could_keep_are_refused_at_th
         before,
         "nothing changed"
     );
+}
+
+#[test]
+fn an_import_refused_after_another_was_stored_keeps_the_stored_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let trf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/trf/erral_fidetournament_test_demo.trf");
+    // The same event in two folders: the first is imported, the second refused (its id is
+    // taken) — into a new database, which keeps the first.
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    for folder in [&a, &b] {
+        std::fs::create_dir_all(folder).expect("mkdir");
+        std::fs::copy(&trf, folder.join("open.trf")).expect("copy");
+    }
+    let db = dir.path().join("db");
+    let out = ratedesk(
+        &db,
+        &[
+            "import",
+            "trf",
+            a.join("open.trf").to_str().expect("path"),
+            b.join("open.trf").to_str().expect("path"),
+            "--yes",
+            "--time-control",
+            "90+30",
+        ],
+    );
+    assert!(!out.status.success(), "the second file is refused");
+    let check = ok(&ratedesk(&db, &["check"]));
+    assert!(check.contains("chain holds (1 entries)"), "{check}");
+    assert!(ok(&ratedesk(&db, &["log"])).contains("open.trf"));
 }

@@ -447,17 +447,21 @@ pub fn head_line(head: Option<(u64, Link)>) -> String {
     }
 }
 
-/// The head a text carries: the last `audit head #SEQ HASH` in it — the list's foot, after
-/// every name and id a row could hold.
+/// The head a text carries at its foot — in an HTML page its `<footer>` (a row's `<` is
+/// written `&lt;`), in CSV or text its last line — never one a row holds: a name could imitate
+/// it, and a list whose foot was cut or altered carries none.
 pub fn find_head(text: &str) -> Option<(u64, Link)> {
-    text.rmatch_indices("audit head #")
-        .find_map(|(at, marker)| {
-            let rest = &text[at + marker.len()..];
-            let (seq, rest) = rest.split_once(' ')?;
-            let seq = seq.parse().ok()?;
-            let hex = rest.get(..64)?;
-            Some((seq, hex.parse().ok()?))
-        })
+    let foot = match text.rfind("<footer>") {
+        Some(at) => &text[at..],
+        None => text.trim_end().lines().last()?,
+    };
+    foot.match_indices("audit head #").find_map(|(at, marker)| {
+        let rest = &foot[at + marker.len()..];
+        let (seq, rest) = rest.split_once(' ')?;
+        let seq = seq.parse().ok()?;
+        let hex = rest.get(..64)?;
+        Some((seq, hex.parse().ok()?))
+    })
 }
 
 /// Why a published list cannot be checked.
@@ -489,10 +493,14 @@ mod head_tests {
             assert_eq!(find_head(&text), Some((42, link)), "{text}");
         }
         assert_eq!(find_head("audit head #42 abc"), None);
-        // A row that imitates a head is not taken for the foot.
+        // A row that imitates a head is not taken for the foot, and a list whose foot was cut
+        // off carries none.
         let forged = head_line(Some((7, Link([0xcd; 32]))));
         let list = format!("Id;Nimi\n1;{forged}\n# {line}\n");
         assert_eq!(find_head(&list), Some((42, link)));
+        assert_eq!(find_head(&format!("Id;Nimi\n1;{forged}\n2;Aho\n")), None);
+        let page = format!("<td>{forged}</td></tr></tbody></table>\n</body>");
+        assert_eq!(find_head(&page), None);
         assert_eq!(find_head("no head here"), None);
         assert_eq!(find_head(&head_line(None)), None);
     }

@@ -228,9 +228,10 @@ impl<R: Rulebook> Current<'_, R> {
 const MAX_BASE_SECONDS: u32 = 24 * 3600;
 const MAX_INCREMENT_SECONDS: u32 = 3600;
 
-/// The longest id and name kept: far beyond any real one, short enough for every list.
-const MAX_ID: usize = 64;
-const MAX_NAME: usize = 200;
+/// The longest id and name kept: far beyond any real one (an event's id may be a file's name,
+/// up to 255 bytes, and a new player's id is made of it), short enough for every list.
+const MAX_ID: usize = 300;
+const MAX_NAME: usize = 300;
 
 pub use crate::model::is_bidi_control;
 
@@ -269,12 +270,25 @@ pub(super) fn check_records<R: Rulebook>(change: &Change<R>) -> Result<(), EditE
     for d in &change.players {
         let Some(rec) = &d.after else { continue };
         let info = &rec.info;
-        check_text("the player id", &info.id, MAX_ID)?;
-        check_text(&format!("the name of {}", info.id), &info.name, MAX_NAME)?;
-        if let Some(club) = &info.club {
+        // Only what the edit changes: a record kept from before these checks is not held
+        // against an edit that leaves its fields as they were.
+        let before = d.before.as_ref().map(|b| &b.info);
+        if before.is_none_or(|b| b.id != info.id) {
+            check_text("the player id", &info.id, MAX_ID)?;
+        }
+        if before.is_none_or(|b| b.name != info.name) {
+            check_text(&format!("the name of {}", info.id), &info.name, MAX_NAME)?;
+        }
+        if let Some(club) = info
+            .club
+            .as_ref()
+            .filter(|_| before.is_none_or(|b| b.club != info.club))
+        {
             check_text(&format!("the club of {}", info.id), club, MAX_NAME)?;
         }
-        if let Some(born) = info.born.filter(|&b| !crate::model::plausible_date(b)) {
+        if let Some(born) = info.born.filter(|&b| {
+            !crate::model::plausible_date(b) && before.is_none_or(|old| old.born != info.born)
+        }) {
             return err(format!(
                 "{}: born {born}, outside the years {}–{}",
                 info.id,
@@ -285,8 +299,14 @@ pub(super) fn check_records<R: Rulebook>(change: &Change<R>) -> Result<(), EditE
         let ratings = info
             .fide
             .iter()
+            .filter(|f| before.is_none_or(|b| !b.fide.contains(f)))
             .flat_map(|f| [f.standard, f.rapid, f.blitz])
-            .chain(info.national.iter().flat_map(|n| [n.standard, n.rapid]))
+            .chain(
+                info.national
+                    .iter()
+                    .filter(|n| before.is_none_or(|b| !b.national.contains(n)))
+                    .flat_map(|n| [n.standard, n.rapid]),
+            )
             .flatten();
         for r in ratings {
             if !crate::model::RATINGS.contains(&i64::from(r)) {
@@ -314,8 +334,13 @@ pub(super) fn check_records<R: Rulebook>(change: &Change<R>) -> Result<(), EditE
                 ev.id
             ));
         }
-        check_text("the event id", &ev.id, MAX_ID)?;
-        check_text(&format!("the name of event {}", ev.id), &ev.name, MAX_NAME)?;
+        let before = d.before.as_ref().map(|b| &b.event);
+        if before.is_none_or(|b| b.id != ev.id) {
+            check_text("the event id", &ev.id, MAX_ID)?;
+        }
+        if before.is_none_or(|b| b.name != ev.name) {
+            check_text(&format!("the name of event {}", ev.id), &ev.name, MAX_NAME)?;
+        }
         if let Some(tc) = &ev.time_control {
             let base_ok = tc.base_seconds <= MAX_BASE_SECONDS
                 && tc.added.iter().all(|a| a.seconds <= MAX_BASE_SECONDS);
@@ -342,7 +367,7 @@ mod tests {
     fn a_text_field_is_of_a_sane_length_on_one_line_and_reads_in_its_order() {
         assert!(check_text("the player id", &"X".repeat(MAX_ID), MAX_ID).is_ok());
         let long = check_text("the player id", &"X".repeat(MAX_ID + 1), MAX_ID);
-        assert!(long.is_err_and(|e| e.0.contains("65 characters long (at most 64)")));
+        assert!(long.is_err_and(|e| e.0.contains("301 characters long (at most 300)")));
         assert!(check_text("a name", "Aho\nAino", MAX_NAME).is_err());
         let bidi = check_text("a name", "Aho, \u{2067}Aino", MAX_NAME);
         assert!(bidi.is_err_and(|e| e.0.contains("Aho, Aino")));

@@ -71,6 +71,47 @@ pub fn rulebook_of(dir: &Path) -> Result<Option<String>, StoreError> {
     }
 }
 
+/// Removes the database in `dir` when it holds nothing at all — no record, no audit entry —
+/// as a refused import into a new folder leaves it. Under the lock, so a database another
+/// process holds or has filled meanwhile is never touched; only ratedesk's own files go (the
+/// folder stays, and a backups folder with anything in it).
+pub fn remove_if_empty(dir: &Path, code: &str) {
+    let Ok(lock) = Store::lock(dir) else {
+        return;
+    };
+    let lock = std::sync::Arc::new(lock);
+    let Ok(store) = Store::open_locked(dir, code, lock.clone()) else {
+        return;
+    };
+    let empty = store.holds_nothing().unwrap_or(false);
+    drop(store);
+    if !empty {
+        return;
+    }
+    let ours = |name: &str| {
+        matches!(name, "db" | "conf" | "blobs")
+            || name.starts_with("snap.")
+            || (name.starts_with("ratedesk.") && name != "ratedesk.lock")
+    };
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = entry.path();
+            let _ = if name == "backups" {
+                std::fs::remove_dir(&path)
+            } else if !ours(&name) {
+                Ok(())
+            } else if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                std::fs::remove_dir_all(&path)
+            } else {
+                std::fs::remove_file(&path)
+            };
+        }
+    }
+    drop(lock);
+    let _ = std::fs::remove_file(dir.join("ratedesk.lock"));
+}
+
 /// `ratedesk init`: a new, empty database for `rulebook` in `dir`, which must hold none.
 pub fn create<R: Federation>(dir: &Path, rulebook: R) -> Result<Desk<R>, CreateError> {
     if let Some(rules) = rulebook_of(dir).map_err(DeskError::from)? {

@@ -69,10 +69,12 @@ pub fn national_list<R: Federation>(
     let (book, ledger) = (desk.book(), desk.ledger());
     let head = super::audit_log::head_line(desk.head()?);
     Ok(match format {
-        // The head as the file's last line, a comment to the programs that read the list.
+        // The head as the file's last row, with the header's number of cells (a strict CSV
+        // reader takes every row to have them); its first cell begins with `#`.
         ListFormat::Csv => {
             let mut csv = list::write_csv(rulebook, book, ledger, &active, date, previous);
-            csv.push_str(&format!("# {head}\n"));
+            let cells = csv.lines().next().map_or(1, |h| h.split(';').count());
+            csv.push_str(&format!("# {head}{}\n", ";".repeat(cells - 1)));
             csv
         }
         ListFormat::Page(kind) => {

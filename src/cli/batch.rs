@@ -11,18 +11,23 @@ use crate::app::{Desk, DeskError, Federation, queries};
 const GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// SIGTERM, SIGHUP (an SSH connection dropping) and SIGINT: the first lets the command finish
-/// its edit, flush and exit cleanly — within [`GRACE`]: a command still running then (a disk
-/// that stopped answering) ends as a kill would, which loses nothing acknowledged. A second
-/// signal ends the process at once.
+/// its edit, flush and exit cleanly. After SIGTERM or SIGINT — someone asking it to stop — that
+/// is within [`GRACE`]: a command still running then (a disk that stopped answering) ends as a
+/// kill would, which loses nothing acknowledged; after a dropped connection a long import is
+/// let finish. A second signal ends the process at once.
 pub(super) fn defer_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, Failure> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     use std::sync::atomic::Ordering;
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     for signal in [SIGTERM, SIGHUP, SIGINT] {
         signal_hook::flag::register_conditional_shutdown(signal, 1, flag.clone()).map_err(other)?;
         signal_hook::flag::register(signal, flag.clone()).map_err(other)?;
     }
-    let watched = flag.clone();
+    for signal in [SIGTERM, SIGINT] {
+        signal_hook::flag::register(signal, asked.clone()).map_err(other)?;
+    }
+    let watched = asked;
     std::thread::Builder::new()
         .name("grace".into())
         .spawn(move || {

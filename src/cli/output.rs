@@ -93,7 +93,14 @@ impl<W: Write> Write for Escaping<W> {
                         Some(c) if escaped(c, true) => {
                             out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes())
                         }
-                        _ => out.extend_from_slice(seq),
+                        Some(_) => out.extend_from_slice(seq),
+                        // Not UTF-8: the lead byte alone, and what follows it read afresh (a
+                        // control among those bytes is escaped like any other).
+                        None => {
+                            out.push(b);
+                            i += 1;
+                            continue;
+                        }
                     }
                     i += len;
                     continue;
@@ -152,6 +159,12 @@ mod tests {
     fn bidirectional_controls_are_written_as_text_and_other_letters_pass() {
         // RLO would show "Aho" as "ohA" and the rest of the line reversed.
         assert_eq!(escape_line("\u{202e}Aho\u{2066}"), "\\u202eAho\\u2066");
+        // A lead byte without its sequence does not carry a control through.
+        let mut out = Vec::new();
+        Escaping::new(&mut out)
+            .write_all(&[0xe2, 0x1b, b'[', b'2', b'J'])
+            .expect("write");
+        assert_eq!(out, b"\xe2\\u001b[2J");
         // Every split of the text into two writes gives the same output, a character cut in
         // two included.
         let bytes = "Ahonen – \u{202e}x → ok\u{61c}".as_bytes();

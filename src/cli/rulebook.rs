@@ -192,7 +192,8 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
         (_, None) => return Err(database::missing(&dir).into()),
     };
     // An import into a folder that holds nothing yet creates the database; when it is
-    // refused, nothing is left behind (no empty database fixed to a rulebook).
+    // refused before anything was stored, nothing is left behind (no empty database fixed to
+    // a rulebook).
     let creating = matches!(command, Command::Import { .. }) && !holds_anything(&dir);
     let done = app::with_federation(
         &code,
@@ -204,7 +205,7 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
         },
     )?;
     if done.is_err() && creating {
-        remove_created(&dir);
+        database::remove_if_empty(&dir, &code);
     }
     done
 }
@@ -212,20 +213,4 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
 /// Whether a folder exists with anything in it.
 fn holds_anything(dir: &std::path::Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some())
-}
-
-/// Removes what a refused import created in a folder that held nothing: the folder's content
-/// (the folder itself stays when it was there before).
-fn remove_created(dir: &std::path::Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let _ = if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            std::fs::remove_dir_all(&path)
-        } else {
-            std::fs::remove_file(&path)
-        };
-    }
 }

@@ -167,6 +167,31 @@ fn fold(header: &str) -> String {
         .collect()
 }
 
+/// Whether a line ends inside a quoted cell: a cell that begins with `"` and has no closing
+/// `"` (a doubled `""` inside is a quote). A `"` inside an unquoted cell (`Aino "Aikku"`) is
+/// text.
+fn quote_left_open(line: &str) -> bool {
+    let mut chars = line.chars().peekable();
+    let mut at_cell_start = true;
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (false, '"') if at_cell_start => quoted = true,
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+            }
+            (true, '"') => quoted = false,
+            (false, ';') => {
+                at_cell_start = true;
+                continue;
+            }
+            _ => {}
+        }
+        at_cell_start = false;
+    }
+    quoted
+}
+
 /// Reads the whole file by `columns`.
 pub fn parse(bytes: &[u8], columns: &Columns) -> Result<Vec<ListRow>, CsvError> {
     let text = crate::import::trf::decode(bytes);
@@ -180,7 +205,7 @@ pub fn parse(bytes: &[u8], columns: &Columns) -> Result<Vec<ListRow>, CsvError> 
     let split = |line: u64, text: &str| -> Result<Vec<String>, CsvError> {
         // A record is one line: a quoted cell opened and not closed on it is an error, not a
         // cell that runs on to the end of the file.
-        if text.matches('"').count() % 2 == 1 {
+        if quote_left_open(text) {
             return Err(at(
                 line,
                 "-",
@@ -202,8 +227,8 @@ pub fn parse(bytes: &[u8], columns: &Columns) -> Result<Vec<ListRow>, CsvError> 
         .split('\n')
         .map(|l| l.trim_end_matches('\r'))
         .zip(1u64..)
-        // Blank lines, and comments: a list ratedesk published ends with its audit head.
-        .filter(|(l, _)| !l.trim().is_empty() && !l.starts_with('#'));
+        // Blank lines, and the audit head a list ratedesk published ends with.
+        .filter(|(l, _)| !l.trim().is_empty() && !l.starts_with("# audit head"));
     let header = match lines.next() {
         Some((h, n)) => split(n, h)?,
         None => return Err(at(1, "-", "the file is empty".into())),
@@ -390,6 +415,13 @@ mod tests {
         .expect_err("refused");
         assert_eq!(e.line, 2);
         assert!(e.message.contains("not closed"), "{e}");
+        // A quote inside an unquoted cell is text.
+        let rows = parse(
+            b"Id;Sukunimi;Etunimi;Selo\n1;Aho;Aino \"Aikku\";1800\n",
+            &FINNISH,
+        )
+        .expect("reads");
+        assert_eq!(rows[0].name, "Aho, Aino \"Aikku\"");
         // A doubled quote inside a quoted cell is a quote.
         let rows = parse(
             b"Id;Sukunimi;Etunimi;Selo\n1;\"O\"\"Neill\";Aino;1800\n",

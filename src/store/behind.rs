@@ -212,6 +212,17 @@ impl Behind {
             .map_or(true, |inner| inner.stuck || inner.failed.is_some())
     }
 
+    /// Forgets a failure the caller has dealt with (a full disk met while opening, where the
+    /// database can still be read): the next write tries the disk again. A job stuck past the
+    /// deadline is never forgotten.
+    pub fn forgive(&self) {
+        if let Ok(mut inner) = self.inner.lock()
+            && !inner.stuck
+        {
+            inner.failed = None;
+        }
+    }
+
     /// The thread ended without answering (it panicked).
     fn stopped(&self) -> StoreError {
         StoreError::Io {
@@ -303,6 +314,37 @@ mod tests {
         go.send(()).expect("the second is waiting");
         behind.settle_to(second).expect("the second is done");
         assert_eq!(done.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_full_disk_forgiven_is_tried_again_but_a_stuck_job_never_is() {
+        let behind = Behind::new("/db".into());
+        let full = || -> Job {
+            Box::new(|| {
+                Err(StoreError::NoSpace {
+                    path: "/db".into(),
+                    detail: String::new(),
+                })
+            })
+        };
+        behind.ask(full()).expect("asked");
+        assert!(behind.settle().is_err());
+        behind.forgive();
+        assert!(!behind.failed());
+        behind.ask(Box::new(|| Ok(()))).expect("asked");
+        behind.settle().expect("space was freed");
+        // Past the deadline: stuck for good.
+        let (_hold, wait) = channel::<()>();
+        let ticket = behind
+            .ask(Box::new(move || {
+                let _ = wait.recv();
+                Ok(())
+            }))
+            .expect("asked");
+        behind.inner.lock().expect("lock").stuck = true;
+        behind.forgive();
+        assert!(behind.failed());
+        let _ = ticket;
     }
 
     #[test]

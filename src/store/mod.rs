@@ -264,9 +264,11 @@ pub struct Store {
 
 impl Drop for Store {
     /// sled flushes whatever it holds when its last handle goes, and waits for ever on a disk
-    /// that filled up under it. After a failed write that flush could only make half an edit
-    /// durable: the handles are then left open, so the store closes as a killed process would —
-    /// with every acknowledged edit on disk, and the opening to check the rest.
+    /// that filled up under it. After a failed write the handles are left open instead, so the
+    /// process ends as a killed one would, with every acknowledged edit on disk. (sled's own
+    /// periodic flush may still have written part of the failed edit: the count check as the
+    /// database opens and `check`'s replay of the audit log find it.) The handles stay open
+    /// for the rest of the process, which cannot open this database again.
     fn drop(&mut self) {
         if !self.failed() {
             return;
@@ -896,6 +898,16 @@ impl Store {
     pub fn is_empty(&self) -> Result<bool, StoreError> {
         let c = self.counts()?;
         Ok(c.players == 0 && c.events == 0 && c.audit == 0)
+    }
+
+    /// Whether nothing at all is stored: no count, and no record in any tree of the record
+    /// (a commit torn before its counters were written leaves records all the same).
+    pub fn holds_nothing(&self) -> Result<bool, StoreError> {
+        Ok(self.is_empty()?
+            && self.players.is_empty()
+            && self.events.is_empty()
+            && self.audit.is_empty()
+            && self.audit_index.is_empty())
     }
 }
 

@@ -236,8 +236,9 @@ impl Store {
         }
         store.roll_back_fide_import()?;
         match store.flush() {
-            // Opened on a full disk: it can be read; the next write says what is wrong.
-            Err(StoreError::NoSpace { .. }) => {}
+            // Opened on a full disk: it can be read; the next write says what is wrong (and
+            // succeeds once space is freed).
+            Err(StoreError::NoSpace { .. }) => store.behind.forgive(),
             other => other?,
         }
         if store._lock.is_some() {
