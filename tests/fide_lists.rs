@@ -520,3 +520,35 @@ fn isl_and_tsf_databases_import_fide_lists() {
         );
     }
 }
+
+#[test]
+fn a_list_with_one_of_our_players_twice_is_refused_and_changes_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = federation(dir.path());
+    let line = format!(
+        "{:<113}{:<6}{:<4}{:<3}{:<6}{:<4}",
+        "1701991", "2350", "4", "20", "1972", ""
+    );
+    let twice = dir.path().join("twice.txt");
+    std::fs::write(&twice, format!("{line}\n{line}\n")).expect("write");
+    let before = ok(&ratedesk(&db, &["log", "--head"]));
+    let out = ratedesk(
+        &db,
+        &[
+            "import",
+            "fide-list",
+            "--date",
+            "2025-10",
+            "--list",
+            "rapid",
+            twice.to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("FIDE id 1701991 appears twice") && message.contains("FIN1"),
+        "{message}"
+    );
+    assert_eq!(ok(&ratedesk(&db, &["log", "--head"])), before);
+}

@@ -548,6 +548,17 @@ impl<R: BufRead> XmlList<R> {
         }
     }
 
+    /// A field's text so far is within [`MAX_FIELD`] (a 200 MB name is refused, not kept).
+    fn field_fits(&self, element: Option<&str>, text: &str) -> Result<(), ListError> {
+        if text.len() > MAX_FIELD {
+            return Err(self.error(format!(
+                "<{}> is longer than {MAX_FIELD} bytes: not a list's field",
+                element.unwrap_or_default()
+            )));
+        }
+        Ok(())
+    }
+
     fn next_player(&mut self) -> Result<Option<FideRecord>, ListError> {
         use quick_xml::events::Event as X;
         let mut record: Option<FideRecord> = None;
@@ -585,6 +596,7 @@ impl<R: BufRead> XmlList<R> {
                         .decode()
                         .map_err(|e| self.error(format!("bad text: {e}")))?;
                     text.push_str(&decoded);
+                    self.field_fits(element.as_deref(), &text)?;
                 }
                 X::GeneralRef(r) if element.is_some() => {
                     let name = String::from_utf8_lossy(r.as_ref()).into_owned();
@@ -600,6 +612,7 @@ impl<R: BufRead> XmlList<R> {
                         },
                     };
                     text.push_str(&resolved);
+                    self.field_fits(element.as_deref(), &text)?;
                 }
                 X::Empty(s) => {
                     let name = String::from_utf8_lossy(s.local_name().as_ref()).to_lowercase();
@@ -784,6 +797,10 @@ impl<R: Seek> Seek for Counted<R> {
         Ok(at)
     }
 }
+
+/// The longest field of a player's record read from an XML list: a name is well under a
+/// hundred bytes.
+const MAX_FIELD: usize = 1024;
 
 /// Streams a list file (TXT or XML, zipped or not) through `read`. `progress` counts the
 /// file's bytes read so far; `hint` names the list a per-list file holds when its name does not
@@ -1050,6 +1067,17 @@ mod tests {
         assert!(bad.expect_err("refused").message.contains("<fideid>"));
         let cut = read_all(b"<playerslist><player><fideid>1</fideid>", None);
         assert!(cut.is_err());
+        // A name of megabytes is no player's.
+        for name in ["x".repeat(2 << 20), "&amp;".repeat(2000)] {
+            let xml = format!(
+                "<playerslist><player><fideid>1</fideid><name>{name}</name></player></playerslist>"
+            );
+            let long = read_all(xml.as_bytes(), None).expect_err("refused");
+            assert!(
+                long.message.contains("<name> is longer than 1024 bytes"),
+                "{long:?}"
+            );
+        }
     }
 
     #[test]

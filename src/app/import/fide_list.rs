@@ -156,6 +156,17 @@ pub fn plan<R: Federation>(
                 rated += 1;
             }
             if let Some(&p) = by_fide.get(&record.fide_id) {
+                // One of our players twice: which record is his cannot be told.
+                if ours.iter().any(|(q, _)| *q == p) {
+                    return Err(ImportError::file(
+                        file,
+                        format!(
+                            "FIDE id {} appears twice in the list (one of our players: {}); a list has one record a player",
+                            record.fide_id,
+                            desk.book().players[p].id
+                        ),
+                    ));
+                }
                 ours.push((p, record));
             }
             Ok(())
