@@ -878,3 +878,31 @@ fn temporary_files_a_killed_write_left_are_removed_when_the_database_opens() {
         assert!(!file.exists(), "{} is still there", file.display());
     }
 }
+
+#[test]
+fn a_swap_interrupted_after_the_manifest_moved_is_got_out_of_by_the_command_it_names() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (db, file, _, new) = two_versions(dir.path());
+    // The old database's files moved aside, the new one's not yet in: no manifest to read
+    // the rulebook from, only the marker.
+    std::fs::write(
+        db.join("ratedesk.restoring"),
+        "file=other.backup\nstarted=2026-01-01 10:00:00\n",
+    )
+    .expect("marker");
+    let aside = db.join(".restore-replaced");
+    std::fs::create_dir(&aside).expect("mkdir");
+    for name in ["ratedesk.manifest", "db"] {
+        std::fs::rename(db.join(name), aside.join(name)).expect("moved aside");
+    }
+    let out = ratedesk(&db, &["check"]);
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("restore --force"), "{message}");
+    // The command the message names gets out.
+    ok(&ratedesk(
+        &db,
+        &["restore", "--force", file.to_str().expect("path")],
+    ));
+    assert_eq!(ok(&ratedesk(&db, &["export", "ratings"])), new);
+    ok(&ratedesk(&db, &["check"]));
+}

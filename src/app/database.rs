@@ -71,6 +71,16 @@ pub fn rulebook_of(dir: &Path) -> Result<Option<String>, StoreError> {
     }
 }
 
+/// [`rulebook_of`] for `restore --force`, which replaces what `dir` holds: what an interrupted
+/// restore left (refused by every other command, whose message says to run this one) holds no
+/// rulebook to keep.
+pub fn rulebook_to_replace(dir: &Path) -> Result<Option<String>, StoreError> {
+    match rulebook_of(dir) {
+        Err(StoreError::Interrupted { .. }) => Ok(None),
+        found => found,
+    }
+}
+
 /// Removes the database in `dir` when it holds nothing at all — no record, no audit entry —
 /// as a refused import into a new folder leaves it. Under the lock, so a database another
 /// process holds or has filled meanwhile is never touched; only ratedesk's own files go (the

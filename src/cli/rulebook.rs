@@ -146,7 +146,11 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
         Command::Demo { out, .. } => out.clone(),
         _ => database_dir(db),
     };
-    let stored = database::rulebook_of(&dir).map_err(other)?;
+    let stored = match &command {
+        Command::Restore { force: true, .. } => database::rulebook_to_replace(&dir),
+        _ => database::rulebook_of(&dir),
+    }
+    .map_err(other)?;
     let mut backup = None;
     let code = match (&command, stored) {
         (Command::Init { rules } | Command::Demo { rules, .. }, stored) => {
