@@ -631,7 +631,10 @@ fn an_import_torn_by_a_full_disk_ends_at_once_and_the_database_is_refused_not_wo
     let out = finished_within(child, std::time::Duration::from_secs(60));
     let message = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{message}");
-    assert!(message.contains("no space left"), "{message}");
+    assert!(
+        message.contains("no space left") && message.contains("which is not stored"),
+        "{message}"
+    );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("imported"));
     // Every command refuses it, saying what happened and what to do; none works on top.
     for args in [

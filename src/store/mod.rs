@@ -295,6 +295,18 @@ impl Drop for Store {
     }
 }
 
+/// A full disk met by a commit, said with what it means: the edit is not stored, and if the
+/// disk kept part of it the next opening or `check` says so.
+fn uncommitted(e: StoreError) -> StoreError {
+    match e {
+        StoreError::NoSpace { path, .. } => StoreError::NoSpace {
+            path,
+            detail: " while storing this edit, which is not stored (should the disk have kept part of it, the next opening or `ratedesk check` says so, and the newest backup restores it)".into(),
+        },
+        other => other,
+    }
+}
+
 /// A counter of `meta` (0 when never set).
 fn counter(meta: &sled::Tree, name: &str) -> Result<u64, sled::Error> {
     Ok(meta.get(name)?.and_then(|v| codec::id_of(&v)).unwrap_or(0))
@@ -786,7 +798,9 @@ impl Store {
                 .store(true, std::sync::atomic::Ordering::SeqCst);
             let _ = self.players.apply_batch(players);
             let _ = self.events.apply_batch(events);
-            return Err(std::io::Error::from(std::io::ErrorKind::StorageFull).at(&self.path));
+            return Err(uncommitted(
+                std::io::Error::from(std::io::ErrorKind::StorageFull).at(&self.path),
+            ));
         }
         trees
             .transaction(|(tp, te, ta, tm, tn, tf, tc, ti)| {
@@ -814,7 +828,7 @@ impl Store {
                 // Nothing can be said of what sled wrote of a failed commit: the opening checks.
                 self.poisoned
                     .store(true, std::sync::atomic::Ordering::SeqCst);
-                self.fail(e)
+                uncommitted(self.fail(e))
             })?;
         // One past the newest entry stored (on a failure, found again from the store).
         if let Some(last) = newest {
