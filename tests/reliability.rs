@@ -265,16 +265,21 @@ fn a_restore_killed_at_any_moment_leaves_the_old_database_the_new_one_or_a_clear
     assert!(!seen.is_empty());
 }
 
-#[test]
-fn an_interrupted_swap_is_refused_at_the_next_open_and_a_new_restore_completes_it() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (db, file, _, new) = two_versions(dir.path());
-    // What a restore killed during its swap leaves: the marker, half of each database.
+/// The marker a restore writes before it swaps the databases, as a killed one leaves it.
+fn plant_restore_marker(db: &Path) {
     std::fs::write(
         db.join("ratedesk.restoring"),
         "file=other.backup\nstarted=2026-01-01 10:00:00\n",
     )
     .expect("marker");
+}
+
+#[test]
+fn an_interrupted_swap_is_refused_at_the_next_open_and_a_new_restore_completes_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (db, file, _, new) = two_versions(dir.path());
+    // What a restore killed during its swap leaves: the marker, half of each database.
+    plant_restore_marker(&db);
     std::fs::remove_file(db.join("db")).expect("half swapped");
     for command in [&["export", "ratings"][..], &["log"], &["check"]] {
         let out = ratedesk(&db, command);
@@ -888,11 +893,7 @@ fn a_swap_interrupted_after_the_manifest_moved_is_got_out_of_by_the_command_it_n
     let (db, file, _, new) = two_versions(dir.path());
     // The old database's files moved aside, the new one's not yet in: no manifest to read
     // the rulebook from, only the marker.
-    std::fs::write(
-        db.join("ratedesk.restoring"),
-        "file=other.backup\nstarted=2026-01-01 10:00:00\n",
-    )
-    .expect("marker");
+    plant_restore_marker(&db);
     let aside = db.join(".restore-replaced");
     std::fs::create_dir(&aside).expect("mkdir");
     for name in ["ratedesk.manifest", "db"] {

@@ -414,6 +414,8 @@ fn team(line: usize, chars: &[char]) -> Result<TrfTeam, TrfError> {
 pub fn parse(bytes: &[u8]) -> Result<TrfFile, TrfError> {
     let text = decode(bytes);
     let mut file = TrfFile::default();
+    let mut by_number = std::collections::HashMap::new();
+    let mut by_fide = std::collections::HashMap::new();
     for (i, raw) in text.split('\n').enumerate() {
         let line = i + 1;
         let content = raw.trim_end_matches('\r');
@@ -432,11 +434,10 @@ pub fn parse(bytes: &[u8]) -> Result<TrfFile, TrfError> {
         match code.as_str() {
             "001" => {
                 let player = player(line, &chars)?;
-                if let Some(first) = file
-                    .players
-                    .iter()
-                    .find(|p| p.start_number == player.start_number)
-                {
+                // Each start number and FIDE id once: the index of the record that gave it.
+                let at = file.players.len();
+                if let Some(&first) = by_number.get(&player.start_number) {
+                    let first: &TrfPlayer = &file.players[first];
                     return Err(TrfError {
                         line,
                         column: 5,
@@ -446,11 +447,8 @@ pub fn parse(bytes: &[u8]) -> Result<TrfFile, TrfError> {
                         ),
                     });
                 }
-                if let Some(first) = file
-                    .players
-                    .iter()
-                    .find(|p| p.fide_id.is_some() && p.fide_id == player.fide_id)
-                {
+                if let Some(&first) = player.fide_id.and_then(|f| by_fide.get(&f)) {
+                    let first: &TrfPlayer = &file.players[first];
                     return Err(TrfError {
                         line,
                         column: 58,
@@ -461,6 +459,10 @@ pub fn parse(bytes: &[u8]) -> Result<TrfFile, TrfError> {
                             first.start_number
                         ),
                     });
+                }
+                by_number.insert(player.start_number, at);
+                if let Some(f) = player.fide_id {
+                    by_fide.insert(f, at);
                 }
                 file.players.push(player);
             }

@@ -149,6 +149,7 @@ pub fn plan<R: Federation>(
     let mut planned = Vec::with_capacity(files.len());
     for file in files {
         let mut ours: Vec<(PlayerIdx, FideRecord)> = Vec::new();
+        let mut seen = BTreeSet::new();
         let (mut total, mut rated) = (0u64, 0u64);
         let opened = stream_list(file, options.kind, "checking", progress, |record| {
             total += 1;
@@ -157,7 +158,7 @@ pub fn plan<R: Federation>(
             }
             if let Some(&p) = by_fide.get(&record.fide_id) {
                 // One of our players twice: which record is his cannot be told.
-                if ours.iter().any(|(q, _)| *q == p) {
+                if !seen.insert(p) {
                     return Err(ImportError::file(
                         file,
                         format!(
