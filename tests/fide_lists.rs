@@ -525,15 +525,22 @@ fn isl_and_tsf_databases_import_fide_lists() {
 fn a_list_with_one_of_our_players_twice_is_refused_and_changes_nothing() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = federation(dir.path());
+    refused_twice(&db, dir.path(), "1701991", "FIN1");
+    // Anyone's record twice, ours or not: which one holds cannot be told.
+    refused_twice(&db, dir.path(), "999000111", "record 2");
+}
+
+/// A per-list file with the player `id` twice is refused naming `said`; nothing changes.
+fn refused_twice(db: &Path, dir: &Path, id: &str, said: &str) {
     let line = format!(
         "{:<113}{:<6}{:<4}{:<3}{:<6}{:<4}",
-        "1701991", "2350", "4", "20", "1972", ""
+        id, "2350", "4", "20", "1972", ""
     );
-    let twice = dir.path().join("twice.txt");
+    let twice = dir.join("twice.txt");
     std::fs::write(&twice, format!("{line}\n{line}\n")).expect("write");
-    let before = ok(&ratedesk(&db, &["log", "--head"]));
+    let before = ok(&ratedesk(db, &["log", "--head"]));
     let out = ratedesk(
-        &db,
+        db,
         &[
             "import",
             "fide-list",
@@ -547,8 +554,8 @@ fn a_list_with_one_of_our_players_twice_is_refused_and_changes_nothing() {
     assert_eq!(out.status.code(), Some(2));
     let message = String::from_utf8_lossy(&out.stderr);
     assert!(
-        message.contains("FIDE id 1701991 appears twice") && message.contains("FIN1"),
+        message.contains(&format!("FIDE id {id} appears twice")) && message.contains(said),
         "{message}"
     );
-    assert_eq!(ok(&ratedesk(&db, &["log", "--head"])), before);
+    assert_eq!(ok(&ratedesk(db, &["log", "--head"])), before);
 }

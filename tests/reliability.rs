@@ -610,18 +610,36 @@ fn finished_within(
     child.wait_with_output().expect("output")
 }
 
-#[test]
-fn an_import_torn_by_a_full_disk_ends_at_once_and_the_database_is_refused_not_worked_on() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = demo_db(dir.path());
-    // Another federation's file: new players and new events.
+/// An import the full disk stopped: exit 1, the message says the edit is not stored, and
+/// "imported" is never printed.
+fn refused_for_space(out: &std::process::Output) {
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("no space left") && message.contains("which is not stored"),
+        "{message}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("imported"));
+}
+
+/// Another federation's file (the demo's with other ids and another year): new players and
+/// new events, written in `dir`.
+fn other_federation(dir: &Path) -> PathBuf {
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/autumn-2025.json");
     let other = std::fs::read_to_string(&demo)
         .expect("demo")
         .replace("\"FIN", "\"FIX")
         .replace("\"2025-", "\"2024-");
-    let file = dir.path().join("other.json");
+    let file = dir.join("other.json");
     std::fs::write(&file, other).expect("write");
+    file
+}
+
+#[test]
+fn an_import_torn_by_a_full_disk_ends_at_once_and_the_database_is_refused_not_worked_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let file = other_federation(dir.path());
     // The commit writes the players and events, then the disk is full: no audit entry, no
     // counters (as sled leaves a transaction whose large audit entry could not be written).
     let child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
@@ -634,13 +652,7 @@ fn an_import_torn_by_a_full_disk_ends_at_once_and_the_database_is_refused_not_wo
         .spawn()
         .expect("import");
     let out = finished_within(child, std::time::Duration::from_secs(60));
-    let message = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{message}");
-    assert!(
-        message.contains("no space left") && message.contains("which is not stored"),
-        "{message}"
-    );
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("imported"));
+    refused_for_space(&out);
     // Every command refuses it, saying what happened and what to do; none works on top.
     for args in [
         &["check"][..],
@@ -670,6 +682,59 @@ fn an_import_torn_by_a_full_disk_ends_at_once_and_the_database_is_refused_not_wo
         &["restore", "--force", backup.to_str().expect("path")],
     ));
     ok(&ratedesk(&db, &["check"]));
+}
+
+/// An import too large for one transaction is written in steps after an undo log
+/// (`RATEDESK_TEST_STAGE_ABOVE` makes the demo's file one): a full disk half way through its
+/// records leaves nothing of it once the database opens again, and the same import then goes
+/// through whole.
+#[test]
+fn a_large_import_cut_short_by_a_full_disk_is_undone_as_the_database_opens() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let file = other_federation(dir.path());
+    let before = ok(&ratedesk(&db, &["export", "events"]));
+    let import = |torn: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ratedesk"));
+        command
+            .arg("--db")
+            .arg(&db)
+            .args(["import", "json", file.to_str().expect("path")])
+            .env("RATEDESK_TEST_STAGE_ABOVE", "10");
+        if torn {
+            command.env("RATEDESK_TEST_TORN_COMMIT_AFTER", "0");
+        }
+        command.output().expect("import")
+    };
+    let out = import(true);
+    refused_for_space(&out);
+    // The next command finds the undo log, plays it back and says so; the records are as
+    // they were, the audit log has no entry of the import, and `check` agrees.
+    let out = ratedesk(&db, &["check"]);
+    let warned = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{warned}");
+    assert!(
+        warned.contains("an edit that did not finish")
+            && warned.contains("was undone as the database opened")
+            && warned.contains("other.json"),
+        "{warned}"
+    );
+    assert_eq!(ok(&ratedesk(&db, &["export", "events"])), before);
+    assert!(!ok(&ratedesk(&db, &["log"])).contains("other.json"));
+    // Said once: the log is gone with the edit.
+    let out = ratedesk(&db, &["check"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("did not finish"));
+    // Written in steps to the end, the import is whole.
+    let out = import(false);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    ok(&ratedesk(&db, &["check"]));
+    let after = ok(&ratedesk(&db, &["export", "events"]));
+    assert!(after.contains("FIX") && after.len() > before.len());
+    assert!(ok(&ratedesk(&db, &["log"])).contains("other.json"));
 }
 
 #[test]

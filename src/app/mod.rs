@@ -259,6 +259,17 @@ impl<R: Federation> Desk<R> {
             store.flush()?;
             ledger
         };
+        let warnings = store
+            .undone()
+            .map(|action| {
+                format!(
+                    "an edit that did not finish (the process stopped or the disk was full) \
+                     was undone as the database opened; nothing of it is kept, so make it again: \
+                     {action}"
+                )
+            })
+            .into_iter()
+            .collect();
         Ok(Self {
             rulebook,
             store,
@@ -268,7 +279,7 @@ impl<R: Federation> Desk<R> {
             audit: contents.audit,
             changed: false,
             stopped: None,
-            warnings: Vec::new(),
+            warnings,
             pending: None,
             generations: (0, 0),
             flush_behind: false,
@@ -358,7 +369,7 @@ impl<R: Federation> Desk<R> {
         let explicit = self.before_of(&change);
         let action = edit.describe(&self.book);
         let saved = Saved::take(&change, &self.book, &self.status);
-        let touched = Self::touch(&change, &mut self.book, &mut self.status);
+        let touched = Self::touch(change.clone(), &mut self.book, &mut self.status);
         self.ledger.begin_journal();
         let update = self.ledger.update(&self.rulebook, &self.book, touched);
         let effect = effect(
@@ -400,13 +411,14 @@ impl<R: Federation> Desk<R> {
 
     /// Applies a change to a book and says which events it touches (before and after).
     fn touch(
-        change: &Change<R>,
+        change: Change<R>,
         book: &mut Book<R>,
         status: &mut Vec<PlayerStatus>,
     ) -> BTreeSet<usize> {
-        let mut touched = change.events_touched(book);
-        change.apply(book, status);
-        touched.extend(change.events_touched(book));
+        let reach = change.reach();
+        let mut touched = reach.events_touched(book);
+        change.apply_owned(book, status);
+        touched.extend(reach.events_touched(book));
         touched
     }
 
@@ -436,10 +448,13 @@ impl<R: Federation> Desk<R> {
         done: &[&str],
     ) -> Result<Effect<R::Award>, DeskError> {
         // One edit (a key press) is checked against the data as it is: no copy of the book.
-        if let [(edit, note)] = edits.as_slice() {
+        if edits.len() == 1 {
+            let (edit, note) = edits.into_iter().next().expect("one edit");
             let change = edit.compile(&self.current())?;
             let mut action = edit.describe(&self.book);
-            if let Some(note) = note {
+            // An import's players are in the change now: not held twice while it is written.
+            drop(edit);
+            if let Some(note) = &note {
                 action = format!("{action}; {note}");
             }
             // An edit that changes nothing is not stored: no audit entry, no undo step. (An
@@ -533,17 +548,19 @@ impl<R: Federation> Desk<R> {
         }
         // The commit point: the edits are in the store, so they are in memory too, whatever
         // follows.
+        let last = entries.last().map_or(0, |e| e.seq);
         let mut touched = BTreeSet::new();
-        for entry in &entries {
-            if previewed.is_some() {
-                entry.change.apply(&mut self.book, &mut self.status);
-            } else {
-                touched.extend(Self::touch(&entry.change, &mut self.book, &mut self.status));
-            }
+        for entry in entries {
             self.audit.push(entry.summary());
             let (players, events) = &mut self.generations;
             *players += u64::from(!entry.change.players.is_empty());
             *events += u64::from(!entry.change.events.is_empty());
+            // The records move into the book: an import is not held twice.
+            if previewed.is_some() {
+                entry.change.apply_owned(&mut self.book, &mut self.status);
+            } else {
+                touched.extend(Self::touch(entry.change, &mut self.book, &mut self.status));
+            }
         }
         let update = match previewed.as_mut() {
             Some(Pending { journal, .. }) => {
@@ -558,7 +575,6 @@ impl<R: Federation> Desk<R> {
             .iter()
             .map(|id| (id.clone(), self.ledger.units().get(id).cloned()))
             .collect();
-        let last = entries.last().map_or(0, |e| e.seq);
         let effect = effect(
             &self.rulebook,
             action.clone(),
@@ -751,25 +767,21 @@ impl<R: Federation> Desk<R> {
         differences
     }
 
-    /// The portable text dump of everything, including the audit log.
-    pub fn backup_text(&self) -> Result<Vec<u8>, DeskError> {
-        let audit = self.store.audit_entries::<R>()?;
-        let mut out = Vec::new();
+    /// Writes the portable text dump of everything, including the audit log, as it is read
+    /// (an import's audit entry of a whole federation is never held twice).
+    pub fn write_backup_into(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         backup::write(
             self.rulebook.code(),
             &self.book,
             &self.status,
-            &audit,
-            &self.store.moves()?,
-            &mut out,
+            &self.store,
+            out,
         )
-        .map_err(|e| DeskError::Backup(e.to_string()))?;
-        Ok(out)
     }
 
     /// `ratedesk backup FILE`: the dump written to `file` (never through a link).
     pub fn write_backup(&self, file: &Path) -> Result<(), DeskError> {
-        backup::write_to(file, &self.backup_text()?)
+        backup::write_to(file, |out| self.write_backup_into(out))
             .map_err(|e| DeskError::Backup(format!("{}: {e}", file.display())))
     }
 
@@ -800,8 +812,10 @@ impl<R: Federation> Desk<R> {
             .and_then(|p| p.metadata().ok()?.modified().ok())
             .is_none_or(|t| t.elapsed().is_ok_and(|age| age > DAILY));
         if stale {
-            backup::rotate(dir, &self.backup_text()?, backup::Occasion::Routine)
-                .map_err(|e| DeskError::Backup(e.to_string()))?;
+            backup::rotate(dir, backup::Occasion::Routine, |out| {
+                self.write_backup_into(out)
+            })
+            .map_err(|e| DeskError::Backup(e.to_string()))?;
         }
         Ok(())
     }
@@ -815,9 +829,11 @@ impl<R: Federation> Desk<R> {
         if self.store.is_empty()? {
             return Ok(None);
         }
-        backup::rotate(self.store.path(), &self.backup_text()?, occasion)
-            .map(Some)
-            .map_err(|e| DeskError::Backup(e.to_string()))
+        backup::rotate(self.store.path(), occasion, |out| {
+            self.write_backup_into(out)
+        })
+        .map(Some)
+        .map_err(|e| DeskError::Backup(e.to_string()))
     }
 
     /// Keeps the workstation's front page beside the database as it is now
@@ -834,11 +850,9 @@ impl<R: Federation> Desk<R> {
     fn finish(&mut self) -> Result<(), DeskError> {
         self.store.flush()?;
         if std::mem::take(&mut self.changed) {
-            backup::rotate(
-                self.store.path(),
-                &self.backup_text()?,
-                backup::Occasion::Routine,
-            )
+            backup::rotate(self.store.path(), backup::Occasion::Routine, |out| {
+                self.write_backup_into(out)
+            })
             .map_err(|e| DeskError::Backup(e.to_string()))?;
         }
         Ok(())

@@ -91,7 +91,13 @@ impl<R: Rulebook> Change<R> {
 
     /// Applies the change to an in-memory book (and the player statuses beside it).
     pub fn apply(&self, book: &mut Book<R>, status: &mut Vec<PlayerStatus>) {
-        for d in &self.players {
+        self.clone().apply_owned(book, status);
+    }
+
+    /// [`Change::apply`], the records moved into the book rather than copied (an import of a
+    /// whole federation is not held twice).
+    pub fn apply_owned(self, book: &mut Book<R>, status: &mut Vec<PlayerStatus>) {
+        for d in self.players {
             let p = d.key;
             while book.players.len() <= p {
                 book.players.push(PlayerInfo::default());
@@ -100,30 +106,27 @@ impl<R: Rulebook> Change<R> {
                 book.confirmed.push(Vec::new());
                 status.push(PlayerStatus::Deleted);
             }
-            match &d.after {
+            match d.after {
                 Some(rec) => {
-                    book.players[p] = rec.info.clone();
-                    book.seeds[p] = rec.seeds.clone();
-                    book.held[p] = rec.held.clone();
-                    book.confirmed[p] = rec.confirmed.clone();
+                    book.players[p] = rec.info;
+                    book.seeds[p] = rec.seeds;
+                    book.held[p] = rec.held;
+                    book.confirmed[p] = rec.confirmed;
                     status[p] = rec.status;
                 }
                 None => status[p] = PlayerStatus::Deleted,
             }
         }
-        for d in &self.events {
+        for d in self.events {
             let e = d.key;
             while book.events.len() <= e {
                 book.events.push(placeholder_event());
                 book.live.push(false);
             }
-            match &d.after {
+            match d.after {
                 Some(rec) => {
                     let games = std::mem::take(&mut book.events[e].games);
-                    book.events[e] = Event {
-                        games,
-                        ..rec.event.clone()
-                    };
+                    book.events[e] = Event { games, ..rec.event };
                     book.live[e] = rec.live;
                 }
                 None => {
@@ -132,31 +135,56 @@ impl<R: Rulebook> Change<R> {
                 }
             }
         }
-        for d in &self.games {
+        for d in self.games {
             let (e, round, board) = d.key;
             let games = &mut book.events[e].games;
             games.retain(|g| (g.round, g.board) != (round, board));
-            if let Some(g) = &d.after {
+            if let Some(g) = d.after {
                 let at = games.partition_point(|x| (x.round, x.board) < (round, board));
-                games.insert(at, g.clone());
+                games.insert(at, g);
             }
         }
     }
 
     /// The events whose ratings the change may move.
     pub fn events_touched(&self, book: &Book<R>) -> std::collections::BTreeSet<usize> {
-        let mut touched: std::collections::BTreeSet<usize> =
-            self.events.iter().map(|d| d.key).collect();
-        touched.extend(self.games.iter().map(|d| d.key.0));
-        // Each changed player with the first day his change can matter from.
-        let players: std::collections::BTreeMap<PlayerIdx, chrono::NaiveDate> = self
-            .players
-            .iter()
-            .map(|d| (d.key, matters_from(d.before.as_ref(), d.after.as_ref())))
-            .collect();
-        if !players.is_empty() {
+        self.reach().events_touched(book)
+    }
+
+    /// What the change can reach: the events and games it names, and each player it changes
+    /// with the first day his change can matter from.
+    pub fn reach(&self) -> Reach {
+        Reach {
+            events: self
+                .events
+                .iter()
+                .map(|d| d.key)
+                .chain(self.games.iter().map(|d| d.key.0))
+                .collect(),
+            players: self
+                .players
+                .iter()
+                .map(|d| (d.key, matters_from(d.before.as_ref(), d.after.as_ref())))
+                .collect(),
+        }
+    }
+}
+
+/// What a change can reach ([`Change::reach`]), kept apart from it so that the events it
+/// touches can be found in the book both before and after the change is moved into it.
+pub struct Reach {
+    events: std::collections::BTreeSet<usize>,
+    players: std::collections::BTreeMap<PlayerIdx, chrono::NaiveDate>,
+}
+
+impl Reach {
+    /// The events of `book` whose ratings the change may move.
+    pub fn events_touched<R: Rulebook>(&self, book: &Book<R>) -> std::collections::BTreeSet<usize> {
+        let mut touched = self.events.clone();
+        if !self.players.is_empty() {
             for (e, event) in book.events.iter().enumerate() {
-                let concerned = |p: PlayerIdx| players.get(&p).is_some_and(|&d| event.start >= d);
+                let concerned =
+                    |p: PlayerIdx| self.players.get(&p).is_some_and(|&d| event.start >= d);
                 if event
                     .games
                     .iter()

@@ -526,6 +526,8 @@ pub struct XmlList<R: BufRead> {
     combined: bool,
     buf: Vec<u8>,
     done: bool,
+    /// Where the root element stands: `Some(false)` opened, `Some(true)` closed.
+    root: Option<bool>,
 }
 
 impl<R: BufRead> XmlList<R> {
@@ -538,6 +540,7 @@ impl<R: BufRead> XmlList<R> {
             combined: false,
             buf: Vec::new(),
             done: false,
+            root: None,
         }
     }
 
@@ -577,11 +580,19 @@ impl<R: BufRead> XmlList<R> {
                     if record.is_some() {
                         return Err(self.error("the file ends inside a <player> element"));
                     }
+                    // A list cut short between two players is refused, not read as the
+                    // whole list (its missing players would keep last month's ratings).
+                    if self.root == Some(false) {
+                        return Err(self
+                            .error("the file ends before </playerslist>: the list is cut short"));
+                    }
                     return Ok(None);
                 }
                 X::Start(s) => {
                     let name = String::from_utf8_lossy(s.local_name().as_ref()).to_lowercase();
-                    if name == "player" {
+                    if name == "playerslist" && record.is_none() {
+                        self.root = Some(false);
+                    } else if name == "player" {
                         if record.is_some() {
                             return Err(self.error("a <player> inside a <player>"));
                         }
@@ -622,7 +633,9 @@ impl<R: BufRead> XmlList<R> {
                 }
                 X::End(e) => {
                     let name = String::from_utf8_lossy(e.local_name().as_ref()).to_lowercase();
-                    if name == "player" {
+                    if name == "playerslist" && record.is_none() {
+                        self.root = Some(true);
+                    } else if name == "player" {
                         let Some(r) = record.take() else {
                             return Err(self.error("</player> without <player>"));
                         };
@@ -1067,6 +1080,15 @@ mod tests {
         assert!(bad.expect_err("refused").message.contains("<fideid>"));
         let cut = read_all(b"<playerslist><player><fideid>1</fideid>", None);
         assert!(cut.is_err());
+        // Cut between two players: the list's end is missing.
+        let cut = read_all(
+            b"<playerslist><player><fideid>1</fideid></player>\n<player><fideid>2</fideid></player>\n",
+            None,
+        );
+        assert!(
+            cut.expect_err("refused").message.contains("cut short"),
+            "a list without its end was read"
+        );
         // A name of megabytes is no player's.
         for name in ["x".repeat(2 << 20), "&amp;".repeat(2000)] {
             let xml = format!(

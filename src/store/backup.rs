@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::records::{AuditEntry, Moved};
 use crate::book::Book;
@@ -35,16 +35,42 @@ pub struct Dump<R: Rulebook> {
     pub moves: std::collections::BTreeMap<u64, Vec<Moved>>,
 }
 
-/// Writes the dump of a book, its player statuses, audit log and rating moves.
+/// A record of a dump's line with its number (`player {"id":…,"record":…}`).
+#[derive(serde::Serialize)]
+struct Numbered<'a, T> {
+    id: usize,
+    record: &'a T,
+}
+
+/// A game's line: its event and the game.
+#[derive(serde::Serialize)]
+struct OfEvent<'a> {
+    event: usize,
+    record: &'a Game,
+}
+
+/// The rating moves shown beside an audit entry.
+#[derive(serde::Serialize)]
+struct MovesOf<'a> {
+    seq: u64,
+    moves: &'a [Moved],
+}
+
+/// Writes the dump of a book, its player statuses, and `store`'s audit log with the rating
+/// moves beside each entry, a line at a time (an entry is written as it is read from its
+/// stored bytes, never held whole).
 pub fn write<R: Rulebook>(
     rules: &str,
     book: &Book<R>,
     status: &[PlayerStatus],
-    audit: &[AuditEntry<R>],
-    moves: &std::collections::BTreeMap<u64, Vec<Moved>>,
-    out: &mut impl Write,
+    store: &super::Store,
+    out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let line = |out: &mut dyn Write, kind: &str, v: Value| writeln!(out, "{kind} {v}");
+    fn line(out: &mut dyn Write, kind: &str, v: &impl serde::Serialize) -> std::io::Result<()> {
+        write!(out, "{kind} ")?;
+        serde_json::to_writer(&mut *out, v)?;
+        writeln!(out)
+    }
     writeln!(out, "{HEADER} rules={rules}")?;
     for (p, info) in book.players.iter().enumerate() {
         let record = PlayerRecord::<R> {
@@ -54,7 +80,14 @@ pub fn write<R: Rulebook>(
             confirmed: book.confirmed[p].clone(),
             status: status[p],
         };
-        line(out, "player", json!({"id": p, "record": record}))?;
+        line(
+            out,
+            "player",
+            &Numbered {
+                id: p,
+                record: &record,
+            },
+        )?;
     }
     for (e, event) in book.events.iter().enumerate() {
         let record = EventRecord {
@@ -64,15 +97,32 @@ pub fn write<R: Rulebook>(
             },
             live: book.live[e],
         };
-        line(out, "event", json!({"id": e, "record": record}))?;
+        line(
+            out,
+            "event",
+            &Numbered {
+                id: e,
+                record: &record,
+            },
+        )?;
         for g in &event.games {
-            line(out, "game", json!({"event": e, "record": g}))?;
+            line(
+                out,
+                "game",
+                &OfEvent {
+                    event: e,
+                    record: g,
+                },
+            )?;
         }
     }
-    for entry in audit {
-        line(out, "audit", json!(entry))?;
-        if let Some(m) = moves.get(&entry.seq) {
-            line(out, "moved", json!({"seq": entry.seq, "moves": m}))?;
+    for item in store.audit.iter() {
+        let (_, bytes) = item.map_err(std::io::Error::other)?;
+        write!(out, "audit ")?;
+        let seq = super::entry_json::write::<R>(&bytes, out)?;
+        writeln!(out)?;
+        if let Some(moves) = store.moves_of(seq).map_err(std::io::Error::other)? {
+            line(out, "moved", &MovesOf { seq, moves: &moves })?;
         }
     }
     Ok(())
@@ -375,7 +425,11 @@ fn parse_name(path: &Path) -> Option<(chrono::NaiveDateTime, Occasion)> {
 
 /// Writes an automatic backup into `dir/backups` (a new file, 0600, renamed into place) and
 /// prunes the older ones by [`to_delete`].
-pub fn rotate(dir: &Path, contents: &[u8], occasion: Occasion) -> std::io::Result<PathBuf> {
+pub fn rotate(
+    dir: &Path,
+    occasion: Occasion,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<PathBuf> {
     use std::os::unix::fs::DirBuilderExt;
     let folder = backup_dir(dir);
     if std::fs::symlink_metadata(&folder).is_err() {
@@ -385,7 +439,7 @@ pub fn rotate(dir: &Path, contents: &[u8], occasion: Occasion) -> std::io::Resul
     let now = chrono::Local::now().naive_local();
     let name = format!("ratedesk-{}{}.backup", now.format(STAMP), occasion.suffix());
     let path = folder.join(name);
-    super::manifest::write_replacing(&path, contents)?;
+    super::manifest::write_replacing_with(&path, write)?;
     let all: Vec<(PathBuf, chrono::NaiveDateTime, Occasion)> = automatic_backups(dir)?
         .into_iter()
         .filter_map(|p| parse_name(&p).map(|(t, o)| (p, t, o)))
@@ -437,7 +491,10 @@ pub fn to_delete(
 /// Writes a backup the officer asked for to `path`: a new file (0600 from the start) written
 /// beside it and renamed over it, so a symbolic link or device planted at the path is never
 /// followed, and nothing that is not ours is replaced or has its permissions changed.
-pub fn write_to(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+pub fn write_to(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     use std::os::unix::fs::MetadataExt;
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         let refuse = |why: &str| {
@@ -456,7 +513,7 @@ pub fn write_to(path: &Path, contents: &[u8]) -> std::io::Result<()> {
             return refuse("it exists and belongs to another user");
         }
     }
-    super::manifest::write_replacing(path, contents)
+    super::manifest::write_replacing_with(path, write)
 }
 
 /// The automatic backups, oldest first.

@@ -132,6 +132,29 @@ pub fn id_of(key: &[u8]) -> Option<u64> {
         .map(u64::from_be_bytes)
 }
 
+/// Decodes a record of the current version through `seed` (which may use each part as it is
+/// read, never holding the record whole); `None` for a record of an earlier version, which the
+/// caller reads by its layout.
+pub fn decode_current<'de, S: serde::de::DeserializeSeed<'de>>(
+    seed: S,
+    bytes: &'de [u8],
+) -> Result<Option<S::Value>, CodecError> {
+    if version(bytes) != Some(4) {
+        return Ok(None);
+    }
+    // The tag is one byte (variant 3 of `Versioned`), the record follows.
+    let body = &bytes[1..];
+    let (value, used) = bincode::serde::seed_decode_from_slice(seed, body, config())
+        .map_err(|e| CodecError(e.to_string()))?;
+    if used != body.len() {
+        return Err(CodecError(format!(
+            "{} bytes left over after the record",
+            body.len() - used
+        )));
+    }
+    Ok(Some(value))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -190,6 +190,15 @@ impl Writer {
 
 /// Writes a file of ours by a new temporary file (0600, never through a link) renamed over it.
 pub(super) fn write_replacing(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    write_replacing_with(path, |out| out.write_all(contents))
+}
+
+/// [`write_replacing`] with the contents written by `write` as they are made (a backup of
+/// a whole federation is never held in memory).
+pub(super) fn write_replacing_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     use std::io::Write;
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".tmp");
@@ -198,10 +207,13 @@ pub(super) fn write_replacing(path: &Path, contents: &[u8]) -> std::io::Result<(
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
         _ => {}
     }
-    let written =
-        super::lock::open_private(&tmp, true).and_then(|mut file| file.write_all(contents));
+    let written = super::lock::open_private(&tmp, true).and_then(|file| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        write(&mut out)?;
+        out.flush()
+    });
     if let Err(e) = written {
-        // A file cut short (a full disk) is not left to take the last free space.
+        // A file cut short (a full disk, a failed read) is not left to take the last free space.
         let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }

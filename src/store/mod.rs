@@ -9,6 +9,7 @@
 pub mod backup;
 mod behind;
 mod codec;
+mod entry_json;
 pub mod fide;
 mod front;
 mod layout;
@@ -17,6 +18,7 @@ pub mod lock;
 mod manifest;
 pub(crate) mod open;
 pub mod records;
+mod staged;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -72,7 +74,8 @@ mod fault {
 
     /// A commit torn by a full disk, as sled leaves one when the audit entry's write fails
     /// after the records were written: with `RATEDESK_TEST_TORN_COMMIT_AFTER=N`, every commit
-    /// after the first N writes its players and events and then fails as a full disk would.
+    /// after the first N writes its players and events (an edit written in steps: half its
+    /// records, its undo log before them) and then fails as a full disk would.
     pub fn torn_commit_now() -> bool {
         static AFTER: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
         static COMMITS: AtomicU64 = AtomicU64::new(0);
@@ -97,7 +100,7 @@ pub enum StoreError {
     #[error("{0}")]
     Locked(#[from] LockError),
     #[error(
-        "the database at {path} cannot be read ({detail}); it was not modified. Restore the latest backup with `ratedesk restore --force FILE` (automatic backups are in {backups})"
+        "the database at {path} cannot be read ({detail}). Restore the latest backup with `ratedesk restore --force FILE`, which sets the damaged files aside (automatic backups are in {backups})"
     )]
     Corrupt {
         path: PathBuf,
@@ -254,6 +257,8 @@ pub struct Store {
     next_seq: std::sync::atomic::AtomicU64,
     /// A commit failed: what sled holds may be half an edit ([`Store::failed`]).
     poisoned: std::sync::atomic::AtomicBool,
+    /// The action of an edit that never finished, undone as the database opened.
+    undone: Option<String>,
     // Fields drop in order: sled's handles above first (which stops its background writer),
     // then the manifest is settled, then the lock is let go.
     /// The manifest, held open once written; written a last time once sled has stopped.
@@ -297,6 +302,17 @@ impl Drop for Store {
 
 /// A full disk met by a commit, said with what it means: the edit is not stored, and if the
 /// disk kept part of it the next opening or `check` says so.
+/// An audit entry's key, its encoding and its summary's, as a commit writes them.
+type AuditWrite = ([u8; 8], Vec<u8>, Vec<u8>);
+
+/// Why a commit was refused: its entry's number is taken.
+fn already_stored(key: &[u8]) -> String {
+    format!(
+        "audit entry #{} is already stored",
+        codec::id_of(key).unwrap_or(0)
+    )
+}
+
 fn uncommitted(e: StoreError) -> StoreError {
     match e {
         StoreError::NoSpace { path, .. } => StoreError::NoSpace {
@@ -387,6 +403,12 @@ impl Store {
     pub fn flush(&self) -> Result<(), StoreError> {
         let ticket = self.flush_behind()?;
         self.settle_to(ticket)
+    }
+
+    /// The action of an edit written in steps that never finished (a killed process, a full
+    /// disk), undone as the database opened: nothing of it is kept.
+    pub fn undone(&self) -> Option<&str> {
+        self.undone.as_deref()
     }
 
     /// Whether a write failed or ran past its deadline since the store opened: what sled holds
@@ -599,17 +621,21 @@ impl Store {
 
     /// The whole audit log with its records, oldest first.
     pub fn audit_entries<R: Rulebook>(&self) -> Result<Vec<AuditEntry<R>>, StoreError> {
-        self.audit
-            .iter()
-            .map(|item| {
-                let (_, v) = item.map_err(|e| self.fail(e))?;
-                legacy::audit_entry::<R>(&v).map_err(|e| StoreError::Corrupt {
-                    path: self.path.clone(),
-                    detail: format!("audit entry: {e}"),
-                    backups: backup::backup_dir(&self.path),
-                })
+        self.audit_iter().collect()
+    }
+
+    /// The audit log oldest first, an entry at a time as it is read.
+    pub fn audit_iter<R: Rulebook>(
+        &self,
+    ) -> impl Iterator<Item = Result<AuditEntry<R>, StoreError>> + '_ {
+        self.audit.iter().map(|item| {
+            let (_, v) = item.map_err(|e| self.fail(e))?;
+            legacy::audit_entry::<R>(&v).map_err(|e| StoreError::Corrupt {
+                path: self.path.clone(),
+                detail: format!("audit entry: {e}"),
+                backups: backup::backup_dir(&self.path),
             })
-            .collect()
+        })
     }
 
     /// The sequence number the next audit entry takes: one past the newest stored, so that an
@@ -685,6 +711,20 @@ impl Store {
             .collect()
     }
 
+    /// The rating moves shown beside one audit entry, if it has any.
+    pub fn moves_of(&self, seq: u64) -> Result<Option<Vec<Moved>>, StoreError> {
+        let Some(v) = self
+            .audit_moves
+            .get(codec::key(seq))
+            .map_err(|e| self.fail(e))?
+        else {
+            return Ok(None);
+        };
+        codec::decode(&v)
+            .map(Some)
+            .map_err(|e| self.corrupt("rating moves", &e))
+    }
+
     /// Writes several edits with their audit entries — and removes the `meta` keys in `done`
     /// (a journal's marker) — in one transaction: all of them or none. Not yet flushed.
     ///
@@ -702,42 +742,14 @@ impl Store {
             entry.prev = head;
             head = Some(entry.hash());
         }
-        let mut players = sled::Batch::default();
-        let mut by_name = sled::Batch::default();
-        let mut by_fide = sled::Batch::default();
-        let mut by_code = sled::Batch::default();
-        let mut events = sled::Batch::default();
         let mut counts = self.counts()?;
         let mut audit = Vec::with_capacity(entries.len());
         for entry in entries.iter() {
-            for d in &entry.change.players {
-                let k = codec::key(d.key as u64);
-                if let Some(old) = &d.before {
-                    by_name.remove(name_key(&old.info.name, d.key));
-                    if let Some(f) = old.info.fide_id {
-                        by_fide.remove(&codec::key(f));
-                    }
-                    by_code.remove(old.info.id.as_bytes());
-                } else {
-                    counts.players += 1;
-                }
-                match &d.after {
-                    Some(new) => {
-                        players.insert(&k, codec::encode(new).map_err(|e| self.fail(e))?);
-                        if new.status == PlayerStatus::Active {
-                            by_name.insert(name_key(&new.info.name, d.key), &[]);
-                            if let Some(f) = new.info.fide_id {
-                                by_fide.insert(&codec::key(f), &k);
-                            }
-                            by_code.insert(new.info.id.as_bytes(), &k);
-                        }
-                    }
-                    None => {
-                        players.remove(&k);
-                        counts.players = counts.players.saturating_sub(1);
-                    }
-                }
-            }
+            let players = &entry.change.players;
+            counts.players += players.iter().filter(|d| d.before.is_none()).count() as u64;
+            counts.players = counts
+                .players
+                .saturating_sub(players.iter().filter(|d| d.after.is_none()).count() as u64);
             counts.events = (counts.events
                 + entry
                     .change
@@ -764,13 +776,6 @@ impl Store {
         let changes: Vec<&Change<R>> = entries.iter().map(|e| &e.change).collect();
         let (records, games_added) = self.event_writes(&changes)?;
         counts.games = counts.games.saturating_add_signed(games_added);
-        for (e, record) in &records {
-            let k = codec::key(*e as u64);
-            match record {
-                Some(rec) => events.insert(&k, codec::encode(rec).map_err(|e| self.fail(e))?),
-                None => events.remove(&k),
-            }
-        }
         let mut meta = sled::Batch::default();
         meta.insert("players", &counts.players.to_be_bytes());
         meta.insert("events", &counts.events.to_be_bytes());
@@ -782,6 +787,47 @@ impl Store {
         if let Some(head) = head {
             meta.insert(AUDIT_HEAD, &head.0);
         }
+        let writes = || staged::writes(entries, &records);
+        let count = writes().count();
+        let result = if count > staged::stage_above() {
+            let action = entries
+                .iter()
+                .map(|e| e.action.as_str())
+                .collect::<Vec<_>>()
+                .join("; ");
+            meta.remove(staged::UNDO);
+            self.commit_staged(writes, count, &audit, &meta, &action)
+        } else {
+            self.commit_at_once(writes(), &audit, &meta)
+        };
+        if let Err(e) = result {
+            // Nothing can be said of what sled wrote of a failed commit: the opening checks.
+            self.poisoned
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            return Err(uncommitted(e));
+        }
+        // One past the newest entry stored (on a failure, found again from the store).
+        if let Some(last) = newest {
+            self.next_seq
+                .fetch_max(last + 1, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    /// An edit's records, audit entries and `meta` in one transaction.
+    fn commit_at_once<'a, R: Rulebook + 'a>(
+        &self,
+        writes: impl Iterator<Item = staged::Write<'a, R>>,
+        audit: &[AuditWrite],
+        meta: &sled::Batch,
+    ) -> Result<(), StoreError> {
+        let [players, events, by_name, by_fide, by_code] = self.batches(writes)?;
+        #[cfg(debug_assertions)]
+        if fault::torn_commit_now() {
+            let _ = self.players.apply_batch(players);
+            let _ = self.events.apply_batch(events);
+            return Err(self.fail(std::io::Error::from(std::io::ErrorKind::StorageFull)));
+        }
         let trees = (
             &self.players,
             &self.events,
@@ -792,48 +838,72 @@ impl Store {
             &self.by_code,
             &self.audit_index,
         );
-        #[cfg(debug_assertions)]
-        if fault::torn_commit_now() {
-            self.poisoned
-                .store(true, std::sync::atomic::Ordering::SeqCst);
-            let _ = self.players.apply_batch(players);
-            let _ = self.events.apply_batch(events);
-            return Err(uncommitted(
-                std::io::Error::from(std::io::ErrorKind::StorageFull).at(&self.path),
-            ));
-        }
         trees
             .transaction(|(tp, te, ta, tm, tn, tf, tc, ti)| {
-                for (key, _, _) in &audit {
-                    if ta.get(key)?.is_some() {
-                        return Err(ConflictableTransactionError::Abort(format!(
-                            "audit entry #{} is already stored",
-                            codec::id_of(key).unwrap_or(0)
-                        )));
-                    }
-                }
+                Self::audit_not_stored(ta, audit)?;
                 tp.apply_batch(&players)?;
                 te.apply_batch(&events)?;
-                for (key, entry, summary) in &audit {
+                for (key, entry, summary) in audit {
                     ta.insert(key, entry.as_slice())?;
                     ti.insert(key, summary.as_slice())?;
                 }
-                tm.apply_batch(&meta)?;
+                tm.apply_batch(meta)?;
                 tn.apply_batch(&by_name)?;
                 tf.apply_batch(&by_fide)?;
                 tc.apply_batch(&by_code)?;
                 Ok(())
             })
-            .map_err(|e: TransactionError<String>| {
-                // Nothing can be said of what sled wrote of a failed commit: the opening checks.
-                self.poisoned
-                    .store(true, std::sync::atomic::Ordering::SeqCst);
-                uncommitted(self.fail(e))
-            })?;
-        // One past the newest entry stored (on a failure, found again from the store).
-        if let Some(last) = newest {
-            self.next_seq
-                .fetch_max(last + 1, std::sync::atomic::Ordering::Relaxed);
+            .map_err(|e: TransactionError<String>| self.fail(e))
+    }
+
+    /// An edit too large for one transaction ([`staged`]): its undo log, its records a step at
+    /// a time, then its audit entries and `meta` (the undo log removed) in one transaction.
+    fn commit_staged<'a, R: Rulebook + 'a, I: Iterator<Item = staged::Write<'a, R>>>(
+        &self,
+        writes: impl Fn() -> I,
+        count: usize,
+        audit: &[AuditWrite],
+        meta: &sled::Batch,
+        action: &str,
+    ) -> Result<(), StoreError> {
+        for (key, _, _) in audit {
+            if self.audit.get(key).map_err(|e| self.fail(e))?.is_some() {
+                return Err(self.fail(TransactionError::Abort(already_stored(key))));
+            }
+        }
+        self.store_undo(writes().map(|(tree, key, _)| (tree, key)), count, action)?;
+        // A disk that fills up half way through the records.
+        #[cfg(debug_assertions)]
+        let stop_after = fault::torn_commit_now().then_some(count / 2);
+        #[cfg(not(debug_assertions))]
+        let stop_after = None;
+        let encoded = writes().map(|(tree, key, put)| {
+            let value = put.bytes().map_err(|e| self.fail(e))?;
+            Ok((tree, key, value))
+        });
+        self.write_steps(encoded, stop_after)?;
+        (&self.audit, &self.audit_index, &self.meta)
+            .transaction(|(ta, ti, tm)| {
+                Self::audit_not_stored(ta, audit)?;
+                for (key, entry, summary) in audit {
+                    ta.insert(key, entry.as_slice())?;
+                    ti.insert(key, summary.as_slice())?;
+                }
+                tm.apply_batch(meta)?;
+                Ok(())
+            })
+            .map_err(|e: TransactionError<String>| self.fail(e))
+    }
+
+    /// Aborts a transaction that would store an audit entry over one already stored.
+    fn audit_not_stored(
+        audit_tree: &sled::transaction::TransactionalTree,
+        audit: &[AuditWrite],
+    ) -> Result<(), ConflictableTransactionError<String>> {
+        for (key, _, _) in audit {
+            if audit_tree.get(key)?.is_some() {
+                return Err(ConflictableTransactionError::Abort(already_stored(key)));
+            }
         }
         Ok(())
     }

@@ -119,11 +119,25 @@ impl Store {
             });
         }
         lock::sled_free(dir)?;
+        // Damage found before sled opens the database in place (its recovery would rewrite a
+        // damaged log) leaves it exactly as found, and says so.
+        let untouched = |e: StoreError| match e {
+            StoreError::Corrupt {
+                path,
+                detail,
+                backups,
+            } => StoreError::Corrupt {
+                path,
+                detail: format!("{detail}; found before anything was written: it was not modified"),
+                backups,
+            },
+            other => other,
+        };
         match layout(dir) {
-            Layout::Missing(what) => return Err(corrupt(what)),
+            Layout::Missing(what) => return Err(untouched(corrupt(what))),
             Layout::Database => {
-                Self::check_readable(dir).map_err(corrupt)?;
-                Self::check_against_manifest(dir)?;
+                Self::check_readable(dir).map_err(|e| untouched(corrupt(e)))?;
+                Self::check_against_manifest(dir).map_err(untouched)?;
             }
             Layout::Empty => {}
         }
@@ -196,7 +210,7 @@ impl Store {
                 }
             }
         }
-        let store = Self {
+        let mut store = Self {
             players: tree("players")?,
             events: tree("events")?,
             games: tree("games")?,
@@ -219,7 +233,9 @@ impl Store {
             behind: super::behind::Behind::new(dir.to_path_buf()),
             next_seq: std::sync::atomic::AtomicU64::new(0),
             poisoned: std::sync::atomic::AtomicBool::new(false),
+            undone: None,
         };
+        store.undone = store.roll_back_staged()?;
         if let Some(expected) = manifest::read(dir) {
             let found = store.counts()?.audit;
             if found < expected.counts.audit {

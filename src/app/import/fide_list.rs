@@ -150,9 +150,21 @@ pub fn plan<R: Federation>(
     for file in files {
         let mut ours: Vec<(PlayerIdx, FideRecord)> = Vec::new();
         let mut seen = BTreeSet::new();
+        // Every id of the list (some 8 bytes each): a player listed twice is refused, whoever
+        // he is, as which of his records holds cannot be told.
+        let mut ids = std::collections::HashSet::new();
         let (mut total, mut rated) = (0u64, 0u64);
         let opened = stream_list(file, options.kind, "checking", progress, |record| {
             total += 1;
+            if !ids.insert(record.fide_id) && !by_fide.contains_key(&record.fide_id) {
+                return Err(ImportError::file(
+                    file,
+                    format!(
+                        "FIDE id {} appears twice in the list (record {total}); a list has one record a player",
+                        record.fide_id
+                    ),
+                ));
+            }
             if Kind::ALL.iter().any(|&k| record.rating(k).is_some()) {
                 rated += 1;
             }

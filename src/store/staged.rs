@@ -1,0 +1,248 @@
+//! A large edit written in steps: an import of thousands of players or events is too big for
+//! one sled transaction, which keeps every copy of every node it touched until it ends (some
+//! 10 kB a record). Such an edit first stores an undo log — what each key it will write holds
+//! now — then writes its records a few thousand at a time, and last, in one transaction, its
+//! audit entry and counters with the undo log removed. A database opened with an undo log
+//! still in it holds an edit that never finished: the log is played back before anything
+//! reads it, so the edit is wholly there (the last transaction went through) or wholly gone.
+//!
+//! sled writes its log in order, so whatever of the steps reached the disk, the undo log
+//! (stored before them) did too.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{AuditEntry, Store, StoreError, codec, name_key};
+use crate::book::{EventRecord, PlayerRecord, PlayerStatus};
+use crate::rules::Rulebook;
+
+/// The trees an edit's records go to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub(super) enum Tree {
+    Players,
+    Events,
+    ByName,
+    ByFide,
+    ByCode,
+}
+
+/// What a write puts under its key, encoded only as it is written (an import's records are
+/// never all held encoded at once).
+pub(super) enum Put<'a, R: Rulebook> {
+    Remove,
+    Empty,
+    Id([u8; 8]),
+    Player(&'a PlayerRecord<R>),
+    Event(&'a EventRecord),
+}
+
+impl<R: Rulebook> Put<'_, R> {
+    /// The bytes put (`None`: the key is removed).
+    pub(super) fn bytes(&self) -> Result<Option<Vec<u8>>, codec::CodecError> {
+        Ok(match self {
+            Put::Remove => None,
+            Put::Empty => Some(Vec::new()),
+            Put::Id(id) => Some(id.to_vec()),
+            Put::Player(record) => Some(codec::encode(record)?),
+            Put::Event(record) => Some(codec::encode(record)?),
+        })
+    }
+}
+
+/// One write of an edit: its tree, its key and what it puts.
+pub(super) type Write<'a, R> = (Tree, Vec<u8>, Put<'a, R>);
+
+/// Every write of `entries`, in the order they are to be made: per entry, the index keys its
+/// players leave, then their records and the index keys they take; last the events' records
+/// (`events`, each written whole). Made again each time it is asked for, never held.
+pub(super) fn writes<'a, R: Rulebook>(
+    entries: &'a [AuditEntry<R>],
+    events: &'a BTreeMap<usize, Option<EventRecord>>,
+) -> impl Iterator<Item = Write<'a, R>> + 'a {
+    let players = entries.iter().flat_map(|entry| {
+        let left = entry.change.players.iter().flat_map(|d| {
+            d.before.iter().flat_map(|old| {
+                [
+                    Some((Tree::ByName, name_key(&old.info.name, d.key), Put::Remove)),
+                    old.info
+                        .fide_id
+                        .map(|f| (Tree::ByFide, codec::key(f).to_vec(), Put::Remove)),
+                    Some((Tree::ByCode, old.info.id.as_bytes().to_vec(), Put::Remove)),
+                ]
+                .into_iter()
+                .flatten()
+            })
+        });
+        let taken = entry.change.players.iter().flat_map(|d| {
+            let k = codec::key(d.key as u64);
+            let active = d
+                .after
+                .as_ref()
+                .filter(|new| new.status == PlayerStatus::Active);
+            [
+                Some((
+                    Tree::Players,
+                    k.to_vec(),
+                    d.after.as_ref().map_or(Put::Remove, Put::Player),
+                )),
+                active.map(|new| (Tree::ByName, name_key(&new.info.name, d.key), Put::Empty)),
+                active
+                    .and_then(|new| new.info.fide_id)
+                    .map(|f| (Tree::ByFide, codec::key(f).to_vec(), Put::Id(k))),
+                active.map(|new| (Tree::ByCode, new.info.id.as_bytes().to_vec(), Put::Id(k))),
+            ]
+            .into_iter()
+            .flatten()
+        });
+        left.chain(taken)
+    });
+    let events = events.iter().map(|(e, record)| {
+        (
+            Tree::Events,
+            codec::key(*e as u64).to_vec(),
+            record.as_ref().map_or(Put::Remove, Put::Event),
+        )
+    });
+    players.chain(events)
+}
+
+/// `meta`'s key of the undo log of an edit being written in steps.
+pub(super) const UNDO: &str = "staged_undo";
+
+/// Edits with more writes than this are written in steps; smaller ones in one transaction.
+pub(super) fn stage_above() -> usize {
+    const STAGE_ABOVE: usize = 8192;
+    #[cfg(debug_assertions)]
+    if let Some(n) = std::env::var("RATEDESK_TEST_STAGE_ABOVE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return n;
+    }
+    STAGE_ABOVE
+}
+
+/// What an unfinished edit wrote over: each key as it was (`None`: absent), in the order
+/// written (a key written twice is there twice, with the same value).
+#[derive(Deserialize)]
+struct Undo {
+    /// The edit's action, to say what was undone.
+    action: String,
+    before: Vec<(Tree, Vec<u8>, Option<Vec<u8>>)>,
+}
+
+/// [`Undo`] as it is stored, its values read from the store as it is encoded.
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct UndoOf<'s, I: Iterator<Item = (Tree, Vec<u8>)>> {
+    action: &'s str,
+    before: Before<'s, I>,
+}
+
+/// The keys' values before the edit, encoded as [`Undo::before`] is.
+struct Before<'s, I> {
+    store: &'s Store,
+    keys: std::cell::RefCell<Option<I>>,
+    count: usize,
+}
+
+impl<I: Iterator<Item = (Tree, Vec<u8>)>> Serialize for Before<'_, I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let keys = self.keys.borrow_mut().take();
+        let mut seq = serializer.serialize_seq(Some(self.count))?;
+        for (tree, key) in keys.into_iter().flatten() {
+            let old = self.store.tree(tree).get(&key).map_err(S::Error::custom)?;
+            seq.serialize_element(&(tree, &key, old.as_deref()))?;
+        }
+        seq.end()
+    }
+}
+
+impl Store {
+    fn tree(&self, tree: Tree) -> &sled::Tree {
+        match tree {
+            Tree::Players => &self.players,
+            Tree::Events => &self.events,
+            Tree::ByName => &self.by_name,
+            Tree::ByFide => &self.by_fide,
+            Tree::ByCode => &self.by_code,
+        }
+    }
+
+    /// The writes as one batch per tree, in the order of [`Tree`]'s variants (for one
+    /// transaction; a later write of a key overrides an earlier one, as when made in turn).
+    pub(super) fn batches<'a, R: Rulebook + 'a>(
+        &self,
+        writes: impl Iterator<Item = Write<'a, R>>,
+    ) -> Result<[sled::Batch; 5], StoreError> {
+        let mut batches: [sled::Batch; 5] = Default::default();
+        for (tree, key, put) in writes {
+            let batch = &mut batches[tree as usize];
+            match put.bytes().map_err(|e| self.fail(e))? {
+                Some(value) => batch.insert(key, value),
+                None => batch.remove(key),
+            }
+        }
+        Ok(batches)
+    }
+
+    /// Stores the undo log of the `count` writes `keys` gives (their trees and keys): the first
+    /// step of an edit written in steps. Each key's value is read as the log is encoded.
+    pub(super) fn store_undo(
+        &self,
+        keys: impl Iterator<Item = (Tree, Vec<u8>)>,
+        count: usize,
+        action: &str,
+    ) -> Result<(), StoreError> {
+        let undo = UndoOf {
+            action,
+            before: Before {
+                store: self,
+                keys: std::cell::RefCell::new(Some(keys)),
+                count,
+            },
+        };
+        let bytes = codec::encode(&undo).map_err(|e| self.fail(e))?;
+        self.meta.insert(UNDO, bytes).map_err(|e| self.fail(e))?;
+        Ok(())
+    }
+
+    /// Writes records one at a time (each its own small write, which lets sled free the nodes
+    /// it copied as it goes, where a batch keeps them all to its end); `stop_after` (for the
+    /// fault tests) fails after that many writes, as a full disk would.
+    pub(super) fn write_steps(
+        &self,
+        writes: impl IntoIterator<Item = Result<(Tree, Vec<u8>, Option<Vec<u8>>), StoreError>>,
+        stop_after: Option<usize>,
+    ) -> Result<(), StoreError> {
+        for (n, write) in writes.into_iter().enumerate() {
+            let (tree, key, value) = write?;
+            if stop_after.is_some_and(|stop| n >= stop) {
+                // What was written reaches the disk, as sled's own periodic flush may take it.
+                let _ = self.db.flush();
+                return Err(self.fail(std::io::Error::from(std::io::ErrorKind::StorageFull)));
+            }
+            let tree = self.tree(tree);
+            match value {
+                Some(value) => tree.insert(key, value).map(drop),
+                None => tree.remove(key).map(drop),
+            }
+            .map_err(|e| self.fail(e))?;
+        }
+        Ok(())
+    }
+
+    /// Plays back the undo log of an edit that did not finish (a killed process, a full disk);
+    /// the edit's action when there was one.
+    pub(super) fn roll_back_staged(&self) -> Result<Option<String>, StoreError> {
+        let Some(bytes) = self.meta.get(UNDO).map_err(|e| self.fail(e))? else {
+            return Ok(None);
+        };
+        let undo: Undo = codec::decode(&bytes).map_err(|e| self.corrupt("undo log", &e))?;
+        self.write_steps(undo.before.into_iter().map(Ok), None)?;
+        self.meta.remove(UNDO).map_err(|e| self.fail(e))?;
+        Ok(Some(undo.action))
+    }
+}
