@@ -218,6 +218,13 @@ fn run_for<R: Federation>(rulebook: R, quick: bool) -> anyhow::Result<Value> {
         if let (Value::Object(r), Value::Object(l)) = (&mut result, list) {
             r.extend(l);
         }
+        say(&format!(
+            "a national list of {NATIONAL_CSV_PLAYERS} players, imported in a fresh process …"
+        ));
+        let csv = phase_in_child(&exe, &["national-csv".as_ref()])?;
+        if let (Value::Object(r), Value::Object(c)) = (&mut result, csv) {
+            r.extend(c);
+        }
     }
     against_floor(
         &mut result,
@@ -314,6 +321,67 @@ fn phase_in_child(exe: &Path, args: &[&std::ffi::OsStr]) -> anyhow::Result<Value
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
     Ok(serde_json::from_str(last)?)
+}
+
+/// How many players the national-list phase imports: the size whose peak memory the
+/// reliability issue bounds (200 000 players, at most 500 MB).
+pub const NATIONAL_CSV_PLAYERS: usize = 200_000;
+
+/// The national-list phase, in its own process: writes a Finnish selo list of
+/// [`NATIONAL_CSV_PLAYERS`] players (as `export list` writes it), imports it into an empty
+/// database as `ratedesk import national-csv --yes` does, closes it (the automatic backup
+/// written), and reports the time and the process's peak memory.
+pub fn national_csv_phase() -> anyhow::Result<Value> {
+    use std::io::Write;
+    let dir = tempfile::tempdir()?;
+    let file = dir.path().join("selo.csv");
+    {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&file)?);
+        writeln!(
+            out,
+            "Id;Sukunimi;Etunimi;Seura;Selo;Selopelejä;Pelo;Pelopelejä;Arvo;FIDE-id;Syntynyt;Sukupuoli"
+        )?;
+        let clubs = ["HSK", "TuTS", "KoSK", "JoSK", "VaaSK", "LaS"];
+        for p in 0..NATIONAL_CSV_PLAYERS {
+            let (selo, pelo) = (1000 + p * 7 % 1400, 900 + p * 13 % 1500);
+            writeln!(
+                out,
+                "FIN{:06};Pelaaja{};Etu{};{};{selo};{};{pelo};{};;;{}-{:02}-{:02};{}",
+                p + 1,
+                p % 5000,
+                p % 300,
+                clubs[p % clubs.len()],
+                p % 120,
+                p % 40,
+                1940 + p % 70,
+                1 + p % 12,
+                1 + p % 28,
+                if p % 4 == 0 { "N" } else { "M" },
+            )?;
+        }
+        out.flush()?;
+    }
+    let size_mb = std::fs::metadata(&file)?.len() as f64 / 1e6;
+    let (_, before) = memory_mb();
+    let t = Instant::now();
+    let mut desk = Desk::open(&dir.path().join("db"), Ssl)?;
+    let plan = crate::app::import::national_csv::plan(&desk, &file)?;
+    anyhow::ensure!(
+        plan.new_players == NATIONAL_CSV_PLAYERS,
+        "{} new players planned of {NATIONAL_CSV_PLAYERS}",
+        plan.new_players
+    );
+    crate::app::import::national_csv::apply(&mut desk, plan)?;
+    desk.close()?;
+    let import_ms = ms(t.elapsed());
+    let (_, peak) = memory_mb();
+    Ok(json!({
+        "national_csv_players": NATIONAL_CSV_PLAYERS,
+        "national_csv_file_mb": (size_mb * 10.0).round() / 10.0,
+        "national_csv_import_ms": import_ms,
+        "national_csv_rss_mb": peak,
+        "national_csv_rss_before_mb": before,
+    }))
 }
 
 /// The FIDE-list phase, in its own process: writes a combined list of `lines` players (as FIDE

@@ -503,6 +503,7 @@ fn run_bench(
         (Some("fide-list"), _) => crate::bench::fide_list_phase(lines).map_err(other)?,
         (Some("national"), Some(dir)) => crate::bench::national_phase(rules, dir).map_err(other)?,
         (Some("fide"), _) => crate::bench::fide_phase(rules).map_err(other)?,
+        (Some("national-csv"), _) => crate::bench::national_csv_phase().map_err(other)?,
         (Some(p), _) => return Err(Failure::Input(format!("unknown bench phase '{p}'"))),
         (None, _) => crate::bench::run(rules, quick).map_err(other)?,
     };

@@ -192,6 +192,35 @@ fn quote_left_open(line: &str) -> bool {
     quoted
 }
 
+/// The cells of one line, quotes and all, as the csv crate reads them (a cell's text after
+/// its closing quote is kept; an unquoted cell's quotes are text).
+fn split_line(reader: &mut csv_core::Reader, line: &str) -> Vec<String> {
+    use csv_core::ReadRecordResult;
+    reader.reset();
+    // Unquoting never lengthens: the cells fit in the line's length, their ends in its bytes.
+    let mut out = vec![0u8; line.len() + 1];
+    let mut ends = vec![0usize; line.len() + 2];
+    let (result, _, mut written, mut cells) =
+        reader.read_record(line.as_bytes(), &mut out, &mut ends);
+    // The line read to its end: the end of input ends its record. (A record ended inside the
+    // line, at a lone carriage return, is the line's first record, as the csv crate reads it.)
+    if result == ReadRecordResult::InputEmpty {
+        let (_, _, w, e) = reader.read_record(&[], &mut out[written..], &mut ends[cells..]);
+        written += w;
+        cells += e;
+    }
+    debug_assert!(written <= out.len());
+    let mut start = 0;
+    ends[..cells]
+        .iter()
+        .map(|&end| {
+            let cell = String::from_utf8_lossy(&out[start..end]).into_owned();
+            start = end;
+            cell
+        })
+        .collect()
+}
+
 /// Reads the whole file by `columns`.
 pub fn parse(bytes: &[u8], columns: &Columns) -> Result<Vec<ListRow>, CsvError> {
     let text = crate::import::trf::decode(bytes);
@@ -202,7 +231,9 @@ pub fn parse(bytes: &[u8], columns: &Columns) -> Result<Vec<ListRow>, CsvError> 
     };
     // Line by line, so that every message names the file's own line (blank lines skipped);
     // the csv reader splits each line, quotes and all.
-    let split = |line: u64, text: &str| -> Result<Vec<String>, CsvError> {
+    // One reader for every line (building one takes longer than reading a line).
+    let mut reader = csv_core::ReaderBuilder::new().delimiter(b';').build();
+    let mut split = |line: u64, text: &str| -> Result<Vec<String>, CsvError> {
         // A record is one line: a quoted cell opened and not closed on it is an error, not a
         // cell that runs on to the end of the file.
         if quote_left_open(text) {
@@ -212,16 +243,7 @@ pub fn parse(bytes: &[u8], columns: &Columns) -> Result<Vec<ListRow>, CsvError> 
                 "a quote (\") is opened and not closed on this line".into(),
             ));
         }
-        let mut reader = csv::ReaderBuilder::new()
-            .delimiter(b';')
-            .flexible(true)
-            .has_headers(false)
-            .from_reader(text.as_bytes());
-        match reader.records().next() {
-            Some(Ok(r)) => Ok(r.iter().map(str::to_string).collect()),
-            Some(Err(e)) => Err(at(line, "-", e.to_string())),
-            None => Ok(Vec::new()),
-        }
+        Ok(split_line(&mut reader, text))
     };
     let mut lines = text
         .split('\n')
