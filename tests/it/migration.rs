@@ -1,0 +1,110 @@
+//! A database written by the previous release (schema 1: every game a record of its own, unit
+//! results in their own tree; players without a club in layout V3 … V4) opens with this one:
+//! the same events, results and ratings, the same audit log with its chain whole, and it takes
+//! new edits. `tests/fixtures/schema-1/` was written by that release's binary: a 48-player demo
+//! (`ratedesk demo --players 40 --years 1`), two corrections and an undo; `schema-1.events.json`
+//! and `schema-1.log.txt` are what it exported and logged.
+
+use std::path::Path;
+
+use crate::common::{ok, ratedesk as run};
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// A copy of the fixture database to open (opening migrates it in place).
+fn copy_of_the_old_database() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let from = fixture("schema-1");
+    for entry in std::fs::read_dir(&from)
+        .unwrap_or_else(|e| panic!("{}: {e}", from.display()))
+        .flatten()
+    {
+        if entry.path().is_file() {
+            std::fs::copy(entry.path(), dir.path().join(entry.file_name())).expect("copy");
+        }
+    }
+    dir
+}
+
+fn read(name: &str) -> String {
+    let path = fixture(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_database_of_the_previous_release_opens_with_its_record_and_its_log() {
+    let dir = copy_of_the_old_database();
+    let db = dir.path();
+    assert_eq!(
+        ok(&run(db, &["export", "events"])),
+        read("schema-1.events.json"),
+        "the events, results and ratings as the previous release exported them"
+    );
+    // The log as the previous release wrote it (it cut each entry at 12 lines, saying how many
+    // more): every line of it, and of each entry as many more, in `log --full`.
+    let full = ok(&run(db, &["log", "--full"]));
+    let mut entries: Vec<(&str, usize)> = Vec::new();
+    for line in full.lines() {
+        if line.starts_with('#') {
+            entries.push((line, 0));
+        } else if let Some(last) = entries.last_mut() {
+            last.1 += 1;
+        }
+    }
+    let old = read("schema-1.log.txt");
+    let mut expected: Vec<(&str, usize)> = Vec::new();
+    for line in old.lines() {
+        if line.starts_with('#') {
+            expected.push((line, 0));
+        } else if let Some(last) = expected.last_mut() {
+            let more = line
+                .trim_start()
+                .strip_prefix("… and ")
+                .and_then(|r| r.strip_suffix(" more"))
+                .and_then(|n| n.parse::<usize>().ok());
+            last.1 += more.unwrap_or(1);
+        }
+    }
+    assert_eq!(entries, expected, "{full}");
+    let mut rest = full.lines();
+    for line in old
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("… and "))
+    {
+        assert!(rest.any(|l| l == line), "{line} is not in the log:\n{full}");
+    }
+    let check = ok(&run(db, &["check"]));
+    assert!(
+        check.contains("79 rated units agree") && check.contains("chain holds (4 entries)"),
+        "{check}"
+    );
+    // Opened again (now in the new layout): the same record.
+    assert_eq!(
+        ok(&run(db, &["export", "events"])),
+        read("schema-1.events.json")
+    );
+}
+
+#[test]
+fn a_migrated_database_takes_new_edits_and_undoes_them() {
+    let dir = copy_of_the_old_database();
+    let db = dir.path();
+    let before = ok(&run(db, &["export", "events"]));
+    let set = ok(&run(db, &["result", "2025-open-000", "2", "1", "1/2-1/2"]));
+    // As the previous release answers the same correction on the same database.
+    assert!(
+        set.contains("18 rating(s) changed (55 unit(s) re-rated)")
+            && set.contains("Söderström, Matti (FIN10000) selo  1178 -> 1179  (+1)"),
+        "{set}"
+    );
+    let after = ok(&run(db, &["export", "events"]));
+    assert_ne!(after, before, "the result was stored");
+    ok(&run(db, &["undo"]));
+    assert_eq!(ok(&run(db, &["export", "events"])), before);
+    let check = ok(&run(db, &["check"]));
+    assert!(check.contains("chain holds (6 entries)"), "{check}");
+}

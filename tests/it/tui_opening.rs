@@ -1,0 +1,196 @@
+//! The workstation's first frame is drawn before its database has opened: from the front page
+//! kept at the last clean close when it still shows the database, otherwise without the list.
+//! Keys typed meanwhile are kept and act once the database is open — and none of them changes
+//! the record.
+
+use std::path::Path;
+use std::sync::mpsc;
+
+use crate::screen::{app, event_index, keys, text, theme};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratedesk::app::front::FrontPage;
+use ratedesk::app::state::Tab;
+use ratedesk::app::{Desk, DeskError};
+use ratedesk::model::GameResult;
+use ratedesk::rules::ssl::Ssl;
+use ratedesk::ui::keymap::Keymap;
+use ratedesk::ui::opening::{Opening, act_typed_ahead};
+use ratedesk::ui::{key_event, press_keys};
+
+/// The workstation opening on `dir`; the database opens once `go` is sent.
+fn opening(dir: &Path) -> (Opening<Ssl, DeskError>, mpsc::Sender<()>) {
+    let lock = Desk::<Ssl>::lock(dir).expect("lock");
+    let (go, wait) = mpsc::channel();
+    let at = dir.to_path_buf();
+    let load = move || {
+        let _ = wait.recv();
+        Desk::open_locked(&at, Ssl, lock)
+    };
+    (Opening::start(dir, Ssl, load, || {}), go)
+}
+
+fn first_frame(opening: &Opening<Ssl, DeskError>, keymap: &Keymap) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+    terminal
+        .draw(|frame| opening.draw(&theme(), keymap, frame))
+        .expect("draw");
+    terminal.backend().to_string()
+}
+
+/// A frame's lines without the status line.
+fn above_status(frame: &str) -> Vec<&str> {
+    let lines: Vec<&str> = frame.lines().collect();
+    lines[..lines.len() - 1].to_vec()
+}
+
+fn type_ahead(opening: &mut Opening<Ssl, DeskError>, keymap: &Keymap, keys: &str) {
+    for k in keys.split(' ') {
+        opening.keep(key_event(k).expect("a key"), keymap, false);
+    }
+}
+
+#[test]
+fn the_first_frame_is_the_front_page_kept_at_the_last_close_and_typed_keys_act_once_open() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let k = keys();
+    let app = app(dir.path());
+    let last = text(&app, &k, 80, 24);
+    assert_eq!(
+        app.close().expect("closed"),
+        None,
+        "the front page was kept"
+    );
+
+    let (mut opening, go) = opening(dir.path());
+    assert!(opening.has_front_page());
+    let frame = first_frame(&opening, &k);
+    assert_eq!(
+        above_status(&frame),
+        above_status(&last),
+        "the first frame shows what the last session's first frame showed:\n{frame}"
+    );
+    let status = frame.lines().last().expect("status line");
+    assert!(status.contains("opening the database"), "{status}");
+
+    for c in ["j", "a", "r", "x", "backspace", "v"] {
+        opening.keep(key_event(c).expect("key"), &k, false);
+    }
+    let frame = first_frame(&opening, &k);
+    assert!(
+        frame.contains("jarv▏"),
+        "typed text shows at once:\n{frame}"
+    );
+    assert!(frame.contains("6 keys kept"), "{frame}");
+    assert!(
+        frame.contains("Searched as soon as the database is open") && !frame.contains("Ahonen"),
+        "no list that the query did not find:\n{frame}"
+    );
+
+    go.send(()).expect("the database may open");
+    let app = opening.finish(&k, (80, 24), Vec::new).expect("opened");
+    assert_eq!(app.players.query, "jarv", "the keys acted once it was open");
+    assert!(
+        text(&app, &k, 80, 24).contains("Järvinen"),
+        "and the search found"
+    );
+    assert_eq!(app.tab, Tab::Players);
+}
+
+#[test]
+fn a_database_changed_since_the_last_close_opens_without_its_front_page() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let k = keys();
+    let app = app(dir.path());
+    app.close().expect("closed");
+    assert!(FrontPage::read(dir.path(), &Ssl).is_some());
+    // A correction from the command line since: the kept page shows ratings no longer true.
+    let mut desk = Desk::open(dir.path(), Ssl).expect("open");
+    let edit = ratedesk::app::queries::result_edit(&desk, "2025-hki-open", 1, 1, "0-1")
+        .expect("a result edit");
+    desk.apply(edit).expect("stored");
+    desk.close().expect("closed");
+    assert!(FrontPage::read(dir.path(), &Ssl).is_none());
+
+    let (mut opening, go) = opening(dir.path());
+    assert!(!opening.has_front_page());
+    let frame = first_frame(&opening, &k);
+    assert!(frame.contains("Opening the database in"), "{frame}");
+    assert!(
+        !frame.contains(" players"),
+        "no count from a stale page:\n{frame}"
+    );
+    type_ahead(&mut opening, &k, "k o r");
+    let frame = first_frame(&opening, &k);
+    assert!(frame.contains("kor▏"), "{frame}");
+    go.send(()).expect("the database may open");
+    let app = opening.finish(&k, (80, 24), Vec::new).expect("opened");
+    assert_eq!(app.players.query, "kor");
+    // Closed again, the page is kept anew: the list as it is now, whatever was typed.
+    let page = app.front_page();
+    assert_eq!(page.listed, app.desk.book().players.len());
+    app.close().expect("closed");
+    assert_eq!(FrontPage::read(dir.path(), &Ssl), Some(page));
+}
+
+#[test]
+fn no_key_typed_ahead_changes_the_record_and_the_keys_after_one_that_tried_are_set_aside() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let k = keys();
+    let mut app = app(dir.path());
+    let open = event_index(&app, "2025-hki-open");
+    app.open_event(open);
+    let audit = app.desk.audit().len();
+    let round = app.tournaments.round;
+    let game = app.boards(open, round)[app.tournaments.board];
+    let result = app.desk.book().events[open].games[game].result;
+    let (key, corrected) = if result == Some(GameResult::WHITE_WINS) {
+        ("0", GameResult::BLACK_WINS)
+    } else {
+        ("1", GameResult::WHITE_WINS)
+    };
+    let keys = [key, "enter", "alt-1", "j"].map(|name| key_event(name).expect("key"));
+    act_typed_ahead(&mut app, &k, keys.to_vec());
+    assert_eq!(app.desk.audit().len(), audit, "nothing was stored");
+    assert_eq!(app.desk.book().events[open].games[game].result, result);
+    let status = app.status.clone().expect("a message");
+    assert!(status.error, "{}", status.text);
+    assert!(
+        status
+            .text
+            .contains("not stored: keyed before the database was open")
+            && status.text.contains("2 keys typed after it set aside"),
+        "{}",
+        status.text
+    );
+    assert_eq!(app.tab, Tab::Tournaments, "alt-1 was set aside");
+    // Keyed now, with the screen in view, the same keys store the correction.
+    press_keys(&mut app, &k, &format!("{key} enter"));
+    assert_eq!(app.desk.audit().len(), audit + 1);
+    assert_eq!(
+        app.desk.book().events[open].games[game].result,
+        Some(corrected)
+    );
+}
+
+#[test]
+fn keys_typed_ahead_after_a_suspend_are_set_aside() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let k = keys();
+    let mut app = app(dir.path());
+    let keys = ["j", "f12", "a", "r"].map(|name| key_event(name).expect("key"));
+    act_typed_ahead(&mut app, &k, keys.to_vec());
+    assert!(
+        app.suspend,
+        "the suspend is kept for the terminal to carry out"
+    );
+    assert_eq!(app.players.query, "j");
+    let status = app.status.clone().expect("a message");
+    assert!(
+        status
+            .text
+            .contains("2 keys typed after suspending set aside"),
+        "{}",
+        status.text
+    );
+}
