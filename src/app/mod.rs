@@ -71,6 +71,12 @@ pub enum DeskError {
         "'{action}' is stored, but finishing it failed: {cause}. The database stays consistent (what was not finished is redone when it is next opened); ratedesk has stopped editing it: close it, deal with the cause and open it again"
     )]
     AfterCommit { action: String, cause: StoreError },
+    /// A restore swapped in whole, and what follows it (its ratings written beside it, the
+    /// automatic backup) failed: the restore is not to be made again.
+    #[error(
+        "the restore of {file} is complete: the database holds that backup now (do not restore it again). Finishing it failed: {cause}; what was not finished (its ratings, the automatic backup) is done again when the database is next opened"
+    )]
+    Restored { file: String, cause: String },
     /// An earlier failure to write: no more edits until the database is opened again.
     #[error(
         "the database could not be written earlier ({0}); ratedesk has stopped editing it: close it and open it again"
@@ -79,6 +85,17 @@ pub enum DeskError {
 }
 
 impl DeskError {
+    /// What failed, without the advice to make the edit again (for an edit that is stored).
+    pub fn cause(&self) -> String {
+        match self {
+            DeskError::Store(StoreError::NoSpace { path, .. }) => format!(
+                "no space left on the device holding {}; free some space",
+                path.display()
+            ),
+            other => other.to_string(),
+        }
+    }
+
     /// Whether the edit was refused for what it asked (bad input), not because the database
     /// failed.
     pub fn is_input(&self) -> bool {

@@ -77,7 +77,10 @@ pub fn restore<R: Federation>(
     stage(dir, &rulebook, &dump, file, outcome.replaced.as_deref())?;
     store::open::swap_in_staging(dir, &file.display().to_string())
         .map_err(|e| backup_error(dir, e))?;
-    let desk = Desk::open_locked(dir, rulebook, lock)?;
+    let desk = Desk::open_locked(dir, rulebook, lock).map_err(|e| DeskError::Restored {
+        file: file.display().to_string(),
+        cause: e.cause(),
+    })?;
     Ok((desk, outcome))
 }
 

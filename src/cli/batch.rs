@@ -216,6 +216,9 @@ pub(super) fn restore<R: Federation>(
     if let Some(replaced) = &restored.replaced {
         writeln!(out, "  replaced {replaced}")?;
     }
-    desk.close()?;
+    desk.close().map_err(|e| DeskError::Restored {
+        file: file.display().to_string(),
+        cause: e.cause(),
+    })?;
     Ok(())
 }

@@ -974,3 +974,47 @@ fn a_swap_interrupted_after_the_manifest_moved_is_got_out_of_by_the_command_it_n
     assert_eq!(ok(&ratedesk(&db, &["export", "ratings"])), new);
     ok(&ratedesk(&db, &["check"]));
 }
+
+/// A full disk at every moment of a forced restore (`RATEDESK_TEST_DISK_FULL_AFTER`: every
+/// flush after the first N fails): before the swap it is refused with "try again"; after it the
+/// message says the restore is complete and is not to be made again — never both. Either way,
+/// with space back, the database opens and `check` passes.
+#[test]
+fn a_full_disk_after_a_restore_completed_never_says_to_restore_again() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let backup = dir.path().join("all.backup");
+    ok(&ratedesk(&db, &["backup", backup.to_str().expect("path")]));
+    let mut completed = 0;
+    for n in 0..12 {
+        let out = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+            .arg("--db")
+            .arg(&db)
+            .args(["restore", "--force", backup.to_str().expect("path")])
+            .env("RATEDESK_TEST_DISK_FULL_AFTER", n.to_string())
+            .output()
+            .expect("restore");
+        let (said, told) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        if said.contains("restored") {
+            assert!(
+                !told.contains("try again"),
+                "after {n} flushes: {said}{told}"
+            );
+            if !out.status.success() {
+                assert!(
+                    told.contains("is complete") && told.contains("do not restore it again"),
+                    "after {n} flushes: {told}"
+                );
+                completed += 1;
+            }
+        } else {
+            assert!(!out.status.success(), "after {n} flushes: {told}");
+            assert!(told.contains("no space left"), "after {n} flushes: {told}");
+        }
+        ok(&ratedesk(&db, &["check"]));
+    }
+    assert!(completed > 0, "no flush after the swap failed");
+}
