@@ -75,11 +75,11 @@ fn long_season(n: usize) -> String {
 fn bench(c: &mut Criterion) {
     let open = swiss(200, 9, None);
     c.bench_function("rate 200 players x 9 rounds", |b| {
-        b.iter(|| ratedesk::json::rate(&open).expect("valid input"))
+        b.iter(|| ratedesk::app::import::json::rate(&open).expect("valid input"))
     });
     let season = long_season(300);
     c.bench_function("rate + selection, 300 games in the period", |b| {
-        b.iter(|| ratedesk::json::rate(&season).expect("valid input"))
+        b.iter(|| ratedesk::app::import::json::rate(&season).expect("valid input"))
     });
 }
 

@@ -17,12 +17,10 @@ use serde_json::{Value, json};
 pub use floor::Floor;
 
 use crate::app::state::App;
-use crate::app::{Desk, Federation};
+use crate::app::{Desk, Federation, WithFederation, with_federation};
 use crate::demo::{GAMES_PER_OPEN, Params};
 use crate::ledger::Ledger;
-use crate::rules::isl::Isl;
 use crate::rules::ssl::Ssl;
-use crate::rules::tsf::Tsf;
 
 /// The federation sizes measured.
 #[derive(Clone, Copy, Debug)]
@@ -41,7 +39,7 @@ pub const FIDE: Scale = Scale {
 };
 
 /// The rulebooks that can be measured, by code.
-pub const RULES: [&str; 3] = ["ssl", "isl", "tsf"];
+pub const RULES: [&str; 3] = crate::app::registry::CODES;
 
 /// Keyed results measured (new results and corrections), at least.
 const KEYED: usize = 200;
@@ -113,12 +111,14 @@ fn demo<R: Federation>(rulebook: &R, scale: Scale) -> anyhow::Result<Demo<R>> {
 /// Runs the whole set (national only with `quick`) for a rulebook and returns the figures as
 /// one object.
 pub fn run(rules: &str, quick: bool) -> anyhow::Result<Value> {
-    match rules {
-        "ssl" => run_for(Ssl, quick),
-        "isl" => run_for(Isl, quick),
-        "tsf" => run_for(Tsf, quick),
-        other => anyhow::bail!("unknown rulebook '{other}': ssl, isl or tsf"),
+    struct Run(bool);
+    impl WithFederation for Run {
+        type Output = anyhow::Result<Value>;
+        fn with<R: Federation>(self, rulebook: R) -> Self::Output {
+            run_for(rulebook, self.0)
+        }
     }
+    with_federation(rules, Run(quick))?
 }
 
 /// Adds `NAME_floor_x` (the figure as a multiple of the floor) beside every figure in `names`.
@@ -427,12 +427,14 @@ pub fn fide_list_phase(lines: usize) -> anyhow::Result<Value> {
 /// results and corrections ten years back through the workstation, search per keystroke,
 /// resident memory.
 pub fn national_phase(rules: &str, dir: &Path) -> anyhow::Result<Value> {
-    match rules {
-        "ssl" => national::<Ssl>(dir),
-        "isl" => national::<Isl>(dir),
-        "tsf" => national::<Tsf>(dir),
-        other => anyhow::bail!("unknown rulebook '{other}': ssl, isl or tsf"),
+    struct National<'d>(&'d Path);
+    impl WithFederation for National<'_> {
+        type Output = anyhow::Result<Value>;
+        fn with<R: Federation>(self, _: R) -> Self::Output {
+            national::<R>(self.0)
+        }
     }
+    with_federation(rules, National(dir))?
 }
 
 fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
@@ -506,12 +508,14 @@ fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
 
 /// The FIDE-scale phase, in its own process: generate, re-rate from scratch once, peak memory.
 pub fn fide_phase(rules: &str) -> anyhow::Result<Value> {
-    match rules {
-        "ssl" => fide::<Ssl>(),
-        "isl" => fide::<Isl>(),
-        "tsf" => fide::<Tsf>(),
-        other => anyhow::bail!("unknown rulebook '{other}': ssl, isl or tsf"),
+    struct Fide;
+    impl WithFederation for Fide {
+        type Output = anyhow::Result<Value>;
+        fn with<R: Federation>(self, _: R) -> Self::Output {
+            fide::<R>()
+        }
     }
+    with_federation(rules, Fide)?
 }
 
 fn fide<R: Federation>() -> anyhow::Result<Value> {

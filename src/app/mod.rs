@@ -38,7 +38,7 @@ pub use audit_log::{HeadError, find_head, head_line};
 pub use checks::is_bidi_control;
 pub use federation::Federation;
 pub use national::National;
-pub use registry::{WithFederation, with_federation};
+pub use registry::{DEFAULT as DEFAULT_RULEBOOK, WithFederation, with_federation};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

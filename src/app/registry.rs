@@ -16,8 +16,11 @@ pub trait WithFederation {
 
 /// A rulebook code no database can keep.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown rulebook '{0}' (ssl, isl or tsf)")]
+#[error("unknown rulebook '{code}' ({known})", code = .0, known = CODES.join(", "))]
 pub struct UnknownRulebook(pub String);
+
+/// The rulebook of a database made without choosing one, and of the demo without `--rules`.
+pub const DEFAULT: &str = "ssl";
 
 /// The rulebooks a database can keep, one line each: calls `use_` with the one `code` names.
 pub fn with_federation<W: WithFederation>(

@@ -53,7 +53,7 @@ enum Command {
     /// Create a federation's database with its rulebook, chosen once: ssl (Finland), isl
     /// (Iceland) or tsf (Turkey). Every later command reads it from the database.
     Init {
-        #[arg(long, default_value = "ssl", value_parser = app::registry::CODES)]
+        #[arg(long, default_value = app::DEFAULT_RULEBOOK, value_parser = app::registry::CODES)]
         rules: String,
     },
     /// Rate a JSON document of players and events read on stdin; write the results to stdout.
@@ -146,7 +146,7 @@ enum Command {
         #[arg(long, default_value_t = 2025)]
         seed: u64,
         /// The federation's rulebook: ssl, isl or tsf.
-        #[arg(long, default_value = "ssl", value_parser = app::registry::CODES)]
+        #[arg(long, default_value = app::DEFAULT_RULEBOOK, value_parser = app::registry::CODES)]
         rules: String,
     },
     /// Measure every row of the performance table on generated federations (national scale,
@@ -159,7 +159,7 @@ enum Command {
         #[arg(long)]
         quick: bool,
         /// The rulebook whose demo federation is measured: ssl, isl or tsf.
-        #[arg(long, default_value = "ssl", value_parser = crate::bench::RULES)]
+        #[arg(long, default_value = app::DEFAULT_RULEBOOK, value_parser = crate::bench::RULES)]
         rules: String,
         /// One phase in a fresh process (used by the run itself).
         #[arg(long, hide = true, value_name = "PHASE")]

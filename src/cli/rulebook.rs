@@ -25,10 +25,15 @@ pub(super) struct Workstation {
 /// naming the file, the key and the clash; a broken theme only warns.
 pub(super) fn workstation(asked: Workstation) -> Result<(), Failure> {
     let (dir, code) = if asked.demo {
-        let code = asked.rules.clone().unwrap_or_else(|| "ssl".into());
-        let name = match code.as_str() {
-            "ssl" => "ratedesk-demo".to_string(),
-            other => format!("ratedesk-demo-{other}"),
+        let code = asked
+            .rules
+            .clone()
+            .unwrap_or_else(|| app::DEFAULT_RULEBOOK.into());
+        // The default rulebook's demo keeps the folder it always had.
+        let name = if code == app::DEFAULT_RULEBOOK {
+            "ratedesk-demo".to_string()
+        } else {
+            format!("ratedesk-demo-{code}")
         };
         // `--db PATH --demo`: the demo is built there (or opened, once built).
         let dir = asked
@@ -52,7 +57,7 @@ pub(super) fn workstation(asked: Workstation) -> Result<(), Failure> {
             // A folder named with --db that holds no database is a mistyped path, not a
             // request for an empty one: `init` creates one.
             None if asked.db.is_some() => return Err(database::missing(&dir).into()),
-            None => "ssl".into(),
+            None => app::DEFAULT_RULEBOOK.into(),
         };
         (dir, code)
     };
@@ -188,9 +193,9 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
             None,
         ) => match files.first() {
             Some(first) => app::import::json::rules_of(first)?,
-            None => "ssl".into(),
+            None => app::DEFAULT_RULEBOOK.into(),
         },
-        (Command::Import { .. }, None) => "ssl".into(),
+        (Command::Import { .. }, None) => app::DEFAULT_RULEBOOK.into(),
         // Only an import creates a database; any other command on a folder without one is a
         // mistyped --db, not a request for an empty database.
         (_, None) => return Err(database::missing(&dir).into()),

@@ -76,17 +76,9 @@ pub trait JsonRules: Rulebook + Sized {
     }
 }
 
-/// The ratings `rate` can compute, one line per rulebook.
-fn rate_with_code(rules: &str, text: &str) -> Result<Value, InputError> {
-    match rules {
-        "ssl" => rate_with(&crate::rules::ssl::Ssl, text),
-        "isl" => rate_with(&crate::rules::isl::Isl, text),
-        "tsf" => rate_with(&crate::rules::tsf::Tsf, text),
-        other => Err(unsupported(other)),
-    }
-}
-
-fn rate_with<R: JsonRules>(rulebook: &R, text: &str) -> Result<Value, InputError> {
+/// `ratedesk rate` for one rulebook: reads a document for it, rates it and returns the output
+/// document (the application's registry picks the rulebook the document names).
+pub fn rate_with<R: JsonRules>(rulebook: &R, text: &str) -> Result<Value, InputError> {
     let loaded = read(rulebook, text)?;
     let ledger = Ledger::build(rulebook, &loaded.book);
     let all = vec![true; loaded.book.players.len()];
@@ -110,30 +102,6 @@ pub struct Results<'a, R: Rulebook> {
     pub as_of: Option<NaiveDate>,
     pub book: &'a Book<R>,
     pub ledger: &'a Ledger<R>,
-}
-
-/// `ratedesk rate`: reads a document, rates it and returns the output document.
-pub fn rate(text: &str) -> Result<Value, InputError> {
-    let rules = input::parse_document(text)?.rules;
-    rate_with_code(&rules, text)
-}
-
-/// The error for a rulebook this version cannot keep in a database (or, for an unknown code,
-/// cannot rate at all).
-pub fn unsupported(rules: &str) -> InputError {
-    match rules {
-        "isl" | "tsf" => InputError::new(
-            "rules",
-            format!(
-                "this version keeps databases of the Finnish rulebook ('ssl') only; \
-                 'ratedesk rate' rates '{rules}' documents"
-            ),
-        ),
-        other => InputError::new(
-            "rules",
-            format!("unknown rulebook '{other}' (ssl, isl or tsf)"),
-        ),
-    }
 }
 
 /// The rulebook code a document names.

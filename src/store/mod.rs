@@ -796,6 +796,7 @@ impl Store {
                 .collect::<Vec<_>>()
                 .join("; ");
             meta.remove(staged::UNDO);
+            meta.insert("schema", &SCHEMA_VERSION.to_be_bytes());
             self.commit_staged(writes, count, &audit, &meta, &action)
         } else {
             self.commit_at_once(writes(), &audit, &meta)

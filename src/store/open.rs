@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{CACHE_BYTES, Cause, SCHEMA_VERSION, Store, StoreError, backup, codec, lock, manifest};
+use super::{
+    CACHE_BYTES, Cause, SCHEMA_VERSION, Store, StoreError, backup, codec, lock, manifest, staged,
+};
 
 /// Written while a restored database is swapped in; its presence means the swap did not finish.
 const RESTORING: &str = "ratedesk.restoring";
@@ -191,13 +193,17 @@ impl Store {
             (Some(v), stored) => {
                 let found =
                     codec::id_of(&v).ok_or_else(|| corrupt("unreadable schema version".into()))?;
-                if found > SCHEMA_VERSION {
+                // An edit being written in steps marks the schema one higher, so that a version
+                // without its undo log refuses the database rather than keep half an edit.
+                let staged = found == staged::SCHEMA_WHILE_STAGED
+                    && meta.get(staged::UNDO).map_err(|e| e.at(dir))?.is_some();
+                if found > SCHEMA_VERSION && !staged {
                     return Err(StoreError::Newer {
                         path: dir.to_path_buf(),
                         found,
                     });
                 }
-                found_schema = found;
+                found_schema = found.min(SCHEMA_VERSION);
                 let stored = stored
                     .map(|r| String::from_utf8_lossy(&r).into_owned())
                     .unwrap_or_default();

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{AuditEntry, Store, StoreError, codec, name_key};
+use super::{AuditEntry, SCHEMA_VERSION, Store, StoreError, codec, name_key};
 use crate::book::{EventRecord, PlayerRecord, PlayerStatus};
 use crate::rules::Rulebook;
 
@@ -110,6 +110,11 @@ pub(super) fn writes<'a, R: Rulebook>(
 /// `meta`'s key of the undo log of an edit being written in steps.
 pub(super) const UNDO: &str = "staged_undo";
 
+/// The schema `meta` says while an undo log is stored: one past the one written, so that a
+/// version of ratedesk that knows no undo log refuses the database ("written by a newer
+/// ratedesk") instead of working on half an edit.
+pub(super) const SCHEMA_WHILE_STAGED: u64 = SCHEMA_VERSION + 1;
+
 /// Edits with more writes than this are written in steps; smaller ones in one transaction.
 pub(super) fn stage_above() -> usize {
     const STAGE_ABOVE: usize = 8192;
@@ -150,9 +155,13 @@ struct Before<'s, I> {
 impl<I: Iterator<Item = (Tree, Vec<u8>)>> Serialize for Before<'_, I> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::{Error, SerializeSeq};
-        let keys = self.keys.borrow_mut().take();
+        // The keys are read once: an encoder that went over the value twice (to measure it
+        // first) would write the count and then nothing. Refused rather than written so.
+        let Some(keys) = self.keys.borrow_mut().take() else {
+            return Err(S::Error::custom("the undo log can be encoded once only"));
+        };
         let mut seq = serializer.serialize_seq(Some(self.count))?;
-        for (tree, key) in keys.into_iter().flatten() {
+        for (tree, key) in keys {
             let old = self.store.tree(tree).get(&key).map_err(S::Error::custom)?;
             seq.serialize_element(&(tree, &key, old.as_deref()))?;
         }
@@ -205,7 +214,10 @@ impl Store {
             },
         };
         let bytes = codec::encode(&undo).map_err(|e| self.fail(e))?;
-        self.meta.insert(UNDO, bytes).map_err(|e| self.fail(e))?;
+        let mut meta = sled::Batch::default();
+        meta.insert(UNDO, bytes);
+        meta.insert("schema", &SCHEMA_WHILE_STAGED.to_be_bytes());
+        self.meta.apply_batch(meta).map_err(|e| self.fail(e))?;
         Ok(())
     }
 
@@ -242,7 +254,57 @@ impl Store {
         };
         let undo: Undo = codec::decode(&bytes).map_err(|e| self.corrupt("undo log", &e))?;
         self.write_steps(undo.before.into_iter().map(Ok), None)?;
-        self.meta.remove(UNDO).map_err(|e| self.fail(e))?;
+        let mut meta = sled::Batch::default();
+        meta.remove(UNDO);
+        meta.insert("schema", &SCHEMA_VERSION.to_be_bytes());
+        self.meta.apply_batch(meta).map_err(|e| self.fail(e))?;
         Ok(Some(undo.action))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema_on_disk(dir: &std::path::Path) -> u64 {
+        let db = sled::open(dir).expect("sled");
+        let meta = db.open_tree("meta").expect("meta");
+        codec::id_of(&meta.get("schema").expect("read").expect("a schema")).expect("a number")
+    }
+
+    /// Half an edit written in steps, the process gone: on disk the schema says one past the
+    /// one written (an older ratedesk refuses the database instead of keeping the half), and
+    /// the next opening plays the undo log back and says what it undid.
+    #[test]
+    fn half_an_edit_is_marked_for_older_versions_and_undone_at_the_next_opening() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let key = codec::key(7).to_vec();
+        {
+            let store = Store::open(dir.path(), "ssl").expect("a new database");
+            let keys = [
+                (Tree::Players, key.clone()),
+                (Tree::ByCode, b"FIN7".to_vec()),
+            ];
+            store
+                .store_undo(keys.iter().cloned(), keys.len(), "import of big.csv")
+                .expect("undo log");
+            store
+                .write_steps(
+                    keys.iter()
+                        .map(|(tree, key)| Ok((*tree, key.clone(), Some(b"half".to_vec())))),
+                    None,
+                )
+                .expect("written");
+            store.flush().expect("flushed");
+        }
+        assert_eq!(schema_on_disk(dir.path()), SCHEMA_WHILE_STAGED);
+        let store = Store::open(dir.path(), "ssl").expect("opens, undoing");
+        assert_eq!(store.undone(), Some("import of big.csv"));
+        assert_eq!(store.players.get(&key).expect("read"), None);
+        assert_eq!(store.by_code.get(b"FIN7").expect("read"), None);
+        drop(store);
+        assert_eq!(schema_on_disk(dir.path()), SCHEMA_VERSION);
+        let store = Store::open(dir.path(), "ssl").expect("opens");
+        assert_eq!(store.undone(), None);
     }
 }

@@ -189,3 +189,40 @@ fn no_error_is_recognised_by_its_text() {
     );
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// The registry (`src/app/registry.rs`) is the one place that turns a rulebook code into a
+/// rulebook: no other code matches on one (every command, `rate`, the bench and the messages
+/// listing codes go through it).
+#[test]
+fn only_the_registry_matches_on_a_rulebook_code() {
+    let mut files = Vec::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let arms: Vec<String> = [
+        "\"ssl\" =>",
+        "\"isl\" =>",
+        "\"tsf\" =>",
+        "\"isl\" |",
+        "\"tsf\" |",
+    ]
+    .into_iter()
+    .flat_map(|arm| {
+        let outside: Vec<(String, String)> = files
+            .iter()
+            .filter(|(path, _)| !path.ends_with("app/registry.rs"))
+            .map(|(path, text)| {
+                let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+                (path.clone(), code.to_string())
+            })
+            .collect();
+        offences(&outside, &[arm])
+    })
+    .collect();
+    assert!(
+        arms.is_empty(),
+        "matched outside the registry:\n{}",
+        arms.join("\n")
+    );
+}

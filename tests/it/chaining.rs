@@ -74,7 +74,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 
 fn rate(players: &[Value], events: &[Value]) -> Value {
     let doc = json!({"rules": "ssl", "players": players, "events": events});
-    ratedesk::json::rate(&doc.to_string()).expect("generated input is valid")
+    ratedesk::app::import::json::rate(&doc.to_string()).expect("generated input is valid")
 }
 
 proptest! {

@@ -153,7 +153,7 @@ fn keyed_results_show_the_ratings_that_rate_computes() {
     );
     let all = app.desk.active_players();
     let input = ratedesk::json::write_input(app.desk.rulebook(), app.desk.book(), None, &all);
-    let rated = ratedesk::json::rate(&input.to_string()).expect("rate");
+    let rated = ratedesk::app::import::json::rate(&input.to_string()).expect("rate");
     let event = rated["events"]
         .as_array()
         .expect("events")
@@ -374,7 +374,7 @@ fn create_an_event_enter_players_pair_a_round_and_key_its_results() {
     // The ratings on screen are those `ratedesk rate` computes for the same data.
     let all = app.desk.active_players();
     let input = ratedesk::json::write_input(app.desk.rulebook(), app.desk.book(), None, &all);
-    let rated = ratedesk::json::rate(&input.to_string()).expect("rate");
+    let rated = ratedesk::app::import::json::rate(&input.to_string()).expect("rate");
     let rows = rated["events"]
         .as_array()
         .expect("events")

@@ -262,7 +262,7 @@ fn correct_and_undo<R: Federation>(
 fn rated<R: Federation>(app: &App<R>) -> Value {
     let all = app.desk.active_players();
     let input = ratedesk::json::write_input(app.desk.rulebook(), app.desk.book(), None, &all);
-    ratedesk::json::rate(&input.to_string()).expect("rate")
+    ratedesk::app::import::json::rate(&input.to_string()).expect("rate")
 }
 
 fn find<'a>(rows: &'a Value, key: &str, value: &str) -> &'a Value {

@@ -38,10 +38,19 @@ pub fn read_document_from(input: impl std::io::Read) -> std::io::Result<String> 
     Ok(text)
 }
 
-/// `ratedesk rate`: the pure calculator — a document rated by the rulebook it names, with no
-/// database.
+/// `ratedesk rate`: the pure calculator — a document rated by the rulebook it names (through
+/// the registry), with no database.
 pub fn rate(text: &str) -> Result<serde_json::Value, json::InputError> {
-    json::rate(text)
+    struct Rate<'t>(&'t str);
+    impl crate::app::WithFederation for Rate<'_> {
+        type Output = Result<serde_json::Value, json::InputError>;
+        fn with<R: Federation>(self, rulebook: R) -> Self::Output {
+            json::rate_with(&rulebook, self.0)
+        }
+    }
+    let rules = json::rules_of(text)?;
+    crate::app::with_federation(&rules, Rate(text))
+        .map_err(|unknown| json::InputError::new("rules", unknown.to_string()))?
 }
 
 /// A `rate` document read and checked for `rulebook`.
