@@ -10,6 +10,7 @@ pub mod cores;
 #[path = "../demo/generator.rs"]
 pub mod demo;
 pub mod export;
+pub mod figures;
 pub mod import;
 pub mod json;
 pub mod ledger;

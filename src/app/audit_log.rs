@@ -226,7 +226,7 @@ impl<R: Federation> Desk<R> {
         let list = self.rulebook.lists().get(m.list).copied().unwrap_or("?");
         let show = |r: Option<i32>| r.map_or("-".to_string(), |r| r.to_string());
         let by = match (m.before, m.after) {
-            (Some(b), Some(a)) => format!(" ({:+})", a - b),
+            (Some(b), Some(a)) => format!(" ({})", crate::figures::signed(a - b)),
             _ => String::new(),
         };
         format!(

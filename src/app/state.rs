@@ -709,7 +709,7 @@ impl<R: Federation> App<R> {
                     .map(|c| {
                         let name = self.name(c.player);
                         let delta = match (c.before, c.after) {
-                            (Some(b), Some(a)) => format!("{:+}", a - b),
+                            (Some(b), Some(a)) => crate::figures::signed(a - b),
                             (_, Some(a)) => a.to_string(),
                             _ => "-".into(),
                         };

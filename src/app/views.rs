@@ -106,7 +106,7 @@ impl<R: Federation> App<R> {
         cells.extend(
             self.ratings(player)
                 .into_iter()
-                .map(|(_, s)| crate::export::format::rating(self.rating_of(s))),
+                .map(|(_, s)| crate::figures::rating(self.rating_of(s))),
         );
         let titles: Vec<&str> = self
             .desk

@@ -494,7 +494,7 @@ fn write_effect<R: Federation>(
         let info = &book.players[c.player];
         let show = |r: Option<i32>| r.map_or("-".to_string(), |r| r.to_string());
         let delta = match (c.before, c.after) {
-            (Some(b), Some(a)) => format!(" ({:+})", a - b),
+            (Some(b), Some(a)) => format!(" ({})", crate::figures::signed(a - b)),
             _ => String::new(),
         };
         writeln!(

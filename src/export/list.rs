@@ -252,6 +252,7 @@ pub fn write_csv<R: Federation>(
             );
             if cols.change.is_some() {
                 record.push(match (rating, before.rating(p, list)) {
+                    // A CSV for programs: the plain signed number (`+0`), not the `±0` of pages.
                     (Some(r), Some(b)) => format!("{:+}", r - b),
                     (Some(_), None) => "new".into(),
                     (None, _) => String::new(),

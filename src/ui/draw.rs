@@ -12,7 +12,7 @@ use super::theme::{Role, Theme};
 use crate::app::state::{App, Pane, Popup, Tab, count};
 pub(crate) use crate::app::views::{birth_year, club};
 use crate::app::{Action, Context};
-pub(crate) use crate::export::format::{expected, half_points, performance, rating, signed};
+pub(crate) use crate::figures::{expected, half_points, performance, rating, signed};
 
 use crate::app::Federation;
 

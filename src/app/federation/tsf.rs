@@ -15,9 +15,6 @@ use crate::rules::{ListId, PlayerRating, UnitKey};
 
 use crate::app::titles::TitlesView;
 
-/// B.3.d: k from each band's lowest UKD up.
-const BANDS: [(Rating, u16); 5] = [(0, 30), (1300, 25), (1600, 20), (2000, 15), (2400, 10)];
-
 impl Federation for Tsf {
     fn demo(&self, params: &Params) -> Option<Demo<Self>> {
         Some(crate::demo::generate_turkey(params))
@@ -64,7 +61,18 @@ impl Federation for Tsf {
         match view {
             TitlesView::FirstRating => "a first UKD once 7 games are archived (B.1.f)",
             TitlesView::Bands => {
-                "k by UKD (B.3.d): 30, 25 from 1300, 20 from 1600, 15 from 2000, 10 from 2400"
+                // Made once from the rule's table: `k by UKD (B.3.d): 30, 25 from 1300, …`.
+                static NOTE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+                    let bands: Vec<String> = tables::K_BANDS
+                        .iter()
+                        .map(|&(from, k)| match from {
+                            0 => k.to_string(),
+                            _ => format!("{k} from {from}"),
+                        })
+                        .collect();
+                    format!("k by UKD (B.3.d): {}", bands.join(", "))
+                });
+                NOTE.as_str()
             }
             _ => "",
         }
@@ -149,7 +157,7 @@ impl Federation for Tsf {
     }
 
     fn factor_bands(&self) -> &'static [(Rating, u16)] {
-        &BANDS
+        &tables::K_BANDS
     }
 }
 

@@ -59,16 +59,20 @@ pub fn p_d(d: i64) -> i64 {
     i64::from(p_table(d))
 }
 
-/// B.3.d (Formula 4): k by the player's UKD — 2400 and over 10, 2000–2399 15, 1600–1999 20,
-/// 1300–1599 25, 1299 and under 30.
+/// B.3.d (Formula 4): the k bands, each band's lowest UKD with its k — 1299 and under 30,
+/// 1300–1599 25, 1600–1999 20, 2000–2399 15, 2400 and over 10. The one statement of the rule:
+/// the workstation's k-band list and notes are made from it.
+pub const K_BANDS: [(Rating, u16); 5] = [(0, 30), (1300, 25), (1600, 20), (2000, 15), (2400, 10)];
+
+/// B.3.d (Formula 4): k by the player's UKD, from [`K_BANDS`] (a UKD below the first band's
+/// edge has the first band's k).
 pub fn k(rating: Rating) -> i64 {
-    match rating {
-        2400.. => 10,
-        2000..=2399 => 15,
-        1600..=1999 => 20,
-        1300..=1599 => 25,
-        _ => 30,
-    }
+    let band = K_BANDS
+        .iter()
+        .rev()
+        .find(|(from, _)| rating >= *from)
+        .unwrap_or(&K_BANDS[0]);
+    i64::from(band.1)
 }
 
 /// B.1.i: an opponent's rating as it counts against `own` — a difference over 350 counts as
