@@ -4,6 +4,7 @@
 //! Turkey's, which rate by period, in `federation/isl.rs` and `federation/tsf.rs`.
 
 mod isl;
+mod ssl;
 mod tsf;
 
 use chrono::NaiveDate;
@@ -12,7 +13,6 @@ use crate::book::Book;
 use crate::demo::Params;
 use crate::json::JsonRules;
 use crate::model::{PlayerInfo, Rating};
-use crate::rules::ssl::Ssl;
 use crate::rules::{Halves, ListId, PlayerRating, UnitKey};
 
 use super::titles::TitlesView;
@@ -25,20 +25,14 @@ pub trait Federation: JsonRules + super::national::National + 'static {
     fn demo(&self, params: &Params) -> Option<Demo<Self>>;
 
     /// The federation's alphabet, lowercase, in its order: lists of players are sorted by it
-    /// (Finnish å, ä, ö after z).
-    fn alphabet(&self) -> &'static str {
-        crate::app::search::FINNISH
-    }
+    /// (Finnish å, ä, ö after z). Every federation says its own: none is assumed.
+    fn alphabet(&self) -> &'static str;
 
     /// The third tab's name: what the rulebook tracks.
-    fn third_tab(&self) -> &'static str {
-        "Titles"
-    }
+    fn third_tab(&self) -> &'static str;
 
     /// The views of the third tab, in the order ←/→ steps through them.
-    fn views(&self) -> &'static [TitlesView] {
-        &TitlesView::TITLES
-    }
+    fn views(&self) -> &'static [TitlesView];
 
     /// A view's name on the third tab.
     fn view_title(&self, view: TitlesView) -> &'static str {
@@ -47,9 +41,7 @@ pub trait Federation: JsonRules + super::national::National + 'static {
 
     /// Whether the rulebook publishes its ratings by period (a quarter, a month) rather than
     /// after every event.
-    fn by_period(&self) -> bool {
-        false
-    }
+    fn by_period(&self) -> bool;
 
     /// What a view of the third tab tracks, in the rulebook's words (its title line).
     fn view_note(&self, _view: TitlesView) -> &'static str {
@@ -183,10 +175,4 @@ pub struct MarkStanding {
     pub rating: Rating,
     /// A published rating reached the mark (for good).
     pub reached: bool,
-}
-
-impl Federation for Ssl {
-    fn demo(&self, params: &Params) -> Option<Demo<Self>> {
-        Some(crate::demo::generate(params))
-    }
 }
