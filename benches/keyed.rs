@@ -10,7 +10,7 @@ use ratatui::backend::TestBackend;
 use ratedesk::app::state::App;
 use ratedesk::app::{Desk, Edit};
 use ratedesk::rules::ssl::Ssl;
-use ratedesk::ui::draw::render;
+use ratedesk::ui::frame as render;
 use ratedesk::ui::keymap::Keymap;
 use ratedesk::ui::press_keys;
 use ratedesk::ui::theme::Theme;

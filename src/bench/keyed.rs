@@ -44,7 +44,7 @@ impl Screen {
     pub fn draw<R: Federation>(&mut self, app: &App<R>) -> anyhow::Result<()> {
         let (theme, keymap) = (&self.theme, &self.keymap);
         self.terminal
-            .draw(|f| crate::ui::draw::render(app, theme, keymap, f))?;
+            .draw(|f| crate::ui::frame(app, theme, keymap, f))?;
         Ok(())
     }
 

@@ -39,26 +39,32 @@ pub(crate) fn doubled(d: Option<i64>) -> String {
     )
 }
 
-/// Paints the whole screen.
+/// Paints the whole screen: drawing only (the loop's [`super::frame`] also waits for the disk).
 pub fn render<R: Federation>(app: &App<R>, theme: &Theme, keymap: &Keymap, frame: &mut Frame) {
     draw_screen(app, theme, keymap, frame);
-    // The frame shows the edits made as stored: it reaches the terminal only once they are on
-    // disk (their flush ran while it was drawn). A failed flush takes the status line, unless
-    // the line already says what went wrong since (an edit refused for it).
-    if let Err(e) = app.desk.settle()
-        && !app.status.as_ref().is_some_and(|s| s.error)
-    {
-        let area = frame.area();
-        let line = Rect::new(area.x, area.bottom().saturating_sub(1), area.width, 1);
-        frame.render_widget(Clear, line);
-        frame.render_widget(
-            Paragraph::new(Line::styled(
-                theme.text(fit_items(&e.to_string(), usize::from(area.width))),
-                theme.style(Role::Error),
-            )),
-            line,
-        );
+}
+
+/// Puts a failure to write behind the screen on the status line, unless the line already says
+/// what went wrong since (an edit refused for it).
+pub(crate) fn write_failed<R: Federation>(
+    app: &App<R>,
+    theme: &Theme,
+    frame: &mut Frame,
+    failure: &dyn std::fmt::Display,
+) {
+    if app.status.as_ref().is_some_and(|s| s.error) {
+        return;
     }
+    let area = frame.area();
+    let line = Rect::new(area.x, area.bottom().saturating_sub(1), area.width, 1);
+    frame.render_widget(Clear, line);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            theme.text(fit_items(&failure.to_string(), usize::from(area.width))),
+            theme.style(Role::Error),
+        )),
+        line,
+    );
 }
 
 /// Draws the screen in front of the officer: tabs, the tab's view, the status line, a popup.

@@ -403,6 +403,22 @@ where
     Ok((app, failed))
 }
 
+/// One frame as the loop shows it: drawn while the flush of the edits just made runs behind
+/// it, then held until they are on disk — the frame shows them stored, so it reaches the
+/// terminal only once they are (ratatui writes the frame after this returns). A failed write
+/// takes the status line.
+pub fn frame<R: Federation>(
+    app: &App<R>,
+    theme: &Theme,
+    keymap: &Keymap,
+    frame: &mut ratatui::Frame,
+) {
+    draw::render(app, theme, keymap, frame);
+    if let Err(e) = app.desk.settle() {
+        draw::write_failed(app, theme, frame, &e);
+    }
+}
+
 /// The workstation's loop: drawn once, then only after something arrived — nothing happens
 /// while the officer is idle.
 fn session<R: Federation>(
@@ -421,7 +437,7 @@ fn session<R: Federation>(
         }
         screen
             .terminal
-            .draw(|frame| draw::render(app, theme, keymap, frame))?;
+            .draw(|frame| self::frame(app, theme, keymap, frame))?;
         // Work for the screens (the selection lists) is done a slice at a time while no key
         // is waiting, each slice followed by a frame that shows how far it is.
         let message = if app.selection_under_way().is_some() {

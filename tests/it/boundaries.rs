@@ -226,3 +226,14 @@ fn only_the_registry_matches_on_a_rulebook_code() {
         arms.join("\n")
     );
 }
+
+/// Drawing only draws: the wait for the disk before a frame reaches the terminal is the
+/// loop's (`ui::frame`), never hidden in a drawing function.
+#[test]
+fn drawing_never_waits_for_the_disk() {
+    let waits: Vec<String> = offences(&code_of("ui"), &[".settle("])
+        .into_iter()
+        .filter(|line| !line.contains("src/ui/mod.rs"))
+        .collect();
+    assert!(waits.is_empty(), "{}", waits.join("\n"));
+}
