@@ -5,6 +5,7 @@ pub mod app;
 pub mod bench;
 pub mod book;
 pub mod cli;
+pub mod clock;
 pub mod cores;
 /// The demo federation's generator (`demo/generator.rs`).
 #[path = "../demo/generator.rs"]

@@ -286,7 +286,7 @@ impl<R: Federation> App<R> {
         if confirmed {
             return self.warn("that title needs no confirmation, or has it");
         }
-        let date = chrono::Local::now().date_naive();
+        let date = crate::clock::today();
         let edit = Edit::ConfirmAward {
             player,
             award: award.award,

@@ -539,7 +539,7 @@ impl<R: Federation> Desk<R> {
             }
         }
         let first = self.store.next_seq()?;
-        let (time, user) = (chrono::Utc::now().timestamp(), store::lock::user());
+        let (time, user) = (crate::clock::timestamp(), store::lock::user());
         let mut entries: Vec<AuditEntry<R>> = changes
             .into_iter()
             .enumerate()

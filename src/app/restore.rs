@@ -143,7 +143,7 @@ fn stage<R: Federation>(
     };
     let entry = AuditEntry::<R> {
         seq: rated_seq,
-        time: chrono::Utc::now().timestamp(),
+        time: crate::clock::timestamp(),
         user: store::lock::user(),
         action,
         kind: AuditKind::Restore,

@@ -88,7 +88,7 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
         } => {
             let date = match date {
                 Some(d) => parse_date("--date", &d)?,
-                None => chrono::Local::now().date_naive(),
+                None => crate::clock::today(),
             };
             let edit = queries::confirm_edit(&desk, &player, &title, date)?;
             writeln!(out, "{}", desk.apply(edit)?.action)?;

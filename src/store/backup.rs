@@ -436,7 +436,7 @@ pub fn rotate(
         std::fs::DirBuilder::new().mode(0o700).create(&folder)?;
     }
     super::lock::check_folder(&folder).map_err(std::io::Error::other)?;
-    let now = chrono::Local::now().naive_local();
+    let now = crate::clock::local_now();
     let name = format!("ratedesk-{}{}.backup", now.format(STAMP), occasion.suffix());
     let path = folder.join(name);
     super::manifest::write_replacing_with(&path, write)?;

@@ -154,7 +154,9 @@ impl LockFile {
             user: os_user(),
             pid: std::process::id(),
             host: host(),
-            since: chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string(),
+            since: crate::clock::local_now()
+                .format("%Y-%m-%d %H:%M:%S")
+                .to_string(),
         };
         // The particulars only inform a second process: on a full disk the lock is held all the
         // same (the file then names nobody, and a second process is told "another process").

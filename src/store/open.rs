@@ -411,7 +411,7 @@ pub fn swap_in_staging(dir: &Path, file: &str) -> std::io::Result<()> {
             f,
             "file={}\nstarted={}",
             file.replace(['\n', '\r'], " "),
-            chrono::Local::now().format("%Y-%m-%d %H:%M:%S")
+            crate::clock::local_now().format("%Y-%m-%d %H:%M:%S")
         )?;
         f.sync_all()?;
     }
@@ -459,7 +459,7 @@ pub fn set_aside(dir: &Path) -> Result<PathBuf, StoreError> {
     lock::sled_free(dir)?;
     let aside = dir.join(format!(
         "damaged-{}",
-        chrono::Local::now().format("%Y%m%dT%H%M%S")
+        crate::clock::local_now().format("%Y%m%dT%H%M%S")
     ));
     std::fs::create_dir_all(&aside).map_err(|e| e.at(dir))?;
     lock::set_private(&aside);

@@ -410,3 +410,41 @@ fn a_demo_is_not_built_over_a_database_of_another_rulebook() {
         "{message}"
     );
 }
+
+/// Every command reads one clock (`src/clock.rs`; debug builds let a test set it): the audit
+/// entry's time and the list in force "today" follow it.
+#[test]
+fn the_day_is_read_from_one_clock() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/autumn-2025.json");
+    crate::common::ok(&run(&db, &["import", "json", demo.to_str().expect("path")]));
+    let on = |now: &str, args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .env("RATEDESK_TEST_NOW", now)
+            .output()
+            .expect("ratedesk");
+        crate::common::ok(&out)
+    };
+    on(
+        "2026-03-01T12:00:00",
+        &["result", "2025-hki-open", "1", "1", "0-1"],
+    );
+    let log = crate::common::ok(&run(&db, &["log", "--last", "1"]));
+    assert!(log.starts_with("#2 2026-03-01 12:00:00 "), "{log}");
+    // The list in force today (Finland's is any day's), its changes since three months before.
+    for (now, day, since) in [
+        ("2026-03-01T12:00:00", "2026-03-01", "2025-12-01"),
+        ("2026-05-20T08:00:00", "2026-05-20", "2026-02-20"),
+    ] {
+        let page = on(now, &["export", "list", "--format", "text"]);
+        assert!(
+            page.starts_with(&format!("Finnish selo list {day}\n"))
+                && page.contains(&format!("change since {since}")),
+            "{now}: {page}"
+        );
+    }
+}
