@@ -57,7 +57,7 @@ pub fn national_list<R: Federation>(
         Some(name) => list_named(rulebook, name)?,
         None => 0,
     };
-    let date = rulebook.list_date(request.date.unwrap_or_else(|| crate::clock::today()));
+    let date = rulebook.list_date(request.date.unwrap_or_else(crate::clock::today));
     let previous = request
         .previous
         .unwrap_or_else(|| rulebook.previous_list_date(date));

@@ -163,7 +163,7 @@ impl<R: Federation> App<R> {
                 self.show_titles_view(views[next]);
             }
             Action::ChooseDate => {
-                let date = self.titles.as_of.unwrap_or_else(|| crate::clock::today());
+                let date = self.titles.as_of.unwrap_or_else(crate::clock::today);
                 self.popup = Some(Popup::Form(FormState::selection_date(date)));
             }
             Action::Open => {
@@ -247,7 +247,7 @@ impl<R: Federation> App<R> {
 
     /// The date the third tab's figures are taken on: the selection date, or today.
     pub fn as_of(&self) -> chrono::NaiveDate {
-        self.titles.as_of.unwrap_or_else(|| crate::clock::today())
+        self.titles.as_of.unwrap_or_else(crate::clock::today)
     }
 
     /// Active players with their state on every list.
@@ -362,7 +362,7 @@ impl<R: Federation> App<R> {
         self.titles.view = view;
         self.titles.selected = 0;
         if matches!(view, TitlesView::Selection | TitlesView::Women) {
-            let as_of = self.titles.as_of.unwrap_or_else(|| crate::clock::today());
+            let as_of = self.titles.as_of.unwrap_or_else(crate::clock::today);
             self.select_as_of(as_of);
         }
     }
@@ -479,7 +479,7 @@ impl<R: Federation> App<R> {
 
     /// A player's selection figures on the Titles tab's date (today unless set).
     pub fn card_selection(&self, player: PlayerIdx) -> Option<SelectionNumbers> {
-        let as_of = self.titles.as_of.unwrap_or_else(|| crate::clock::today());
+        let as_of = self.titles.as_of.unwrap_or_else(crate::clock::today);
         self.selection_of(player, as_of)
     }
 }
