@@ -265,7 +265,19 @@ impl FideEntry {
 }
 
 /// FIDE's three rating lists.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+)]
 pub enum FideKind {
     Standard,
     Rapid,
@@ -273,7 +285,7 @@ pub enum FideKind {
 }
 
 impl FideKind {
-    pub const ALL: [FideKind; 3] = [FideKind::Standard, FideKind::Rapid, FideKind::Blitz];
+    pub const ALL: &'static [FideKind] = <FideKind as strum::VariantArray>::VARIANTS;
 
     pub fn name(self) -> &'static str {
         match self {
@@ -287,7 +299,8 @@ impl FideKind {
     pub fn from_file_name(name: &str) -> Option<FideKind> {
         let name = name.to_ascii_lowercase();
         FideKind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|k| name.contains(k.name()) || (*k == FideKind::Standard && name.contains("std")))
     }
 }

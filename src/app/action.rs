@@ -7,7 +7,7 @@ use serde::Deserialize;
 /// How keys are read where the officer is: in `Form` printable keys go to the field being
 /// typed (only Tab, Enter, Esc and Ctrl/Alt chords reach the keymap); elsewhere every key goes
 /// to the keymap. Specific contexts fall back to `Global`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, strum::VariantArray)]
 pub enum Context {
     Global,
     Table,
@@ -17,13 +17,7 @@ pub enum Context {
 }
 
 impl Context {
-    pub const ALL: [Context; 5] = [
-        Context::Global,
-        Context::Table,
-        Context::Form,
-        Context::RoundEntry,
-        Context::Popup,
-    ];
+    pub const ALL: &'static [Context] = <Context as strum::VariantArray>::VARIANTS;
 
     /// The table name in keymap files.
     pub fn name(self) -> &'static str {
@@ -38,7 +32,9 @@ impl Context {
 }
 
 /// One thing the officer can do with a key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     Quit,
@@ -92,55 +88,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in the order the help lists them.
-    pub const ALL: [Action; 47] = [
-        Action::Quit,
-        Action::Help,
-        Action::TabPlayers,
-        Action::TabTournaments,
-        Action::TabTitles,
-        Action::NextTab,
-        Action::PrevTab,
-        Action::Undo,
-        Action::Redo,
-        Action::Back,
-        Action::Up,
-        Action::Down,
-        Action::PageUp,
-        Action::PageDown,
-        Action::Top,
-        Action::Bottom,
-        Action::Open,
-        Action::Search,
-        Action::WhiteWins,
-        Action::BlackWins,
-        Action::Draw,
-        Action::ForfeitWhite,
-        Action::ForfeitBlack,
-        Action::ClearResult,
-        Action::RareResults,
-        Action::NextBoard,
-        Action::PrevBoard,
-        Action::NextRound,
-        Action::PrevRound,
-        Action::Confirm,
-        Action::Cancel,
-        Action::Submit,
-        Action::NewItem,
-        Action::EditItem,
-        Action::Pair,
-        Action::AddParticipant,
-        Action::Merge,
-        Action::ConfirmTitle,
-        Action::NextView,
-        Action::PrevView,
-        Action::ImportFile,
-        Action::Suspend,
-        Action::NextPane,
-        Action::ChooseDate,
-        Action::ClearField,
-        Action::DeleteWord,
-        Action::Withdraw,
-    ];
+    pub const ALL: &'static [Action] = <Action as strum::VariantArray>::VARIANTS;
 
     /// What the action does, for the help popup.
     pub fn description(self) -> &'static str {
@@ -319,7 +267,7 @@ mod tests {
 
     #[test]
     fn names_round_trip_through_serde() {
-        for action in Action::ALL {
+        for &action in Action::ALL {
             let parsed: Action =
                 serde_json::from_value(serde_json::json!(action.name())).expect("name");
             assert_eq!(parsed, action);

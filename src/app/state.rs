@@ -22,7 +22,7 @@ pub use super::titles::{
 pub use super::tournaments::{EventView, Pane, TournamentsState};
 pub use super::trf_import::Plan;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum Tab {
     Players,
     Tournaments,
@@ -30,7 +30,7 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 3] = [Tab::Players, Tab::Tournaments, Tab::Titles];
+    pub const ALL: &'static [Tab] = <Tab as strum::VariantArray>::VARIANTS;
 
     pub fn title(self) -> &'static str {
         match self {

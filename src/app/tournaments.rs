@@ -11,7 +11,7 @@ use super::state::{App, PickFor, PickState, Place, Popup, Standing, is_move, ste
 use super::{Action, Edit};
 
 /// What the open event's table pane shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, strum::VariantArray)]
 pub enum EventView {
     #[default]
     Standings,
@@ -21,11 +21,7 @@ pub enum EventView {
 }
 
 impl EventView {
-    pub const ALL: [EventView; 3] = [
-        EventView::Standings,
-        EventView::Report,
-        EventView::Crosstable,
-    ];
+    pub const ALL: &'static [EventView] = <EventView as strum::VariantArray>::VARIANTS;
 }
 
 /// Which pane of an open event has the focus.
@@ -177,10 +173,11 @@ impl<R: Federation> App<R> {
             Action::NextView | Action::PrevView => {
                 let views = EventView::ALL;
                 let i = views.iter().position(|v| *v == t.view).unwrap_or(0);
+                let n = views.len();
                 t.view = views[if action == Action::NextView {
-                    (i + 1) % 3
+                    (i + 1) % n
                 } else {
-                    (i + 2) % 3
+                    (i + n - 1) % n
                 }];
             }
             _ if moves && t.pane == Pane::Table => t.row = step(t.row, rows, action, page),

@@ -227,7 +227,7 @@ mod tests {
             vec![entry(8, Some(1990), None), entry(9, Some(2000), Some(1950))]
         );
         // A combined list sets every kind, unrated ones too.
-        merge_entry(&mut lists, entry(9, Some(2010), None), &FideKind::ALL);
+        merge_entry(&mut lists, entry(9, Some(2010), None), FideKind::ALL);
         assert_eq!(lists[1], entry(9, Some(2010), None));
     }
 
@@ -245,8 +245,8 @@ mod tests {
         };
         let mut held = record("New, Name", 10);
         held.lists.clear();
-        held.merge(record("New, Name", 10), &FideKind::ALL);
-        held.merge(record("Old, Name", 3), &FideKind::ALL);
+        held.merge(record("New, Name", 10), FideKind::ALL);
+        held.merge(record("Old, Name", 3), FideKind::ALL);
         assert_eq!(held.name, "New, Name");
         assert_eq!(held.lists.len(), 2);
     }
@@ -268,14 +268,14 @@ mod tests {
         {
             let store = Store::open(&db, "ssl").expect("open");
             store
-                .merge_fide_references(vec![(1, reference("Held, One"))], &FideKind::ALL)
+                .merge_fide_references(vec![(1, reference("Held, One"))], FideKind::ALL)
                 .expect("merge");
             store.flush().expect("flush");
             store.begin_fide_import("list.txt").expect("begin");
             let (added, changed) = store
                 .merge_fide_references(
                     vec![(1, reference("Renamed, One")), (2, reference("New, Two"))],
-                    &FideKind::ALL,
+                    FideKind::ALL,
                 )
                 .expect("merge");
             assert_eq!((added, changed), (1, 1));

@@ -143,8 +143,8 @@ pub(crate) fn screen_areas(area: Rect) -> [Rect; 3] {
 }
 
 fn draw_tabs<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let titles = Tab::ALL.map(|tab| app.tab_title(tab));
-    tab_bar(theme, frame, area, titles, app.tab, Some(app.counts()));
+    let titles: Vec<&str> = Tab::ALL.iter().map(|&tab| app.tab_title(tab)).collect();
+    tab_bar(theme, frame, area, &titles, app.tab, Some(app.counts()));
 }
 
 /// The tab bar: the tabs by number, the active one marked, and the active players' and live
@@ -153,12 +153,12 @@ pub(crate) fn tab_bar(
     theme: &Theme,
     frame: &mut Frame,
     area: Rect,
-    titles: [&str; 3],
+    titles: &[&str],
     active: Tab,
     counts: Option<(usize, usize)>,
 ) {
     let mut spans = vec![Span::styled(" ratedesk ", theme.style(Role::Title))];
-    for (i, (tab, title)) in Tab::ALL.iter().zip(titles).enumerate() {
+    for (i, (tab, title)) in Tab::ALL.iter().zip(titles.iter().copied()).enumerate() {
         let role = if *tab == active {
             Role::TabActive
         } else {

@@ -144,7 +144,8 @@ fn parse_layer(file: &str, text: &str) -> Result<Layer, KeymapError> {
     let mut layer = Layer::new();
     for (section, value) in &table {
         let context = Context::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|c| c.name() == section)
             .ok_or_else(|| {
                 err(
@@ -152,7 +153,11 @@ fn parse_layer(file: &str, text: &str) -> Result<Layer, KeymapError> {
                     "",
                     format!(
                         "unknown context (one of {})",
-                        Context::ALL.map(Context::name).join(", ")
+                        Context::ALL
+                            .iter()
+                            .map(|c| c.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 )
             })?;
@@ -448,7 +453,7 @@ mod tests {
     #[test]
     fn every_user_facing_action_is_bound_by_default() {
         let keymap = Keymap::load(None, None).expect("default");
-        for action in Action::ALL {
+        for &action in Action::ALL {
             let bound = Context::ALL
                 .iter()
                 .any(|c| keymap.key_for(*c, action).is_some());

@@ -180,9 +180,12 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
             return;
         }
         let [tabs, body, status] = screen_areas(frame.area());
-        let titles = Tab::ALL.map(|tab| tab.title_in(&self.rulebook));
+        let titles: Vec<&str> = Tab::ALL
+            .iter()
+            .map(|&tab| tab.title_in(&self.rulebook))
+            .collect();
         let counts = self.front.as_ref().map(|f| f.counts);
-        tab_bar(theme, frame, tabs, titles, Tab::Players, counts);
+        tab_bar(theme, frame, tabs, &titles, Tab::Players, counts);
         // Nothing typed acts once the officer quit: nothing typed shows.
         let typed = if self.closing {
             String::new()

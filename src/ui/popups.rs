@@ -100,7 +100,7 @@ pub(crate) fn draw_help<R: Federation>(
     ];
     // Each section once, in the order sections first come in the list of actions.
     let mut sections: Vec<&str> = Vec::new();
-    for action in Action::ALL {
+    for &action in Action::ALL {
         if !sections.contains(&action.section()) {
             sections.push(action.section());
         }
@@ -108,7 +108,8 @@ pub(crate) fn draw_help<R: Federation>(
     for section in sections {
         let mut header = Some(section);
         for action in Action::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&a| offered(a) && a.section() == section)
         {
             let keys: Vec<String> = contexts

@@ -20,7 +20,7 @@ pub const THEMES: [(&str, &str); 4] = [
 ];
 
 /// What a piece of the screen is, as far as styling goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, strum::VariantArray)]
 pub enum Role {
     Normal,
     Title,
@@ -39,22 +39,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 14] = [
-        Role::Normal,
-        Role::Title,
-        Role::Tab,
-        Role::TabActive,
-        Role::Header,
-        Role::Selection,
-        Role::Muted,
-        Role::RatingGain,
-        Role::RatingLoss,
-        Role::Error,
-        Role::Status,
-        Role::Border,
-        Role::Highlight,
-        Role::Input,
-    ];
+    pub const ALL: &'static [Role] = <Role as strum::VariantArray>::VARIANTS;
 
     fn name(self) -> &'static str {
         match self {
@@ -264,7 +249,7 @@ impl Theme {
             .and_then(toml::Value::as_table)
             .ok_or_else(|| err("no [roles] table".into()))?;
         let mut styles = BTreeMap::new();
-        for role in Role::ALL {
+        for &role in Role::ALL {
             let Some(spec) = roles.get(role.name()) else {
                 return Err(err(format!("role '{}' is missing", role.name())));
             };

@@ -101,7 +101,8 @@ pub fn parse_list_date(text: &str) -> Result<NaiveDate, ImportError> {
 /// A FIDE list named on the command line: standard, rapid or blitz.
 pub fn parse_kind(text: &str) -> Result<Kind, ImportError> {
     Kind::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .find(|k| k.name().eq_ignore_ascii_case(text))
         .ok_or_else(|| {
             ImportError::Option(format!("--list '{text}' is not standard, rapid or blitz"))
