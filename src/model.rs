@@ -154,6 +154,56 @@ pub struct Game {
     pub date: Option<NaiveDate>,
 }
 
+/// Why a game cannot stand beside the other games of its round: the one check of a game's
+/// place, for a `rate` document and for the workstation alike (two players, one game a player
+/// a round — a bye counts —, a board once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clash {
+    /// White and black are the same player.
+    AgainstHimself(PlayerIdx),
+    /// The player has another game in the round.
+    TwoGames(PlayerIdx),
+    /// Another game of the round has the board.
+    BoardTaken,
+}
+
+impl Clash {
+    /// The clash of `game` with `others`, the other games of its round (a game being replaced
+    /// left out), if it has one.
+    pub fn of<'a>(game: &Game, others: impl IntoIterator<Item = &'a Game>) -> Option<Clash> {
+        if game.black == Some(game.white) {
+            return Some(Clash::AgainstHimself(game.white));
+        }
+        for other in others {
+            debug_assert_eq!(other.round, game.round, "games of one round");
+            let plays = |p: PlayerIdx| other.white == p || other.black == Some(p);
+            if let Some(p) = std::iter::once(game.white)
+                .chain(game.black)
+                .find(|&p| plays(p))
+            {
+                return Some(Clash::TwoGames(p));
+            }
+            if other.board == game.board {
+                return Some(Clash::BoardTaken);
+            }
+        }
+        None
+    }
+
+    /// What it says of `game`, its players named by `name`: `… plays against himself`,
+    /// `… has two games in round 3`, `board 2 of round 3 is taken twice`.
+    pub fn describe(&self, game: &Game, name: impl Fn(PlayerIdx) -> String) -> String {
+        match *self {
+            Clash::AgainstHimself(p) => format!("{} plays against himself", name(p)),
+            Clash::TwoGames(p) => format!("{} has two games in round {}", name(p), game.round),
+            Clash::BoardTaken => format!(
+                "board {} of round {} is taken twice",
+                game.board, game.round
+            ),
+        }
+    }
+}
+
 impl Game {
     /// A game that is rated: both players present and both made a move (SSL 2.9).
     pub fn is_rated_game(&self) -> bool {
@@ -582,6 +632,55 @@ pub mod day {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A game's place in its round, checked once for a document and for the workstation: two
+    /// players, one game a player a round (a bye counts), a board once.
+    #[test]
+    fn a_game_clashes_with_its_round_as_the_rules_say() {
+        let game = |board, white, black| Game {
+            round: 3,
+            board,
+            white,
+            black,
+            result: None,
+            date: None,
+        };
+        let round = [game(1, 0, Some(1)), game(2, 2, None)];
+        let name = |p: PlayerIdx| format!("player {p}");
+        assert_eq!(Clash::of(&game(3, 4, Some(5)), &round), None);
+        assert_eq!(
+            Clash::of(&game(3, 4, Some(4)), &round),
+            Some(Clash::AgainstHimself(4))
+        );
+        assert_eq!(
+            Clash::of(&game(3, 4, Some(1)), &round),
+            Some(Clash::TwoGames(1))
+        );
+        // A bye is a game of the round.
+        assert_eq!(
+            Clash::of(&game(3, 2, Some(4)), &round),
+            Some(Clash::TwoGames(2))
+        );
+        assert_eq!(
+            Clash::of(&game(2, 4, Some(5)), &round),
+            Some(Clash::BoardTaken)
+        );
+        let g = game(2, 4, Some(1));
+        assert_eq!(
+            Clash::of(&g, &round)
+                .map(|c| c.describe(&g, name))
+                .as_deref(),
+            Some("player 1 has two games in round 3")
+        );
+        assert_eq!(
+            Clash::BoardTaken.describe(&g, name),
+            "board 2 of round 3 is taken twice"
+        );
+        assert_eq!(
+            Clash::AgainstHimself(4).describe(&g, name),
+            "player 4 plays against himself"
+        );
+    }
 
     #[test]
     fn a_name_is_written_in_the_federations_order() {

@@ -8,7 +8,7 @@ use super::edit::{EditError, err};
 use crate::book::Book;
 use crate::book::{Change, EventRecord, PlayerRecord, PlayerStatus};
 use crate::ledger::Ledger;
-use crate::model::{Event, Game, PlayerIdx};
+use crate::model::{Clash, Event, Game, PlayerIdx};
 use crate::rules::{Award, Rulebook};
 
 /// Read access to the current data, for checking edits.
@@ -121,27 +121,16 @@ impl<R: Rulebook> Current<'_, R> {
         if let Some(b) = game.black {
             self.active(b)
                 .map_err(|e| EditError(format!("{at}: {e}")))?;
-            if b == game.white {
-                return err(format!("{at}: {} cannot play himself", self.player_name(b)));
-            }
         }
-        for other in event.games.iter().filter(|g| g.round == game.round) {
-            if Some((other.round, other.board)) == replacing {
-                continue;
-            }
-            if other.board == game.board {
-                return err(format!("{at}: the board is already paired"));
-            }
-            let busy = |p: PlayerIdx| other.white == p || other.black == Some(p);
-            for p in std::iter::once(game.white).chain(game.black) {
-                if busy(p) {
-                    return err(format!(
-                        "{at}: {} already plays in round {}",
-                        self.player_name(p),
-                        game.round
-                    ));
-                }
-            }
+        let others = event
+            .games
+            .iter()
+            .filter(|g| g.round == game.round && Some((g.round, g.board)) != replacing);
+        if let Some(clash) = Clash::of(game, others) {
+            return err(format!(
+                "{at}: {}",
+                clash.describe(game, |p| self.player_name(p))
+            ));
         }
         Ok(())
     }

@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use super::InputError;
 use crate::model::{
-    AddedTime, Event, FideEntry, Game, GameResult, NationalEntry, PlayerIdx, PlayerInfo, Rating,
-    Sex, TimeControl,
+    AddedTime, Clash, Event, FideEntry, Game, GameResult, NationalEntry, PlayerIdx, PlayerInfo,
+    Rating, Sex, TimeControl,
 };
 
 #[derive(Deserialize)]
@@ -359,8 +359,8 @@ pub(super) fn events(
                 ));
             }
         };
-        let mut busy: BTreeSet<(u32, PlayerIdx)> = BTreeSet::new();
         let mut boards: BTreeSet<(u32, u32)> = BTreeSet::new();
+        let mut in_round: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
         let mut games = Vec::with_capacity(e.games.len());
         for g in &e.games {
             // Built only when something is wrong: most games are fine.
@@ -392,25 +392,6 @@ pub(super) fn events(
             };
             let white = player(&g.white)?;
             let black = g.black.as_deref().map(player).transpose()?;
-            if black == Some(white) {
-                return Err(InputError::new(
-                    gitem(),
-                    format!("player '{}' plays against himself", g.white),
-                ));
-            }
-            for (p, id) in [
-                (Some(white), &g.white),
-                (black, g.black.as_ref().unwrap_or(&g.white)),
-            ] {
-                if let Some(p) = p
-                    && !busy.insert((round, p))
-                {
-                    return Err(InputError::new(
-                        gitem(),
-                        format!("player '{id}' has two games in round {round}"),
-                    ));
-                }
-            }
             let result = g
                 .result
                 .as_deref()
@@ -446,20 +427,34 @@ pub(super) fn events(
                     .next_back()
                     .map_or(1, |&(_, b)| b + 1),
             };
-            if !boards.insert((round, board)) {
-                return Err(InputError::new(
-                    gitem(),
-                    format!("board {board} of round {round} is taken twice"),
-                ));
-            }
-            games.push(Game {
+            let game = Game {
                 round,
                 board,
                 white,
                 black,
                 result,
                 date,
-            });
+            };
+            // The one check of a game's place (`Clash`), against the round's games so far.
+            let others = in_round
+                .get(&round)
+                .into_iter()
+                .flatten()
+                .map(|&i| &games[i]);
+            if let Some(clash) = Clash::of(&game, others) {
+                let name = |p: PlayerIdx| {
+                    let id = if p == white {
+                        &g.white
+                    } else {
+                        g.black.as_ref().unwrap_or(&g.white)
+                    };
+                    format!("player '{id}'")
+                };
+                return Err(InputError::new(gitem(), clash.describe(&game, name)));
+            }
+            boards.insert((round, board));
+            in_round.entry(round).or_default().push(games.len());
+            games.push(game);
         }
         let listed = e
             .participants
