@@ -351,6 +351,108 @@ pub(super) fn check_records<R: Rulebook>(change: &Change<R>) -> Result<(), EditE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::{Delta, placeholder_event};
+    use crate::model::PlayerInfo;
+    use crate::rules::ssl::Ssl;
+
+    fn game(round: u32, board: u32, white: PlayerIdx, black: Option<PlayerIdx>) -> Game {
+        Game {
+            round,
+            board,
+            white,
+            black,
+            result: None,
+            date: None,
+        }
+    }
+
+    /// Every way a game may not stand in its event, said with its place and the players'
+    /// names; a game replacing itself (a correction) stands.
+    #[test]
+    fn a_game_stands_in_its_event_only_in_a_place_of_its_own() {
+        let record = |id: &str, name: &str, status| PlayerRecord::<Ssl> {
+            info: PlayerInfo {
+                id: id.into(),
+                name: name.into(),
+                ..PlayerInfo::default()
+            },
+            seeds: vec![None, None],
+            held: Vec::new(),
+            confirmed: Vec::new(),
+            status,
+        };
+        let (mut book, mut status) = (Book::<Ssl>::default(), Vec::new());
+        let players = [
+            ("FIN1", "Aho, Aino", PlayerStatus::Active),
+            ("FIN2", "Berg, Bo", PlayerStatus::Active),
+            ("FIN3", "Cajan, Carl", PlayerStatus::Active),
+            ("FIN4", "Dahl, Dan", PlayerStatus::Active),
+            ("FIN5", "Eke, Eva", PlayerStatus::Deleted),
+        ];
+        Change::<Ssl> {
+            players: players
+                .iter()
+                .enumerate()
+                .map(|(p, &(id, name, s))| Delta {
+                    key: p,
+                    before: None,
+                    after: Some(record(id, name, s)),
+                })
+                .collect(),
+            events: Vec::new(),
+            games: Vec::new(),
+        }
+        .apply(&mut book, &mut status);
+        let ledger = Ledger::build(&Ssl, &book);
+        let current = Current {
+            rulebook: &Ssl,
+            book: &book,
+            status: &status,
+            ledger: &ledger,
+        };
+        let event = Event {
+            id: "e1".into(),
+            participants: vec![0, 1, 2, 4],
+            games: vec![game(1, 1, 0, Some(1))],
+            ..placeholder_event()
+        };
+        let refused = |g: Game, replacing| {
+            current
+                .check_game(&event, &g, replacing)
+                .expect_err("refused")
+                .0
+        };
+        assert_eq!(
+            refused(game(1, 2, 2, Some(2)), None),
+            "e1, round 1, board 2: Cajan, Carl plays against himself"
+        );
+        assert_eq!(
+            refused(game(1, 2, 2, Some(0)), None),
+            "e1, round 1, board 2: Aho, Aino has two games in round 1"
+        );
+        assert_eq!(
+            refused(game(1, 1, 2, None), None),
+            "e1, round 1, board 1: board 1 of round 1 is taken twice"
+        );
+        assert!(refused(game(1, 2, 3, None), None).ends_with("Dahl, Dan is not a participant"));
+        assert!(refused(game(1, 2, 4, None), None).contains("no longer in use"));
+        assert!(refused(game(0, 2, 2, None), None).contains("numbered from 1"));
+        assert!(refused(game(1, 0, 2, None), None).contains("numbered from 1"));
+        assert!(
+            refused(game(crate::model::MAX_ROUND + 1, 1, 2, None), None).contains("at most 999")
+        );
+        // The game itself corrected, and the next round, stand.
+        assert!(
+            current
+                .check_game(&event, &game(1, 1, 1, Some(0)), Some((1, 1)))
+                .is_ok()
+        );
+        assert!(
+            current
+                .check_game(&event, &game(2, 1, 0, Some(2)), None)
+                .is_ok()
+        );
+    }
 
     #[test]
     fn a_text_field_is_of_a_sane_length_on_one_line_and_reads_in_its_order() {
