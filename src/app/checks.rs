@@ -351,58 +351,24 @@ pub(super) fn check_records<R: Rulebook>(change: &Change<R>) -> Result<(), EditE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::{Delta, placeholder_event};
-    use crate::model::PlayerInfo;
+    use crate::app::fixture::{book_of, game};
+    use crate::book::placeholder_event;
     use crate::rules::ssl::Ssl;
-
-    fn game(round: u32, board: u32, white: PlayerIdx, black: Option<PlayerIdx>) -> Game {
-        Game {
-            round,
-            board,
-            white,
-            black,
-            result: None,
-            date: None,
-        }
-    }
 
     /// Every way a game may not stand in its event, said with its place and the players'
     /// names; a game replacing itself (a correction) stands.
     #[test]
     fn a_game_stands_in_its_event_only_in_a_place_of_its_own() {
-        let record = |id: &str, name: &str, status| PlayerRecord::<Ssl> {
-            info: PlayerInfo {
-                id: id.into(),
-                name: name.into(),
-                ..PlayerInfo::default()
-            },
-            seeds: vec![None, None],
-            held: Vec::new(),
-            confirmed: Vec::new(),
-            status,
-        };
-        let (mut book, mut status) = (Book::<Ssl>::default(), Vec::new());
-        let players = [
-            ("FIN1", "Aho, Aino", PlayerStatus::Active),
-            ("FIN2", "Berg, Bo", PlayerStatus::Active),
-            ("FIN3", "Cajan, Carl", PlayerStatus::Active),
-            ("FIN4", "Dahl, Dan", PlayerStatus::Active),
-            ("FIN5", "Eke, Eva", PlayerStatus::Deleted),
-        ];
-        Change::<Ssl> {
-            players: players
-                .iter()
-                .enumerate()
-                .map(|(p, &(id, name, s))| Delta {
-                    key: p,
-                    before: None,
-                    after: Some(record(id, name, s)),
-                })
-                .collect(),
-            events: Vec::new(),
-            games: Vec::new(),
-        }
-        .apply(&mut book, &mut status);
+        let (book, status) = book_of(
+            &[
+                ("FIN1", "Aho, Aino", PlayerStatus::Active),
+                ("FIN2", "Berg, Bo", PlayerStatus::Active),
+                ("FIN3", "Cajan, Carl", PlayerStatus::Active),
+                ("FIN4", "Dahl, Dan", PlayerStatus::Active),
+                ("FIN5", "Eke, Eva", PlayerStatus::Deleted),
+            ],
+            Vec::new(),
+        );
         let ledger = Ledger::build(&Ssl, &book);
         let current = Current {
             rulebook: &Ssl,

@@ -145,3 +145,85 @@ pub(super) fn merge<R: Rulebook>(
     });
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::fixture::{book_of, game};
+    use crate::book::{Book, placeholder_event};
+    use crate::ledger::Ledger;
+    use crate::model::Event;
+    use crate::rules::ssl::Ssl;
+
+    fn event(id: &str, participants: Vec<PlayerIdx>, games: Vec<Game>) -> Event {
+        Event {
+            id: id.into(),
+            participants,
+            games,
+            ..placeholder_event()
+        }
+    }
+
+    /// A book before a merge, after it, and the statuses after it.
+    type Merged = (Book<Ssl>, Book<Ssl>, Vec<PlayerStatus>);
+
+    /// The book of four players (the first and the last are two records of Aho, Aino) and
+    /// `events`, and the merge of the last record into the first: the book after it.
+    fn merged(events: Vec<Event>) -> Result<Merged, EditError> {
+        let active = PlayerStatus::Active;
+        let (book, status) = book_of(
+            &[
+                ("FIN1", "Aho, Aino", active),
+                ("FIN2", "Berg, Bo", active),
+                ("FIN3", "Cajan, Carl", active),
+                ("FIN9", "Aho, Aino", active),
+            ],
+            events,
+        );
+        let ledger = Ledger::build(&Ssl, &book);
+        let now = Current {
+            rulebook: &Ssl,
+            book: &book,
+            status: &status,
+            ledger: &ledger,
+        };
+        assert!(merge(&now, 0, 0, &mut Change::default()).is_err());
+        let mut change = Change::default();
+        merge(&now, 0, 3, &mut change)?;
+        let (mut after, mut statuses) = (book.clone(), status.clone());
+        change.apply(&mut after, &mut statuses);
+        Ok((book, after, statuses))
+    }
+
+    /// Two records of one player merged: the removed one's games and entries move to the kept
+    /// one, and he is retired into him; records that played in one round are refused with the
+    /// event and round.
+    #[test]
+    fn two_records_of_one_player_merge_unless_they_played_in_one_round() {
+        let apart = || {
+            vec![
+                event("e1", vec![0, 1], vec![game(1, 1, 0, Some(1))]),
+                event("e2", vec![3, 2], vec![game(1, 1, 3, Some(2))]),
+            ]
+        };
+        let mut together = apart();
+        together.push(event(
+            "e3",
+            vec![0, 3, 1, 2],
+            vec![game(2, 1, 0, Some(1)), game(2, 2, 3, Some(2))],
+        ));
+        assert_eq!(
+            merged(together).expect_err("both play in e3 round 2").0,
+            "Aho, Aino and Aho, Aino both play in e3 round 2: they cannot be one player"
+        );
+        let (before, after, statuses) = merged(apart()).expect("merged");
+        assert_eq!(after.events[1].games, vec![game(1, 1, 0, Some(2))]);
+        assert_eq!(after.events[1].participants, vec![0, 2]);
+        assert_eq!(statuses[3], PlayerStatus::MergedInto(0));
+        assert_eq!(statuses[0], PlayerStatus::Active);
+        assert_eq!(
+            after.events[0], before.events[0],
+            "an event without him is untouched"
+        );
+    }
+}

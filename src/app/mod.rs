@@ -11,6 +11,8 @@ pub mod database;
 pub mod edit;
 mod editing;
 pub mod federation;
+#[cfg(test)]
+mod fixture;
 pub mod forms;
 pub mod front;
 pub mod import;
