@@ -26,7 +26,6 @@ impl<R: Federation> Desk<R> {
     pub fn log_lines(&self, last: Option<usize>, full: bool) -> Result<Vec<String>, DeskError> {
         let cap = if full { usize::MAX } else { DETAIL_LINES };
         let skip = last.map_or(0, |n| self.audit.len().saturating_sub(n));
-        let moves = self.store.moves()?;
         let mut lines = Vec::new();
         for summary in &self.audit[skip..] {
             // The header from the entry itself, which the chain covers (the index beside it
@@ -46,7 +45,8 @@ impl<R: Federation> Desk<R> {
                 one_line(&entry.action)
             ));
             let mut details = self.describe(&entry);
-            if let Some(m) = moves.get(&entry.seq) {
+            // Only the shown entries' moves are read (`log --last 1` reads one).
+            if let Some(m) = self.store.moves_of(entry.seq)? {
                 details.extend(m.iter().map(|m| self.describe_move(m)));
             }
             let more = details.len().saturating_sub(cap);

@@ -359,9 +359,8 @@ pub(super) fn events(
                 ));
             }
         };
-        let mut boards: BTreeSet<(u32, u32)> = BTreeSet::new();
         let mut in_round: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
-        let mut games = Vec::with_capacity(e.games.len());
+        let mut games: Vec<Game> = Vec::with_capacity(e.games.len());
         for g in &e.games {
             // Built only when something is wrong: most games are fine.
             let gitem = || {
@@ -422,10 +421,14 @@ pub(super) fn events(
                             ),
                         )
                     })?,
-                None => boards
-                    .range((round, 0)..=(round, u32::MAX))
-                    .next_back()
-                    .map_or(1, |&(_, b)| b + 1),
+                // One past the round's highest board so far.
+                None => in_round
+                    .get(&round)
+                    .into_iter()
+                    .flatten()
+                    .map(|&i| games[i].board)
+                    .max()
+                    .map_or(1, |b: u32| b + 1),
             };
             let game = Game {
                 round,
@@ -452,7 +455,6 @@ pub(super) fn events(
                 };
                 return Err(InputError::new(gitem(), clash.describe(&game, name)));
             }
-            boards.insert((round, board));
             in_round.entry(round).or_default().push(games.len());
             games.push(game);
         }

@@ -695,22 +695,6 @@ impl Store {
         Ok(())
     }
 
-    /// The rating moves of every audited edit that made some, by sequence number.
-    pub fn moves(&self) -> Result<BTreeMap<u64, Vec<Moved>>, StoreError> {
-        self.audit_moves
-            .iter()
-            .map(|item| {
-                let (k, v) = item.map_err(|e| self.fail(e))?;
-                let moves = codec::decode(&v).map_err(|e| StoreError::Corrupt {
-                    path: self.path.clone(),
-                    detail: format!("rating moves: {e}"),
-                    backups: backup::backup_dir(&self.path),
-                })?;
-                Ok((codec::id_of(&k).unwrap_or(0), moves))
-            })
-            .collect()
-    }
-
     /// The rating moves shown beside one audit entry, if it has any.
     pub fn moves_of(&self, seq: u64) -> Result<Option<Vec<Moved>>, StoreError> {
         let Some(v) = self
