@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratedesk::app::state::App;
+use ratedesk::app::workstation::state::App;
 use ratedesk::app::{Desk, Edit};
 use ratedesk::rules::ssl::Ssl;
 use ratedesk::ui::frame as render;

@@ -143,7 +143,7 @@ pub(crate) mod tests {
     fn rates_as_json<R: JsonRules>(rulebook: &R, book: &Book<R>) -> serde_json::Value {
         let all = vec![true; book.players.len()];
         let input = crate::json::write_input(rulebook, book, None, &all);
-        crate::app::import::json::rate(&input.to_string()).expect("the demo rates as JSON")
+        crate::json::rate_with(rulebook, &input.to_string()).expect("the demo rates as JSON")
     }
 
     #[test]

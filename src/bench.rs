@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 pub use floor::Floor;
 
-use crate::app::state::App;
+use crate::app::workstation::state::App;
 use crate::app::{Desk, Federation, WithFederation, with_federation};
 use crate::demo::{GAMES_PER_OPEN, Params};
 use crate::ledger::Ledger;
@@ -39,7 +39,7 @@ pub const FIDE: Scale = Scale {
 };
 
 /// The rulebooks that can be measured, by code.
-pub const RULES: [&str; 3] = crate::app::registry::CODES;
+pub const RULES: [&str; 3] = crate::federations::registry::CODES;
 
 /// Keyed results measured (new results and corrections), at least.
 const KEYED: usize = 200;

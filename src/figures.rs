@@ -50,6 +50,11 @@ pub fn performance(p: Performance) -> String {
     }
 }
 
+/// "1 player", "3 players".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

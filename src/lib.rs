@@ -11,6 +11,7 @@ pub mod cores;
 #[path = "../demo/generator.rs"]
 pub mod demo;
 pub mod export;
+pub mod federations;
 pub mod figures;
 pub mod import;
 pub mod json;

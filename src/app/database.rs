@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::federation::Demo;
+use crate::federations::Demo;
 use super::{Desk, DeskError, Federation};
 use crate::store::{Store, StoreError, backup};
 

@@ -3,44 +3,27 @@
 //! written with its audit entry in one transaction, re-rated incrementally, flushed, and only
 //! then acknowledged. No drawing and no terminal here.
 
-mod action;
 mod audit_log;
 mod checks;
-pub mod confirming;
 pub mod database;
 pub mod edit;
-mod editing;
-pub mod federation;
 #[cfg(test)]
 mod fixture;
-pub mod forms;
-pub mod front;
 pub mod import;
 mod merging;
-pub mod national;
-pub mod paths;
-pub mod period;
-mod players;
-mod popups;
 pub mod publish;
 pub mod queries;
-pub mod registry;
 pub mod restore;
 pub mod search;
-pub mod state;
-pub mod titles;
-mod tournaments;
-pub mod undoing;
-pub mod views;
+pub mod workstation;
 
 /// The TRF import, by the name the workstation's state knows it.
 pub use import::trf as trf_import;
 
 pub use audit_log::{HeadError, find_head, head_line};
 pub use checks::is_bidi_control;
-pub use federation::Federation;
-pub use national::National;
-pub use registry::{DEFAULT as DEFAULT_RULEBOOK, WithFederation, with_federation};
+pub use crate::federations::Federation;
+pub use crate::federations::registry::{DEFAULT as DEFAULT_RULEBOOK, WithFederation, with_federation};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -53,7 +36,6 @@ use crate::model::{PlayerIdx, Rating};
 use crate::rules::{Award, ListId, Rulebook};
 pub use crate::store::backup::Occasion as BackupOccasion;
 use crate::store::{self, AuditEntry, AuditKind, AuditSummary, Store, StoreError, backup};
-pub use action::{Action, Context};
 pub use edit::{Edit, EditError, ImportedPlayer};
 
 /// An automatic backup is made at opening when the newest is older than this.
@@ -855,9 +837,9 @@ impl<R: Federation> Desk<R> {
         .map_err(|e| DeskError::Backup(e.to_string()))
     }
 
-    /// Keeps the workstation's front page beside the database as it is now
-    /// ([`front::FrontPage`]).
-    pub fn save_front(&self, page: &front::FrontPage) -> Result<(), DeskError> {
+    /// Keeps a page of the workstation's beside the database, stamped with the database as it
+    /// is now (the workstation's front page, drawn first at the next opening).
+    pub fn save_front<T: serde::Serialize>(&self, page: &T) -> Result<(), DeskError> {
         Ok(self.store.save_front(page)?)
     }
 

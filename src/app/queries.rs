@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-pub use super::state::Standing;
 
 use super::import::matcher::{Found, Incoming, Matcher};
 use super::{Desk, DeskError, Edit, Federation};
@@ -74,6 +73,19 @@ pub fn find_event<R: Federation>(desk: &Desk<R>, id: &str) -> Result<usize, Quer
         .live_event(id)
         .ok_or_else(|| QueryError::NoEvent(id.to_string()))
 }
+
+/// One row of an event's standings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    pub start_number: usize,
+    pub player: usize,
+    /// Half points, unplayed games included.
+    pub points: u32,
+    /// The rating going into the event, known before any result is keyed.
+    pub entry: Option<crate::model::Rating>,
+    pub rating: Option<crate::rules::PlayerRating>,
+}
+
 
 /// An event's standings: participants by points (unplayed games included), then rating.
 pub fn standings<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) -> Vec<Standing> {

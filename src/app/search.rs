@@ -13,12 +13,6 @@ use fuzzy_matcher::skim::SkimMatcherV2;
 use crate::cores::{map_on_cores, threads};
 use crate::model::{NameOrder, PlayerIdx, PlayerInfo, fold_name};
 
-/// Finland's alphabet: å, ä, ö after z (w and v apart, as in today's dictionaries).
-pub const FINNISH: &str = "abcdefghijklmnopqrstuvwxyzåäö";
-/// Iceland's alphabet with the foreign letters c, q, w, z in their Latin places: þ, æ, ö last.
-pub const ICELANDIC: &str = "aábcdðeéfghiíjklmnoópqrstuúvwxyýzþæö";
-/// Turkey's alphabet with the foreign letters q, w, x: ç, ğ, ı, ö, ş, ü after their bases.
-pub const TURKISH: &str = "abcçdefgğhıijklmnoöpqrsştuüvwxyz";
 
 /// A name's place in a list sorted by `alphabet` (lowercase letters in their order): each
 /// letter by its position; a letter outside it (é in Finnish) as its folded letters; what is no
@@ -264,6 +258,10 @@ impl SearchIndex {
 
 #[cfg(test)]
 mod tests {
+    /// Finland's alphabet, as its federation gives it.
+    const FINNISH: &str = crate::federations::ssl::ALPHABET;
+    const ICELANDIC: &str = crate::federations::isl::ALPHABET;
+    const TURKISH: &str = crate::federations::tsf::ALPHABET;
     use super::*;
 
     fn player(id: &str, name: &str, fide: Option<u64>) -> PlayerInfo {

@@ -9,8 +9,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use crate::app::Federation;
-use crate::app::state::{App, Tab};
-use crate::app::{Edit, state::Focus};
+use crate::app::workstation::state::{App, Tab};
+use crate::app::Edit;
+use crate::app::workstation::state::Focus;
 use crate::ledger::event_order;
 use crate::model::GameResult;
 use crate::ui::keymap::Keymap;
@@ -355,13 +356,13 @@ pub fn third_tab_views<R: Federation>(
     };
     for _ in 0..rounds * views {
         let t = Instant::now();
-        app.update(crate::app::Action::NextView);
+        app.update(crate::app::workstation::action::Action::NextView);
         screen.draw(app)?;
         out.switches.push(t.elapsed());
         let started = app.selection_under_way().is_some();
         while app.selection_under_way().is_some() {
             let slice = Instant::now();
-            app.work_behind(Some(crate::app::titles::WORK_SLICE));
+            app.work_behind(Some(crate::app::workstation::titles::WORK_SLICE));
             screen.draw(app)?;
             out.slices.push(slice.elapsed());
         }

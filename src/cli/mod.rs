@@ -32,7 +32,7 @@ struct Cli {
     #[arg(long)]
     demo: bool,
     /// The demo federation's rulebook: ssl (Finland, the default), isl (Iceland), tsf (Turkey).
-    #[arg(long, requires = "demo", value_parser = app::registry::CODES, value_name = "RULES")]
+    #[arg(long, requires = "demo", value_parser = crate::federations::registry::CODES, value_name = "RULES")]
     rules: Option<String>,
     /// Colours: dark (default), light, high-contrast or mono (also chosen by NO_COLOR).
     #[arg(long, value_name = "NAME")]
@@ -53,7 +53,7 @@ enum Command {
     /// Create a federation's database with its rulebook, chosen once: ssl (Finland), isl
     /// (Iceland) or tsf (Turkey). Every later command reads it from the database.
     Init {
-        #[arg(long, default_value = app::DEFAULT_RULEBOOK, value_parser = app::registry::CODES)]
+        #[arg(long, default_value = app::DEFAULT_RULEBOOK, value_parser = crate::federations::registry::CODES)]
         rules: String,
     },
     /// Rate a JSON document of players and events read on stdin; write the results to stdout.
@@ -146,7 +146,7 @@ enum Command {
         #[arg(long, default_value_t = 2025)]
         seed: u64,
         /// The federation's rulebook: ssl, isl or tsf.
-        #[arg(long, default_value = app::DEFAULT_RULEBOOK, value_parser = app::registry::CODES)]
+        #[arg(long, default_value = app::DEFAULT_RULEBOOK, value_parser = crate::federations::registry::CODES)]
         rules: String,
     },
     /// Measure every row of the performance table on generated federations (national scale,
@@ -414,8 +414,8 @@ impl From<crate::json::InputError> for Failure {
     }
 }
 
-impl From<app::registry::UnknownRulebook> for Failure {
-    fn from(e: app::registry::UnknownRulebook) -> Self {
+impl From<crate::federations::registry::UnknownRulebook> for Failure {
+    fn from(e: crate::federations::registry::UnknownRulebook) -> Self {
         Failure::Input(e.to_string())
     }
 }

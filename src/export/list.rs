@@ -9,8 +9,7 @@ use std::collections::HashMap;
 use chrono::NaiveDate;
 
 use super::format::{Page, signed};
-use crate::app::Federation;
-use crate::app::national::ListEntry;
+use crate::federations::{Federation, ListEntry};
 use crate::book::Book;
 use crate::ledger::Ledger;
 use crate::model::{PlayerIdx, Rating, Sex};
@@ -23,7 +22,7 @@ pub struct ListRow {
     pub player: PlayerIdx,
     pub rating: Rating,
     pub games: u32,
-    /// The rating stands on its own (not marked `*`; see [`crate::app::National::settled`]).
+    /// The rating stands on its own (not marked `*`; see [`crate::federations::Federation::settled`]).
     pub settled: bool,
     /// The code of the highest title held on the list's date.
     pub title: Option<&'static str>,
@@ -40,7 +39,7 @@ pub struct NationalList {
     pub rows: Vec<ListRow>,
 }
 
-/// Who is on a rulebook's lists on a date: what [`crate::app::National::on_list`] is asked with.
+/// Who is on a rulebook's lists on a date: what [`crate::federations::Federation::on_list`] is asked with.
 pub struct Listing<'a, R: Federation> {
     rulebook: &'a R,
     book: &'a Book<R>,
@@ -213,7 +212,7 @@ pub fn split_name(name: &str) -> (&str, &str) {
     }
 }
 
-/// Every list on `date` as the federation's CSV ([`crate::app::National::list_columns`]): every player on
+/// Every list on `date` as the federation's CSV ([`crate::federations::Federation::list_columns`]): every player on
 /// any of the lists, by name, with his club, his rating and games on each list he is on (and,
 /// where the columns have it, his change since the list of `previous`).
 pub fn write_csv<R: Federation>(

@@ -529,7 +529,7 @@ pub(super) fn events(
 }
 
 /// A JSON object, or `None` for null (a state that is not there).
-pub(super) fn object<'v>(
+pub(crate) fn object<'v>(
     item: &str,
     value: &'v Value,
 ) -> Result<Option<&'v Map<String, Value>>, InputError> {
@@ -544,7 +544,7 @@ pub(super) fn object<'v>(
 }
 
 /// A state's `rating`: a published rating, or `None` when absent or null.
-pub(super) fn published_rating(
+pub(crate) fn published_rating(
     item: &str,
     obj: &Map<String, Value>,
 ) -> Result<Option<Rating>, InputError> {
@@ -555,7 +555,7 @@ pub(super) fn published_rating(
 }
 
 /// A score given in points (`2.5`), as half points.
-pub(super) fn halves(
+pub(crate) fn halves(
     item: &str,
     field: &str,
     v: &Value,
@@ -573,7 +573,7 @@ pub(super) fn halves(
 }
 
 /// A whole number given as a JSON number (`3` or `3.0`).
-pub(super) fn whole(item: &str, field: &str, v: &Value) -> Result<i64, InputError> {
+pub(crate) fn whole(item: &str, field: &str, v: &Value) -> Result<i64, InputError> {
     v.as_i64()
         .or_else(|| {
             v.as_f64()
@@ -589,7 +589,7 @@ pub(super) fn whole(item: &str, field: &str, v: &Value) -> Result<i64, InputErro
 }
 
 /// A count of games or players: a whole number from 0.
-pub(super) fn count(item: &str, field: &str, v: &Value) -> Result<u32, InputError> {
+pub(crate) fn count(item: &str, field: &str, v: &Value) -> Result<u32, InputError> {
     let n = whole(item, field, v)?;
     u32::try_from(n)
         .map_err(|_| InputError::new(format!("{item}.{field}"), format!("{n} is not a count")))

@@ -2,11 +2,8 @@
 //! games, and the published results (see the conformance contract). The same format serves
 //! `import json` and `export events|ratings`.
 
-mod input;
+pub(crate) mod input;
 pub use input::RATINGS;
-mod isl;
-mod ssl;
-mod tsf;
 
 use std::collections::BTreeMap;
 

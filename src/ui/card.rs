@@ -15,8 +15,8 @@ use super::chart::draw_chart;
 use super::grid::{Column, Grid, GridCell, cell};
 use super::theme::{Role, Theme};
 use crate::app::Federation;
-use crate::app::period::hundredths;
-use crate::app::state::{App, CardView, GameChange, count};
+use crate::app::workstation::period::hundredths;
+use crate::app::workstation::state::{App, CardView, GameChange, count};
 use crate::model::FideKind;
 
 use super::draw::{block, delta_role, doubled, expected, half_points, performance, rating, signed};

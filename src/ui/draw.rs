@@ -9,9 +9,9 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
-use crate::app::state::{App, Pane, Popup, Tab, count};
-pub(crate) use crate::app::views::{birth_year, club};
-use crate::app::{Action, Context};
+use crate::app::workstation::state::{App, Pane, Popup, Tab, count};
+pub(crate) use crate::app::workstation::views::{birth_year, club};
+use crate::app::workstation::action::{Action, Context};
 pub(crate) use crate::figures::{expected, half_points, performance, rating, signed};
 
 use crate::app::Federation;
@@ -120,7 +120,7 @@ pub(crate) fn too_small_notice(
     if set_aside > 0 {
         text.push_str(&format!(
             "\n{} typed meanwhile, set aside: none acted.",
-            crate::app::state::count(set_aside, "key", "keys")
+            crate::figures::count(set_aside, "key", "keys")
         ));
     }
     frame.render_widget(

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::app::Action;
-pub use crate::app::Context;
+use crate::app::workstation::action::Action;
+pub use crate::app::workstation::action::Context;
 
 /// The shipped default, compiled in.
 pub const DEFAULT: &str = include_str!("../../keymaps/default.toml");

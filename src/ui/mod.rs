@@ -23,8 +23,9 @@ use std::sync::mpsc;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::app::Federation;
-use crate::app::state::App;
-use crate::app::{Action, Context, Desk};
+use crate::app::workstation::state::App;
+use crate::app::Desk;
+use crate::app::workstation::action::{Action, Context};
 use keymap::{Keymap, Lookup, key_name};
 use theme::Theme;
 
@@ -444,7 +445,7 @@ fn session<R: Federation>(
             match rx.try_recv() {
                 Ok(message) => Ok(message),
                 Err(mpsc::TryRecvError::Empty) => {
-                    app.work_behind(Some(crate::app::titles::WORK_SLICE));
+                    app.work_behind(Some(crate::app::workstation::titles::WORK_SLICE));
                     continue;
                 }
                 Err(mpsc::TryRecvError::Disconnected) => return Ok(()),

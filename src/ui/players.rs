@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use super::grid::{Column, Grid, cell};
 use super::theme::Theme;
 use crate::app::Federation;
-use crate::app::state::{App, Focus, count};
+use crate::app::workstation::state::{App, Focus, count};
 
 use super::draw::{club_column, query_box};
 

@@ -6,14 +6,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
 
 use super::grid::{Column, Grid, cell};
-use crate::app::state::{Plan, count};
+use crate::app::workstation::state::{Plan, count};
 
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
 use crate::app::Federation;
-use crate::app::forms::FormState;
-use crate::app::state::{App, PickFor, PickState, RARE_RESULTS};
-use crate::app::{Action, Context};
+use crate::app::workstation::forms::FormState;
+use crate::app::workstation::state::{App, PickFor, PickState, RARE_RESULTS};
+use crate::app::workstation::action::{Action, Context};
 
 use super::draw::{
     birth_year, block, centered, club, club_column, field_tail, hint, name_born_club, query_box,
@@ -66,16 +66,16 @@ pub(crate) fn draw_help<R: Federation>(
     let titles = app.desk.rulebook().awards_titles();
     let offered = |a: Action| titles || a != Action::ConfirmTitle;
     let screen = match (here, app.tab) {
-        (Context::RoundEntry, _) if app.tournaments.pane == crate::app::state::Pane::Table => {
+        (Context::RoundEntry, _) if app.tournaments.pane == crate::app::workstation::state::Pane::Table => {
             "an open event, its table in focus"
         }
         (Context::RoundEntry, _) => "an open event (round entry)",
-        (Context::Form, crate::app::state::Tab::Players) => "the player search",
-        (Context::Form, crate::app::state::Tab::Titles) => {
+        (Context::Form, crate::app::workstation::state::Tab::Players) => "the player search",
+        (Context::Form, crate::app::workstation::state::Tab::Titles) => {
             &format!("the filter of the {} tab", app.desk.rulebook().third_tab())
         }
         (Context::Form, _) => "the event list",
-        (_, crate::app::state::Tab::Titles) => {
+        (_, crate::app::workstation::state::Tab::Titles) => {
             &format!("the {} tab", app.desk.rulebook().third_tab())
         }
         _ => "the player card",
@@ -165,7 +165,7 @@ pub(crate) fn draw_confirm<R: Federation>(
     theme: &Theme,
     keymap: &Keymap,
     frame: &mut Frame,
-    preview: &crate::app::confirming::Preview<R>,
+    preview: &crate::app::workstation::confirming::Preview<R>,
 ) {
     let rulebook = app.desk.rulebook();
     let effect = &preview.effect;
@@ -288,13 +288,13 @@ pub(crate) fn draw_undo<R: Federation>(
     theme: &Theme,
     keymap: &Keymap,
     frame: &mut Frame,
-    preview: &crate::app::undoing::UndoPreview,
+    preview: &crate::app::workstation::undoing::UndoPreview,
 ) {
     // Over an open event the preview takes the table's side, so the board it is about stays
     // in view in the round; elsewhere the middle of the screen. Long lines wrap.
     let [_, body, _] = super::draw::screen_areas(frame.area());
     let over_event =
-        app.tab == crate::app::state::Tab::Tournaments && app.tournaments.open.is_some();
+        app.tab == crate::app::workstation::state::Tab::Tournaments && app.tournaments.open.is_some();
     let (x, width) = if over_event {
         let [left, _] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])

@@ -8,10 +8,10 @@ use ratatui::layout::Rect;
 use super::grid::{Column, Grid, GridCell, cell};
 use super::theme::Theme;
 use crate::app::Federation;
-use crate::app::state::{App, Standing};
+use crate::app::workstation::state::{App, Standing};
 
 use super::draw::{delta_role, expected, half_points, performance, rating, signed};
-use crate::app::period::hundredths;
+use crate::app::workstation::period::hundredths;
 
 /// A grid over the standings' rows with the event's cursor and mark.
 fn grid_for<R: Federation>(
@@ -293,5 +293,5 @@ pub(crate) fn draw_crosstable<R: Federation>(
 }
 
 fn count_rounds(rounds: u32) -> String {
-    crate::app::state::count(rounds as usize, "round", "rounds")
+    crate::figures::count(rounds as usize, "round", "rounds")
 }

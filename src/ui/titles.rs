@@ -11,7 +11,7 @@ use ratatui::widgets::Paragraph;
 use super::grid::{Column, Grid, cell};
 use super::theme::{Role, Theme};
 use crate::app::Federation;
-use crate::app::state::{App, TitlesView, count};
+use crate::app::workstation::state::{App, TitlesView, count};
 
 use super::draw::{birth_year, doubled, half_points, rating};
 
@@ -113,7 +113,7 @@ fn draw_mark<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, area
     let title = format!(
         "{reached} reached {mark} · {} within {} of it · {}",
         count(rows.len() - reached, "player", "players"),
-        crate::app::state::NEAR_MARK,
+        crate::app::workstation::state::NEAR_MARK,
         app.desk.rulebook().view_note(TitlesView::Mark)
     );
     let shown = app.titles_shown(rows.iter().map(|r| r.player));
@@ -214,7 +214,7 @@ fn draw_bands<R: Federation>(app: &App<R>, theme: &Theme, frame: &mut Frame, are
     let title = format!(
         "{} within {} of a band edge · {}",
         count(rows.len(), "rating", "ratings"),
-        crate::app::state::NEAR_EDGE,
+        crate::app::workstation::state::NEAR_EDGE,
         app.desk.rulebook().view_note(TitlesView::Bands)
     );
     let shown = app.titles_shown(rows.iter().map(|r| r.player));

@@ -10,8 +10,8 @@ use ratatui::widgets::Paragraph;
 use super::grid::{Column, Grid, cell};
 use super::theme::{Role, Theme};
 use crate::app::Federation;
-use crate::app::state::{App, EventView, Pane, count};
-use crate::app::views::result_label;
+use crate::app::workstation::state::{App, EventView, Pane, count};
+use crate::app::workstation::views::result_label;
 
 use super::draw::query_box;
 

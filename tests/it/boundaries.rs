@@ -130,24 +130,48 @@ fn the_command_line_only_calls_the_application() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
-/// The screens never read the store; the files written out never depend on the workstation's
-/// views or state (only on the one bound `app::Federation` and its part `app::national`); the
-/// bench imports through the application, not through the command line.
+/// The screens never read the store; the files written out never depend on the application
+/// (only on the one bound `federations::Federation`); the bench imports through the
+/// application, not through the command line.
 #[test]
 fn screens_exports_and_the_bench_stay_in_their_lanes() {
     let ui = offences(&code_of("ui"), &["crate::store", ".store()"]);
     assert!(ui.is_empty(), "{}", ui.join("\n"));
-    let export: Vec<String> = offences(&code_of("export"), &["crate::app"])
-        .into_iter()
-        .filter(|l| {
-            !l.contains("crate::app::Federation")
-                && !l.contains("crate::app::federation")
-                && !l.contains("crate::app::national")
-        })
-        .collect();
+    let export = offences(&code_of("export"), &["crate::app", "crate::ui", "crate::cli"]);
     assert!(export.is_empty(), "{}", export.join("\n"));
     let bench = offences(&code_of("bench.rs"), &["cli::"]);
     assert!(bench.is_empty(), "{}", bench.join("\n"));
+}
+
+/// A federation's folder says what the federation is; it never reaches up into the
+/// application, the workstation, the screens, the command line or the files written out.
+#[test]
+fn the_federations_never_reach_up_into_the_application() {
+    let found = offences(
+        &code_of("federations"),
+        &[
+            "crate::app",
+            "crate::ui",
+            "crate::cli",
+            "crate::export",
+            "crate::bench",
+        ],
+    );
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// The use-cases (edits, imports, queries, publishing, restore — everything in `app/` outside
+/// `app/workstation/`) never name the workstation's state: tabs, focus, popups and forms are
+/// the workstation's, which drives the use-cases, never the other way round. Only `app/mod.rs`
+/// declares the module.
+#[test]
+fn the_use_cases_never_import_the_workstation() {
+    let found: Vec<String> = offences(&code_of("app"), &["workstation", "crate::ui"])
+        .into_iter()
+        .filter(|l| !l.contains("/app/workstation/"))
+        .filter(|l| !l.ends_with("pub mod workstation;"))
+        .collect();
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
 /// The federation's record (`Book`, its changes, a player's status) lives in `book/`, not in
@@ -190,7 +214,7 @@ fn no_error_is_recognised_by_its_text() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
-/// The registry (`src/app/registry.rs`) is the one place that turns a rulebook code into a
+/// The registry (`src/federations/registry.rs`) is the one place that turns a rulebook code into a
 /// rulebook: no other code matches on one (every command, `rate`, the bench and the messages
 /// listing codes go through it).
 #[test]
@@ -211,7 +235,7 @@ fn only_the_registry_matches_on_a_rulebook_code() {
     .flat_map(|arm| {
         let outside: Vec<(String, String)> = files
             .iter()
-            .filter(|(path, _)| !path.ends_with("app/registry.rs"))
+            .filter(|(path, _)| !path.ends_with("federations/registry.rs"))
             .map(|(path, text)| {
                 let code = text.split("#[cfg(test)]").next().unwrap_or_default();
                 (path.clone(), code.to_string())

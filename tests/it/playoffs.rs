@@ -3,7 +3,7 @@
 //! is a quick-play play-off of a selo event — and kept linked when that event is renamed.
 
 use chrono::NaiveDate;
-use ratedesk::app::forms::{FormKind, FormState, PLAYOFF_OF};
+use ratedesk::app::workstation::forms::{FormKind, FormState, PLAYOFF_OF};
 use ratedesk::app::{Desk, Edit};
 use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
 use ratedesk::rules::Rulebook;

@@ -10,7 +10,7 @@ fn every_rulebook_of_the_registry_has_its_cases_its_demo_and_its_screens() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let screens = std::fs::read_to_string(root.join("tests/it/tui_rulebooks.rs"))
         .expect("tests/it/tui_rulebooks.rs");
-    for code in ratedesk::app::registry::CODES {
+    for code in ratedesk::federations::registry::CODES {
         // Its public cases, read by the conformance test.
         let cases = root.join("../shared/conformance").join(code);
         let count = std::fs::read_dir(&cases)

@@ -7,7 +7,7 @@ use std::path::Path;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
-use ratedesk::app::state::{App, Focus, Popup, Tab};
+use ratedesk::app::workstation::state::{App, Focus, Popup, Tab};
 use ratedesk::app::{Desk, Edit};
 use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
 use ratedesk::rules::ssl::{Ssl, SslState};

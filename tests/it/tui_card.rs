@@ -6,7 +6,7 @@
 
 use crate::screen::{app, demo_desk, event_index, keys, player_index, text};
 use ratedesk::app::Edit;
-use ratedesk::app::state::{CardView, GameChange, Popup};
+use ratedesk::app::workstation::state::{CardView, GameChange, Popup};
 use ratedesk::model::PlayerInfo;
 use ratedesk::rules::ssl::SslState;
 use ratedesk::ui::{press_keys, type_text};
@@ -136,7 +136,7 @@ fn a_trf_import_asks_about_ambiguous_players_and_warns() {
         held: vec![],
     })
     .expect("twin");
-    let mut app = ratedesk::app::state::App::new(desk);
+    let mut app = ratedesk::app::workstation::state::App::new(desk);
     let k = keys();
     let files = tempfile::tempdir().expect("tempdir");
     let file = files.path().join("helsinki.trf");
@@ -294,7 +294,7 @@ fn a_club_is_edited_on_the_form_and_undone_and_no_rating_moves() {
     let mut app = app(dir.path());
     let k = keys();
     let oskar = player_index(&app, "Lindqvist, Oskar");
-    fn ratings(app: &ratedesk::app::state::App<ratedesk::rules::ssl::Ssl>) -> Vec<Option<i32>> {
+    fn ratings(app: &ratedesk::app::workstation::state::App<ratedesk::rules::ssl::Ssl>) -> Vec<Option<i32>> {
         (0..app.desk.book().players.len())
             .flat_map(|p| app.ratings(p).into_iter().map(|(_, s)| app.rating_of(s)))
             .collect()
@@ -353,7 +353,7 @@ fn when_the_width_does_not_suffice_the_club_goes_first_and_the_id_stays_whole() 
         held: vec![],
     })
     .expect("player");
-    let mut app = ratedesk::app::state::App::new(desk);
+    let mut app = ratedesk::app::workstation::state::App::new(desk);
     let k = keys();
     type_text(&mut app, &k, "lähteenmäki");
     let row = |screen: &str, what: &str| {

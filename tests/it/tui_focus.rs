@@ -4,7 +4,7 @@
 
 use crate::screen::{app, event_index, keys, player_index, text};
 use ratedesk::app::Edit;
-use ratedesk::app::state::{Focus, Pane, Place, Popup, Tab};
+use ratedesk::app::workstation::state::{Focus, Pane, Place, Popup, Tab};
 use ratedesk::model::GameResult;
 use ratedesk::ui::{press_keys, type_text};
 
@@ -354,7 +354,7 @@ fn every_change_says_what_it_did() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut app = app(dir.path());
     let k = keys();
-    let said = |app: &ratedesk::app::state::App<_>| {
+    let said = |app: &ratedesk::app::workstation::state::App<_>| {
         app.status
             .as_ref()
             .map(|s| s.text.clone())

@@ -9,7 +9,7 @@ use std::path::Path;
 use chrono::NaiveDate;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratedesk::app::state::{App, Popup, Tab};
+use ratedesk::app::workstation::state::{App, Popup, Tab};
 use ratedesk::app::{Desk, Edit, Federation};
 use ratedesk::book::Book;
 use ratedesk::model::{Event, Game, GameResult, PlayerInfo, Sex, TimeControl};

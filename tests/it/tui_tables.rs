@@ -3,7 +3,7 @@
 //! abilities are respected.
 
 use crate::screen::{app, draw, event_index, generated, keys, player_index, text};
-use ratedesk::app::state::{Pane, TitlesView};
+use ratedesk::app::workstation::state::{Pane, TitlesView};
 use ratedesk::model::GameResult;
 use ratedesk::ui::theme::{Capabilities, Theme};
 use ratedesk::ui::{press_keys, type_text};
@@ -294,7 +294,7 @@ fn the_selection_lists_are_worked_out_between_keys_and_kept_until_the_record_cha
     assert!(!expected.is_empty());
     drop(at_once);
     let desk = ratedesk::app::Desk::open(dir.path(), ratedesk::rules::ssl::Ssl).expect("reopen");
-    let mut app = ratedesk::app::state::App::new(desk);
+    let mut app = ratedesk::app::workstation::state::App::new(desk);
     app.behind = true;
     press_keys(&mut app, &k, "alt-3 right right");
     let (done, players) = app.selection_under_way().expect("under way");
@@ -306,7 +306,7 @@ fn the_selection_lists_are_worked_out_between_keys_and_kept_until_the_record_cha
     );
     // A key meanwhile acts at once (and the work goes on after it).
     press_keys(&mut app, &k, "alt-1");
-    assert_eq!(app.tab, ratedesk::app::state::Tab::Players);
+    assert_eq!(app.tab, ratedesk::app::workstation::state::Tab::Players);
     while app.work_behind(Some(std::time::Duration::from_millis(1))) {}
     assert!(app.selection_under_way().is_none());
     let got: Vec<_> = app

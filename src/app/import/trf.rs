@@ -327,7 +327,7 @@ fn warnings<R: Federation>(
         out.push(format!(
             "  ! {} without a federation in the file: stored without one, which counts as \
              {} (can represent {}, rated as {})",
-            crate::app::state::count(stateless, "new player", "new players"),
+            crate::figures::count(stateless, "new player", "new players"),
             rulebook.adjective(),
             rulebook.country(),
             rulebook.citizen(),
@@ -356,7 +356,7 @@ fn warnings<R: Federation>(
         let more = later.len().saturating_sub(shown.len());
         out.push(format!(
             "  ! {} will be re-rated: {}{}",
-            crate::app::state::count(later.len(), "later event", "later events"),
+            crate::figures::count(later.len(), "later event", "later events"),
             shown.join(", "),
             if more > 0 {
                 format!(" and {more} more")

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratedesk::app::state::App;
+use ratedesk::app::workstation::state::App;
 use ratedesk::app::{Desk, Edit};
 use ratedesk::rules::ssl::Ssl;
 use ratedesk::ui::frame as render;

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::app::Federation;
-use crate::app::federation::PeriodDates;
+use crate::federations::PeriodDates;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::{ListId, UnitKey};
 

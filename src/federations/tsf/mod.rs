@@ -2,9 +2,13 @@
 //! received, three UKD lists with k by rating (B.3.d) and its band edges, and an unrated
 //! player's archive of performances toward his first UKD (7 games, B.1.f–g).
 
+mod json;
+
 use chrono::NaiveDate;
 
-use super::{Demo, Federation, PeriodDates, Progress};
+use super::{Demo, Federation, ListEntry, PeriodDates, Progress, TitlesView};
+use crate::import::national_csv::{self, Columns};
+use crate::rules::{Rulebook, tsf};
 use crate::demo::Params;
 use crate::model::{PlayerInfo, Rating};
 use crate::rules::tsf::Archived;
@@ -13,7 +17,9 @@ use crate::rules::tsf::unrated::{GAMES_FOR_UKD, archived_games, first_ukd};
 use crate::rules::tsf::{Figures, Tsf, TsfDetail, TsfState, tables};
 use crate::rules::{ListId, PlayerRating, UnitKey};
 
-use crate::app::titles::TitlesView;
+
+/// Turkey's alphabet with the foreign letters q, w, x: ç, ğ, ı, ö, ş, ü after their bases.
+pub const ALPHABET: &str = "abcçdefgğhıijklmnoöpqrsştuüvwxyz";
 
 impl Federation for Tsf {
     fn demo(&self, params: &Params) -> Option<Demo<Self>> {
@@ -21,7 +27,7 @@ impl Federation for Tsf {
     }
 
     fn alphabet(&self) -> &'static str {
-        crate::app::search::TURKISH
+        ALPHABET
     }
 
     /// KAPSAM, A.10.c–d: abroad, fewer than five rounds, more than four standard rounds a day.
@@ -158,6 +164,74 @@ impl Federation for Tsf {
 
     fn factor_bands(&self) -> &'static [(Rating, u16)] {
         &tables::K_BANDS
+    }
+    fn adjective(&self) -> &'static str {
+        "Turkish"
+    }
+
+    fn country(&self) -> &'static str {
+        "Türkiye"
+    }
+
+    fn citizen(&self) -> &'static str {
+        "a Turk"
+    }
+
+    fn list_date(&self, date: NaiveDate) -> NaiveDate {
+        tsf::calendar::list_date_on(date)
+    }
+
+    fn previous_list_date(&self, list_date: NaiveDate) -> NaiveDate {
+        tsf::calendar::previous_list_date(list_date)
+    }
+
+    /// B.2.e: the standard list is the UKD list; the rapid and blitz lists are called UHS and
+    /// UYS.
+    fn list_title(&self, list: ListId) -> String {
+        let name = match list {
+            tsf::RAPID => "UHS",
+            tsf::BLITZ => "UYS",
+            _ => "UKD",
+        };
+        format!("Turkish {name} list ({})", self.lists()[list])
+    }
+
+    fn on_list(&self, entry: &ListEntry<'_, Self>) -> bool {
+        tsf::standing::listed(entry.info, entry.list, entry.date, entry.state)
+    }
+
+    fn games_of(&self, state: &TsfState) -> u32 {
+        match state {
+            TsfState::Rated { games, .. } => *games,
+            TsfState::Unrated { performances } => performances.iter().map(|a| a.games).sum(),
+        }
+    }
+
+    /// Every UKD stands on at least seven games (B.1.f): none is marked.
+    fn settled(&self, _list: ListId, _state: &TsfState) -> bool {
+        true
+    }
+
+    fn unsettled_note(&self, _list: ListId) -> Option<&'static str> {
+        None
+    }
+
+    fn list_columns(&self) -> &'static Columns {
+        &national_csv::TURKISH
+    }
+
+    fn listed_state(&self, _list: ListId, rating: Rating, games: u32) -> TsfState {
+        TsfState::Rated { rating, games }
+    }
+
+    /// The running rating tells each game's change within the event's method.
+    fn game_changes(&self, _row: &PlayerRating<TsfDetail>) -> Option<Vec<i64>> {
+        None
+    }
+
+    /// No rating mark fixes k for good: it follows the bands (B.3.d).
+    fn mark(&self, _state: &TsfState) -> Option<super::MarkStanding> {
+        None
     }
 }
 

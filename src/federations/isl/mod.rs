@@ -2,9 +2,14 @@
 //! count and the K of the next game (Tafla 1), the 2400 mark, and an unrated player's way to
 //! his initial rating (5 games, 1 point).
 
+mod json;
+
 use chrono::NaiveDate;
 
-use super::{Demo, Federation, MarkStanding, PeriodDates, Progress};
+use super::{Demo, Federation, ListEntry, MarkStanding, PeriodDates, Progress, TitlesView};
+use crate::import::national_csv::{self, Columns};
+use crate::model::Rating;
+use crate::rules::isl;
 use crate::demo::Params;
 use crate::model::PlayerInfo;
 use crate::rules::isl::{
@@ -13,10 +18,12 @@ use crate::rules::isl::{
 };
 use crate::rules::{ListId, PlayerRating, UnitKey};
 
-use crate::app::titles::TitlesView;
 
 /// Ratings are "not fully comparable" before this many games (Birting stiga á lista).
 pub use crate::rules::isl::listing::COMPARABLE_GAMES;
+
+/// Iceland's alphabet with the foreign letters c, q, w, z in their Latin places: þ, æ, ö last.
+pub const ALPHABET: &str = "aábcdðeéfghiíjklmnoópqrstuúvwxyýzþæö";
 
 impl Federation for Isl {
     fn demo(&self, params: &Params) -> Option<Demo<Self>> {
@@ -24,7 +31,7 @@ impl Federation for Isl {
     }
 
     fn alphabet(&self) -> &'static str {
-        crate::app::search::ICELANDIC
+        ALPHABET
     }
 
     fn third_tab(&self) -> &'static str {
@@ -179,5 +186,72 @@ impl Federation for Isl {
             }),
             IslState::Provisional(_) => None,
         }
+    }
+    fn adjective(&self) -> &'static str {
+        "Icelandic"
+    }
+
+    fn country(&self) -> &'static str {
+        "Iceland"
+    }
+
+    fn citizen(&self) -> &'static str {
+        "an Icelander"
+    }
+
+    fn list_date(&self, date: NaiveDate) -> NaiveDate {
+        isl::listing::list_date_on(date)
+    }
+
+    fn previous_list_date(&self, list_date: NaiveDate) -> NaiveDate {
+        isl::listing::previous_list_date(list_date)
+    }
+
+    fn list_title(&self, _list: ListId) -> String {
+        "Icelandic rating list".into()
+    }
+
+    fn on_list(&self, entry: &ListEntry<'_, Self>) -> bool {
+        isl::listing::listed(entry.state, entry.last_game, entry.date)
+    }
+
+    fn games_of(&self, state: &IslState) -> u32 {
+        match state {
+            IslState::Rated { games, .. } => *games,
+            IslState::Provisional(p) => p.games,
+        }
+    }
+
+    fn settled(&self, _list: ListId, state: &IslState) -> bool {
+        isl::listing::comparable(self.games_of(state))
+    }
+
+    fn unsettled_note(&self, _list: ListId) -> Option<&'static str> {
+        Some("not yet fully comparable (fewer than 25 rated games)")
+    }
+
+    fn list_columns(&self) -> &'static Columns {
+        &national_csv::ICELANDIC
+    }
+
+    /// A listed rating: whether it was ever 2400 or more is not on a list, so only a rating of
+    /// 2400 or more now counts as having reached the mark.
+    fn listed_state(&self, _list: ListId, rating: Rating, games: u32) -> IslState {
+        IslState::rated(rating, games, false)
+    }
+
+    /// Iceland states no condition that keeps a whole event off its lists.
+    fn not_rated(&self, _event: &crate::model::Event) -> Option<String> {
+        None
+    }
+
+    /// The rating moves game by game within the period (each game's change is kept).
+    fn rates_games(&self) -> bool {
+        true
+    }
+
+    /// K follows the games played and the 2400 mark (Tafla 1), not rating bands.
+    fn factor_bands(&self) -> &'static [(Rating, u16)] {
+        &[]
     }
 }

@@ -6,7 +6,7 @@ use crate::app::Federation;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::ListId;
 
-use super::Action;
+use super::action::Action;
 use super::state::{App, HistoryRow, Place, is_move, step};
 
 /// Where the Players tab's keys go: the search box (typing) or the open card (commands).
@@ -187,7 +187,7 @@ impl<R: Federation> App<R> {
         &self,
         row: &crate::rules::PlayerRating<R::Detail>,
         list: ListId,
-    ) -> Option<super::federation::PeriodDates> {
+    ) -> Option<crate::federations::PeriodDates> {
         let (book, rulebook) = (self.desk.book(), self.desk.rulebook());
         let ev = book.events.get(row.event)?;
         let first = row.lines.first()?;

@@ -7,7 +7,8 @@ use crate::model::PlayerIdx;
 
 use super::forms::{FEDERATION, FormKind, FormState, parse_pairing};
 use super::state::{App, PickFor, PickState, Popup, Tab};
-use super::{Action, Edit};
+use super::action::Action;
+use crate::app::Edit;
 
 impl<R: Federation> App<R> {
     /// A form for a new or the selected player (Players tab) or event (Tournaments tab).
@@ -171,7 +172,7 @@ impl<R: Federation> App<R> {
             return;
         }
         let path = super::paths::expand(&file);
-        match super::trf_import::plan(&self.desk, &path, time_control.as_deref(), id) {
+        match crate::app::trf_import::plan(&self.desk, &path, time_control.as_deref(), id) {
             Ok(plan) => {
                 self.popup = Some(Popup::Import {
                     plan: Box::new(plan),

@@ -141,7 +141,7 @@ impl<R: Federation> App<R> {
     }
 }
 
-pub use super::queries::standings;
+pub use crate::app::queries::standings;
 
 /// A result as the round pane shows it: `1-0`, `½-½`, `+-`; on a bye, the points it gives
 /// (`1`, `½`, `0`), so a half-point bye reads `½`.

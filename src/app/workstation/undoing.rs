@@ -59,7 +59,7 @@ impl<R: Federation> App<R> {
         self.popup = Some(Popup::Undo(Box::new(UndoPreview {
             undo,
             seq: entry.seq,
-            action: super::audit_log::one_line(&entry.action),
+            action: crate::app::audit_log::one_line(&entry.action),
             made: made(&entry),
             lines,
             left,
@@ -289,7 +289,7 @@ fn game_text<R: Federation>(
 fn made<R: Federation>(entry: &AuditEntry<R>) -> String {
     format!(
         "by {} {}",
-        super::audit_log::one_line(&entry.user),
-        super::audit_log::entry_time(entry.time)
+        crate::app::audit_log::one_line(&entry.user),
+        crate::app::audit_log::entry_time(entry.time)
     )
 }

@@ -12,15 +12,16 @@ use crate::model::GameResult;
 use crate::rules::PlayerRating;
 
 use super::forms::FormState;
-use super::search::SearchIndex;
-use super::{Action, Context, Desk, Edit};
+use crate::app::search::SearchIndex;
+use super::action::{Action, Context};
+use crate::app::{Desk, Edit};
 
 pub use super::players::{CardView, Focus, GameChange, GameRow, PlayersState};
 pub use super::titles::{
     BandRow, FirstRatingRow, MarkRow, NEAR_EDGE, NEAR_MARK, TitlesState, TitlesView,
 };
 pub use super::tournaments::{EventView, Pane, TournamentsState};
-pub use super::trf_import::Plan;
+pub use crate::app::trf_import::Plan;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum Tab {
@@ -136,22 +137,12 @@ pub struct HistoryRow {
     pub rating: PlayerRating,
     /// For a rulebook that publishes by period: the period the row is rated in, the row's
     /// exact change (hundredths) and each game's.
-    pub period: Option<super::federation::PeriodDates>,
+    pub period: Option<crate::federations::PeriodDates>,
     pub change: Option<i64>,
     pub game_changes: Option<Vec<i64>>,
 }
 
-/// One row of an event's standings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Standing {
-    pub start_number: usize,
-    pub player: usize,
-    /// Half points, unplayed games included.
-    pub points: u32,
-    /// The rating going into the event, known before any result is keyed.
-    pub entry: Option<crate::model::Rating>,
-    pub rating: Option<PlayerRating>,
-}
+pub use crate::app::queries::Standing;
 
 pub struct App<R: Federation> {
     pub desk: Desk<R>,
@@ -243,10 +234,7 @@ pub fn delete_word(text: &mut String) {
     text.truncate(start);
 }
 
-/// "1 player", "3 players".
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use crate::figures::count;
 
 impl<R: Federation> App<R> {
     pub fn new(mut desk: Desk<R>) -> Self {

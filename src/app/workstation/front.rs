@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::state::App;
-use super::{DeskError, Federation};
+use crate::app::{DeskError, Federation};
 
 /// Rows of the list kept: more than any terminal shows at once.
 pub const FRONT_ROWS: usize = 200;

@@ -7,7 +7,8 @@ use crate::app::Federation;
 
 use super::forms::{FormKind, FormState};
 use super::state::{App, PickFor, Popup, RARE_RESULTS, is_move, step};
-use super::{Action, Edit};
+use super::action::Action;
+use crate::app::Edit;
 
 impl<R: Federation> App<R> {
     pub(super) fn update_popup(&mut self, action: Action) {

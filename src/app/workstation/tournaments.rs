@@ -8,7 +8,8 @@ use crate::ledger;
 use crate::model::{GameResult, PlayerIdx};
 
 use super::state::{App, PickFor, PickState, Place, Popup, Standing, is_move, step};
-use super::{Action, Edit};
+use super::action::Action;
+use crate::app::Edit;
 
 /// What the open event's table pane shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, strum::VariantArray)]

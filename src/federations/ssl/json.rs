@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::input::{count, halves, object, published_rating, whole};
-use super::{InputError, JsonRules, Results};
+use crate::json::input::{count, halves, object, published_rating, whole};
+use crate::json::{InputError, JsonRules, Results};
 use crate::model::PlayerIdx;
 use crate::rules::ssl::selection::selection;
 use crate::rules::ssl::{History, SELO, Ssl, SslState, Title};

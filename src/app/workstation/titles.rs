@@ -5,53 +5,15 @@
 //! players on their way to an initial rating; for Turkey, players approaching their first UKD
 //! and those at the edges of the k bands. Enter opens the selected player's card.
 
-use crate::app::Federation;
-use crate::app::federation::{MarkStanding, Progress};
+pub use crate::federations::TitlesView;
+use crate::federations::{Federation, MarkStanding, Progress};
 use crate::book::PlayerStatus;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::{ListId, SelectionNumbers};
 
-use super::Action;
+use super::action::Action;
 use super::forms::FormState;
 use super::state::{App, Popup, is_move, step};
-
-/// The third tab's views; a rulebook names those it has ([`Federation::views`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TitlesView {
-    #[default]
-    Holders,
-    Reach,
-    Selection,
-    Women,
-    /// Players at and near a rating mark that fixes their factor (ISL 2400).
-    Mark,
-    /// Players without a rating on their way to a first one.
-    FirstRating,
-    /// Players at the edges of the rating bands that set their factor (TSF k).
-    Bands,
-}
-
-impl TitlesView {
-    /// Finland's views: titles and selection.
-    pub const TITLES: [TitlesView; 4] = [
-        TitlesView::Holders,
-        TitlesView::Reach,
-        TitlesView::Selection,
-        TitlesView::Women,
-    ];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            TitlesView::Holders => "Titles",
-            TitlesView::Reach => "Within reach",
-            TitlesView::Selection => "Open selection",
-            TitlesView::Women => "Women's selection",
-            TitlesView::Mark => "Rating mark",
-            TitlesView::FirstRating => "First ratings",
-            TitlesView::Bands => "Factor bands",
-        }
-    }
-}
 
 /// How far below a mark a player counts as near it.
 pub const NEAR_MARK: Rating = 100;

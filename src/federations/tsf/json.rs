@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::input::{count, object, published_rating, whole};
-use super::{InputError, JsonRules, Results};
+use crate::json::input::{count, object, published_rating, whole};
+use crate::json::{InputError, JsonRules, Results};
 use crate::book::Book;
 use crate::ledger;
 use crate::model::{PlayerIdx, Rating};

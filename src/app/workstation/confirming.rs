@@ -8,7 +8,7 @@ use crate::model::PlayerIdx;
 
 use super::forms::{FormKind, FormState};
 use super::state::{App, Popup};
-use super::{Edit, Effect, RatingChange};
+use crate::app::{Edit, Effect, RatingChange};
 
 /// An edit shown before it is made.
 pub struct Preview<R: Federation> {
