@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use crate::federations::Demo;
 use super::{Desk, DeskError, Federation};
+use crate::federations::Demo;
 use crate::store::{Store, StoreError, backup};
 
 pub use crate::demo::Params as DemoParams;

@@ -20,10 +20,12 @@ pub mod workstation;
 /// The TRF import, by the name the workstation's state knows it.
 pub use import::trf as trf_import;
 
+pub use crate::federations::Federation;
+pub use crate::federations::registry::{
+    DEFAULT as DEFAULT_RULEBOOK, WithFederation, with_federation,
+};
 pub use audit_log::{HeadError, find_head, head_line};
 pub use checks::is_bidi_control;
-pub use crate::federations::Federation;
-pub use crate::federations::registry::{DEFAULT as DEFAULT_RULEBOOK, WithFederation, with_federation};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-
 use super::import::matcher::{Found, Incoming, Matcher};
 use super::{Desk, DeskError, Edit, Federation};
 use crate::book::Book;
@@ -85,7 +84,6 @@ pub struct Standing {
     pub entry: Option<crate::model::Rating>,
     pub rating: Option<crate::rules::PlayerRating>,
 }
-
 
 /// An event's standings: participants by points (unplayed games included), then rating.
 pub fn standings<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) -> Vec<Standing> {

@@ -13,7 +13,6 @@ use fuzzy_matcher::skim::SkimMatcherV2;
 use crate::cores::{map_on_cores, threads};
 use crate::model::{NameOrder, PlayerIdx, PlayerInfo, fold_name};
 
-
 /// A name's place in a list sorted by `alphabet` (lowercase letters in their order): each
 /// letter by its position; a letter outside it (é in Finnish) as its folded letters; what is no
 /// letter (space, comma, hyphen) before every letter, so that `Mäkelä, Eero` comes before

@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use crate::app::Federation;
-use crate::app::workstation::state::{App, Tab};
 use crate::app::Edit;
+use crate::app::Federation;
 use crate::app::workstation::state::Focus;
+use crate::app::workstation::state::{App, Tab};
 use crate::ledger::event_order;
 use crate::model::GameResult;
 use crate::ui::keymap::Keymap;

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use chrono::NaiveDate;
 
 use super::format::{Page, signed};
-use crate::federations::{Federation, ListEntry};
 use crate::book::Book;
+use crate::federations::{Federation, ListEntry};
 use crate::ledger::Ledger;
 use crate::model::{PlayerIdx, Rating, Sex};
 use crate::rules::ListId;

@@ -25,7 +25,8 @@ use crate::import::national_csv::Columns;
 
 /// A federation the application serves: its rulebook, read and written as JSON, with what its
 /// screens and files show of it.
-pub trait Federation: JsonRules + 'static {    /// The federation in words, for messages and headings (`Finnish`).
+pub trait Federation: JsonRules + 'static {
+    /// The federation in words, for messages and headings (`Finnish`).
     fn adjective(&self) -> &'static str;
 
     /// The country a home player represents (`Finland`).

@@ -9,9 +9,9 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
+use crate::app::workstation::action::{Action, Context};
 use crate::app::workstation::state::{App, Pane, Popup, Tab, count};
 pub(crate) use crate::app::workstation::views::{birth_year, club};
-use crate::app::workstation::action::{Action, Context};
 pub(crate) use crate::figures::{expected, half_points, performance, rating, signed};
 
 use crate::app::Federation;

@@ -6,7 +6,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyEvent;
+
+use super::key::Key;
 
 use crate::app::workstation::action::Action;
 pub use crate::app::workstation::action::Context;
@@ -42,89 +44,12 @@ pub enum Lookup {
 
 /// The canonical name of a key event (`ctrl-r`, `G`, `enter`), or `None` for keys we ignore.
 pub fn key_name(event: &KeyEvent) -> Option<String> {
-    let mut name = String::new();
-    if event.modifiers.contains(KeyModifiers::CONTROL) {
-        name.push_str("ctrl-");
-    }
-    if event.modifiers.contains(KeyModifiers::ALT) {
-        name.push_str("alt-");
-    }
-    let base = match event.code {
-        KeyCode::Char(' ') => "space".to_string(),
-        KeyCode::Char(c) if event.modifiers.contains(KeyModifiers::CONTROL) => {
-            c.to_lowercase().to_string()
-        }
-        KeyCode::Char(c) => c.to_string(),
-        KeyCode::Enter => "enter".into(),
-        KeyCode::Esc => "esc".into(),
-        KeyCode::Tab => "tab".into(),
-        KeyCode::BackTab => "backtab".into(),
-        KeyCode::Backspace => "backspace".into(),
-        KeyCode::Delete => "delete".into(),
-        KeyCode::Insert => "insert".into(),
-        KeyCode::Up => "up".into(),
-        KeyCode::Down => "down".into(),
-        KeyCode::Left => "left".into(),
-        KeyCode::Right => "right".into(),
-        KeyCode::Home => "home".into(),
-        KeyCode::End => "end".into(),
-        KeyCode::PageUp => "pageup".into(),
-        KeyCode::PageDown => "pagedown".into(),
-        KeyCode::F(n) => format!("f{n}"),
-        _ => return None,
-    };
-    name.push_str(&base);
-    Some(name)
+    Key::of(event).map(|k| k.to_string())
 }
-
-const NAMED: [&str; 16] = [
-    "enter",
-    "esc",
-    "tab",
-    "backtab",
-    "backspace",
-    "delete",
-    "insert",
-    "up",
-    "down",
-    "left",
-    "right",
-    "home",
-    "end",
-    "pageup",
-    "pagedown",
-    "space",
-];
 
 /// Checks one key as written in a file and returns its canonical name.
 fn canonical(key: &str) -> Option<String> {
-    let mut rest = key;
-    let mut prefix = String::new();
-    for m in ["ctrl-", "alt-"] {
-        if let Some(r) = rest.strip_prefix(m).filter(|r| !r.is_empty()) {
-            prefix.push_str(m);
-            rest = r;
-        }
-    }
-    let lower = rest.to_ascii_lowercase();
-    let base = if rest.chars().count() == 1 {
-        if prefix.contains("ctrl-") {
-            rest.to_lowercase()
-        } else {
-            rest.to_string()
-        }
-    } else if NAMED.contains(&lower.as_str()) {
-        lower
-    } else if let Some(n) = lower
-        .strip_prefix('f')
-        .and_then(|n| n.parse::<u8>().ok())
-        .filter(|n| (1..=12).contains(n))
-    {
-        format!("f{n}")
-    } else {
-        return None;
-    };
-    Some(prefix + &base)
+    key.parse::<Key>().ok().map(|k| k.to_string())
 }
 
 /// A binding while layers merge: keys, action, the key as written, the file it came from.
@@ -539,26 +464,5 @@ mod tests {
         let e =
             Keymap::from_layers(&layers("[tables]\n\"x\" = \"quit\"\n")).expect_err("bad context");
         assert!(e.to_string().contains("unknown context"), "{e}");
-    }
-
-    #[test]
-    fn key_events_get_canonical_names() {
-        let k = |code, mods| key_name(&KeyEvent::new(code, mods));
-        assert_eq!(
-            k(KeyCode::Char('r'), KeyModifiers::CONTROL).as_deref(),
-            Some("ctrl-r")
-        );
-        assert_eq!(
-            k(KeyCode::Char('G'), KeyModifiers::SHIFT).as_deref(),
-            Some("G")
-        );
-        assert_eq!(
-            k(KeyCode::Char('1'), KeyModifiers::ALT).as_deref(),
-            Some("alt-1")
-        );
-        assert_eq!(k(KeyCode::F(1), KeyModifiers::NONE).as_deref(), Some("f1"));
-        assert_eq!(canonical("CTRL-R"), None, "modifiers are lower case");
-        assert_eq!(canonical("ctrl-R").as_deref(), Some("ctrl-r"));
-        assert_eq!(canonical("PageDown").as_deref(), Some("pagedown"));
     }
 }

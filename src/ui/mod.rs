@@ -8,6 +8,7 @@ mod card;
 mod chart;
 pub mod draw;
 mod grid;
+pub mod key;
 pub mod keymap;
 pub mod opening;
 mod players;
@@ -22,10 +23,10 @@ use std::sync::mpsc;
 
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::app::Federation;
-use crate::app::workstation::state::App;
 use crate::app::Desk;
+use crate::app::Federation;
 use crate::app::workstation::action::{Action, Context};
+use crate::app::workstation::state::App;
 use keymap::{Keymap, Lookup, key_name};
 use theme::Theme;
 
@@ -165,41 +166,7 @@ pub fn type_text<R: Federation>(app: &mut App<R>, keymap: &Keymap, text: &str) {
 
 /// The key event a keymap name stands for.
 pub fn key_event(name: &str) -> Option<KeyEvent> {
-    let mut mods = KeyModifiers::NONE;
-    let mut rest = name;
-    loop {
-        if let Some(r) = rest.strip_prefix("ctrl-").filter(|r| !r.is_empty()) {
-            mods |= KeyModifiers::CONTROL;
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix("alt-").filter(|r| !r.is_empty()) {
-            mods |= KeyModifiers::ALT;
-            rest = r;
-        } else {
-            break;
-        }
-    }
-    let code = match rest {
-        "enter" => KeyCode::Enter,
-        "esc" => KeyCode::Esc,
-        "tab" => KeyCode::Tab,
-        "backtab" => KeyCode::BackTab,
-        "backspace" => KeyCode::Backspace,
-        "delete" => KeyCode::Delete,
-        "insert" => KeyCode::Insert,
-        "up" => KeyCode::Up,
-        "down" => KeyCode::Down,
-        "left" => KeyCode::Left,
-        "right" => KeyCode::Right,
-        "home" => KeyCode::Home,
-        "end" => KeyCode::End,
-        "pageup" => KeyCode::PageUp,
-        "pagedown" => KeyCode::PageDown,
-        "space" => KeyCode::Char(' '),
-        f if f.len() > 1 && f.starts_with('f') => KeyCode::F(f[1..].parse().ok()?),
-        c if c.chars().count() == 1 => KeyCode::Char(c.chars().next()?),
-        _ => return None,
-    };
-    Some(KeyEvent::new(code, mods))
+    name.parse::<key::Key>().ok().map(key::Key::event)
 }
 
 /// Runs the workstation on the database `load` opens (in `dir`, whose lock the caller holds)

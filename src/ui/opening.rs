@@ -18,9 +18,9 @@ use super::draw::{block, hint, query_box, screen_areas, tab_bar, too_small_notic
 use super::keymap::{Keymap, Lookup, key_name};
 use super::players::{List, SEARCH_TITLE};
 use super::theme::{Role, Theme};
+use crate::app::workstation::action::{Action, Context};
 use crate::app::workstation::front::FrontPage;
 use crate::app::workstation::state::{App, Tab, count};
-use crate::app::workstation::action::{Action, Context};
 use crate::app::{Desk, Federation};
 
 /// The workstation while its database opens.

@@ -11,9 +11,9 @@ use crate::app::workstation::state::{Plan, count};
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
 use crate::app::Federation;
+use crate::app::workstation::action::{Action, Context};
 use crate::app::workstation::forms::FormState;
 use crate::app::workstation::state::{App, PickFor, PickState, RARE_RESULTS};
-use crate::app::workstation::action::{Action, Context};
 
 use super::draw::{
     birth_year, block, centered, club, club_column, field_tail, hint, name_born_club, query_box,
@@ -66,7 +66,9 @@ pub(crate) fn draw_help<R: Federation>(
     let titles = app.desk.rulebook().awards_titles();
     let offered = |a: Action| titles || a != Action::ConfirmTitle;
     let screen = match (here, app.tab) {
-        (Context::RoundEntry, _) if app.tournaments.pane == crate::app::workstation::state::Pane::Table => {
+        (Context::RoundEntry, _)
+            if app.tournaments.pane == crate::app::workstation::state::Pane::Table =>
+        {
             "an open event, its table in focus"
         }
         (Context::RoundEntry, _) => "an open event (round entry)",
@@ -293,8 +295,8 @@ pub(crate) fn draw_undo<R: Federation>(
     // Over an open event the preview takes the table's side, so the board it is about stays
     // in view in the round; elsewhere the middle of the screen. Long lines wrap.
     let [_, body, _] = super::draw::screen_areas(frame.area());
-    let over_event =
-        app.tab == crate::app::workstation::state::Tab::Tournaments && app.tournaments.open.is_some();
+    let over_event = app.tab == crate::app::workstation::state::Tab::Tournaments
+        && app.tournaments.open.is_some();
     let (x, width) = if over_event {
         let [left, _] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])

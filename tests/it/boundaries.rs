@@ -137,7 +137,10 @@ fn the_command_line_only_calls_the_application() {
 fn screens_exports_and_the_bench_stay_in_their_lanes() {
     let ui = offences(&code_of("ui"), &["crate::store", ".store()"]);
     assert!(ui.is_empty(), "{}", ui.join("\n"));
-    let export = offences(&code_of("export"), &["crate::app", "crate::ui", "crate::cli"]);
+    let export = offences(
+        &code_of("export"),
+        &["crate::app", "crate::ui", "crate::cli"],
+    );
     assert!(export.is_empty(), "{}", export.join("\n"));
     let bench = offences(&code_of("bench.rs"), &["cli::"]);
     assert!(bench.is_empty(), "{}", bench.join("\n"));

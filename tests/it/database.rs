@@ -196,7 +196,11 @@ fn import_then_export_through_the_binary_equals_rate() {
         );
         ok(&ratedesk(&db, &["check"]));
     }
-    assert_eq!(seen.len(), ratedesk::federations::registry::CODES.len(), "{seen:?}");
+    assert_eq!(
+        seen.len(),
+        ratedesk::federations::registry::CODES.len(),
+        "{seen:?}"
+    );
 }
 
 /// `ratedesk results` running on `db`: the process, its stdin and its answers.

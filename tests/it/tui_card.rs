@@ -294,7 +294,9 @@ fn a_club_is_edited_on_the_form_and_undone_and_no_rating_moves() {
     let mut app = app(dir.path());
     let k = keys();
     let oskar = player_index(&app, "Lindqvist, Oskar");
-    fn ratings(app: &ratedesk::app::workstation::state::App<ratedesk::rules::ssl::Ssl>) -> Vec<Option<i32>> {
+    fn ratings(
+        app: &ratedesk::app::workstation::state::App<ratedesk::rules::ssl::Ssl>,
+    ) -> Vec<Option<i32>> {
         (0..app.desk.book().players.len())
             .flat_map(|p| app.ratings(p).into_iter().map(|(_, s)| app.rating_of(s)))
             .collect()

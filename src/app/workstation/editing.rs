@@ -5,9 +5,9 @@
 use crate::app::Federation;
 use crate::model::PlayerIdx;
 
+use super::action::Action;
 use super::forms::{FEDERATION, FormKind, FormState, parse_pairing};
 use super::state::{App, PickFor, PickState, Popup, Tab};
-use super::action::Action;
 use crate::app::Edit;
 
 impl<R: Federation> App<R> {

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use crate::app::Federation;
 
+use super::action::Action;
 use super::forms::{FormKind, FormState};
 use super::state::{App, PickFor, Popup, RARE_RESULTS, is_move, step};
-use super::action::Action;
 use crate::app::Edit;
 
 impl<R: Federation> App<R> {

@@ -11,9 +11,9 @@ use crate::app::Federation;
 use crate::model::GameResult;
 use crate::rules::PlayerRating;
 
+use super::action::{Action, Context};
 use super::forms::FormState;
 use crate::app::search::SearchIndex;
-use super::action::{Action, Context};
 use crate::app::{Desk, Edit};
 
 pub use super::players::{CardView, Focus, GameChange, GameRow, PlayersState};

@@ -5,9 +5,9 @@
 //! players on their way to an initial rating; for Turkey, players approaching their first UKD
 //! and those at the edges of the k bands. Enter opens the selected player's card.
 
+use crate::book::PlayerStatus;
 pub use crate::federations::TitlesView;
 use crate::federations::{Federation, MarkStanding, Progress};
-use crate::book::PlayerStatus;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::{ListId, SelectionNumbers};
 

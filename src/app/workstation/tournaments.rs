@@ -7,8 +7,8 @@ use crate::app::Federation;
 use crate::ledger;
 use crate::model::{GameResult, PlayerIdx};
 
-use super::state::{App, PickFor, PickState, Place, Popup, Standing, is_move, step};
 use super::action::Action;
+use super::state::{App, PickFor, PickState, Place, Popup, Standing, is_move, step};
 use crate::app::Edit;
 
 /// What the open event's table pane shows.

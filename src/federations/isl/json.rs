@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+use crate::book::Book;
 use crate::json::input::{count, halves, object, published_rating, whole};
 use crate::json::{InputError, JsonRules, Results};
-use crate::book::Book;
 use crate::model::PlayerIdx;
 use crate::rules::isl::{Isl, IslDetail, IslState, Provisional, STANDARD, period_named, period_of};
 use crate::rules::{Halves, PlayerRating, Rulebook};

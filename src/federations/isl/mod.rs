@@ -7,17 +7,16 @@ mod json;
 use chrono::NaiveDate;
 
 use super::{Demo, Federation, ListEntry, MarkStanding, PeriodDates, Progress, TitlesView};
+use crate::demo::Params;
 use crate::import::national_csv::{self, Columns};
+use crate::model::PlayerInfo;
 use crate::model::Rating;
 use crate::rules::isl;
-use crate::demo::Params;
-use crate::model::PlayerInfo;
 use crate::rules::isl::{
     Isl, IslDetail, IslState, LOCK_RATING, MIN_GAMES, MIN_HALVES, change_hundredths,
     initial_rating, is_junior, k_factor, period_of, period_of_key,
 };
 use crate::rules::{ListId, PlayerRating, UnitKey};
-
 
 /// Ratings are "not fully comparable" before this many games (Birting stiga á lista).
 pub use crate::rules::isl::listing::COMPARABLE_GAMES;

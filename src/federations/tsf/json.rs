@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+use crate::book::Book;
 use crate::json::input::{count, object, published_rating, whole};
 use crate::json::{InputError, JsonRules, Results};
-use crate::book::Book;
 use crate::ledger;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::tsf::method::PAIRING_CODES;

@@ -7,16 +7,15 @@ mod json;
 use chrono::NaiveDate;
 
 use super::{Demo, Federation, ListEntry, PeriodDates, Progress, TitlesView};
-use crate::import::national_csv::{self, Columns};
-use crate::rules::{Rulebook, tsf};
 use crate::demo::Params;
+use crate::import::national_csv::{self, Columns};
 use crate::model::{PlayerInfo, Rating};
 use crate::rules::tsf::Archived;
 use crate::rules::tsf::calendar::list_date_of_period;
 use crate::rules::tsf::unrated::{GAMES_FOR_UKD, archived_games, first_ukd};
 use crate::rules::tsf::{Figures, Tsf, TsfDetail, TsfState, tables};
 use crate::rules::{ListId, PlayerRating, UnitKey};
-
+use crate::rules::{Rulebook, tsf};
 
 /// Turkey's alphabet with the foreign letters q, w, x: ç, ğ, ı, ö, ş, ü after their bases.
 pub const ALPHABET: &str = "abcçdefgğhıijklmnoöpqrsştuüvwxyz";
