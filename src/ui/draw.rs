@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use super::keymap::Keymap;
 use super::theme::{Role, Theme};
 use crate::app::workstation::action::{Action, Context};
-use crate::app::workstation::state::{App, Pane, Popup, Tab, count};
+use crate::app::workstation::state::{App, Popup, Tab, count};
 pub(crate) use crate::app::workstation::views::{birth_year, club};
 pub(crate) use crate::figures::{expected, half_points, performance, rating, signed};
 
@@ -194,150 +194,33 @@ pub(crate) fn tab_bar(
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// The hint of the screen in front of the officer: its main keys, from the keymap in force.
+/// The hint of the screen in front of the officer: what the screen offers
+/// ([`App::offers`]), each with its key from the keymap in force, joined by ` · ` (an item
+/// without words of its own goes with the next: `↑/↓ pgup/pgdn scroll`).
 fn screen_hint<R: Federation>(app: &App<R>, keymap: &Keymap) -> String {
-    let context = app.context();
-    let h = |a| hint(keymap, context, a);
-    let help = hint(keymap, Context::Global, Action::Help);
-    match (app.tab, context) {
-        (_, Context::Popup) => match app.popup {
-            Some(Popup::Help { .. }) => format!(
-                "{}/{} {}/{} scroll · any other key closes",
-                h(Action::Up),
-                h(Action::Down),
-                h(Action::PageUp),
-                h(Action::PageDown)
+    use crate::app::workstation::offers::Offer;
+    let (context, offers) = app.offers();
+    let mut line = String::new();
+    let mut glue = "";
+    for offer in offers {
+        let (keys, words) = match offer {
+            Offer::Say(words) => (String::new(), words),
+            Offer::Key(a, words) => (hint(keymap, context, a), words),
+            Offer::Keys(a, b, words) => (
+                format!("{}/{}", hint(keymap, context, a), hint(keymap, context, b)),
+                words,
             ),
-            Some(Popup::Import { .. }) => format!(
-                "{}/{} player · {}/{} choose · {} import · {} cancel",
-                h(Action::Up),
-                h(Action::Down),
-                h(Action::PrevView),
-                h(Action::NextView),
-                h(Action::Confirm),
-                h(Action::Cancel)
-            ),
-            Some(Popup::Confirm(_)) => format!(
-                "{} apply · {} cancel · {}/{} {}/{} movers",
-                h(Action::Confirm),
-                h(Action::Cancel),
-                h(Action::Up),
-                h(Action::Down),
-                h(Action::PageUp),
-                h(Action::PageDown)
-            ),
-            Some(Popup::Undo(ref u)) => format!(
-                "{} {} · {} keep it as it is",
-                h(Action::Confirm),
-                if u.undo { "undo" } else { "redo" },
-                h(Action::Cancel)
-            ),
-            _ => format!(
-                "{} choose · {} cancel",
-                h(Action::Confirm),
-                h(Action::Cancel)
-            ),
-        },
-        (_, Context::Form) if matches!(app.popup, Some(Popup::Pick(_))) => format!(
-            "type to search · {}/{} select · {} choose · {} new player · {} cancel",
-            h(Action::Up),
-            h(Action::Down),
-            h(Action::Open),
-            h(Action::NewItem),
-            h(Action::Back)
-        ),
-        (Tab::Tournaments, Context::Form) if app.tournaments.pairing.is_some() => format!(
-            "type start numbers (12 7, or 12 for a bye) · {} pair · {} done",
-            h(Action::Open),
-            h(Action::Back)
-        ),
-        (_, Context::Form) if app.popup.is_some() => format!(
-            "{} next · {} save · {} cancel",
-            h(Action::Open),
-            h(Action::Submit),
-            h(Action::Back)
-        ),
-        (Tab::Players, Context::Form) => format!(
-            "type to search · {}/{} select · {} open the card · {} clear · {} help",
-            h(Action::Up),
-            h(Action::Down),
-            h(Action::Open),
-            h(Action::Back),
-            help
-        ),
-        (Tab::Tournaments, Context::Form) => format!(
-            "type to filter · {} open · {} new event · {} import TRF · {} help",
-            h(Action::Open),
-            h(Action::NewItem),
-            h(Action::ImportFile),
-            help
-        ),
-        (_, Context::RoundEntry) if app.tournaments.pane == Pane::Table => format!(
-            "{}/{} {}/{} scroll · {} card · {} round · {} view · {} back · {}",
-            h(Action::PrevBoard),
-            h(Action::NextBoard),
-            h(Action::PageUp),
-            h(Action::PageDown),
-            h(Action::Open),
-            h(Action::NextPane),
-            h(Action::NextView),
-            h(Action::Back),
-            format_args!("{} help", h(Action::Help))
-        ),
-        (_, Context::RoundEntry) => format!(
-            "{} 1-0 · {} 0-1 · {} ½-½ · {} +- · {} -+ · {} other · {} table · {} pair · {} undo · {} back · {} help",
-            h(Action::WhiteWins),
-            h(Action::BlackWins),
-            h(Action::Draw),
-            h(Action::ForfeitWhite),
-            h(Action::ForfeitBlack),
-            h(Action::RareResults),
-            h(Action::NextPane),
-            h(Action::Pair),
-            h(Action::Undo),
-            h(Action::Back),
-            h(Action::Help)
-        ),
-        (Tab::Titles, Context::Form) => format!(
-            "type to filter by name or id · {}/{} select · {} the list · {} clear",
-            h(Action::Up),
-            h(Action::Down),
-            h(Action::Open),
-            h(Action::Back)
-        ),
-        (Tab::Titles, _) if app.desk.rulebook().awards_titles() => format!(
-            "{} card · {}/{} view · {} filter · {} confirm · {} date · {} undo · {} help",
-            h(Action::Open),
-            h(Action::PrevView),
-            h(Action::NextView),
-            h(Action::Search),
-            h(Action::ConfirmTitle),
-            h(Action::ChooseDate),
-            h(Action::Undo),
-            h(Action::Help)
-        ),
-        (Tab::Titles, _) => format!(
-            "{} card · {}/{} view · {} filter · {} date · {} undo · {} help",
-            h(Action::Open),
-            h(Action::PrevView),
-            h(Action::NextView),
-            h(Action::Search),
-            h(Action::ChooseDate),
-            h(Action::Undo),
-            h(Action::Help)
-        ),
-        _ => format!(
-            "{} open event · {}/{} games/events · {} search · {} back · {} merge · {} undo · {} help",
-            h(Action::Open),
-            h(Action::PrevView),
-            h(Action::NextView),
-            h(Action::Search),
-            h(Action::Back),
-            h(Action::Merge),
-            h(Action::Undo),
-            h(Action::Help)
-        ),
+            Offer::Everywhere(a, words) => (hint(keymap, Context::Global, a), words),
+        };
+        line.push_str(glue);
+        line.push_str(&keys);
+        if !keys.is_empty() && !words.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(words);
+        glue = if words.is_empty() { " " } else { " · " };
     }
+    line
 }
 
 fn draw_status<R: Federation>(

@@ -628,3 +628,54 @@ fn the_third_tabs_lists_take_a_filter_and_keep_each_rows_rank() {
 fn says(lines: &[String], text: &str) -> bool {
     lines.iter().any(|l| l.contains(text))
 }
+
+/// Every screen's hint is generated from what the screen offers: each action it names acts
+/// there and has a key in the default keymap (the hint never shows `?` for a key, nor offers
+/// what the screen ignores). Walked through the search, the card, the event list, an open
+/// event's two panes, the third tab, its filter and the help.
+#[test]
+fn every_screen_offers_only_what_acts_there_with_a_bound_key() {
+    use ratedesk::app::workstation::action::{Action, Context};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    let mut seen = Vec::new();
+    let mut check = |app: &ratedesk::app::workstation::state::App<_>, screen: &str| {
+        let (context, offers) = app.offers();
+        assert!(!offers.is_empty(), "{screen}: offers nothing");
+        for action in offers.iter().flat_map(|o| o.actions()) {
+            assert!(
+                action == Action::Help || app.acts_here(action),
+                "{screen}: offers {action:?}, which does not act there"
+            );
+            assert!(
+                k.key_for(context, action).is_some()
+                    || k.key_for(Context::Global, action).is_some(),
+                "{screen}: offers {action:?}, which has no key"
+            );
+        }
+        seen.push(screen.to_string());
+    };
+    check(&app, "the player search");
+    type_text(&mut app, &k, "jarvinen");
+    press_keys(&mut app, &k, "enter");
+    assert_eq!(app.players.focus, Focus::Card);
+    check(&app, "the card");
+    press_keys(&mut app, &k, "alt-2");
+    check(&app, "the event list");
+    let open = event_index(&app, "2025-hki-open");
+    app.open_event(open);
+    check(&app, "round entry");
+    app.update(Action::NextPane);
+    assert_eq!(app.tournaments.pane, Pane::Table);
+    check(&app, "the event's table");
+    press_keys(&mut app, &k, "alt-3");
+    check(&app, "the titles tab");
+    app.update(Action::Search);
+    check(&app, "the titles filter");
+    app.update(Action::Back);
+    app.update(Action::Help);
+    assert!(matches!(app.popup, Some(Popup::Help { .. })));
+    check(&app, "the help");
+    assert_eq!(seen.len(), 8);
+}

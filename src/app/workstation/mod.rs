@@ -8,6 +8,7 @@ pub mod confirming;
 mod editing;
 pub mod forms;
 pub mod front;
+pub mod offers;
 pub mod paths;
 pub mod period;
 mod players;

@@ -347,7 +347,9 @@ impl<R: Federation> App<R> {
             (Context::Table, Tab::Titles) => match action {
                 A::Merge => false,
                 A::ConfirmTitle => titles && self.titles.view == TitlesView::Holders,
-                A::ChooseDate => self.titles.view == TitlesView::Selection,
+                A::ChooseDate => {
+                    matches!(self.titles.view, TitlesView::Selection | TitlesView::Women)
+                }
                 _ => true,
             },
             _ => true,
