@@ -267,6 +267,9 @@ mod tests {
     use super::*;
 
     fn schema_on_disk(dir: &std::path::Path) -> u64 {
+        // sled's own threads let a database just closed go a moment later: wait for them, as
+        // every opening does.
+        crate::store::lock::sled_free(dir).expect("sled lets go of the database");
         let db = sled::open(dir).expect("sled");
         let meta = db.open_tree("meta").expect("meta");
         codec::id_of(&meta.get("schema").expect("read").expect("a schema")).expect("a number")
