@@ -714,3 +714,188 @@ impl<R: Rulebook> Edit<R> {
         Ok(change)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::fixture::{book_of, game};
+    use crate::book::placeholder_event;
+    use crate::ledger::Ledger;
+    use crate::rules::ssl::Ssl;
+
+    /// Four players (the fourth deleted) and one event: Aho–Berg on board 1 of round 1 with a
+    /// result, Cajan with a bye on board 2, Aho–Cajan paired on board 1 of round 2.
+    fn fixture() -> (Book<Ssl>, Vec<PlayerStatus>) {
+        let won = |mut g: Game| {
+            g.result = Some(GameResult::WHITE_WINS);
+            g
+        };
+        book_of(
+            &[
+                ("FIN1", "Aho, Aino", PlayerStatus::Active),
+                ("FIN2", "Berg, Bo", PlayerStatus::Active),
+                ("FIN3", "Cajan, Carl", PlayerStatus::Active),
+                ("FIN4", "Dahl, Dan", PlayerStatus::Deleted),
+            ],
+            vec![Event {
+                id: "e1".into(),
+                participants: vec![0, 1, 2],
+                games: vec![
+                    won(game(1, 1, 0, Some(1))),
+                    game(1, 2, 2, None),
+                    game(2, 1, 0, Some(2)),
+                ],
+                ..placeholder_event()
+            }],
+        )
+    }
+
+    /// The change an edit compiles to on the fixture, or its refusal.
+    fn compiled(edit: Edit<Ssl>) -> Result<Change<Ssl>, EditError> {
+        let (book, status) = fixture();
+        let ledger = Ledger::build(&Ssl, &book);
+        edit.compile(&Current {
+            rulebook: &Ssl,
+            book: &book,
+            status: &status,
+            ledger: &ledger,
+        })
+    }
+
+    /// An event as the officer adds one: named and dated.
+    fn dated(id: &str, games: Vec<Game>) -> Event {
+        let day = chrono::NaiveDate::from_ymd_opt(2025, 3, 1).expect("a date");
+        Event {
+            id: id.into(),
+            name: id.into(),
+            start: day,
+            end: day,
+            games,
+            ..placeholder_event()
+        }
+    }
+
+    fn refused(edit: Edit<Ssl>) -> String {
+        compiled(edit).expect_err("refused").0
+    }
+
+    #[test]
+    fn a_result_changes_its_board_only_and_a_bye_keeps_its_own_form() {
+        let change = compiled(Edit::SetResult {
+            event: 0,
+            round: 2,
+            board: 1,
+            result: Some(GameResult::DRAW),
+        })
+        .expect("a result");
+        assert!(change.players.is_empty() && change.events.is_empty());
+        let [delta] = &change.games[..] else {
+            panic!("one board: {:?}", change.games)
+        };
+        assert_eq!(delta.key, (0, 2, 1));
+        assert_eq!(delta.before.as_ref().and_then(|g| g.result), None);
+        assert_eq!(
+            delta.after.as_ref().and_then(|g| g.result),
+            Some(GameResult::DRAW)
+        );
+        // A half-point bye keyed with a draw's key is 1/2-0, as a bye is everywhere.
+        let bye = compiled(Edit::SetResult {
+            event: 0,
+            round: 1,
+            board: 2,
+            result: Some(GameResult::DRAW),
+        })
+        .expect("a bye's result");
+        assert_eq!(
+            bye.games[0].after.as_ref().and_then(|g| g.result),
+            Some(GameResult::unplayed(1, 0))
+        );
+    }
+
+    #[test]
+    fn the_same_result_again_changes_nothing_and_an_empty_board_is_refused_by_its_place() {
+        let again = compiled(Edit::SetResult {
+            event: 0,
+            round: 1,
+            board: 1,
+            result: Some(GameResult::WHITE_WINS),
+        })
+        .expect("the same result");
+        assert!(again.games.is_empty(), "{:?}", again.games);
+        assert_eq!(
+            refused(Edit::SetResult {
+                event: 0,
+                round: 3,
+                board: 1,
+                result: Some(GameResult::DRAW),
+            }),
+            "e1, round 3, board 1: no pairing on this board"
+        );
+    }
+
+    #[test]
+    fn a_withdrawn_player_takes_his_boards_and_leaves_the_others_entered() {
+        let change = compiled(Edit::Withdraw {
+            event: 0,
+            player: 2,
+        })
+        .expect("withdrawn");
+        let mut boards: Vec<_> = change.games.iter().map(|d| d.key).collect();
+        boards.sort();
+        assert_eq!(boards, [(0, 1, 2), (0, 2, 1)]);
+        assert!(change.games.iter().all(|d| d.after.is_none()));
+        let event = change.events[0].after.as_ref().expect("the event stays");
+        assert_eq!(event.event.participants, [0, 1]);
+        assert_eq!(
+            refused(Edit::Withdraw {
+                event: 0,
+                player: 3,
+            }),
+            "e1: Dahl, Dan is not entered"
+        );
+    }
+
+    #[test]
+    fn entries_keep_everyone_who_plays() {
+        assert_eq!(
+            refused(Edit::SetParticipants {
+                event: 0,
+                players: vec![0, 2],
+            }),
+            "e1: Berg, Bo plays in round 1 and must stay entered"
+        );
+    }
+
+    #[test]
+    fn an_event_id_is_kept_once_and_an_edit_of_a_deleted_player_is_refused() {
+        let again = refused(Edit::AddEvent(dated("e1", Vec::new())));
+        assert_eq!(again, "an event with id e1 is already in the database");
+        let deleted = refused(Edit::UpdatePlayer {
+            player: 3,
+            info: PlayerInfo::default(),
+        });
+        assert!(deleted.contains("Dahl, Dan"), "{deleted}");
+        assert_eq!(
+            refused(Edit::SetSeed {
+                player: 0,
+                list: 5,
+                state: None,
+            }),
+            "there is no list 5"
+        );
+    }
+
+    #[test]
+    fn a_new_event_is_stored_as_its_record_and_its_boards_apart() {
+        let change = compiled(Edit::AddEvent(dated("e2", vec![game(1, 1, 1, Some(2))])))
+            .expect("a new event");
+        let record = change.events[0].after.as_ref().expect("added");
+        assert_eq!(change.events[0].key, 1, "the next event number");
+        assert!(
+            record.event.games.is_empty(),
+            "boards are records of their own"
+        );
+        assert_eq!(record.event.participants, [1, 2], "entered from its games");
+        assert_eq!(change.games[0].key, (1, 1, 1));
+    }
+}
