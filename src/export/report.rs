@@ -26,6 +26,11 @@ fn heading<R: Rulebook>(rulebook: &R, book: &Book<R>, event: usize) -> (String, 
         .list_in(ev, &book.events)
         .and_then(|l| rulebook.lists().get(l))
         .map_or_else(|| "not rated".to_string(), |l| format!("rated on {l}"));
+    // The rule it is rated by, for a rulebook with more than one (SSL: before 2011, 2023).
+    let list = match rulebook.rule_of(ev) {
+        Some((rule, _)) => format!("{list} by the {rule}"),
+        None => list,
+    };
     let tc = ev.time_control.as_ref().map_or_else(
         || "standard time control".to_string(),
         |tc| {

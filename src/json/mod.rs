@@ -59,6 +59,10 @@ pub trait JsonRules: Rulebook + Sized {
         out: &mut Map<String, Value>,
     );
 
+    /// The rulebook's own fields of an event's row in the output (SSL: the rule it is rated
+    /// by), written after `list`.
+    fn event_fields(&self, _event: &Event, _row: &mut Map<String, Value>) {}
+
     /// The rulebook's own checks of a loaded document, after the common ones (dates of games
     /// within their event, pairing systems, states that cannot stand as input …).
     fn validate(&self, _book: &Book<Self>) -> Result<(), InputError> {
@@ -274,11 +278,20 @@ pub fn event_rows<R: JsonRules>(rulebook: &R, results: &Results<'_, R>) -> Vec<V
         .map(|e| {
             let rows = &mut by_event[e];
             rows.sort_by_key(|r| r.player);
-            json!({
-                "id": book.events[e].id,
-                "list": rulebook.list_in(&book.events[e], &book.events).map_or("unrated", |l| rulebook.lists()[l]),
-                "players": rows.iter().map(|r| rating_row(&book.players, r)).collect::<Vec<_>>(),
-            })
+            let event = &book.events[e];
+            let mut row = Map::new();
+            row.insert("id".into(), json!(event.id));
+            let list = rulebook.list_in(event, &book.events);
+            row.insert(
+                "list".into(),
+                json!(list.map_or("unrated", |l| rulebook.lists()[l])),
+            );
+            rulebook.event_fields(event, &mut row);
+            row.insert(
+                "players".into(),
+                rows.iter().map(|r| rating_row(&book.players, r)).collect(),
+            );
+            Value::Object(row)
         })
         .collect()
 }

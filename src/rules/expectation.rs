@@ -26,7 +26,13 @@ pub fn p_table(d: i64) -> u8 {
 /// Rule 7.9 for selo: p(D) capped at 92 for the stronger side; the weaker side reads L
 /// unchanged, so one game's two expectations may sum to less than 100.
 pub fn p_selo(d: i64) -> u8 {
-    p_table(d).min(SELO_CAP)
+    p_capped(d, SELO_CAP)
+}
+
+/// p(D) with the stronger side's expectation capped at `cap` percent (SSL 7.9's 92; 85 before
+/// 2011); the weaker side reads L unchanged.
+pub fn p_capped(d: i64, cap: u8) -> u8 {
+    p_table(d).min(cap)
 }
 
 /// Rule 7.10: the exact p(D) = 50 (1 + erf(D / 400)), in percent.

@@ -71,14 +71,20 @@ pub struct GameLine {
     pub rating_after: Rating,
 }
 
+/// The revision of the rating rules: raised whenever a rulebook rates some input differently
+/// (or what a rating row holds changes), so that a database whose results were rated by an
+/// earlier revision is rated again as it opens. 2: Finland's rule before 2011, and the time
+/// factor kept in hundredths.
+pub const RULES_REVISION: u64 = 2;
+
 /// The factors a calculation applied, for reports. Plain numbers (no text), since a
 /// federation's ledger holds hundreds of thousands of these.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Factors {
     /// The rating factor (SSL 7.7: Kr).
     pub k: Option<u16>,
-    /// The time factor in tenths (SSL 7.8: Kt).
-    pub time_tenths: Option<u8>,
+    /// The time factor in hundredths (SSL 7.8: Kt; 0.15 before 2011).
+    pub time_hundredths: Option<u8>,
     /// The temporary rating the calculation started from (SSL 4.3: Rt).
     pub temporary: Option<Rating>,
     /// Rated by the new player's formula (SSL 7.3).
@@ -104,11 +110,17 @@ impl Factors {
         if let Some(k) = self.k {
             parts.push(format!("{} {k}", names.k));
         }
-        if let Some(t) = self.time_tenths {
-            parts.push(if t % 10 == 0 {
-                format!("{} {}", names.time, t / 10)
+        if let Some(t) = self.time_hundredths {
+            let decimals = format!("{:02}", t % 100);
+            parts.push(if t % 100 == 0 {
+                format!("{} {}", names.time, t / 100)
             } else {
-                format!("{} 0.{t}", names.time)
+                format!(
+                    "{} {}.{}",
+                    names.time,
+                    t / 100,
+                    decimals.trim_end_matches('0')
+                )
             });
         }
         if let Some(r) = self.temporary {
@@ -280,6 +292,12 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
 
     /// How the federation writes a player's name on its screens and in its messages.
     fn name_order(&self) -> crate::model::NameOrder;
+
+    /// The rule an event is rated by, in words, when the rulebook rates events of different
+    /// dates by different rules (SSL: `rule before 2011` for an event starting before
+    /// 2011-01-01, `2023 rules` after), and whether it is the rulebook's current one; `None`
+    /// for a rulebook with one rule.
+    fn rule_of(&self, event: &crate::model::Event) -> Option<(&'static str, bool)>;
 
     /// The names of its lists, indexed by [`ListId`].
     fn lists(&self) -> &'static [&'static str];

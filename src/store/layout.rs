@@ -72,6 +72,10 @@ pub(super) fn decode_unit<R: Rulebook>(bytes: &[u8]) -> Result<UnitResult<R>, co
 /// The `meta` key of the audit entry the stored results follow from.
 pub(super) const RATED_SEQ: &str = "rated_seq";
 
+/// The `meta` key of the revision of the rules the stored results were rated by
+/// ([`crate::rules::RULES_REVISION`]): results of another revision are rated again.
+pub(super) const RATED_BY: &str = "rated_by";
+
 impl Store {
     /// One stored event record (schema 2: with its games).
     pub(super) fn event_record(&self, e: usize) -> Result<Option<EventRecord>, StoreError> {

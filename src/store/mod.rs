@@ -355,8 +355,13 @@ fn write_results<'a, R: Rulebook + 'a>(
         }
     }
     results.apply_batch(batch).map_err(|e| e.at(path))?;
-    meta.insert(layout::RATED_SEQ, &rated_seq.to_be_bytes())
-        .map_err(|e| e.at(path))?;
+    let mut stamp = sled::Batch::default();
+    stamp.insert(
+        layout::RATED_BY,
+        &crate::rules::RULES_REVISION.to_be_bytes(),
+    );
+    stamp.insert(layout::RATED_SEQ, &rated_seq.to_be_bytes());
+    meta.apply_batch(stamp).map_err(|e| e.at(path))?;
     Ok(())
 }
 
@@ -476,7 +481,12 @@ impl Store {
             status,
             units,
             audit,
-            rated_seq: self.counter(layout::RATED_SEQ)?,
+            // Results rated by other rules than these are no answer of theirs: rated again.
+            rated_seq: if self.counter(layout::RATED_BY)? == crate::rules::RULES_REVISION {
+                self.counter(layout::RATED_SEQ)?
+            } else {
+                u64::MAX
+            },
         })
     }
 

@@ -84,9 +84,14 @@ fn draw_event<R: Federation>(
         items.push(format!("not rated: {why}"));
     }
     items.extend(period_items(app, event));
+    // An event rated by an older rule of the rulebook says which (SSL before 2011).
+    let list = match rulebook.rule_of(ev) {
+        Some((rule, false)) => format!("{list}, {rule}"),
+        _ => list.to_string(),
+    };
     items.extend([
         format!("{} – {}", ev.start, ev.end),
-        list.to_string(),
+        list,
         time_control(ev),
         count(ev.participants.len(), "player", "players"),
     ]);

@@ -50,10 +50,15 @@ fn ok(out: &Output) -> String {
 fn cases() -> Vec<PathBuf> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
+    // The cases of rules being added, for the rulebooks whose new rules are built.
+    let next = ["ssl"].map(|code| manifest.join("../shared/conformance-next").join(code));
     for dir in [
         manifest.join("../shared/conformance"),
         manifest.join("tests/conformance"),
-    ] {
+    ]
+    .into_iter()
+    .chain(next)
+    {
         let mut stack = vec![dir.clone()];
         while let Some(d) = stack.pop() {
             let entries = std::fs::read_dir(&d)
@@ -448,6 +453,38 @@ fn a_damaged_log_is_refused_untouched_and_a_backup_restores_it() {
         &["restore", "--force", backup.to_str().expect("path")],
     ));
     assert_eq!(ok(&ratedesk(&db, &["export", "ratings"])), expected);
+}
+
+/// Stored results are the answers of the rules that rated them: a database rated by an
+/// earlier revision of the rules (results of another rule, or none) is rated again as it
+/// opens, and says the new revision from then on.
+#[test]
+fn results_rated_by_earlier_rules_are_rated_again_at_the_opening() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let expected = ok(&ratedesk(&db, &["export", "ratings"]));
+    let rated_by = |raw: &sled::Db| {
+        let meta = raw.open_tree("meta").expect("meta");
+        let bytes = meta.get("rated_by").expect("read").expect("stamped");
+        u64::from_be_bytes(bytes.as_ref().try_into().expect("eight bytes"))
+    };
+    {
+        let raw = sled::open(&db).expect("sled");
+        assert_eq!(rated_by(&raw), ratedesk::rules::RULES_REVISION);
+        // What an earlier revision left: its own answers (here: none at all).
+        raw.open_tree("unit_results")
+            .expect("results")
+            .clear()
+            .expect("clear");
+        raw.open_tree("meta")
+            .expect("meta")
+            .insert("rated_by", &1u64.to_be_bytes())
+            .expect("insert");
+        raw.flush().expect("flush");
+    }
+    assert_eq!(ok(&ratedesk(&db, &["export", "ratings"])), expected);
+    let raw = sled::open(&db).expect("sled");
+    assert_eq!(rated_by(&raw), ratedesk::rules::RULES_REVISION);
 }
 
 #[test]

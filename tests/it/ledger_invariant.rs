@@ -16,7 +16,9 @@ use ratedesk::rules::ssl::{Ssl, SslState};
 const RESULTS: [&str; 9] = [
     "1-0", "0-1", "1/2-1/2", "1-0", "0-1", "+-", "-+", "0-0", "1/2-0",
 ];
-const MINUTES: [u32; 4] = [90, 60, 25, 5];
+/// Minutes per player: selo, its factors, and the edges of the lists (14 and 15 minutes: pelo
+/// and selo before 2011, selo both after).
+const MINUTES: [u32; 6] = [90, 60, 25, 15, 14, 5];
 /// The lists a FIDE import brings: one per-list file, or a combined one.
 const KINDS: [&[FideKind]; 3] = [
     &[FideKind::Standard],
@@ -90,8 +92,10 @@ fn op(players: usize) -> impl Strategy<Value = Op> {
     ]
 }
 
+/// Day `n` of the histories drawn: from 2010-07-01, so that they cross 2011-01-01, where the
+/// Finnish rule changed (each event is rated by the rule of its start).
 fn day(n: u32) -> NaiveDate {
-    NaiveDate::from_ymd_opt(2025, 1, 1).expect("date") + chrono::Days::new(u64::from(n))
+    NaiveDate::from_ymd_opt(2010, 7, 1).expect("date") + chrono::Days::new(u64::from(n))
 }
 
 fn event(id: String, day_no: u32, minutes: u32) -> Event {

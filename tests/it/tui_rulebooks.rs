@@ -749,3 +749,45 @@ fn iceland_writes_names_first_name_first_and_lists_them_by_it() {
         );
     }
 }
+
+/// A Finnish event rated by the rule before 2011 says so in its header and its report; one
+/// from 2011 on is rated by the 2023 rules, which its report names (the shared case of the
+/// cap of 0.85 and the missing bonus, imported as an officer would).
+#[test]
+fn ssl_an_event_before_2011_names_its_rule_on_the_screen_and_in_its_report() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/conformance-next/ssl/ssl-before-2011-cap-085-and-no-bonus.json");
+    let case = std::fs::read_to_string(&file)
+        .unwrap_or_else(|e| panic!("the shared case {}: {e}", file.display()));
+    let doc: Value = serde_json::from_str(&case).expect("json");
+    let book = ratedesk::json::read(&Ssl, &doc["input"].to_string())
+        .expect("the case reads")
+        .book;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = Desk::open(dir.path(), Ssl).expect("open");
+    desk.apply(Edit::import_new(book)).expect("import");
+    let report = |id: &str| {
+        ratedesk::app::publish::report(&desk, id, ratedesk::export::format::PageKind::Text)
+            .expect("a report")
+    };
+    assert!(
+        report("e2010").contains("rated on selo by the rule before 2011"),
+        "{}",
+        report("e2010")
+    );
+    assert!(report("e2011").contains("rated on selo by the 2023 rules"));
+    let mut app = App::new(desk);
+    for (id, shown) in [("e2010", true), ("e2011", false)] {
+        let event = app
+            .desk
+            .book()
+            .events
+            .iter()
+            .position(|e| e.id == id)
+            .expect("the event");
+        app.open_event(event);
+        let screen = text(&app, 80, 24);
+        assert_eq!(screen.contains("rule before 2011"), shown, "{screen}");
+        app.update(ratedesk::app::workstation::action::Action::Back);
+    }
+}

@@ -7,9 +7,61 @@ use crate::json::input::{count, halves, object, published_rating, whole};
 use crate::json::{InputError, JsonRules, Results};
 use crate::model::PlayerIdx;
 use crate::rules::ssl::selection::selection;
-use crate::rules::ssl::{History, SELO, Ssl, SslState, Title};
+use crate::rules::ssl::{History, Rule, SELO, Ssl, SslState, Title};
 
 impl JsonRules for Ssl {
+    /// The rule the event is rated by, an unrated one too (`2023` or `before-2011`: by its
+    /// start, see `rules::ssl::era`).
+    fn event_fields(&self, event: &crate::model::Event, row: &mut Map<String, Value>) {
+        row.insert("rule".into(), json!(Rule::of(event).code()));
+    }
+
+    /// Rule 3.1 before 2011 (seed 001: the new player's formula "kunnes selokelpoisten pelien
+    /// määrä on vähintään 10"): a player who comes with 10 or more earlier selo games is
+    /// established in an event rated by the rule before 2011, and an established player needs
+    /// a rating — one without is refused when such an event is the first he plays on selo.
+    fn validate(&self, book: &crate::book::Book<Self>) -> Result<(), InputError> {
+        use crate::rules::Rulebook;
+        let unrated_with_games = |p: PlayerIdx| {
+            book.seeds
+                .get(p)
+                .and_then(|s| s.get(SELO))
+                .and_then(Option::as_ref)
+                .is_some_and(|s| {
+                    s.rating.is_none()
+                        && !s.elo_corrected
+                        && s.games >= Rule::Before2011.established_from()
+                })
+        };
+        let mut seen = vec![false; book.players.len()];
+        for e in crate::ledger::event_order(&book.events) {
+            let event = &book.events[e];
+            if !book.live[e] || self.list_in(event, &book.events) != Some(SELO) {
+                continue;
+            }
+            for g in event.games.iter().filter(|g| g.is_rated_game()) {
+                for p in std::iter::once(g.white).chain(g.black) {
+                    if std::mem::replace(&mut seen[p], true) || !unrated_with_games(p) {
+                        continue;
+                    }
+                    let games = book.seeds[p][SELO].as_ref().map_or(0, |s| s.games);
+                    if Rule::of(event) == Rule::Before2011
+                        && games < Rule::Current.established_from()
+                    {
+                        return Err(InputError::new(
+                            format!("player '{}'", book.players[p].id),
+                            format!(
+                                "{games} earlier selo games and no rating: in event '{}', rated by the rule before 2011, he is established from 10 games and needs a rating",
+                                event.id
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn state_from_json(
         &self,
         list: usize,

@@ -174,6 +174,11 @@ impl Rulebook for Isl {
     }
 
     /// Icelanders write a name first name first and sort their list by it (`Jón Guðmundsson`).
+    /// One rule for every event.
+    fn rule_of(&self, _event: &Event) -> Option<(&'static str, bool)> {
+        None
+    }
+
     fn name_order(&self) -> crate::model::NameOrder {
         crate::model::NameOrder::GivenFirst
     }

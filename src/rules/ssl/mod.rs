@@ -5,6 +5,7 @@
 //! Ratings are computed event by event (2.11): every event is its own rating unit.
 
 mod encounters;
+pub mod era;
 pub mod foreign;
 mod pelo;
 pub mod selection;
@@ -16,6 +17,7 @@ use chrono::NaiveDate;
 use super::{EventPart, Halves, ListId, Rulebook, Unit, UnitKey, UnitOutcome};
 use crate::model::{Event, Rating};
 
+pub use era::Rule;
 pub use titles::Title;
 
 /// The federation code of Finland: a player without a recorded federation is Finnish.
@@ -57,9 +59,16 @@ pub struct SslState {
 }
 
 impl SslState {
-    /// Rule 3.1: established on selo with at least 11 earlier games (or by a 3.7 correction).
+    /// Rule 3.1: established on selo with at least 11 earlier games (or by a 3.7 correction),
+    /// as the current rule reads it.
     pub fn selo_established(&self) -> bool {
-        self.rating.is_some() && (self.games >= 11 || self.elo_corrected)
+        self.selo_established_under(Rule::Current)
+    }
+
+    /// Rule 3.1 under the rule an event is rated by: established from 11 earlier selo games
+    /// (2023) or 10 (before 2011), or by a 3.7 correction.
+    pub fn selo_established_under(&self, rule: Rule) -> bool {
+        self.rating.is_some() && (self.games >= rule.established_from() || self.elo_corrected)
     }
 
     /// Rule 4.1: established on pelo with at least one earlier pelo game.
@@ -85,10 +94,10 @@ pub fn seconds_for_60(event: &Event) -> u64 {
         .map_or(STANDARD_SECONDS, |tc| tc.seconds_for_60_moves())
 }
 
-/// Rule 2.8 with 2.5: more than 10 minutes for 60 moves → selo; more than 3 and at most 10 →
-/// pelo, but never for an event abroad; 3 minutes or less → not rated.
-pub fn list_for(seconds_for_60: u64, abroad: bool) -> Option<ListId> {
-    if seconds_for_60 > 10 * 60 {
+/// Rule 2.8 with 2.5: more than 10 minutes for 60 moves → selo (before 2011: at least 15);
+/// more than 3 → pelo, but never for an event abroad; 3 minutes or less → not rated.
+pub fn list_for(rule: Rule, seconds_for_60: u64, abroad: bool) -> Option<ListId> {
+    if rule.is_selo_time(seconds_for_60) {
         Some(SELO)
     } else if seconds_for_60 > 3 * 60 && !abroad {
         Some(PELO)
@@ -109,17 +118,6 @@ pub fn kr(ro: Rating) -> i64 {
     let ceil = (2450 - i64::from(ro)).div_euclid(100)
         + i64::from((2450 - i64::from(ro)).rem_euclid(100) != 0);
     (5 * ceil).clamp(20, 45)
-}
-
-/// Rule 7.8: Kt in tenths by whole minutes for 60 moves and the player's Ro:
-/// ≥ 90 → 1, 60–89 → 0.5, ≤ 59 → 0.3 (Ro ≤ 2299) or 0.1 (Ro ≥ 2300).
-pub fn kt_tenths(seconds_for_60: u64, ro: Rating) -> i64 {
-    match seconds_for_60 / 60 {
-        90.. => 10,
-        60..=89 => 5,
-        _ if ro >= 2300 => 1,
-        _ => 3,
-    }
 }
 
 /// Rule 7.8: the game is played with normal thinking time (category "normaali", Kt = 1),
@@ -161,6 +159,14 @@ impl Rulebook for Ssl {
     }
 
     /// The selo list writes `Sukunimi, Etunimi`.
+    /// The rule before 2011 or the 2023 rulebook, by the event's start (see [`era`]).
+    fn rule_of(&self, event: &Event) -> Option<(&'static str, bool)> {
+        Some(match Rule::of(event) {
+            Rule::Before2011 => ("rule before 2011", false),
+            Rule::Current => ("2023 rules", true),
+        })
+    }
+
     fn name_order(&self) -> crate::model::NameOrder {
         crate::model::NameOrder::SurnameFirst
     }
@@ -177,8 +183,9 @@ impl Rulebook for Ssl {
     /// pelo event, or of an event not rated at all, is rated on pelo. A play-off whose decided
     /// event is unknown is rated by its own time control.
     fn list_of(&self, event: &Event, decided: Option<&Event>) -> Option<ListId> {
-        let decided = decided.and_then(|d| list_for(seconds_for_60(d), d.abroad));
-        list_for(seconds_for_60(event), event.abroad).filter(|&list| playoff_counts(list, decided))
+        let decided = decided.and_then(|d| list_for(Rule::of(d), seconds_for_60(d), d.abroad));
+        list_for(Rule::of(event), seconds_for_60(event), event.abroad)
+            .filter(|&list| playoff_counts(list, decided))
     }
 
     /// Rule 2.11: every event is its own rating unit, rated in order of end date, start date
@@ -349,50 +356,50 @@ mod tests {
     #[test]
     fn rule_7_8_kt_by_whole_minutes_and_ro() {
         let m = |min: u64| min * 60;
-        assert_eq!(kt_tenths(m(90), 1500), 10);
-        assert_eq!(kt_tenths(m(89), 1500), 5);
-        assert_eq!(
-            kt_tenths(m(89) + 59, 1500),
-            5,
-            "89 min 59 s is 89 whole minutes"
-        );
-        assert_eq!(kt_tenths(m(60), 1500), 5);
-        assert_eq!(
-            kt_tenths(m(59) + 30, 1500),
-            3,
-            "59.5 minutes is 59 whole minutes"
-        );
-        assert_eq!(kt_tenths(m(59), 2299), 3);
-        assert_eq!(kt_tenths(m(59), 2300), 1);
-        assert_eq!(kt_tenths(m(11), 2300), 1);
-        assert_eq!(kt_tenths(m(60), 2300), 5);
-        assert_eq!(kt_tenths(m(90), 2700), 10);
+        let kt = |seconds, ro| Rule::Current.kt_hundredths(seconds, ro);
+        assert_eq!(kt(m(90), 1500), 100);
+        assert_eq!(kt(m(89), 1500), 50);
+        assert_eq!(kt(m(89) + 59, 1500), 50, "89 min 59 s is 89 whole minutes");
+        assert_eq!(kt(m(60), 1500), 50);
+        assert_eq!(kt(m(59) + 30, 1500), 30, "59.5 minutes is 59 whole minutes");
+        assert_eq!(kt(m(59), 2299), 30);
+        assert_eq!(kt(m(59), 2300), 10);
+        assert_eq!(kt(m(11), 2300), 10);
+        assert_eq!(kt(m(60), 2300), 50);
+        assert_eq!(kt(m(90), 2700), 100);
     }
 
     #[test]
     fn rule_2_8_list_by_exact_minutes() {
         let m = |min: u64| min * 60;
-        assert_eq!(list_for(m(3), false), None);
+        assert_eq!(list_for(Rule::Current, m(3), false), None);
         assert_eq!(
-            list_for(m(3) + 1, false),
+            list_for(Rule::Current, m(3) + 1, false),
             Some(PELO),
             "3 min 1 s is more than 3 minutes"
         );
-        assert_eq!(list_for(m(4), false), Some(PELO));
-        assert_eq!(list_for(m(10), false), Some(PELO));
+        assert_eq!(list_for(Rule::Current, m(4), false), Some(PELO));
+        assert_eq!(list_for(Rule::Current, m(10), false), Some(PELO));
         assert_eq!(
-            list_for(m(10) + 30, false),
+            list_for(Rule::Current, m(10) + 30, false),
             Some(SELO),
             "10.5 minutes is more than 10"
         );
-        assert_eq!(list_for(m(11), false), Some(SELO));
-        assert_eq!(list_for(m(90), false), Some(SELO));
+        assert_eq!(list_for(Rule::Current, m(11), false), Some(SELO));
+        assert_eq!(list_for(Rule::Current, m(90), false), Some(SELO));
+        // Before 2011: selo from 15 minutes, pelo below it (from more than 3).
+        let old = Rule::Before2011;
+        assert_eq!(list_for(old, m(3), false), None);
+        assert_eq!(list_for(old, m(3) + 1, false), Some(PELO));
+        assert_eq!(list_for(old, m(14) + 59, false), Some(PELO));
+        assert_eq!(list_for(old, m(15), false), Some(SELO));
     }
 
     #[test]
     fn rule_2_5_quick_play_abroad_is_not_rated() {
-        assert_eq!(list_for(5 * 60, true), None);
-        assert_eq!(list_for(15 * 60, true), Some(SELO));
+        assert_eq!(list_for(Rule::Current, 5 * 60, true), None);
+        assert_eq!(list_for(Rule::Current, 15 * 60, true), Some(SELO));
+        assert_eq!(list_for(Rule::Before2011, 14 * 60, true), None);
     }
 
     #[test]

@@ -6,22 +6,25 @@ use super::encounters::{Encounters, Slot};
 use super::foreign::{abroad_ratings, elo_correction, is_rated_in};
 use super::titles::titles_reached;
 use super::{
-    History, Ssl, SslState, Title, award_date, default_rating, is_normal_time, kr, kt_tenths,
+    History, Rule, Ssl, SslState, Title, award_date, default_rating, is_normal_time, kr,
     seconds_for_60,
 };
 use crate::model::Rating;
 use crate::rules::arith::round_half_up;
-use crate::rules::expectation::p_selo;
+use crate::rules::expectation::p_capped;
 use crate::rules::{Award, Factors, GameLine, Halves, PlayerRating, Unit, UnitOutcome};
 
 /// Rule 7.3 after each of the event's games: `(1/N) Σ Ri + 400 (W/N − 1/2) + N/10` over all
-/// the player's selo games so far (3.3), rounded by 3.5. Exact: ×10N the numerator is
-/// `10 Σ Ri + 2000 w − 2000 N + N²` with w in half points.
+/// the player's selo games so far (3.3), rounded by 3.5; before 2011 without `+ N/10` (seed
+/// 001: "vastustajien selokeskiarvo + 4 * (prosenttitulos - 50)"). Exact: ×10N the numerator
+/// is `10 Σ Ri + 2000 w − 2000 N + N²` with w in half points.
 pub fn new_selo_after_each(
+    rule: Rule,
     earlier: History,
     earlier_games: u32,
     games: &[(Rating, u8)],
 ) -> Vec<Rating> {
+    let bonus = i128::from(rule.bonus());
     let mut sum = i128::from(earlier.opponents_sum);
     let mut w = i128::from(earlier.score);
     let mut n = i128::from(earlier_games);
@@ -31,26 +34,31 @@ pub fn new_selo_after_each(
             sum += i128::from(ri);
             w += i128::from(h);
             n += 1;
-            round_half_up(10 * sum + 2000 * w - 2000 * n + n * n, 10 * n) as Rating
+            round_half_up(10 * sum + 2000 * w - 2000 * n + bonus * n * n, 10 * n) as Rating
         })
         .collect()
 }
 
 /// Rule 7.2 after each of the event's games: `Ro + Kr Σ Kt (Wi − Ei) + k/10` with the event's
-/// Kr, rounded by 3.5. Exact in thousandths: `1000 Ro + Kr Σ Kt₁₀ (50 w − p) + 100 k`.
+/// Kr, each Ei capped by the event's rule (7.9), rounded by 3.5; before 2011 without `+ k/10`
+/// (seed 001: "selo = vanha selo + kerroin * (pisteet - odotustulos)"). Exact in ten
+/// thousandths: `10000 Ro + Kr Σ Kt₁₀₀ (50 w − p) + 1000 k`.
 pub fn established_selo_after_each(
+    rule: Rule,
     ro: Rating,
     kr: i64,
-    kt_tenths: i64,
+    kt_hundredths: i64,
     games: &[(Rating, u8)],
 ) -> Vec<Rating> {
-    let mut acc = 1000 * i128::from(ro);
+    let bonus = if rule.bonus() { 1000 } else { 0 };
+    let cap = rule.expectation_cap();
+    let mut acc = 10_000 * i128::from(ro);
     games
         .iter()
         .map(|&(ri, h)| {
-            let p = i128::from(p_selo(i64::from(ro) - i64::from(ri)));
-            acc += i128::from(kr * kt_tenths) * (50 * i128::from(h) - p) + 100;
-            round_half_up(acc, 1000) as Rating
+            let p = i128::from(p_capped(i64::from(ro) - i64::from(ri), cap));
+            acc += i128::from(kr * kt_hundredths) * (50 * i128::from(h) - p) + bonus;
+            round_half_up(acc, 10_000) as Rating
         })
         .collect()
 }
@@ -67,6 +75,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
         return out;
     };
     let event = &unit.events[part.event];
+    let rule = Rule::of(event);
     let seconds = seconds_for_60(event);
     let games = Encounters::of(event, part);
     let default = default_rating(event.age_limit);
@@ -82,7 +91,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
                 elo_correction(&mut state, info, event.start);
             }
             let rated = is_rated_in(event, info, &state);
-            let established = state.selo_established();
+            let established = state.selo_established_under(rule);
             Participant {
                 state,
                 rated,
@@ -111,6 +120,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             opponents.clear();
             opponents.extend(counted(&games, slot, &seen_by_new));
             new_selo_after_each(
+                rule,
                 person.state.new_player_history(),
                 person.state.games,
                 &opponents,
@@ -142,7 +152,15 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             Some(after) => {
                 opponents.extend(counted(&games, slot, &seen_by_new));
                 let ro = person.state.rating;
-                let row = player_rating(&games, slot, part.event, ro, false, &opponents, &after);
+                let row = player_rating(
+                    &games,
+                    slot,
+                    part.event,
+                    (ro, rule),
+                    false,
+                    &opponents,
+                    &after,
+                );
                 let mut state = advance(&person.state, &opponents, &after, seconds);
                 if state.games <= 10 && !state.elo_corrected {
                     let history = person.state.new_player_history();
@@ -158,13 +176,20 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             None => {
                 opponents.extend(counted(&games, slot, &seen_by_established));
                 let ro = person.state.rating.unwrap_or(default);
-                let (kr, kt) = (kr(ro), kt_tenths(seconds, ro));
-                let after = established_selo_after_each(ro, kr, kt, &opponents);
-                let mut row =
-                    player_rating(&games, slot, part.event, Some(ro), true, &opponents, &after);
+                let (kr, kt) = (kr(ro), rule.kt_hundredths(seconds, ro));
+                let after = established_selo_after_each(rule, ro, kr, kt, &opponents);
+                let mut row = player_rating(
+                    &games,
+                    slot,
+                    part.event,
+                    (Some(ro), rule),
+                    true,
+                    &opponents,
+                    &after,
+                );
                 row.factors = Factors {
                     k: Some(kr as u16),
-                    time_tenths: Some(kt as u8),
+                    time_hundredths: Some(kt as u8),
                     ..Factors::default()
                 };
                 let state = advance(&person.state, &opponents, &after, seconds);
@@ -227,12 +252,12 @@ fn advance(before: &SslState, games: &[(Rating, u8)], after: &[Rating], seconds:
 }
 
 /// The row of the participant in `slot`: his games (`opponents` as his calculation counted
-/// them) and his rating after each.
+/// them) and his rating after each; his expectations from `ro` under the event's rule.
 fn player_rating(
     games: &Encounters,
     slot: Slot,
     event: usize,
-    ro: Option<Rating>,
+    (ro, rule): (Option<Rating>, Rule),
     established: bool,
     opponents: &[(Rating, u8)],
     after: &[Rating],
@@ -247,7 +272,7 @@ fn player_rating(
             opponent: games.players[e.opponent],
             halves: e.halves,
             opponent_rating: ri,
-            expected: ro.map(|ro| p_selo(i64::from(ro) - i64::from(ri))),
+            expected: ro.map(|ro| p_capped(i64::from(ro) - i64::from(ri), rule.expectation_cap())),
             rating_after,
         })
         .collect();
@@ -462,7 +487,7 @@ mod tests {
             score: 6,
         };
         assert_eq!(
-            new_selo_after_each(known, 6, &games),
+            new_selo_after_each(Rule::Current, known, 6, &games),
             vec![1522, 1555, 1565]
         );
         let unknown = History {
@@ -470,7 +495,7 @@ mod tests {
             score: 6,
         };
         assert_eq!(
-            new_selo_after_each(unknown, 6, &games),
+            new_selo_after_each(Rule::Current, unknown, 6, &games),
             vec![1595, 1618, 1622]
         );
     }
@@ -484,7 +509,7 @@ mod tests {
             score: 0,
         };
         assert_eq!(
-            new_selo_after_each(empty, 0, &games),
+            new_selo_after_each(Rule::Current, empty, 0, &games),
             vec![1600, 1625, 1584, 1525, 1501]
         );
     }
@@ -493,12 +518,12 @@ mod tests {
     fn rule_7_2_exact_half_rounds_up_also_for_a_loss() {
         // 2100 loses to 2420: 2100 - 20 * 0.13 + 0.1 = 2097.5 -> 2098.
         assert_eq!(
-            established_selo_after_each(2100, 20, 10, &[(2420, 0)]),
+            established_selo_after_each(Rule::Current, 2100, 20, 100, &[(2420, 0)]),
             vec![2098]
         );
         // 2100 draws 2113: 2100 + 20 * 0.02 + 0.1 = 2100.5 -> 2101.
         assert_eq!(
-            established_selo_after_each(2100, 20, 10, &[(2113, 1)]),
+            established_selo_after_each(Rule::Current, 2100, 20, 100, &[(2113, 1)]),
             vec![2101]
         );
     }
@@ -507,12 +532,52 @@ mod tests {
     fn rule_7_2_kt_scales_every_game() {
         // Kr 35, Kt 0.5, win at D 0: 1800 + 8.75 + 0.1 = 1808.85 -> 1809.
         assert_eq!(
-            established_selo_after_each(1800, 35, 5, &[(1800, 2)]),
+            established_selo_after_each(Rule::Current, 1800, 35, 50, &[(1800, 2)]),
             vec![1809]
         );
         assert_eq!(
-            established_selo_after_each(1800, 35, 3, &[(1800, 0)]),
+            established_selo_after_each(Rule::Current, 1800, 35, 30, &[(1800, 0)]),
             vec![1795]
+        );
+    }
+
+    #[test]
+    fn before_2011_the_cap_is_85_and_no_bonus_is_given() {
+        let old = Rule::Before2011;
+        // D 302 reads H 85, D 303 reads 86 capped at 85: 2000 + 25 × 0.15 = 2003.75 → 2004,
+        // then + 25 × 0.15 = 2007.5 → 2008 (seed 001). The 2023 rule: + 0.1 a game and the
+        // second game's 86: 2003.85 → 2004, then 2000 + 25 × 0.29 + 0.2 = 2007.45 → 2007.
+        assert_eq!(
+            established_selo_after_each(old, 2000, 25, 100, &[(1698, 2), (1697, 2)]),
+            vec![2004, 2008]
+        );
+        assert_eq!(
+            established_selo_after_each(Rule::Current, 2000, 25, 100, &[(1698, 2), (1697, 2)]),
+            vec![2004, 2007]
+        );
+        // The weaker side reads L unchanged: 1600 − 45 × 0.08 = 1596.4 → 1596 (2023: 1597).
+        assert_eq!(
+            established_selo_after_each(old, 1600, 45, 100, &[(2000, 0)]),
+            vec![1596]
+        );
+        // Kt 0.15 of a player rated 2300 in a 15–59-minute game: 2300 + 20 × 0.15 × 0.5.
+        assert_eq!(
+            established_selo_after_each(old, 2300, 20, 15, &[(2300, 2)]),
+            vec![2302]
+        );
+    }
+
+    #[test]
+    fn before_2011_a_new_players_selo_has_no_bonus() {
+        // 4 games against 1600, 2 points: 1600 + 400 × (2/4 − 1/2) = 1600 (2023: 1600.4).
+        let empty = History {
+            opponents_sum: 0,
+            score: 0,
+        };
+        let games = [(1600, 2), (1600, 2), (1600, 0), (1600, 0)];
+        assert_eq!(
+            new_selo_after_each(Rule::Before2011, empty, 0, &games),
+            vec![1800, 1800, 1667, 1600]
         );
     }
 }

@@ -124,6 +124,11 @@ impl Rulebook for Tsf {
     }
 
     /// As the TRF files the federation receives write names.
+    /// One rule for every event.
+    fn rule_of(&self, _event: &Event) -> Option<(&'static str, bool)> {
+        None
+    }
+
     fn name_order(&self) -> crate::model::NameOrder {
         crate::model::NameOrder::SurnameFirst
     }
