@@ -51,7 +51,7 @@ fn cases() -> Vec<PathBuf> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     // The cases of rules being added, for the rulebooks whose new rules are built.
-    let next = ["ssl"].map(|code| manifest.join("../shared/conformance-next").join(code));
+    let next = ["ssl", "tsf"].map(|code| manifest.join("../shared/conformance-next").join(code));
     for dir in [
         manifest.join("../shared/conformance"),
         manifest.join("tests/conformance"),

@@ -791,3 +791,40 @@ fn ssl_an_event_before_2011_names_its_rule_on_the_screen_and_in_its_report() {
         app.update(ratedesk::app::workstation::action::Action::Back);
     }
 }
+
+/// A Turkish event caught by A.10.e (more than 60 days, received more than 30 days after its
+/// end) says so in its header, as the other unrated events do; the same event received in time
+/// is rated (the shared case, imported as an officer would).
+#[test]
+fn tsf_an_event_long_and_late_says_a_10_e_in_its_header() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../shared/conformance-next/tsf/tsf-a10e-more-than-60-days-and-more-than-30-days-late.json",
+    );
+    let case = std::fs::read_to_string(&file)
+        .unwrap_or_else(|e| panic!("the shared case {}: {e}", file.display()));
+    let doc: Value = serde_json::from_str(&case).expect("json");
+    let book = ratedesk::json::read(&Tsf, &doc["input"].to_string())
+        .expect("the case reads")
+        .book;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = Desk::open(dir.path(), Tsf).expect("open");
+    desk.apply(Edit::import_new(book)).expect("import");
+    let mut app = App::new(desk);
+    for (id, caught) in [("long-late", true), ("long-in-time", false)] {
+        let event = app
+            .desk
+            .book()
+            .events
+            .iter()
+            .position(|e| e.id == id)
+            .expect("the event");
+        app.open_event(event);
+        let screen = text(&app, 120, 30);
+        assert_eq!(
+            screen.contains("not rated: 61 days, received 31 days after its end (A.10.e"),
+            caught,
+            "{screen}"
+        );
+        app.update(ratedesk::app::workstation::action::Action::Back);
+    }
+}

@@ -28,6 +28,18 @@ pub const MIN_ROUNDS: usize = 5;
 /// The most rounds a standard event may play on one day (A.10.d).
 pub const MAX_ROUNDS_A_DAY: usize = 4;
 
+/// The most days an event may last and still be rated when its results come late (A.10.e:
+/// "yarışma süresi altmış günü aşan").
+pub const LONG_EVENT_DAYS: i64 = 60;
+
+/// The days after its end within which a long event's results must be sent (A.10.e: "bitiş
+/// tarihinden itibaren otuz gün içinde").
+pub const DAYS_TO_SEND: i64 = 30;
+
+/// The pairing of a league or other team event, which A.10.e never excludes ("Lig ve benzeri
+/// takım etkinlikleri hariç").
+pub const TEAM_PAIRING: &str = "team";
+
 /// A.2.a–c: 60 minutes and over standard; under 60 and at least 10 rapid; under 10 blitz. Exact
 /// seconds: 59 min 59 s is under 60 minutes.
 pub fn list_for_seconds(seconds: u64) -> ListId {
@@ -51,6 +63,8 @@ pub enum NotRated {
     RoundsOnOneDay { date: NaiveDate, rounds: usize },
     /// A.10.d: more rounds than four a day over the event's days.
     RoundsOverDays { rounds: usize, days: i64 },
+    /// A.10.e: longer than 60 days and sent more than 30 days after its end.
+    LongAndLate { days: i64, late: i64 },
 }
 
 impl std::fmt::Display for NotRated {
@@ -69,6 +83,23 @@ impl std::fmt::Display for NotRated {
                 f,
                 "{rounds} rounds in {days} days (A.10.d: at most {MAX_ROUNDS_A_DAY} a day)"
             ),
+            NotRated::LongAndLate { days, late } => write!(
+                f,
+                "{days} days, received {late} days after its end (A.10.e: at most {LONG_EVENT_DAYS} days, or sent within {DAYS_TO_SEND})"
+            ),
+        }
+    }
+}
+
+impl NotRated {
+    /// The reason the `rate` document gives: the contract's words for A.10.e, what the screen
+    /// says for the others.
+    pub fn reason(&self) -> String {
+        match self {
+            NotRated::LongAndLate { .. } => format!(
+                "not rated (A.10.e): more than {LONG_EVENT_DAYS} days, received more than {DAYS_TO_SEND} days after its end"
+            ),
+            other => other.to_string(),
         }
     }
 }
@@ -124,7 +155,7 @@ pub fn rounds_a_day(event: &Event) -> Result<(), NotRated> {
     Ok(())
 }
 
-/// KAPSAM, A.10.c, A.10.d: why an event on `list` is not rated, or `None` when it is.
+/// KAPSAM, A.10.c, A.10.d, A.10.e: why an event on `list` is not rated, or `None` when it is.
 pub fn not_rated(event: &Event, list: ListId) -> Option<NotRated> {
     if event.abroad {
         return Some(NotRated::Abroad);
@@ -132,10 +163,31 @@ pub fn not_rated(event: &Event, list: ListId) -> Option<NotRated> {
     if let Err(e) = enough_rounds(played_rounds(event).len()) {
         return Some(e);
     }
-    if list == STANDARD {
-        return rounds_a_day(event).err();
+    if list == STANDARD
+        && let Err(e) = rounds_a_day(event)
+    {
+        return Some(e);
     }
-    None
+    sent_in_time(event).err()
+}
+
+/// A.10.e: "Lig ve benzeri takım etkinlikleri hariç, yarışma süresi altmış günü aşan ve
+/// yarışmanın bitiş tarihinden itibaren otuz gün içinde … gönderilmeyen etkinlikler …
+/// değerlendirmeye alınmaz". Read literally, both conditions: an event that is not a league or
+/// team event (`pairing` `team`), lasting more than 60 days (`start` to `end`, both counted)
+/// and received more than 30 days after its end (on `end` + 30 in time; the day received
+/// stands for the day sent, as in A.14), is not rated — on every list.
+pub fn sent_in_time(event: &Event) -> Result<(), NotRated> {
+    if event.pairing == TEAM_PAIRING {
+        return Ok(());
+    }
+    let days = (event.end - event.start).num_days() + 1;
+    let late = (event.received.unwrap_or(event.end) - event.end).num_days();
+    if days > LONG_EVENT_DAYS && late > DAYS_TO_SEND {
+        Err(NotRated::LongAndLate { days, late })
+    } else {
+        Ok(())
+    }
 }
 
 /// The first day of the month `months` after the one holding `date`.
@@ -367,5 +419,43 @@ mod tests {
         e.abroad = true;
         assert_eq!(not_rated(&e, STANDARD), Some(NotRated::Abroad));
         assert_eq!(not_rated(&e, RAPID), Some(NotRated::Abroad));
+    }
+
+    #[test]
+    fn a_10_e_long_and_late_at_its_edges_and_never_a_team_event() {
+        let day = d;
+        let event = |end: NaiveDate, received: NaiveDate, pairing: &str| Event {
+            received: Some(received),
+            pairing: pairing.into(),
+            ..event(day(2025, 1, 1), end, &[])
+        };
+        let days = |d: i64| day(2025, 1, 1) + chrono::Duration::days(d - 1);
+        let late = |end: NaiveDate, d: i64| end + chrono::Duration::days(d);
+        // 60 days (2025-01-01 to 2025-03-01) is not more than 60, however late.
+        assert_eq!(days(60), day(2025, 3, 1));
+        assert_eq!(
+            sent_in_time(&event(days(60), late(days(60), 90), "swiss")),
+            Ok(())
+        );
+        // 61 days: 30 days late is in time, 31 is not.
+        assert_eq!(
+            sent_in_time(&event(days(61), late(days(61), 30), "swiss")),
+            Ok(())
+        );
+        assert_eq!(
+            sent_in_time(&event(days(61), late(days(61), 31), "swiss")),
+            Err(NotRated::LongAndLate { days: 61, late: 31 })
+        );
+        // A league or other team event is never excluded by it.
+        assert_eq!(
+            sent_in_time(&event(days(61), late(days(61), 31), TEAM_PAIRING)),
+            Ok(())
+        );
+        // On every list.
+        let caught = event(days(75), late(days(75), 36), "round_robin");
+        assert_eq!(
+            sent_in_time(&caught).map_err(|e| e.to_string()),
+            Err("75 days, received 36 days after its end (A.10.e: at most 60 days, or sent within 30)".into())
+        );
     }
 }
