@@ -29,7 +29,7 @@ fn case_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 /// Compares one expected value with the output, in the contract's terms: fields present in
 /// `expected` must match (missing output = null); lists keyed by id or title; tolerances for
-/// `expected` (0.005) and `performance` (0.01).
+/// `expected` (0.005) and `performance` (0.01); a `reason` any non-empty text.
 fn compare(
     expected: &Value,
     actual: Option<&Value>,
@@ -55,6 +55,12 @@ fn compare(
                 .is_some_and(|a| (a - e.as_f64().unwrap_or(f64::NAN)).abs() <= tolerance);
             if !ok {
                 errors.push(format!("{path}: expected {e}, got {actual_or_null}"));
+            }
+        }
+        // A reason an event is not rated is free text: any non-empty text will do.
+        Value::String(_) if key == "reason" => {
+            if actual_or_null.as_str().is_none_or(str::is_empty) {
+                errors.push(format!("{path}: expected a reason, got {actual_or_null}"));
             }
         }
         Value::String(_) | Value::Bool(_) => {

@@ -126,7 +126,7 @@ fn events_json(tsf: &Tsf, results: &Results<'_, Tsf>) -> Vec<Value> {
             let event = &book.events[e];
             let Some(list) = tsf.list_in(event, &book.events) else {
                 let reason = crate::rules::tsf::not_rated(event)
-                    .map_or_else(|| "not rated".to_string(), |r| r.reason());
+                    .map_or_else(|| "not rated".to_string(), |r| r.to_string());
                 return json!({"id": event.id, "list": "unrated", "period": null,
                               "reason": reason, "players": []});
             };

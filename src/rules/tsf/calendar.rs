@@ -91,19 +91,6 @@ impl std::fmt::Display for NotRated {
     }
 }
 
-impl NotRated {
-    /// The reason the `rate` document gives: the contract's words for A.10.e, what the screen
-    /// says for the others.
-    pub fn reason(&self) -> String {
-        match self {
-            NotRated::LongAndLate { .. } => format!(
-                "not rated (A.10.e): more than {LONG_EVENT_DAYS} days, received more than {DAYS_TO_SEND} days after its end"
-            ),
-            other => other.to_string(),
-        }
-    }
-}
-
 /// The rounds in which a game was played over the board (A.9: unplayed games do not count).
 pub fn played_rounds(event: &Event) -> BTreeSet<u32> {
     event
