@@ -212,9 +212,10 @@ fn disputes(own: &Path) -> Result<Vec<Dispute>, String> {
     }
 }
 
-/// The rulebooks whose rules waiting in `../shared/conformance-next/` are built: their cases
-/// there are run with the others (the rest wait until their rules are).
-const NEXT_BUILT: &[&str] = &["ssl", "tsf"];
+/// The cases of `../shared/conformance-next/` (rules being added) whose rules are not built
+/// yet: listed by name on every run as waiting, neither passed nor failed; every other case
+/// there is run with the others.
+const NEXT_WAITING: &[&str] = &["isl-game-received-round-by-round"];
 
 fn main() {
     let args = Arguments::from_args();
@@ -232,21 +233,11 @@ fn main() {
         }
     };
     let mut names = Vec::new();
-    let next: Vec<(String, PathBuf)> = NEXT_BUILT
-        .iter()
-        .map(|code| {
-            (
-                format!("next::{code}"),
-                manifest.join("../shared/conformance-next").join(code),
-            )
-        })
-        .collect();
     let folders = [
-        ("shared".to_string(), shared),
-        ("own".to_string(), own.clone()),
-    ]
-    .into_iter()
-    .chain(next);
+        ("shared", shared),
+        ("own", own.clone()),
+        ("next", manifest.join("../shared/conformance-next")),
+    ];
     for (label, dir) in folders {
         let dir = &dir;
         let mut files = Vec::new();
@@ -279,6 +270,11 @@ fn main() {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
             names.push(case.clone());
+            if label == "next" && NEXT_WAITING.contains(&case.as_str()) {
+                let title = format!("{label}::{name} (waiting: its rule is not built yet)");
+                trials.push(Trial::test(title, move || run_case(&file)).with_ignored_flag(true));
+                continue;
+            }
             if let Some(d) = disputed.iter().find(|d| d.case == case) {
                 // Listed by name on every run (an ignored test; nextest shows skipped tests, see
                 // .config/nextest.toml), neither passed nor failed. `--run-ignored all` runs it

@@ -73,8 +73,8 @@ pub struct GameLine {
 
 /// The revision of the rating rules: raised whenever a rulebook rates some input differently
 /// (or what a rating row holds changes), so that a database whose results were rated by an
-/// earlier revision is rated again as it opens. 2: Finland's rule before 2011, Turkey's A.10.e
-/// and the time factor kept in hundredths.
+/// earlier revision is rated again as it opens. 2: Finland's rule before 2011, Turkey's A.10.e,
+/// Iceland's foreign entrants, and the time factor kept in hundredths.
 pub const RULES_REVISION: u64 = 2;
 
 /// The factors a calculation applied, for reports. Plain numbers (no text), since a

@@ -50,15 +50,13 @@ fn ok(out: &Output) -> String {
 fn cases() -> Vec<PathBuf> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    // The cases of rules being added, for the rulebooks whose new rules are built.
-    let next = ["ssl", "tsf"].map(|code| manifest.join("../shared/conformance-next").join(code));
+    // With the cases of rules being added (`../shared/conformance-next/`), but for one whose
+    // rule is not built yet.
     for dir in [
         manifest.join("../shared/conformance"),
         manifest.join("tests/conformance"),
-    ]
-    .into_iter()
-    .chain(next)
-    {
+        manifest.join("../shared/conformance-next"),
+    ] {
         let mut stack = vec![dir.clone()];
         while let Some(d) = stack.pop() {
             let entries = std::fs::read_dir(&d)
@@ -73,6 +71,10 @@ fn cases() -> Vec<PathBuf> {
             }
         }
     }
+    files.retain(|f| {
+        f.file_stem()
+            .is_none_or(|stem| stem != "isl-game-received-round-by-round")
+    });
     files.sort();
     assert!(
         files.len() > 20,

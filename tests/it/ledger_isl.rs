@@ -277,9 +277,23 @@ fn check(book: &Book<Isl>, ledger: &Ledger<Isl>) -> Result<(), TestCaseError> {
 fn book(seeds: Vec<(Option<IslState>, Option<NaiveDate>)>, events: &[EventSpec]) -> Book<Isl> {
     let mut book = Book::<Isl>::default();
     for (k, (state, born)) in seeds.into_iter().enumerate() {
+        // Every third player is a German with a FIDE rating from a list dated somewhere in the
+        // history: without an Icelandic state he enters the list on it, once it is in force at
+        // the start of the period of his first rated game.
+        let foreign = k % 3 == 2;
         book.players.push(PlayerInfo {
             id: format!("p{k}"),
             born,
+            federation: foreign.then(|| "GER".to_string()),
+            fide: foreign
+                .then(|| ratedesk::model::FideEntry {
+                    list_date: day(k as i64 * 40),
+                    standard: Some(1700 + (k as i32 * 53) % 500),
+                    rapid: None,
+                    blitz: None,
+                })
+                .into_iter()
+                .collect(),
             ..PlayerInfo::default()
         });
         book.seeds.push(vec![state]);

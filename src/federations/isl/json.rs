@@ -101,15 +101,22 @@ fn period_row(rows: &[&PlayerRating<IslDetail>]) -> Option<Value> {
     let games: u32 = rows.iter().map(|r| r.games).sum();
     let score: Halves = rows.iter().map(|r| r.score).sum();
     Some(match first.old {
-        Some(old) => json!({
-            "old": old,
-            "new": first.new,
-            "initial": false,
-            "games": games,
-            "score": score_json(score),
-            "expected": hundredths_json(rows.iter().filter_map(|r| r.expected).sum()),
-            "change": hundredths_json(rows.iter().filter_map(|r| r.detail.change).sum()),
-        }),
+        Some(old) => {
+            let mut row = json!({
+                "old": old,
+                "new": first.new,
+                "initial": false,
+                "games": games,
+                "score": score_json(score),
+                "expected": hundredths_json(rows.iter().filter_map(|r| r.expected).sum()),
+                "change": hundredths_json(rows.iter().filter_map(|r| r.detail.change).sum()),
+            });
+            // The period a foreign player entered the list in says on what.
+            if let Some(entry) = first.detail.entry {
+                row["entry"] = json!(entry.code());
+            }
+            row
+        }
         None => json!({
             "old": null,
             "new": first.detail.initial.then_some(first.new),
@@ -291,6 +298,9 @@ impl JsonRules for Isl {
                     .into_iter()
                     .map(|(key, _)| {
                         let mut part_rows = rows.remove(&(key.date, e)).unwrap_or_default();
+                        // A part lists the players with a game that counts in it (an entrant
+                        // without one shows only in the period).
+                        part_rows.retain(|r| r.games > 0);
                         part_rows.sort_by_key(|r| r.player);
                         let players: Vec<Value> = part_rows
                             .iter()

@@ -7,6 +7,7 @@
 //! ratings published at its start and the new ratings are published at its end, so one rating
 //! unit is one period, holding the parts of all the events whose games fall in it.
 
+pub mod entry;
 mod initial;
 pub mod listing;
 mod periods;
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::{EventPart, ListId, Rulebook, Unit, UnitKey, UnitOutcome};
 use crate::model::{Event, Rating};
 
+pub use entry::{Entry, entry_rating, is_foreign};
 pub use initial::{MIN_GAMES, MIN_HALVES, Provisional, dp, initial_rating, score_percent};
 pub use periods::{Period, age_on, game_period, is_junior, is_list_date, period_of};
 pub use rated::{
@@ -108,6 +110,8 @@ pub struct IslDetail {
     pub initial: bool,
     /// An unrated player's provisional totals after the period (those an initial rating used).
     pub provisional: Option<Provisional>,
+    /// A foreign player entered the list at this period's start, on this rating ([`entry`]).
+    pub entry: Option<Entry>,
 }
 
 /// Kröfur um tímamörk: "Öll mót sem tefld eru innanlands þar sem hvor skákmaður hefur að

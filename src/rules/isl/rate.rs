@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 
 use super::{
-    Isl, IslDetail, IslState, Period, Provisional, change_hundredths, expected_hundredths,
-    initial_rating, is_junior, k_factor, new_rating, period_of_key, reaches_2400,
+    Entry, Isl, IslDetail, IslState, Period, Provisional, change_hundredths, entry_rating,
+    expected_hundredths, initial_rating, is_junior, k_factor, new_rating, period_of_key,
+    reaches_2400,
 };
 use crate::model::{Event, Game, PlayerIdx, Rating};
 use crate::rules::{EventPart, Factors, GameLine, Halves, PlayerRating, Unit, UnitOutcome};
@@ -214,14 +215,30 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
     let period: Period = period_of_key(unit.key);
     let parts = ledger_order(unit.parts, unit.events);
 
+    // Every player of a played game with his state at the period's start, and the part he
+    // first plays in; a foreign player without a state enters the list here when he can.
     let mut start: BTreeMap<PlayerIdx, IslState> = BTreeMap::new();
-    for part in &parts {
+    let mut first_part: BTreeMap<PlayerIdx, usize> = BTreeMap::new();
+    let mut entered: BTreeMap<PlayerIdx, Entry> = BTreeMap::new();
+    for (part_no, part) in parts.iter().enumerate() {
         let event = &unit.events[part.event];
         for g in games_in_order(event, part) {
             for p in std::iter::once(g.white).chain(g.black) {
-                start
-                    .entry(p)
-                    .or_insert_with(|| (unit.state)(p).cloned().unwrap_or_default());
+                if start.contains_key(&p) {
+                    continue;
+                }
+                let state = match (unit.state)(p) {
+                    Some(state) => state.clone(),
+                    None => match unit.players.get(p).and_then(|i| entry_rating(i, &period)) {
+                        Some((rating, how)) => {
+                            entered.insert(p, how);
+                            IslState::rated(rating, 0, false)
+                        }
+                        None => IslState::default(),
+                    },
+                };
+                start.insert(p, state);
+                first_part.insert(p, part_no);
             }
         }
     }
@@ -239,7 +256,8 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
                 let figures = rated_figures(*rating, *n, junior, *reached_2400, games);
                 let total: i64 = figures.iter().map(|f| f.change).sum();
                 let new = new_rating(*rating, total);
-                let after = if games.is_empty() {
+                let entry = entered.get(&p).copied();
+                let after = if games.is_empty() && entry.is_none() {
                     before.clone()
                 } else {
                     IslState::Rated {
@@ -253,9 +271,18 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
                     parts: &parts,
                     old: Some(*rating),
                     new,
-                    detail: IslDetail::default(),
+                    detail: IslDetail {
+                        entry,
+                        ..IslDetail::default()
+                    },
                 };
-                (after, builder.rows(games, Some(&figures)))
+                let mut rows = builder.rows(games, Some(&figures));
+                // An entrant whose games do not count this period still shows his entry: a
+                // row without games in the part he first played in.
+                if rows.is_empty() && entry.is_some() {
+                    rows.push(builder.row(first_part[&p], &[], Some(&[])));
+                }
+                (after, rows)
             }
             IslState::Provisional(record) => {
                 let mut totals: Provisional = *record;
