@@ -5,7 +5,7 @@
 use super::{Desk, DeskError};
 use crate::app::Federation;
 use crate::book::{Change, Delta, EventRecord, PlayerRecord};
-use crate::model::{Event, Game, PlayerInfo};
+use crate::model::{Event, Game, PlayerIdx, PlayerInfo};
 use crate::store::{AuditEntry, AuditKind, Link, Moved};
 
 /// The most detail lines shown for one entry unless every line is asked for: a correction's
@@ -135,6 +135,65 @@ impl<R: Federation> Desk<R> {
             ));
         }
         problems.extend(self.unaudited(&entries));
+        problems.extend(self.moves_unaudited(&entries)?);
+        Ok(problems)
+    }
+
+    /// The rating moves `log` shows beside the entries, against the audit log replayed: they
+    /// are not in the chain (they follow from it), so each is worked out again — the log
+    /// replayed from its first entry, re-rated after each — and one that differs is named. The
+    /// entries of one edit (one time) move ratings together: their moves are kept beside the
+    /// last of them, from the ratings before the first.
+    fn moves_unaudited(&self, entries: &[AuditEntry<R>]) -> Result<Vec<String>, DeskError> {
+        use std::collections::BTreeMap;
+        type Rated = Option<crate::model::Rating>;
+        let rulebook = &self.rulebook;
+        let mut book = crate::book::Book::<R>::default();
+        let mut status = Vec::new();
+        let mut ledger = crate::ledger::Ledger::build(rulebook, &book);
+        let mut group: BTreeMap<(PlayerIdx, usize), (Rated, Rated)> = BTreeMap::new();
+        let mut problems = Vec::new();
+        let mut time = None;
+        for entry in entries {
+            if time != Some(entry.time) {
+                group.clear();
+                time = Some(entry.time);
+            }
+            let explicit = super::before_of(rulebook, &book, &ledger, &entry.change);
+            let touched = super::Desk::touch(entry.change.clone(), &mut book, &mut status);
+            let update = ledger.update(rulebook, &book, touched);
+            let effect = super::effect(rulebook, String::new(), &book, &ledger, update, explicit);
+            let mut single = BTreeMap::new();
+            for c in effect.ratings {
+                single.insert((c.player, c.list), (c.before, c.after));
+                group
+                    .entry((c.player, c.list))
+                    .and_modify(|(_, after)| *after = c.after)
+                    .or_insert((c.before, c.after));
+            }
+            let Some(stored) = self.store.moves_of(entry.seq)? else {
+                continue;
+            };
+            let replayed: BTreeMap<(PlayerIdx, usize), (Rated, Rated)> = std::mem::take(&mut group)
+                .into_iter()
+                .filter(|(_, (before, after))| before != after)
+                .collect();
+            let shown: BTreeMap<(PlayerIdx, usize), (Rated, Rated)> = stored
+                .iter()
+                .map(|m| ((m.player, m.list), (m.before, m.after)))
+                .collect();
+            // The entry's own moves, or those of the edit it ends (an entry before it of the
+            // same time without moves of its own may be one whose moves were never written: a
+            // disk that filled up after its commit point).
+            if shown != single && shown != replayed {
+                problems.push(format!(
+                    "the rating moves shown beside #{} are not those the audit log gives (replayed: {} moves, shown: {})",
+                    entry.seq,
+                    replayed.len(),
+                    shown.len()
+                ));
+            }
+        }
         Ok(problems)
     }
 

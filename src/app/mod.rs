@@ -398,18 +398,7 @@ impl<R: Federation> Desk<R> {
 
     /// Final states and awards of the players whose own records a change edits.
     fn before_of(&self, change: &Change<R>) -> Before<R> {
-        change
-            .players
-            .iter()
-            .filter(|d| d.key < self.book.players.len())
-            .map(|d| {
-                let p = d.key;
-                let states = (0..self.rulebook.lists().len())
-                    .map(|l| self.ledger.state(&self.book, p, l).cloned())
-                    .collect();
-                (p, (states, self.ledger.awards(&self.book, p)))
-            })
-            .collect()
+        before_of(&self.rulebook, &self.book, &self.ledger, change)
     }
 
     /// Applies a change to a book and says which events it touches (before and after).
@@ -863,6 +852,28 @@ impl<R: Federation> Desk<R> {
 }
 
 /// Per player whose record an edit changes: his final state per list and his awards before it.
+/// The states and awards of the existing players a change edits, before it (an edit of a
+/// player's seeds or awards moves his ratings without a game).
+fn before_of<R: Rulebook>(
+    rulebook: &R,
+    book: &Book<R>,
+    ledger: &Ledger<R>,
+    change: &Change<R>,
+) -> Before<R> {
+    change
+        .players
+        .iter()
+        .filter(|d| d.key < book.players.len())
+        .map(|d| {
+            let p = d.key;
+            let states = (0..rulebook.lists().len())
+                .map(|l| ledger.state(book, p, l).cloned())
+                .collect();
+            (p, (states, ledger.awards(book, p)))
+        })
+        .collect()
+}
+
 type Before<R> = BTreeMap<
     PlayerIdx,
     (

@@ -187,3 +187,43 @@ fn log_full_shows_every_line_of_an_entry() {
     assert!(!full.contains("`log --full`"), "{full}");
     assert!(full.lines().count() > cut.lines().count() + 10);
 }
+
+/// The rating moves `log` shows beside an entry follow from the chain: `check` works them out
+/// again from the audit log replayed, and names the entry whose shown moves were changed (here:
+/// the moves of one correction written beside the other).
+#[test]
+fn check_catches_rating_moves_changed_beside_an_entry() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    ok(&ratedesk(
+        &db,
+        &["result", "2025-hki-open", "1", "1", "1-0"],
+    ));
+    ok(&ratedesk(
+        &db,
+        &["result", "2025-hki-open", "1", "2", "0-1"],
+    ));
+    ok(&ratedesk(&db, &["check"]));
+    let shown = |seq: u64| ok(&ratedesk(&db, &["log", "--full"])).contains(&format!("#{seq} "));
+    assert!(shown(2) && shown(3));
+    {
+        let raw = sled::open(&db).expect("sled");
+        let moves = raw.open_tree("audit_moves").expect("moves");
+        let key = |seq: u64| seq.to_be_bytes();
+        let of_2 = moves.get(key(2)).expect("read").expect("moves of #2");
+        assert!(moves.get(key(3)).expect("read").is_some(), "moves of #3");
+        moves.insert(key(3), of_2).expect("write");
+        raw.flush().expect("flush");
+    }
+    let out = ratedesk(&db, &["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("the rating moves shown beside #3 are not those the audit log gives"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("#2 "),
+        "only the changed entry is named: {said}"
+    );
+}
