@@ -124,6 +124,11 @@ pub trait Federation: JsonRules + 'static {
     /// where the running rating tells it.
     fn game_changes(&self, row: &PlayerRating<Self::Detail>) -> Option<Vec<i64>>;
 
+    /// What a row says of how its player entered the rating list there, in words (ISL: a
+    /// foreign player on "his FIDE rating" or "his national rating"); `None` for every other
+    /// row, and for a rulebook where no one enters this way.
+    fn entered(&self, row: &PlayerRating<Self::Detail>) -> Option<&'static str>;
+
     /// What the player card says of his state on one list on a date: the rating with what
     /// stands behind it (games, the factor his next game has), or how far he is from a first
     /// rating.

@@ -150,6 +150,22 @@ fn head_lines<R: Federation>(
             )),
         ]);
     }
+    // A foreign player who entered the list on a rating from elsewhere (ISL) says so.
+    if let Some(row) = app
+        .history(player)
+        .into_iter()
+        .find(|r| r.entered.is_some())
+    {
+        let how = row.entered.unwrap_or_default();
+        let rated = row.rating.old.map(|r| format!(" {r}")).unwrap_or_default();
+        ratings.push(vec![
+            Span::styled("entered ", theme.style(Role::Header)),
+            Span::raw(format!(
+                "on{rated}, {how}, in {}",
+                book.events[row.event].title()
+            )),
+        ]);
+    }
     let mut third: Vec<Item> = Vec::new();
     if rulebook.awards_titles() {
         let titles: Vec<String> = awards

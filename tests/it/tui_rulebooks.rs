@@ -828,3 +828,42 @@ fn tsf_an_event_long_and_late_says_a_10_e_in_its_header() {
         app.update(ratedesk::app::workstation::action::Action::Back);
     }
 }
+
+/// A foreign player who entered the Icelandic list says on what on his card: de1 on his FIDE
+/// rating of the list in force (2100), se1 on his Swedish rating (1950); no1, who could not
+/// enter, says nothing of it (the shared case, imported as an officer would).
+#[test]
+fn isl_the_card_says_how_a_foreign_player_entered_the_list() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../shared/conformance-next/isl/isl-foreign-players-enter-on-fide-or-national-rating.json",
+    );
+    let case = std::fs::read_to_string(&file)
+        .unwrap_or_else(|e| panic!("the shared case {}: {e}", file.display()));
+    let doc: Value = serde_json::from_str(&case).expect("json");
+    let book = ratedesk::json::read(&Isl, &doc["input"].to_string())
+        .expect("the case reads")
+        .book;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = Desk::open(dir.path(), Isl).expect("open");
+    desk.apply(Edit::import_new(book)).expect("import");
+    let mut app = App::new(desk);
+    for (id, said) in [
+        ("de1", Some("entered on 2100, his FIDE rating")),
+        ("se1", Some("entered on 1950, his national rating")),
+        ("no1", None),
+    ] {
+        let player = app
+            .desk
+            .book()
+            .players
+            .iter()
+            .position(|p| p.id == id)
+            .expect("the player");
+        app.open_card(player);
+        let screen = text(&app, 120, 30);
+        match said {
+            Some(said) => assert!(screen.contains(said), "{id}: {screen}"),
+            None => assert!(!screen.contains("entered on"), "{id}: {screen}"),
+        }
+    }
+}

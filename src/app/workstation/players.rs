@@ -170,6 +170,7 @@ impl<R: Federation> App<R> {
                         period: self.row_period(r, list),
                         change: rulebook.row_change(r),
                         game_changes: rulebook.game_changes(r),
+                        entered: rulebook.entered(r),
                     })
             })
             .collect();

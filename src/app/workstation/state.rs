@@ -140,6 +140,8 @@ pub struct HistoryRow {
     pub period: Option<crate::federations::PeriodDates>,
     pub change: Option<i64>,
     pub game_changes: Option<Vec<i64>>,
+    /// How the player entered the list in this row, if he did (ISL: a foreign player).
+    pub entered: Option<&'static str>,
 }
 
 pub use crate::app::queries::Standing;

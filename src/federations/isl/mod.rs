@@ -253,4 +253,12 @@ impl Federation for Isl {
     fn factor_bands(&self) -> &'static [(Rating, u16)] {
         &[]
     }
+
+    /// A foreign player's entry (see `rules::isl::entry`): on his FIDE or national rating.
+    fn entered(&self, row: &PlayerRating<IslDetail>) -> Option<&'static str> {
+        row.detail.entry.map(|entry| match entry {
+            isl::Entry::Fide => "his FIDE rating",
+            isl::Entry::National => "his national rating",
+        })
+    }
 }

@@ -167,4 +167,9 @@ impl Federation for Ssl {
     fn factor_bands(&self) -> &'static [(Rating, u16)] {
         &[]
     }
+
+    /// No one enters the list on a rating from elsewhere.
+    fn entered(&self, _row: &PlayerRating<()>) -> Option<&'static str> {
+        None
+    }
 }

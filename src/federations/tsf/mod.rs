@@ -232,6 +232,11 @@ impl Federation for Tsf {
     fn mark(&self, _state: &TsfState) -> Option<super::MarkStanding> {
         None
     }
+
+    /// No one enters the list on a rating from elsewhere.
+    fn entered(&self, _row: &PlayerRating<TsfDetail>) -> Option<&'static str> {
+        None
+    }
 }
 
 /// B.1.f's games-weighted average of the archive as it stands, whatever its games (what the
