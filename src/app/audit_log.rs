@@ -143,7 +143,8 @@ impl<R: Federation> Desk<R> {
     /// are not in the chain (they follow from it), so each is worked out again — the log
     /// replayed from its first entry, re-rated after each — and one that differs is named. The
     /// entries of one edit (one time) move ratings together: their moves are kept beside the
-    /// last of them, from the ratings before the first.
+    /// last of them, from the ratings before the first. Moves worked out by earlier rules than
+    /// these (entries up to the one the results were rated again after) are not held to them.
     fn moves_unaudited(&self, entries: &[AuditEntry<R>]) -> Result<Vec<String>, DeskError> {
         use std::collections::BTreeMap;
         type Rated = Option<crate::model::Rating>;
@@ -154,6 +155,7 @@ impl<R: Federation> Desk<R> {
         let mut group: BTreeMap<(PlayerIdx, usize), (Rated, Rated)> = BTreeMap::new();
         let mut problems = Vec::new();
         let mut time = None;
+        let since = self.store.rules_since()?;
         for entry in entries {
             if time != Some(entry.time) {
                 group.clear();
@@ -174,6 +176,12 @@ impl<R: Federation> Desk<R> {
             let Some(stored) = self.store.moves_of(entry.seq)? else {
                 continue;
             };
+            // Moves worked out by earlier rules (the results were rated again since) are not
+            // held to these.
+            if since.is_some_and(|since| entry.seq <= since) {
+                group.clear();
+                continue;
+            }
             let replayed: BTreeMap<(PlayerIdx, usize), (Rated, Rated)> = std::mem::take(&mut group)
                 .into_iter()
                 .filter(|(_, (before, after))| before != after)

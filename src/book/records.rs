@@ -183,8 +183,11 @@ impl Reach {
         let mut touched = self.events.clone();
         if !self.players.is_empty() {
             for (e, event) in book.events.iter().enumerate() {
-                let concerned =
-                    |p: PlayerIdx| self.players.get(&p).is_some_and(|&d| event.start >= d);
+                // The last day whose ratings the event may be rated with: its end, or the day
+                // its results were received when later (a rulebook rating by period takes the
+                // ratings of a period's first day, which falls on or before either).
+                let last_day = event.received.map_or(event.end, |r| r.max(event.end));
+                let concerned = |p: PlayerIdx| self.players.get(&p).is_some_and(|&d| last_day >= d);
                 if event
                     .games
                     .iter()
@@ -199,9 +202,11 @@ impl Reach {
 }
 
 /// The first day from which a change to a player's record can change a rating: a change to
-/// his club alone never does; a change to his FIDE lists alone matters only to events starting
-/// on or after the earliest list changed (a rating is taken from the newest list published by
-/// the event's start); anything else matters from the beginning.
+/// his club alone never does; a change to his FIDE lists alone matters only to events rated
+/// with ratings of a day on or after the earliest list changed — those that end, or were
+/// received, on or after it (SSL takes the list in force at the event's start, ISL's entrants
+/// the one in force on the first day of the period rating the game, which may follow the
+/// start); anything else matters from the beginning.
 fn matters_from<R: Rulebook>(
     before: Option<&PlayerRecord<R>>,
     after: Option<&PlayerRecord<R>>,

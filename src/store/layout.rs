@@ -76,6 +76,16 @@ pub(super) const RATED_SEQ: &str = "rated_seq";
 /// ([`crate::rules::RULES_REVISION`]): results of another revision are rated again.
 pub(super) const RATED_BY: &str = "rated_by";
 
+/// The `meta` key of the audit entry [`RATED_BY`] was written with: a version that does not
+/// know the stamp writes results without it, and leaves this behind [`RATED_SEQ`] — the
+/// stamp then vouches for nothing and the results are rated again.
+pub(super) const RATED_BY_SEQ: &str = "rated_by_seq";
+
+/// The `meta` key of the newest audit entry whose rating moves were worked out by earlier
+/// rules than these (the entry the results were rated again after): `check` does not hold
+/// those moves to today's rules.
+pub(super) const RULES_SINCE: &str = "rules_since";
+
 impl Store {
     /// One stored event record (schema 2: with its games).
     pub(super) fn event_record(&self, e: usize) -> Result<Option<EventRecord>, StoreError> {

@@ -356,13 +356,32 @@ fn write_results<'a, R: Rulebook + 'a>(
     }
     results.apply_batch(batch).map_err(|e| e.at(path))?;
     let mut stamp = sled::Batch::default();
+    // Results rated before by other rules (or by a version without the stamp): the moves of
+    // the entries up to this one were worked out by those rules.
+    let had_results = meta
+        .get(layout::RATED_SEQ)
+        .map_err(|e| e.at(path))?
+        .is_some();
+    if had_results && !stamped(meta).map_err(|e| e.at(path))? {
+        stamp.insert(layout::RULES_SINCE, &rated_seq.to_be_bytes());
+    }
     stamp.insert(
         layout::RATED_BY,
         &crate::rules::RULES_REVISION.to_be_bytes(),
     );
+    stamp.insert(layout::RATED_BY_SEQ, &rated_seq.to_be_bytes());
     stamp.insert(layout::RATED_SEQ, &rated_seq.to_be_bytes());
     meta.apply_batch(stamp).map_err(|e| e.at(path))?;
     Ok(())
+}
+
+/// Whether the stored results carry the stamp of these rules, written with them: the revision
+/// of these rules, and the audit entry they follow from.
+fn stamped(meta: &sled::Tree) -> Result<bool, sled::Error> {
+    Ok(
+        counter(meta, layout::RATED_BY)? == crate::rules::RULES_REVISION
+            && meta.get(layout::RATED_BY_SEQ)? == meta.get(layout::RATED_SEQ)?,
+    )
 }
 
 fn name_key(name: &str, id: PlayerIdx) -> Vec<u8> {
@@ -482,7 +501,7 @@ impl Store {
             units,
             audit,
             // Results rated by other rules than these are no answer of theirs: rated again.
-            rated_seq: if self.counter(layout::RATED_BY)? == crate::rules::RULES_REVISION {
+            rated_seq: if stamped(&self.meta).map_err(|e| self.fail(e))? {
                 self.counter(layout::RATED_SEQ)?
             } else {
                 u64::MAX
@@ -703,6 +722,16 @@ impl Store {
             .insert(codec::key(seq), value)
             .map_err(|e| self.fail(e))?;
         Ok(())
+    }
+
+    /// The newest audit entry whose rating moves were worked out by earlier rules than these
+    /// (the results were rated again after it), if any.
+    pub fn rules_since(&self) -> Result<Option<u64>, StoreError> {
+        Ok(self
+            .meta
+            .get(layout::RULES_SINCE)
+            .map_err(|e| self.fail(e))?
+            .and_then(|v| codec::id_of(&v)))
     }
 
     /// The rating moves shown beside one audit entry, if it has any.
@@ -1035,6 +1064,13 @@ impl Store {
         .map_err(|e| self.fail(e))?;
         for (seq, m) in moves {
             self.save_moves(*seq, m)?;
+        }
+        // The moves a backup brings were worked out by the rules of the version that wrote it:
+        // `check` does not hold them to these.
+        if let Some(last) = audit.last() {
+            self.meta
+                .insert(layout::RULES_SINCE, &last.seq.to_be_bytes())
+                .map_err(|e| self.fail(e))?;
         }
         Ok(())
     }

@@ -459,25 +459,41 @@ fn a_damaged_log_is_refused_untouched_and_a_backup_restores_it() {
 
 /// Stored results are the answers of the rules that rated them: a database rated by an
 /// earlier revision of the rules (results of another rule, or none) is rated again as it
-/// opens, and says the new revision from then on.
+/// opens, and says the new revision from then on. The rating moves shown beside its entries
+/// were worked out by those rules: `check` does not hold them to these, but holds every entry
+/// after.
 #[test]
 fn results_rated_by_earlier_rules_are_rated_again_at_the_opening() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = demo_db(dir.path());
+    ok(&ratedesk(
+        &db,
+        &["result", "2025-hki-open", "1", "1", "1-0"],
+    ));
     let expected = ok(&ratedesk(&db, &["export", "ratings"]));
-    let rated_by = |raw: &sled::Db| {
+    let meta_of = |raw: &sled::Db, key: &str| {
         let meta = raw.open_tree("meta").expect("meta");
-        let bytes = meta.get("rated_by").expect("read").expect("stamped");
+        let bytes = meta.get(key).expect("read").expect("stamped");
         u64::from_be_bytes(bytes.as_ref().try_into().expect("eight bytes"))
     };
-    {
-        let raw = sled::open(&db).expect("sled");
-        assert_eq!(rated_by(&raw), ratedesk::rules::RULES_REVISION);
-        // What an earlier revision left: its own answers (here: none at all).
+    // Moves of the import shown beside the result: what other rules might have given.
+    let earlier_rules = |db: &Path, seq: u64| {
+        let raw = sled::open(db).expect("sled");
+        assert_eq!(meta_of(&raw, "rated_by"), ratedesk::rules::RULES_REVISION);
         raw.open_tree("unit_results")
             .expect("results")
             .clear()
             .expect("clear");
+        let moves = raw.open_tree("audit_moves").expect("moves");
+        let of_1 = moves
+            .get(1u64.to_be_bytes())
+            .expect("read")
+            .expect("moves of #1");
+        moves.insert(seq.to_be_bytes(), of_1).expect("write");
+        raw
+    };
+    {
+        let raw = earlier_rules(&db, 2);
         raw.open_tree("meta")
             .expect("meta")
             .insert("rated_by", &1u64.to_be_bytes())
@@ -485,8 +501,45 @@ fn results_rated_by_earlier_rules_are_rated_again_at_the_opening() {
         raw.flush().expect("flush");
     }
     assert_eq!(ok(&ratedesk(&db, &["export", "ratings"])), expected);
-    let raw = sled::open(&db).expect("sled");
-    assert_eq!(rated_by(&raw), ratedesk::rules::RULES_REVISION);
+    ok(&ratedesk(&db, &["check"]));
+    {
+        let raw = sled::open(&db).expect("sled");
+        assert_eq!(meta_of(&raw, "rated_by"), ratedesk::rules::RULES_REVISION);
+        assert_eq!(meta_of(&raw, "rules_since"), 2);
+    }
+    // An entry after it is held to these rules.
+    ok(&ratedesk(
+        &db,
+        &["result", "2025-hki-open", "1", "2", "0-1"],
+    ));
+    let expected = ok(&ratedesk(&db, &["export", "ratings"]));
+    {
+        let raw = sled::open(&db).expect("sled");
+        let moves = raw.open_tree("audit_moves").expect("moves");
+        let of_1 = moves
+            .get(1u64.to_be_bytes())
+            .expect("read")
+            .expect("moves of #1");
+        moves.insert(3u64.to_be_bytes(), of_1).expect("write");
+        raw.flush().expect("flush");
+    }
+    let out = ratedesk(&db, &["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("beside #3"));
+    // Results written by a version that does not know the stamp (it leaves the stamp behind
+    // the entry the results follow from) are rated again too.
+    {
+        let raw = sled::open(&db).expect("sled");
+        let meta = raw.open_tree("meta").expect("meta");
+        meta.insert("rated_by_seq", &2u64.to_be_bytes())
+            .expect("insert");
+        raw.open_tree("unit_results")
+            .expect("results")
+            .clear()
+            .expect("clear");
+        raw.flush().expect("flush");
+    }
+    assert_eq!(ok(&ratedesk(&db, &["export", "ratings"])), expected);
 }
 
 #[test]

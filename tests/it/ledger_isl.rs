@@ -48,6 +48,10 @@ enum Op {
     Received(usize, Option<u32>),
     /// Move the k-th live event (with its game dates and received date) by some days.
     Move(usize, i64),
+    /// Player p's FIDE list history replaced by one list on day d with this standard rating
+    /// (or none): a foreign player enters on it when it is in force; the events it may move
+    /// are found as the desk finds them ([`ratedesk::book::Change::reach`]).
+    Fide(usize, i64, Option<i32>),
 }
 
 fn event_spec() -> impl Strategy<Value = EventSpec> {
@@ -81,6 +85,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => any::<usize>().prop_map(Op::Remove),
         2 => (any::<usize>(), proptest::option::of(0u32..100)).prop_map(|(k, r)| Op::Received(k, r)),
         1 => (any::<usize>(), -100i64..100).prop_map(|(k, d)| Op::Move(k, d)),
+        2 => (0..PLAYERS, 0i64..480, proptest::option::of(1500i32..2500))
+            .prop_map(|(p, d, r)| Op::Fide(p, d, r)),
     ]
 }
 
@@ -238,6 +244,41 @@ fn apply(book: &mut Book<Isl>, op: &Op) -> Vec<usize> {
             event.received = event.received.map(shift);
             vec![e]
         }
+        Op::Fide(p, d, rating) => {
+            use ratedesk::book::{Change, Delta, PlayerRecord, PlayerStatus};
+            let record = |book: &Book<Isl>| PlayerRecord::<Isl> {
+                info: book.players[*p].clone(),
+                seeds: book.seeds[*p].clone(),
+                held: book.held[*p].clone(),
+                confirmed: book.confirmed[*p].clone(),
+                status: PlayerStatus::Active,
+            };
+            let before = record(book);
+            let mut after = before.clone();
+            after.info.fide = rating
+                .map(|r| ratedesk::model::FideEntry {
+                    list_date: day(*d),
+                    standard: Some(r),
+                    rapid: None,
+                    blitz: None,
+                })
+                .into_iter()
+                .collect();
+            let change = Change::<Isl> {
+                players: vec![Delta {
+                    key: *p,
+                    before: Some(before),
+                    after: Some(after),
+                }],
+                ..Change::default()
+            };
+            let reach = change.reach();
+            let mut touched = reach.events_touched(book);
+            let mut status = vec![PlayerStatus::Active; book.players.len()];
+            change.apply(book, &mut status);
+            touched.extend(reach.events_touched(book));
+            touched.into_iter().collect()
+        }
     }
 }
 
@@ -326,4 +367,48 @@ proptest! {
             check(&book, &ledger)?;
         }
     }
+}
+
+/// A FIDE list dated after an event's start but in force on the first day of the period that
+/// rates a foreign player's game in it (the event runs over the list date 2025-03-01): he
+/// enters on it, so adding the list re-rates that period — found as the desk finds the events
+/// a change may move — and the ledger equals one built afresh.
+#[test]
+fn a_fide_list_after_the_start_moves_an_entry_in_a_later_period_of_the_event() {
+    // p2 (k % 3 == 2) is the German of `book`; p0 and p1 are rated.
+    let rated = |r| (Some(IslState::rated(r, 50, false)), None);
+    let mut book = book(vec![rated(1800), rated(1700), (None, None)], &[]);
+    book.players[2].fide.clear();
+    let start = NaiveDate::from_ymd_opt(2025, 2, 20).expect("date");
+    let end = NaiveDate::from_ymd_opt(2025, 3, 8).expect("date");
+    let mut first = game(1, 1, 0, 1, 2);
+    first.date = Some(start);
+    let mut second = game(2, 1, 2, 0, 0);
+    second.date = Some(NaiveDate::from_ymd_opt(2025, 3, 5).expect("date"));
+    book.events.push(Event {
+        start,
+        end,
+        games: vec![first, second],
+        ..build_event(
+            "over".into(),
+            &EventSpec {
+                day: 0,
+                length: 0,
+                minutes: 0,
+                abroad: false,
+                received: None,
+                dated: true,
+                rounds: vec![],
+            },
+        )
+    });
+    book.live.push(true);
+    let mut ledger = Ledger::build(&Isl, &book);
+    check(&book, &ledger).expect("built");
+    // The list of 2025-02-25: after the start, in force on 2025-03-01.
+    let d = (NaiveDate::from_ymd_opt(2025, 2, 25).expect("date") - day(0)).num_days();
+    let touched = apply(&mut book, &Op::Fide(2, d, Some(2100)));
+    assert_eq!(touched, [0], "the event is moved by the list");
+    ledger.update(&Isl, &book, touched);
+    check(&book, &ledger).expect("the same as afresh");
 }
