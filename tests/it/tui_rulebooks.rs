@@ -755,17 +755,12 @@ fn iceland_writes_names_first_name_first_and_lists_them_by_it() {
 /// cap of 0.85 and the missing bonus, imported as an officer would).
 #[test]
 fn ssl_an_event_before_2011_names_its_rule_on_the_screen_and_in_its_report() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/conformance-next/ssl/ssl-before-2011-cap-085-and-no-bonus.json");
-    let case = std::fs::read_to_string(&file)
-        .unwrap_or_else(|e| panic!("the shared case {}: {e}", file.display()));
-    let doc: Value = serde_json::from_str(&case).expect("json");
-    let book = ratedesk::json::read(&Ssl, &doc["input"].to_string())
-        .expect("the case reads")
-        .book;
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut desk = Desk::open(dir.path(), Ssl).expect("open");
-    desk.apply(Edit::import_new(book)).expect("import");
+    let desk = desk_of_shared_case(
+        "ssl/ssl-before-2011-cap-085-and-no-bonus.json",
+        Ssl,
+        dir.path(),
+    );
     let report = |id: &str| {
         ratedesk::app::publish::report(&desk, id, ratedesk::export::format::PageKind::Text)
             .expect("a report")
@@ -797,18 +792,12 @@ fn ssl_an_event_before_2011_names_its_rule_on_the_screen_and_in_its_report() {
 /// is rated (the shared case, imported as an officer would).
 #[test]
 fn tsf_an_event_long_and_late_says_a_10_e_in_its_header() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(
-        "../shared/conformance-next/tsf/tsf-a10e-more-than-60-days-and-more-than-30-days-late.json",
-    );
-    let case = std::fs::read_to_string(&file)
-        .unwrap_or_else(|e| panic!("the shared case {}: {e}", file.display()));
-    let doc: Value = serde_json::from_str(&case).expect("json");
-    let book = ratedesk::json::read(&Tsf, &doc["input"].to_string())
-        .expect("the case reads")
-        .book;
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut desk = Desk::open(dir.path(), Tsf).expect("open");
-    desk.apply(Edit::import_new(book)).expect("import");
+    let desk = desk_of_shared_case(
+        "tsf/tsf-a10e-more-than-60-days-and-more-than-30-days-late.json",
+        Tsf,
+        dir.path(),
+    );
     let mut app = App::new(desk);
     for (id, caught) in [("long-late", true), ("long-in-time", false)] {
         let event = app
@@ -834,18 +823,12 @@ fn tsf_an_event_long_and_late_says_a_10_e_in_its_header() {
 /// enter, says nothing of it (the shared case, imported as an officer would).
 #[test]
 fn isl_the_card_says_how_a_foreign_player_entered_the_list() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(
-        "../shared/conformance-next/isl/isl-foreign-players-enter-on-fide-or-national-rating.json",
-    );
-    let case = std::fs::read_to_string(&file)
-        .unwrap_or_else(|e| panic!("the shared case {}: {e}", file.display()));
-    let doc: Value = serde_json::from_str(&case).expect("json");
-    let book = ratedesk::json::read(&Isl, &doc["input"].to_string())
-        .expect("the case reads")
-        .book;
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut desk = Desk::open(dir.path(), Isl).expect("open");
-    desk.apply(Edit::import_new(book)).expect("import");
+    let desk = desk_of_shared_case(
+        "isl/isl-foreign-players-enter-on-fide-or-national-rating.json",
+        Isl,
+        dir.path(),
+    );
     let mut app = App::new(desk);
     for (id, said) in [
         ("de1", Some("entered on 2100, his FIDE rating")),
@@ -866,4 +849,21 @@ fn isl_the_card_says_how_a_foreign_player_entered_the_list() {
             None => assert!(!screen.contains("entered on"), "{id}: {screen}"),
         }
     }
+}
+
+/// A shared case of the rules being added (`../shared/conformance-next/NAME`), its input
+/// imported into a new database as an officer would.
+fn desk_of_shared_case<R: Federation>(name: &str, rulebook: R, dir: &Path) -> Desk<R> {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/conformance-next")
+        .join(name);
+    let case = std::fs::read_to_string(&file)
+        .unwrap_or_else(|e| panic!("the shared case {}: {e}", file.display()));
+    let doc: Value = serde_json::from_str(&case).expect("json");
+    let book = ratedesk::json::read(&rulebook, &doc["input"].to_string())
+        .expect("the case reads")
+        .book;
+    let mut desk = Desk::open(dir, rulebook).expect("open");
+    desk.apply(Edit::import_new(book)).expect("import");
+    desk
 }
