@@ -261,6 +261,21 @@ fn an_icelandic_officer_finds_a_player_keys_a_result_and_types_a_name_after_leav
     officers_day("isl", "ISL10000", "ratedesk-demo-isl");
 }
 
+/// An officer's first `--demo` builds the default demo federation (3 000 players of the
+/// generator, ten years, and the 8 of the sample event) in the data folder and opens it; ctrl-c
+/// quits with the shell's screen back.
+#[test]
+fn the_first_start_builds_the_default_demo_and_opens_it() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut terminal = Terminal::start_building(data.path(), "isl");
+    terminal.wait_for("3008 players", Duration::from_secs(180));
+    terminal.quit(Duration::from_secs(120));
+    assert!(
+        data.path().join("ratedesk-demo-isl").is_dir(),
+        "the demo is kept in the data folder"
+    );
+}
+
 #[test]
 fn a_turkish_officer_finds_a_player_keys_a_result_and_types_a_name_after_leaving_the_card() {
     officers_day("tsf", "TUR10000", "ratedesk-demo-tsf");
@@ -399,12 +414,7 @@ fn a_flush_that_fails_behind_the_frame_is_shown_and_stops_editing() {
 
 fn officers_day(rules: &str, id: &str, folder: &str) {
     let data = tempfile::tempdir().expect("tempdir");
-    // Iceland's day starts by building the default demo, as an officer's first `--demo` does.
-    let mut terminal = if rules == "isl" {
-        Terminal::start_building(data.path(), rules)
-    } else {
-        Terminal::start(data.path(), rules)
-    };
+    let mut terminal = Terminal::start(data.path(), rules);
     let keyed = key_a_result(&mut terminal, id);
     let typed = format!("{id}▏");
     // Esc back to the card, Esc back to the search, then a name typed at once: every letter
