@@ -33,7 +33,13 @@ struct Stamp {
 impl Stamp {
     fn new(rules: &str, counts: Counts) -> Self {
         Self {
-            program: env!("CARGO_PKG_VERSION").to_string(),
+            // The version and the revision of the rules its ratings were rated by: a page
+            // rated by other rules is not drawn.
+            program: format!(
+                "{} rules {}",
+                env!("CARGO_PKG_VERSION"),
+                crate::rules::RULES_REVISION
+            ),
             rules: rules.to_string(),
             counts: [counts.players, counts.events, counts.games, counts.audit],
         }
