@@ -793,7 +793,13 @@ fn a_signal_ends_a_batch_stuck_on_its_disk_and_a_stopped_batch_says_so_in_its_st
     stdin
         .write_all((lines.join("\n") + "\n").as_bytes())
         .expect("send");
-    std::thread::sleep(std::time::Duration::from_secs(3));
+    // Six edits answered, the seventh's flush hangs: a moment for it to be stuck in it.
+    let mut answers = BufReader::new(child.stdout.take().expect("stdout"));
+    for _ in 0..6 {
+        let mut line = String::new();
+        answers.read_line(&mut line).expect("an answer");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
     signal(&child);
     let out = finished_within(child, std::time::Duration::from_secs(20));
     drop(stdin);
