@@ -629,6 +629,23 @@ pub mod day {
     }
 }
 
+/// The dates unit tests of every layer build their data from (the integration tests have
+/// theirs in `tests/it/common`).
+#[cfg(test)]
+pub mod fixture {
+    use chrono::NaiveDate;
+
+    /// A date written as the files write it: `2025-03-01`.
+    pub fn day(text: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(text, "%Y-%m-%d").expect("a test date as YYYY-MM-DD")
+    }
+
+    /// A date by its year, month and day.
+    pub fn ymd(year: i32, month: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(year, month, day).expect("a test date that exists")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -248,7 +248,7 @@ mod tests {
     }
 
     fn day(d: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(2024, 3, d).expect("date")
+        crate::model::fixture::ymd(2024, 3, d)
     }
 
     fn event(id: &str, d: u32, games: &[(usize, usize, GameResult)]) -> Event {

@@ -175,9 +175,7 @@ pub(crate) fn draw_chart(
 mod tests {
     use super::*;
 
-    fn day(y: i32, m: u32, d: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(y, m, d).expect("date")
-    }
+    use crate::model::fixture::ymd as day;
 
     #[test]
     fn the_newest_game_is_at_the_right_edge_however_many_there_are() {

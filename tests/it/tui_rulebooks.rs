@@ -6,7 +6,6 @@
 
 use std::path::Path;
 
-use chrono::NaiveDate;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratedesk::app::workstation::state::{App, Popup, Tab};
@@ -23,9 +22,7 @@ use ratedesk::ui::theme::Theme;
 use ratedesk::ui::{press_keys, type_text};
 use serde_json::Value;
 
-fn d(s: &str) -> NaiveDate {
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date")
-}
+use crate::common::day as d;
 
 fn keys() -> Keymap {
     Keymap::load(None, None).expect("default keymap")

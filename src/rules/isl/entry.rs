@@ -78,9 +78,7 @@ mod tests {
     use super::*;
     use crate::model::{FideEntry, NationalEntry};
 
-    fn day(y: i32, m: u32, d: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(y, m, d).expect("a date")
-    }
+    use crate::model::fixture::ymd as day;
 
     fn fide(date: NaiveDate, standard: Option<Rating>) -> FideEntry {
         FideEntry {

@@ -54,9 +54,7 @@ pub fn comparable(games: u32) -> bool {
 mod tests {
     use super::*;
 
-    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(y, m, day).expect("date")
-    }
+    use crate::model::fixture::ymd as d;
 
     #[test]
     fn utreikningsdagsetningar_the_list_in_force_and_the_one_before() {

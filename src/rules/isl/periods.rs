@@ -94,9 +94,7 @@ pub fn is_junior(born: Option<NaiveDate>, period: &Period) -> bool {
 mod tests {
     use super::*;
 
-    fn d(s: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
-    }
+    use crate::model::fixture::day as d;
 
     fn p(from: &str, name: &str) -> Period {
         Period {

@@ -319,16 +319,13 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
 
 #[cfg(test)]
 mod tests {
-    use chrono::NaiveDate;
 
     use super::*;
     use crate::model::{GameResult, PlayerInfo};
     use crate::rules::isl::{STANDARD, period_of, unit_key};
     use crate::rules::{Rulebook, UnitKey};
 
-    fn d(s: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
-    }
+    use crate::model::fixture::day as d;
 
     fn event(id: &str, start: &str, end: &str, games: &[(u32, usize, usize, &str)]) -> Event {
         Event {

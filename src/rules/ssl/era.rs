@@ -107,9 +107,7 @@ impl Rule {
 mod tests {
     use super::*;
 
-    fn day(y: i32, m: u32, d: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(y, m, d).expect("a date")
-    }
+    use crate::model::fixture::ymd as day;
 
     #[test]
     fn the_start_decides_the_rule_at_the_turn_of_2010_11() {

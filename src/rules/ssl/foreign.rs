@@ -154,9 +154,7 @@ mod tests {
     use super::*;
     use crate::model::{FideEntry, NationalEntry};
 
-    fn date(s: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
-    }
+    use crate::model::fixture::day as date;
 
     fn foreigner(fide: Vec<FideEntry>) -> PlayerInfo {
         PlayerInfo {

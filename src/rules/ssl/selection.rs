@@ -139,9 +139,7 @@ pub fn selection(
 mod tests {
     use super::*;
 
-    fn date(s: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
-    }
+    use crate::model::fixture::day as date;
 
     #[test]
     fn rule_5_2_period_starts_on_1_january_of_the_previous_year() {

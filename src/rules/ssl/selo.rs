@@ -315,11 +315,8 @@ mod tests {
     }
     use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo};
     use crate::rules::EventPart;
-    use chrono::NaiveDate;
 
-    fn date(s: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
-    }
+    use crate::model::fixture::day as date;
 
     /// An event of standard games, one a round, abroad or at home.
     fn event(abroad: bool, official_representation: bool, games: &[(usize, usize, &str)]) -> Event {

@@ -232,9 +232,7 @@ mod tests {
     }
     use crate::model::{Game, GameResult, TimeControl};
 
-    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(y, m, day).expect("date")
-    }
+    use crate::model::fixture::ymd as d;
 
     fn event(start: NaiveDate, end: NaiveDate, rounds: &[(u32, Option<NaiveDate>)]) -> Event {
         Event {

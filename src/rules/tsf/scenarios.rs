@@ -8,7 +8,7 @@ use crate::model::{FideEntry, Game, GameResult, PlayerIdx, PlayerInfo};
 use crate::rules::{Award, EventPart, PlayerRating};
 
 fn d(m: u32, day: u32) -> NaiveDate {
-    NaiveDate::from_ymd_opt(2025, m, day).expect("date")
+    crate::model::fixture::ymd(2025, m, day)
 }
 
 fn event(id: &str, day: u32, pairing: &str, games: &[(u32, PlayerIdx, PlayerIdx, &str)]) -> Event {

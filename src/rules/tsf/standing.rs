@@ -133,7 +133,7 @@ mod tests {
     use crate::rules::tsf::Archived;
 
     fn d(m: u32, day: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(2025, m, day).expect("date")
+        crate::model::fixture::ymd(2025, m, day)
     }
 
     fn foreign(fide: Vec<FideEntry>) -> PlayerInfo {

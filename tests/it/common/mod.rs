@@ -24,6 +24,11 @@ pub fn ok(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("utf-8")
 }
 
+/// A date written as the files write it: `2025-03-01`.
+pub fn day(text: &str) -> chrono::NaiveDate {
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").expect("a test date as YYYY-MM-DD")
+}
+
 /// A file of `../shared/data`, beside the checkout.
 #[allow(dead_code)]
 pub fn shared(path: &str) -> PathBuf {
