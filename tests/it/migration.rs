@@ -17,8 +17,13 @@ fn fixture(name: &str) -> std::path::PathBuf {
 
 /// A copy of the fixture database to open (opening migrates it in place).
 fn copy_of_the_old_database() -> tempfile::TempDir {
+    copy_of("schema-1")
+}
+
+/// A copy of the fixture database `name`.
+fn copy_of(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    let from = fixture("schema-1");
+    let from = fixture(name);
     for entry in std::fs::read_dir(&from)
         .unwrap_or_else(|e| panic!("{}: {e}", from.display()))
         .flatten()
@@ -107,4 +112,29 @@ fn a_migrated_database_takes_new_edits_and_undoes_them() {
     assert_eq!(ok(&run(db, &["export", "events"])), before);
     let check = ok(&run(db, &["check"]));
     assert!(check.contains("chain holds (6 entries)"), "{check}");
+}
+
+/// `tests/fixtures/records-v4/` was written by the release before games kept their own
+/// receipt date (records tagged V4): the sample event imported, a result, its correction,
+/// another result and its undo. It opens with the same record and log, its chain holds, and it
+/// takes new edits.
+#[test]
+fn a_database_of_v4_records_opens_with_its_record_and_its_log() {
+    let dir = copy_of("records-v4");
+    let db = dir.path();
+    assert_eq!(
+        ok(&run(db, &["export", "events"])),
+        read("records-v4.events.json")
+    );
+    assert_eq!(ok(&run(db, &["log", "--full"])), read("records-v4.log.txt"));
+    let check = ok(&run(db, &["check"]));
+    assert!(check.contains("chain holds (5 entries)"), "{check}");
+    ok(&run(db, &["result", "2025-hki-open", "1", "3", "1-0"]));
+    ok(&run(db, &["undo"]));
+    assert_eq!(
+        ok(&run(db, &["export", "events"])),
+        read("records-v4.events.json")
+    );
+    let check = ok(&run(db, &["check"]));
+    assert!(check.contains("chain holds (7 entries)"), "{check}");
 }
