@@ -95,6 +95,7 @@ fn federation(players: usize, games: usize) -> Book<Ssl> {
                     black: Some(*bl),
                     result: Some(result),
                     date: None,
+                    received: None,
                 });
             }
         }

@@ -231,6 +231,7 @@ impl Generator {
                         black: Some(*bl),
                         result: Some(result),
                         date: None,
+                        received: None,
                     });
                     event.participants = vec![*w, *bl];
                     self.push_event(event);

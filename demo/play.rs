@@ -145,6 +145,7 @@ impl Play {
                         black: None,
                         result: Some(bye),
                         date: None,
+                        received: None,
                     });
                     continue;
                 };
@@ -166,6 +167,7 @@ impl Play {
                     black: Some(b),
                     result: Some(result),
                     date: None,
+                    received: None,
                 });
             }
         }
@@ -196,6 +198,7 @@ impl Play {
                     black: Some(bl),
                     result: Some(result),
                     date: None,
+                    received: None,
                 });
             }
             let last = seats.remove(n - 1);

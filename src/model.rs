@@ -140,7 +140,7 @@ impl TimeControl {
 }
 
 /// One game of an event. `black` is `None` for a bye.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct Game {
     pub round: u32,
     /// The board within the round (1-based): with the round, the game's key in its event.
@@ -152,6 +152,37 @@ pub struct Game {
     /// The day the game was actually played, when it differs from the schedule (SSL 2.12).
     #[serde(with = "day::option")]
     pub date: Option<NaiveDate>,
+    /// The day the federation received this game's result, when it is its own (rounds
+    /// reported as they are played; ISL rates a game by it); `None`: the event's `received`.
+    #[serde(default, with = "day::option")]
+    pub received: Option<NaiveDate>,
+}
+
+/// An audit entry is hashed as its JSON, so the JSON of a game stored before games kept their
+/// own receipt date must stay what it was: without one it has no `received` key. Binary
+/// records (bincode, which reads fields by position) always carry the field.
+impl Serialize for Game {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Day<'a>(&'a Option<NaiveDate>);
+        impl Serialize for Day<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                day::option::serialize(self.0, s)
+            }
+        }
+        let received = self.received.is_some() || !s.is_human_readable();
+        let mut st = s.serialize_struct("Game", 6 + usize::from(received))?;
+        st.serialize_field("round", &self.round)?;
+        st.serialize_field("board", &self.board)?;
+        st.serialize_field("white", &self.white)?;
+        st.serialize_field("black", &self.black)?;
+        st.serialize_field("result", &self.result)?;
+        st.serialize_field("date", &Day(&self.date))?;
+        if received {
+            st.serialize_field("received", &Day(&self.received))?;
+        }
+        st.end()
+    }
 }
 
 /// Why a game cannot stand beside the other games of its round: the one check of a game's
@@ -650,6 +681,34 @@ pub mod fixture {
 mod tests {
     use super::*;
 
+    /// A game's JSON (backups, audit hashes) has no `received` key when the game has no receipt
+    /// date of its own: an entry written before games kept one hashes as it did.
+    #[test]
+    fn a_games_json_carries_its_receipt_date_only_when_it_has_one() {
+        let mut game = Game {
+            round: 1,
+            board: 2,
+            white: 0,
+            black: Some(1),
+            result: Some(GameResult::DRAW),
+            date: None,
+            received: None,
+        };
+        let json = serde_json::to_string(&game).expect("json");
+        assert_eq!(
+            json,
+            r#"{"round":1,"board":2,"white":0,"black":1,"result":{"white_halves":1,"black_halves":1,"played":true},"date":null}"#
+        );
+        assert_eq!(serde_json::from_str::<Game>(&json).expect("read"), game);
+        game.received = Some(fixture::day("2025-03-03"));
+        let json = serde_json::to_string(&game).expect("json");
+        assert!(
+            json.ends_with(r#""date":null,"received":"2025-03-03"}"#),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<Game>(&json).expect("read"), game);
+    }
+
     /// A game's place in its round, checked once for a document and for the workstation: two
     /// players, one game a player a round (a bye counts), a board once.
     #[test]
@@ -661,6 +720,7 @@ mod tests {
             black,
             result: None,
             date: None,
+            received: None,
         };
         let round = [game(1, 0, Some(1)), game(2, 2, None)];
         let name = |p: PlayerIdx| format!("player {p}");
@@ -824,6 +884,7 @@ mod tests {
             black,
             result,
             date: None,
+            received: None,
         };
         assert!(game(Some(1), Some(GameResult::DRAW)).is_rated_game());
         assert!(

@@ -14,6 +14,7 @@ pub fn game(round: u32, board: u32, white: PlayerIdx, black: Option<PlayerIdx>) 
         black,
         result: None,
         date: None,
+        received: None,
     }
 }
 

@@ -329,6 +329,7 @@ mod tests {
                     black: Some(1),
                     result: Some(GameResult::DRAW),
                     date: None,
+                    received: None,
                 }),
             }],
         }

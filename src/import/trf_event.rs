@@ -335,6 +335,7 @@ pub fn to_event(
                     black: None,
                     result: Some(GameResult::unplayed(halves, 0)),
                     date: None,
+                    received: None,
                 });
                 continue;
             };
@@ -391,6 +392,7 @@ pub fn to_event(
             black: Some(g.black),
             result: Some(result),
             date: None,
+            received: None,
         }
     });
     let mut all: Vec<Game> = games.chain(byes).collect();

@@ -147,6 +147,10 @@ pub(super) struct GameIn {
     /// point (a TRF `D`: a game of less than one move), which no code of the contract says.
     #[serde(default)]
     pub played: Option<bool>,
+    /// The day this game's result was received, when it is its own (ISL rates a game by it;
+    /// the other rulebooks keep it and rate by the event's).
+    #[serde(default)]
+    pub received: Option<String>,
     #[serde(default)]
     pub date: Option<String>,
 }
@@ -430,6 +434,11 @@ pub(super) fn events(
                     .max()
                     .map_or(1, |b: u32| b + 1),
             };
+            let received = g
+                .received
+                .as_deref()
+                .map(|d| self::date(&format!("{} received", gitem()), d))
+                .transpose()?;
             let game = Game {
                 round,
                 board,
@@ -437,6 +446,7 @@ pub(super) fn events(
                 black,
                 result,
                 date,
+                received,
             };
             // The one check of a game's place (`Clash`), against the round's games so far.
             let others = in_round

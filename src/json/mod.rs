@@ -393,6 +393,9 @@ fn event_json<R: Rulebook>(book: &Book<R>, e: &Event) -> Value {
             if let Some(d) = g.date {
                 obj["date"] = json!(d.to_string());
             }
+            if let Some(d) = g.received {
+                obj["received"] = json!(d.to_string());
+            }
             obj
         })
         .collect();

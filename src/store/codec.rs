@@ -8,13 +8,16 @@ use serde::{Deserialize, Serialize};
 /// A stored record with its schema version. V2 records carry events with `received` and
 /// `playoff_of` (V1: a `playoff` flag); V3 audit entries carry the link to the entry before
 /// them (V1, V2: none); V4 player records, and the audit entries that carry them, a club
-/// (V1–V3: none). Records of every other kind have one layout under every tag.
+/// (V1–V3: none); V5 games, and the event records and audit entries that carry them, their
+/// own receipt date (V1–V4: none). Records of every other kind have one layout under every
+/// tag.
 #[derive(Serialize, Deserialize)]
 pub enum Versioned<T> {
     V1(T),
     V2(T),
     V3(T),
     V4(T),
+    V5(T),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -27,7 +30,7 @@ fn config() -> bincode::config::Configuration {
 
 /// Encodes a record as its current version.
 pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
-    bincode::serde::encode_to_vec(Versioned::V4(value), config())
+    bincode::serde::encode_to_vec(Versioned::V5(value), config())
         .map_err(|e| CodecError(e.to_string()))
 }
 
@@ -66,20 +69,11 @@ where
     Old: DeserializeOwned + Into<T>,
 {
     match decode_whole::<Old>(bytes)? {
-        Versioned::V1(v) | Versioned::V2(v) | Versioned::V3(v) | Versioned::V4(v) => Ok(v.into()),
-    }
-}
-
-/// Decodes a record whose layout changed in V2: a V1 record is read in its old layout `Old`
-/// and upgraded.
-pub fn decode_upgrading<T, Old>(bytes: &[u8]) -> Result<T, CodecError>
-where
-    T: DeserializeOwned,
-    Old: DeserializeOwned + Into<T>,
-{
-    match version(bytes) {
-        Some(1) => decode_old::<T, Old>(bytes),
-        _ => decode(bytes),
+        Versioned::V1(v)
+        | Versioned::V2(v)
+        | Versioned::V3(v)
+        | Versioned::V4(v)
+        | Versioned::V5(v) => Ok(v.into()),
     }
 }
 
@@ -139,10 +133,10 @@ pub fn decode_current<'de, S: serde::de::DeserializeSeed<'de>>(
     seed: S,
     bytes: &'de [u8],
 ) -> Result<Option<S::Value>, CodecError> {
-    if version(bytes) != Some(4) {
+    if version(bytes) != Some(5) {
         return Ok(None);
     }
-    // The tag is one byte (variant 3 of `Versioned`), the record follows.
+    // The tag is one byte (variant 4 of `Versioned`), the record follows.
     let body = &bytes[1..];
     let (value, used) = bincode::serde::seed_decode_from_slice(seed, body, config())
         .map_err(|e| CodecError(e.to_string()))?;
@@ -167,8 +161,8 @@ mod tests {
         let d = D(NaiveDate::from_ymd_opt(2025, 3, 1).expect("date"));
         let bytes = encode(&d).expect("encode");
         assert_eq!(bytes.len(), 4, "version tag + 3-byte day: {bytes:?}");
-        assert_eq!(bytes[0], 3, "written as V4");
-        assert_eq!(version(&bytes), Some(4));
+        assert_eq!(bytes[0], 4, "written as V5");
+        assert_eq!(version(&bytes), Some(5));
         assert_eq!(decode::<D>(&bytes).expect("decode"), d);
         assert_eq!(serde_json::to_string(&d).expect("json"), "\"2025-03-01\"");
     }
@@ -185,13 +179,10 @@ mod tests {
             }
         }
         let old = bincode::serde::encode_to_vec(Versioned::V1(Old(7)), config()).expect("v1");
-        assert_eq!(
-            decode_upgrading::<New, Old>(&old).expect("upgrade"),
-            New(7, None)
-        );
+        assert_eq!(decode_old::<New, Old>(&old).expect("upgrade"), New(7, None));
         let new = encode(&New(7, Some("x".into()))).expect("current");
         assert_eq!(
-            decode_upgrading::<New, Old>(&new).expect("current"),
+            decode::<New>(&new).expect("current"),
             New(7, Some("x".into()))
         );
         // A record of unchanged layout reads under either tag.

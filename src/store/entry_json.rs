@@ -222,6 +222,7 @@ mod tests {
             black: Some(1),
             result: Some(result),
             date: Some(day),
+            received: None,
         };
         let mut entry = AuditEntry::<Ssl> {
             seq: 7,

@@ -96,7 +96,7 @@ impl Store {
         else {
             return Ok(None);
         };
-        codec::decode_upgrading::<_, legacy::EventRecordV1>(&bytes)
+        legacy::event_record(&bytes)
             .map(Some)
             .map_err(|err| self.corrupt(&format!("event record {e}"), &err))
     }
@@ -160,15 +160,15 @@ impl Store {
         for item in self.games.iter() {
             let (_, v) = item.map_err(|e| self.fail(e))?;
             let (event, game): (usize, Game) =
-                codec::decode(&v).map_err(|e| self.corrupt("game record", &e))?;
+                legacy::game_record(&v).map_err(|e| self.corrupt("game record", &e))?;
             games.entry(event).or_default().push(game);
         }
         let mut batch = sled::Batch::default();
         for item in self.events.iter() {
             let (k, v) = item.map_err(|e| self.fail(e))?;
             let id = codec::id_of(&k).ok_or_else(|| self.corrupt("event key", &"short key"))?;
-            let mut record: EventRecord = codec::decode_upgrading::<_, legacy::EventRecordV1>(&v)
-                .map_err(|e| self.corrupt("event record", &e))?;
+            let mut record: EventRecord =
+                legacy::event_record(&v).map_err(|e| self.corrupt("event record", &e))?;
             record.event.games = games.remove(&(id as usize)).unwrap_or_default();
             batch.insert(k, codec::encode(&record).map_err(|e| self.fail(e))?);
         }
@@ -275,6 +275,7 @@ mod tests {
                     black: Some(black),
                     result: Some(result),
                     date: None,
+                    received: None,
                 })
                 .collect(),
         }

@@ -1,7 +1,9 @@
 //! Record layouts of earlier versions, read once and upgraded: V1 events carried a `playoff`
 //! flag and no `received` date; V1 and V2 audit entries carried no link to the entry before
-//! them; V1 to V3 player records (and the audit entries that carry them) had no club. Only the
-//! store's decoder uses these, through [`player_record`] and [`audit_entry`].
+//! them; V1 to V3 player records (and the audit entries that carry them) had no club; V1 to V4
+//! games (and the event records and audit entries that carry them) had no receipt date of
+//! their own. Only the store's decoder uses these, through [`player_record`],
+//! [`event_record`] and [`audit_entry`].
 
 use chrono::NaiveDate;
 use serde::Deserialize;
@@ -10,7 +12,7 @@ use super::codec::{self, CodecError};
 use super::records::{AuditEntry, AuditKind, Link};
 use crate::book::{Change, Delta, EventRecord, GameKey, PlayerRecord, PlayerStatus};
 use crate::model::{
-    Event, FideEntry, Game, NationalEntry, PlayerIdx, PlayerInfo, Sex, TimeControl,
+    Event, FideEntry, Game, GameResult, NationalEntry, PlayerIdx, PlayerInfo, Sex, TimeControl,
 };
 use crate::rules::{Award, Rulebook};
 
@@ -28,7 +30,123 @@ pub(super) fn audit_entry<R: Rulebook>(bytes: &[u8]) -> Result<AuditEntry<R>, Co
         Some(1) => codec::decode_old::<_, AuditEntryV1<R>>(bytes),
         Some(2) => codec::decode_old::<_, AuditEntryV2<R>>(bytes),
         Some(3) => codec::decode_old::<_, AuditEntryV3<R>>(bytes),
+        Some(4) => codec::decode_old::<_, AuditEntryV4<R>>(bytes),
         _ => codec::decode(bytes),
+    }
+}
+
+/// A stored event record, read in the layout its tag says and upgraded.
+pub(super) fn event_record(bytes: &[u8]) -> Result<EventRecord, CodecError> {
+    match codec::version(bytes) {
+        Some(1) => codec::decode_old::<_, EventRecordV1>(bytes),
+        Some(2..=4) => codec::decode_old::<_, EventRecordV2>(bytes),
+        _ => codec::decode(bytes),
+    }
+}
+
+/// A game of V1 to V4: no receipt date of its own.
+#[derive(Deserialize)]
+struct GameV1 {
+    round: u32,
+    board: u32,
+    white: PlayerIdx,
+    black: Option<PlayerIdx>,
+    result: Option<GameResult>,
+    #[serde(with = "crate::model::day::option")]
+    date: Option<NaiveDate>,
+}
+
+impl From<GameV1> for Game {
+    fn from(g: GameV1) -> Self {
+        Game {
+            round: g.round,
+            board: g.board,
+            white: g.white,
+            black: g.black,
+            result: g.result,
+            date: g.date,
+            received: None,
+        }
+    }
+}
+
+/// A game record of schema 1's own games tree (V1 to V3): its event and the game, upgraded.
+pub(super) fn game_record(bytes: &[u8]) -> Result<(usize, Game), CodecError> {
+    match codec::version(bytes) {
+        Some(1..=4) => codec::decode_old::<(usize, Game), GameRecordV1>(bytes),
+        _ => codec::decode(bytes),
+    }
+}
+
+/// A game record of schema 1: the event's number and the game.
+#[derive(Deserialize)]
+struct GameRecordV1(usize, GameV1);
+
+impl From<GameRecordV1> for (usize, Game) {
+    fn from(GameRecordV1(event, game): GameRecordV1) -> Self {
+        (event, game.into())
+    }
+}
+
+/// The games of an earlier layout, upgraded.
+fn games(games: Vec<GameV1>) -> Vec<Game> {
+    games.into_iter().map(Into::into).collect()
+}
+
+/// An event of V2 to V4: today's layout, its games without a receipt date.
+#[derive(Deserialize)]
+struct EventV2 {
+    id: String,
+    name: String,
+    #[serde(with = "crate::model::day")]
+    start: NaiveDate,
+    #[serde(with = "crate::model::day")]
+    end: NaiveDate,
+    time_control: Option<TimeControl>,
+    abroad: bool,
+    official_representation: bool,
+    age_limit: Option<u32>,
+    playoff_of: Option<String>,
+    pairing: String,
+    #[serde(with = "crate::model::day::option")]
+    received: Option<NaiveDate>,
+    participants: Vec<PlayerIdx>,
+    games: Vec<GameV1>,
+}
+
+impl From<EventV2> for Event {
+    fn from(e: EventV2) -> Self {
+        Event {
+            id: e.id,
+            name: e.name,
+            start: e.start,
+            end: e.end,
+            time_control: e.time_control,
+            abroad: e.abroad,
+            official_representation: e.official_representation,
+            age_limit: e.age_limit,
+            playoff_of: e.playoff_of,
+            pairing: e.pairing,
+            received: e.received,
+            participants: e.participants,
+            games: games(e.games),
+        }
+    }
+}
+
+/// An event record of V2 to V4.
+#[derive(Deserialize)]
+pub(super) struct EventRecordV2 {
+    event: EventV2,
+    live: bool,
+}
+
+impl From<EventRecordV2> for EventRecord {
+    fn from(r: EventRecordV2) -> Self {
+        EventRecord {
+            event: r.event.into(),
+            live: r.live,
+        }
     }
 }
 
@@ -60,7 +178,7 @@ struct EventV1 {
     playoff: bool,
     pairing: String,
     participants: Vec<PlayerIdx>,
-    games: Vec<Game>,
+    games: Vec<GameV1>,
 }
 
 impl From<EventV1> for Event {
@@ -78,7 +196,7 @@ impl From<EventV1> for Event {
             pairing: e.pairing,
             received: None,
             participants: e.participants,
-            games: e.games,
+            games: games(e.games),
         }
     }
 }
@@ -157,24 +275,44 @@ impl<R: Rulebook> From<PlayerRecordV1<R>> for PlayerRecord<R> {
 struct ChangeV1<R: Rulebook> {
     players: Vec<Delta<PlayerIdx, PlayerRecordV1<R>>>,
     events: Vec<Delta<usize, EventRecordV1>>,
-    games: Vec<Delta<GameKey, Game>>,
+    games: Vec<Delta<GameKey, GameV1>>,
 }
 
-/// The change of a V2 or V3 audit entry: today's events, players without a club.
+/// The change of a V2 or V3 audit entry: V2 events, players without a club, games without a
+/// receipt date.
 #[derive(Deserialize)]
 #[serde(bound = "")]
 struct ChangeV2<R: Rulebook> {
     players: Vec<Delta<PlayerIdx, PlayerRecordV1<R>>>,
-    events: Vec<Delta<usize, EventRecord>>,
-    games: Vec<Delta<GameKey, Game>>,
+    events: Vec<Delta<usize, EventRecordV2>>,
+    games: Vec<Delta<GameKey, GameV1>>,
 }
 
 impl<R: Rulebook> From<ChangeV2<R>> for Change<R> {
     fn from(c: ChangeV2<R>) -> Self {
         Change {
             players: c.players.into_iter().map(upgrade).collect(),
-            events: c.events,
-            games: c.games,
+            events: c.events.into_iter().map(upgrade).collect(),
+            games: c.games.into_iter().map(upgrade).collect(),
+        }
+    }
+}
+
+/// The change of a V4 audit entry: today's players, V2 events, games without a receipt date.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+struct ChangeV4<R: Rulebook> {
+    players: Vec<Delta<PlayerIdx, PlayerRecord<R>>>,
+    events: Vec<Delta<usize, EventRecordV2>>,
+    games: Vec<Delta<GameKey, GameV1>>,
+}
+
+impl<R: Rulebook> From<ChangeV4<R>> for Change<R> {
+    fn from(c: ChangeV4<R>) -> Self {
+        Change {
+            players: c.players,
+            events: c.events.into_iter().map(upgrade).collect(),
+            games: c.games.into_iter().map(upgrade).collect(),
         }
     }
 }
@@ -202,7 +340,7 @@ impl<R: Rulebook> From<AuditEntryV1<R>> for AuditEntry<R> {
             change: Change {
                 players: a.change.players.into_iter().map(upgrade).collect(),
                 events: a.change.events.into_iter().map(upgrade).collect(),
-                games: a.change.games,
+                games: a.change.games.into_iter().map(upgrade).collect(),
             },
             prev: None,
         }
@@ -252,6 +390,35 @@ pub(super) struct AuditEntryV3<R: Rulebook> {
 
 impl<R: Rulebook> From<AuditEntryV3<R>> for AuditEntry<R> {
     fn from(a: AuditEntryV3<R>) -> Self {
+        AuditEntry {
+            seq: a.seq,
+            time: a.time,
+            user: a.user,
+            action: a.action,
+            kind: a.kind,
+            change: a.change.into(),
+            prev: a.prev,
+        }
+    }
+}
+
+/// A V4 audit entry: today's layout with games without a receipt date. Its link is the hash
+/// of the entry before it as that entry's JSON was then, which is its JSON now: a game without
+/// a receipt date of its own has no `received` key.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+pub(super) struct AuditEntryV4<R: Rulebook> {
+    seq: u64,
+    time: i64,
+    user: String,
+    action: String,
+    kind: AuditKind,
+    change: ChangeV4<R>,
+    prev: Option<Link>,
+}
+
+impl<R: Rulebook> From<AuditEntryV4<R>> for AuditEntry<R> {
+    fn from(a: AuditEntryV4<R>) -> Self {
         AuditEntry {
             seq: a.seq,
             time: a.time,
@@ -331,20 +498,16 @@ mod tests {
             event: written("e1"),
             live: true,
         });
-        let rec: EventRecord =
-            codec::decode_upgrading::<_, EventRecordV1>(&bytes).expect("upgraded");
+        let rec: EventRecord = event_record(&bytes).expect("upgraded");
         assert_eq!(rec.event.id, "e1");
         assert_eq!(rec.event.age_limit, Some(14));
         assert_eq!(rec.event.participants, vec![0, 1]);
         assert_eq!(rec.event.playoff_of, None);
         assert_eq!(rec.event.received, None);
         assert!(rec.live);
-        // Written again, it is a V2 record that reads back as it is.
+        // Written again, it is a current record that reads back as it is.
         let again = codec::encode(&rec).expect("encode");
-        assert_eq!(
-            codec::decode_upgrading::<EventRecord, EventRecordV1>(&again).expect("v2"),
-            rec
-        );
+        assert_eq!(event_record(&again).expect("current"), rec);
     }
 
     #[test]
@@ -584,7 +747,7 @@ mod tests {
             let bytes = bytes.expect("encode");
             assert_eq!(player_record::<Ssl>(&bytes).expect("upgraded"), record);
         }
-        // Written again it is a V4 record, with or without a club.
+        // Written again it is a current record, with or without a club.
         let with_club = SslRecord {
             info: PlayerInfo {
                 club: Some("HSK".into()),
@@ -594,8 +757,8 @@ mod tests {
         };
         for r in [&record, &with_club] {
             let bytes = codec::encode(r).expect("encode");
-            assert_eq!(codec::version(&bytes), Some(4));
-            assert_eq!(&player_record::<Ssl>(&bytes).expect("v4"), r);
+            assert_eq!(codec::version(&bytes), Some(5));
+            assert_eq!(&player_record::<Ssl>(&bytes).expect("current"), r);
         }
         // As JSON (backups, audit hashes) a player without a club is what he was before clubs.
         let json = serde_json::to_string(&record).expect("json");

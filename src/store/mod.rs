@@ -596,8 +596,7 @@ impl Store {
             let (k, v) = item.map_err(|e| self.fail(e))?;
             read.events += 1;
             let id = codec::id_of(&k).ok_or_else(|| bad("event key", &"short key"))? as usize;
-            let rec: EventRecord = codec::decode_upgrading::<_, legacy::EventRecordV1>(&v)
-                .map_err(|e| bad("event record", &e))?;
+            let rec: EventRecord = legacy::event_record(&v).map_err(|e| bad("event record", &e))?;
             if let Some(g) = rec
                 .event
                 .games

@@ -50,8 +50,7 @@ fn ok(out: &Output) -> String {
 fn cases() -> Vec<PathBuf> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    // With the cases of rules being added (`../shared/conformance-next/`), but for one whose
-    // rule is not built yet.
+    // With the cases of rules being added (`../shared/conformance-next/`).
     for dir in [
         manifest.join("../shared/conformance"),
         manifest.join("tests/conformance"),
@@ -71,10 +70,6 @@ fn cases() -> Vec<PathBuf> {
             }
         }
     }
-    files.retain(|f| {
-        f.file_stem()
-            .is_none_or(|stem| stem != "isl-game-received-round-by-round")
-    });
     files.sort();
     assert!(
         files.len() > 20,

@@ -239,6 +239,7 @@ fn apply(desk: &mut Desk<Ssl>, op: &Op, way: Way, counter: &mut usize) {
                     black: Some(b % players),
                     result: Some(GameResult::parse(RESULTS[r]).expect("code")),
                     date: None,
+                    received: None,
                 });
             }
             Edit::AddEvent(ev)
@@ -436,6 +437,7 @@ fn setup(dir: &std::path::Path) -> Desk<Ssl> {
                         black: Some(b),
                         result: Some(GameResult::DRAW),
                         date: None,
+                        received: None,
                     });
                 }
             }

@@ -46,6 +46,9 @@ enum Op {
     Remove(usize),
     /// The k-th live event's results received this many days after its end (or on time).
     Received(usize, Option<u32>),
+    /// The k-th game's own result received this many days after it was played (rounds
+    /// reported as they are played), or with its event's.
+    GameReceived(usize, Option<u32>),
     /// Move the k-th live event (with its game dates and received date) by some days.
     Move(usize, i64),
     /// Player p's FIDE list history replaced by one list on day d with this standard rating
@@ -84,6 +87,8 @@ fn op() -> impl Strategy<Value = Op> {
         3 => event_spec().prop_map(Op::NewEvent),
         1 => any::<usize>().prop_map(Op::Remove),
         2 => (any::<usize>(), proptest::option::of(0u32..100)).prop_map(|(k, r)| Op::Received(k, r)),
+        2 => (any::<usize>(), proptest::option::of(0u32..100))
+            .prop_map(|(k, r)| Op::GameReceived(k, r)),
         1 => (any::<usize>(), -100i64..100).prop_map(|(k, d)| Op::Move(k, d)),
         2 => (0..PLAYERS, 0i64..480, proptest::option::of(1500i32..2500))
             .prop_map(|(p, d, r)| Op::Fide(p, d, r)),
@@ -131,6 +136,7 @@ fn game(round: u32, board: u32, white: usize, black: usize, result: usize) -> Ga
             .get(result)
             .map(|code| GameResult::parse(code).expect("code")),
         date: None,
+        received: None,
     }
 }
 
@@ -218,6 +224,19 @@ fn apply(book: &mut Book<Isl>, op: &Op) -> Vec<usize> {
             };
             let event = &mut book.events[e];
             event.received = r.map(|r| event.end + chrono::Days::new(u64::from(r)));
+            vec![e]
+        }
+        Op::GameReceived(k, r) => {
+            let all: Vec<(usize, usize)> = live(book)
+                .into_iter()
+                .flat_map(|e| (0..book.events[e].games.len()).map(move |g| (e, g)))
+                .collect();
+            let Some(&(e, g)) = all.get(k % all.len().max(1)) else {
+                return vec![];
+            };
+            let event = &mut book.events[e];
+            let played = event.games[g].date.unwrap_or(event.start);
+            event.games[g].received = r.map(|r| played + chrono::Days::new(u64::from(r)));
             vec![e]
         }
         Op::Move(k, delta) => {

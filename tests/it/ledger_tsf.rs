@@ -103,6 +103,7 @@ fn event(id: String, spec: &EventSpec) -> Event {
                 black: Some(order[2 * b + 1]),
                 result: GameResult::parse(RESULTS[results[b]]),
                 date: None,
+                received: None,
             });
         }
     }

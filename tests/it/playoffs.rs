@@ -38,6 +38,7 @@ fn event(id: &str, d: u32, minutes: u32, playoff_of: Option<&str>) -> Event {
             black: Some(1),
             result: Some(GameResult::WHITE_WINS),
             date: None,
+            received: None,
         }],
     }
 }

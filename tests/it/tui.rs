@@ -213,6 +213,7 @@ fn a_correction_that_cascades_asks_first() {
             black: first.black,
             result: Some(GameResult::DRAW),
             date: None,
+            received: None,
         }],
     };
     app.desk.apply(Edit::AddEvent(later)).expect("later event");

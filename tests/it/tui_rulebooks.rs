@@ -106,6 +106,7 @@ fn base<R: Rulebook>(
                 black: Some(bl - 1),
                 result: Some(result_of(result_key(r + 1, b))),
                 date: None,
+                received: None,
             });
         }
     }

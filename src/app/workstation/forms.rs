@@ -438,5 +438,6 @@ pub fn parse_pairing(text: &str, event: &Event, round: u32) -> Result<Game, Stri
         black,
         result,
         date: None,
+        received: None,
     })
 }

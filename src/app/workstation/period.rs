@@ -54,6 +54,14 @@ impl<R: Federation> App<R> {
         // Where the games would be with their results received in time.
         let on_time = crate::model::Event {
             received: None,
+            games: ev
+                .games
+                .iter()
+                .map(|g| crate::model::Game {
+                    received: None,
+                    ..g.clone()
+                })
+                .collect(),
             ..ev.clone()
         };
         let in_time = rulebook.units_of(event, &on_time, list);

@@ -227,6 +227,19 @@ impl JsonRules for Isl {
                         g.round, book.players[g.white].id, black
                     )
                 };
+                // A game's own receipt date: never before it was played (or, undated, before
+                // its event started).
+                if let Some(r) = g.received
+                    && r < g.date.unwrap_or(event.start)
+                {
+                    return Err(InputError::new(
+                        gitem(),
+                        format!(
+                            "received {r}, before the game ({})",
+                            g.date.unwrap_or(event.start)
+                        ),
+                    ));
+                }
                 match g.date {
                     Some(d) if d < event.start || d > event.end => {
                         return Err(InputError::new(

@@ -148,7 +148,8 @@ pub fn games_by_period(event: &Event) -> Vec<(Period, Vec<usize>)> {
     let mut by: std::collections::BTreeMap<Period, Vec<usize>> = Default::default();
     for (i, g) in event.games.iter().enumerate() {
         if g.is_rated_game() {
-            let period = game_period(g.date, event.end, event.received);
+            // A game's own receipt date (rounds reported as played), else its event's.
+            let period = game_period(g.date, event.end, g.received.or(event.received));
             by.entry(period).or_default().push(i);
         }
     }

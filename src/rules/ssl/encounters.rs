@@ -164,6 +164,7 @@ mod tests {
             black: Some(black),
             result: GameResult::parse(code),
             date: None,
+            received: None,
         }
     }
 

@@ -330,6 +330,7 @@ mod tests {
                 black: Some(black),
                 result: GameResult::parse(code),
                 date: None,
+                received: None,
             })
             .collect();
         Event {

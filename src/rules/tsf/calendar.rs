@@ -257,6 +257,7 @@ mod tests {
                     black: Some(1),
                     result: Some(GameResult::DRAW),
                     date,
+                    received: None,
                 })
                 .collect(),
         }

@@ -148,6 +148,7 @@ mod tests {
             black: Some(black),
             result: Some(result),
             date: None,
+            received: None,
         }
     }
 
@@ -225,6 +226,7 @@ mod tests {
             black: None,
             result: Some(GameResult::unplayed(2, 0)),
             date: None,
+            received: None,
         });
         assert_eq!(decide(Pairing::RoundRobin, &games, 3), Method::Berger);
     }

@@ -34,6 +34,7 @@ fn event(id: &str, day: u32, pairing: &str, games: &[(u32, PlayerIdx, PlayerIdx,
                 black: Some(black),
                 result: GameResult::parse(result),
                 date: None,
+                received: None,
             })
             .collect(),
     }
