@@ -451,7 +451,16 @@ impl<R: Federation> Desk<R> {
         });
         let result = |g: &Option<Game>| match g {
             None => "not paired".to_string(),
-            Some(g) => g.result.map_or("no result".to_string(), |r| r.code()),
+            Some(g) => {
+                let code = g.result.map_or("no result".to_string(), |r| r.code());
+                // Its own receipt date, when it has one and it changed.
+                match (g.received, &d.before, &d.after) {
+                    (Some(r), Some(b), Some(a)) if b.received != a.received => {
+                        format!("{code} (received {r})")
+                    }
+                    _ => code,
+                }
+            }
         };
         format!(
             "{} round {round} board {board}{pairing}: {} → {}",

@@ -184,9 +184,14 @@ impl Reach {
         if !self.players.is_empty() {
             for (e, event) in book.events.iter().enumerate() {
                 // The last day whose ratings the event may be rated with: its end, or the day
-                // its results were received when later (a rulebook rating by period takes the
-                // ratings of a period's first day, which falls on or before either).
-                let last_day = event.received.map_or(event.end, |r| r.max(event.end));
+                // its results (or a game's own) were received when later (a rulebook rating by
+                // period takes the ratings of a period's first day, which falls on or before).
+                let last_day = event
+                    .games
+                    .iter()
+                    .filter_map(|g| g.received)
+                    .chain(event.received)
+                    .fold(event.end, chrono::NaiveDate::max);
                 let concerned = |p: PlayerIdx| self.players.get(&p).is_some_and(|&d| last_day >= d);
                 if event
                     .games

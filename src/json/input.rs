@@ -289,6 +289,7 @@ pub(super) fn player_info(p: &PlayerIn, item: &str) -> Result<PlayerInfo, InputE
 pub(super) fn events(
     events_in: &[EventIn],
     ids: &BTreeMap<&str, PlayerIdx>,
+    game_receipt: bool,
 ) -> Result<Vec<Event>, InputError> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::with_capacity(events_in.len());
@@ -437,6 +438,7 @@ pub(super) fn events(
             let received = g
                 .received
                 .as_deref()
+                .filter(|_| game_receipt)
                 .map(|d| self::date(&format!("{} received", gitem()), d))
                 .transpose()?;
             let game = Game {

@@ -59,6 +59,12 @@ pub trait JsonRules: Rulebook + Sized {
         out: &mut Map<String, Value>,
     );
 
+    /// Whether a game's own `received` is read (ISL rates a game by it); elsewhere it is
+    /// ignored, as the contract says of TSF.
+    fn keeps_game_receipt(&self) -> bool {
+        false
+    }
+
     /// The rulebook's own fields of an event's row in the output (SSL: the rule it is rated
     /// by), written after `list`.
     fn event_fields(&self, _event: &Event, _row: &mut Map<String, Value>) {}
@@ -173,7 +179,7 @@ pub fn read<R: JsonRules>(rulebook: &R, text: &str) -> Result<Loaded<R>, InputEr
             .collect::<Result<Vec<_>, InputError>>()?;
         book.held.push(titles);
     }
-    book.events = input::events(&doc.events, &ids)?;
+    book.events = input::events(&doc.events, &ids, rulebook.keeps_game_receipt())?;
     book.live = vec![true; book.events.len()];
     rulebook.validate(&book)?;
     Ok(Loaded { as_of, book })

@@ -388,28 +388,18 @@ proptest! {
     }
 }
 
-/// A FIDE list dated after an event's start but in force on the first day of the period that
-/// rates a foreign player's game in it (the event runs over the list date 2025-03-01): he
-/// enters on it, so adding the list re-rates that period — found as the desk finds the events
-/// a change may move — and the ledger equals one built afresh.
-#[test]
-fn a_fide_list_after_the_start_moves_an_entry_in_a_later_period_of_the_event() {
-    // p2 (k % 3 == 2) is the German of `book`; p0 and p1 are rated.
+/// Two rated players and p2, the German of `book` without FIDE lists, with one event of these
+/// games: what the tests of an entrant's FIDE list start from.
+fn book_with_an_entrant(start: NaiveDate, end: NaiveDate, games: Vec<Game>) -> Book<Isl> {
     let rated = |r| (Some(IslState::rated(r, 50, false)), None);
     let mut book = book(vec![rated(1800), rated(1700), (None, None)], &[]);
     book.players[2].fide.clear();
-    let start = NaiveDate::from_ymd_opt(2025, 2, 20).expect("date");
-    let end = NaiveDate::from_ymd_opt(2025, 3, 8).expect("date");
-    let mut first = game(1, 1, 0, 1, 2);
-    first.date = Some(start);
-    let mut second = game(2, 1, 2, 0, 0);
-    second.date = Some(NaiveDate::from_ymd_opt(2025, 3, 5).expect("date"));
     book.events.push(Event {
         start,
         end,
-        games: vec![first, second],
+        games,
         ..build_event(
-            "over".into(),
+            "e0".into(),
             &EventSpec {
                 day: 0,
                 length: 0,
@@ -422,12 +412,56 @@ fn a_fide_list_after_the_start_moves_an_entry_in_a_later_period_of_the_event() {
         )
     });
     book.live.push(true);
+    book
+}
+
+/// Adds a FIDE list for the entrant p2 on `list_date`, re-rates what the change reaches as the
+/// desk finds it, and holds the ledger to one built afresh.
+fn a_list_for_the_entrant_moves_the_event(mut book: Book<Isl>, list_date: NaiveDate) {
     let mut ledger = Ledger::build(&Isl, &book);
     check(&book, &ledger).expect("built");
-    // The list of 2025-02-25: after the start, in force on 2025-03-01.
-    let d = (NaiveDate::from_ymd_opt(2025, 2, 25).expect("date") - day(0)).num_days();
+    let d = (list_date - day(0)).num_days();
     let touched = apply(&mut book, &Op::Fide(2, d, Some(2100)));
     assert_eq!(touched, [0], "the event is moved by the list");
     ledger.update(&Isl, &book, touched);
     check(&book, &ledger).expect("the same as afresh");
+}
+
+/// A FIDE list dated after an event's start but in force on the first day of the period that
+/// rates a foreign player's game in it (the event runs over the list date 2025-03-01): he
+/// enters on it, so adding the list re-rates that period.
+#[test]
+fn a_fide_list_after_the_start_moves_an_entry_in_a_later_period_of_the_event() {
+    let start = NaiveDate::from_ymd_opt(2025, 2, 20).expect("date");
+    let end = NaiveDate::from_ymd_opt(2025, 3, 8).expect("date");
+    let mut first = game(1, 1, 0, 1, 2);
+    first.date = Some(start);
+    let mut second = game(2, 1, 2, 0, 0);
+    second.date = Some(NaiveDate::from_ymd_opt(2025, 3, 5).expect("date"));
+    let book = book_with_an_entrant(start, end, vec![first, second]);
+    // The list of 2025-02-25: after the start, in force on 2025-03-01.
+    a_list_for_the_entrant_moves_the_event(
+        book,
+        NaiveDate::from_ymd_opt(2025, 2, 25).expect("date"),
+    );
+}
+
+/// The same with the event over by the list date and one game's own receipt date after it:
+/// that game is rated in the later period, with the list in force on its first day, so a list
+/// dated after the event's end (and by that day) still moves the event.
+#[test]
+fn a_fide_list_after_the_end_moves_a_game_received_in_a_later_period() {
+    let start = NaiveDate::from_ymd_opt(2025, 2, 20).expect("date");
+    let end = NaiveDate::from_ymd_opt(2025, 2, 27).expect("date");
+    let mut first = game(1, 1, 0, 1, 2);
+    first.date = Some(start);
+    let mut late = game(2, 1, 2, 0, 0);
+    late.date = Some(end);
+    late.received = Some(NaiveDate::from_ymd_opt(2025, 3, 2).expect("date"));
+    let book = book_with_an_entrant(start, end, vec![first, late]);
+    // The list of 2025-03-01: after the end, in force on the later period's first day.
+    a_list_for_the_entrant_moves_the_event(
+        book,
+        NaiveDate::from_ymd_opt(2025, 3, 1).expect("date"),
+    );
 }

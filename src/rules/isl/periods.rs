@@ -61,9 +61,9 @@ pub fn period_of(date: NaiveDate) -> Period {
 ///   reach in time).
 /// - "Mót sem skilað er eftir áðurnefndar dagsetningar verða ekki reiknuð fyrr en á næsta
 ///   tímabil á eftir": results received on or after the list date that ends a game's period
-///   are rated in the period holding `received`. Since `received` is never before the event's
-///   end, a given `received` that falls in a later period moves every game of the event to
-///   that period.
+///   are rated in the period holding `received` — a game's own receipt date, else its
+///   event's (which is never before the event's end, so a late one moves every game of the
+///   event without one of its own); a game received before the list date keeps its period.
 pub fn game_period(
     game_date: Option<NaiveDate>,
     event_end: NaiveDate,
