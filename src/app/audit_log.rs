@@ -134,8 +134,10 @@ impl<R: Federation> Desk<R> {
                 last.seq
             ));
         }
-        problems.extend(self.unaudited(&entries));
-        problems.extend(self.moves_unaudited(&entries)?);
+        // One replay of the log gives both the records it leads to and the moves of each entry.
+        let (book, status, moved) = self.replay(&entries)?;
+        problems.extend(self.unaudited(&book, &status));
+        problems.extend(moved);
         Ok(problems)
     }
 
@@ -145,7 +147,19 @@ impl<R: Federation> Desk<R> {
     /// entries of one edit (one time) move ratings together: their moves are kept beside the
     /// last of them, from the ratings before the first. Moves worked out by earlier rules than
     /// these (entries up to the one the results were rated again after) are not held to them.
-    fn moves_unaudited(&self, entries: &[AuditEntry<R>]) -> Result<Vec<String>, DeskError> {
+    /// Returns the records the replay leads to, with the entries whose moves differ.
+    #[allow(clippy::type_complexity)]
+    fn replay(
+        &self,
+        entries: &[AuditEntry<R>],
+    ) -> Result<
+        (
+            crate::book::Book<R>,
+            Vec<crate::book::PlayerStatus>,
+            Vec<String>,
+        ),
+        DeskError,
+    > {
         use std::collections::BTreeMap;
         type Rated = Option<crate::model::Rating>;
         let rulebook = &self.rulebook;
@@ -162,7 +176,10 @@ impl<R: Federation> Desk<R> {
                 time = Some(entry.time);
             }
             let explicit = super::before_of(rulebook, &book, &ledger, &entry.change);
-            let touched = super::Desk::touch(entry.change.clone(), &mut book, &mut status);
+            let reach = entry.change.reach();
+            let mut touched = reach.events_touched(&book);
+            entry.change.apply(&mut book, &mut status);
+            touched.extend(reach.events_touched(&book));
             let update = ledger.update(rulebook, &book, touched);
             let effect = super::effect(rulebook, String::new(), &book, &ledger, update, explicit);
             let mut single = BTreeMap::new();
@@ -202,19 +219,18 @@ impl<R: Federation> Desk<R> {
                 ));
             }
         }
-        Ok(problems)
+        Ok((book, status, problems))
     }
 
     /// Records that are not what the audit log says they became: the log replayed from its
     /// first entry must give every record as stored, so that no record changes without an
     /// entry (a write outside ratedesk, an edit torn by a failing disk).
-    fn unaudited(&self, entries: &[AuditEntry<R>]) -> Vec<String> {
+    fn unaudited(
+        &self,
+        book: &crate::book::Book<R>,
+        status: &[crate::book::PlayerStatus],
+    ) -> Vec<String> {
         const LISTED: usize = 10;
-        let mut book = crate::book::Book::<R>::default();
-        let mut status = Vec::new();
-        for entry in entries {
-            entry.change.apply(&mut book, &mut status);
-        }
         let mut differ = Vec::new();
         let active = |s: &[crate::book::PlayerStatus], p: usize| {
             s.get(p)
@@ -222,7 +238,7 @@ impl<R: Federation> Desk<R> {
                 .unwrap_or(crate::book::PlayerStatus::Deleted)
         };
         for p in 0..book.players.len().max(self.book.players.len()) {
-            let (now, then) = (active(&self.status, p), active(&status, p));
+            let (now, then) = (active(&self.status, p), active(status, p));
             let same = now == then
                 && (now == crate::book::PlayerStatus::Deleted
                     || (self.book.players.get(p) == book.players.get(p)

@@ -27,10 +27,12 @@ pub(super) fn player_record<R: Rulebook>(bytes: &[u8]) -> Result<PlayerRecord<R>
 /// A stored audit entry, read in the layout its tag says and upgraded.
 pub(super) fn audit_entry<R: Rulebook>(bytes: &[u8]) -> Result<AuditEntry<R>, CodecError> {
     match codec::version(bytes) {
-        Some(1) => codec::decode_old::<_, AuditEntryV1<R>>(bytes),
-        Some(2) => codec::decode_old::<_, AuditEntryV2<R>>(bytes),
-        Some(3) => codec::decode_old::<_, AuditEntryV3<R>>(bytes),
-        Some(4) => codec::decode_old::<_, AuditEntryV4<R>>(bytes),
+        // V1: V1 events; V2, V3: players without a club (V3 linked); V4: games without a
+        // receipt date of their own.
+        Some(1) => codec::decode_old::<_, Unlinked<ChangeV1<R>>>(bytes),
+        Some(2) => codec::decode_old::<_, Unlinked<ChangeV2<R>>>(bytes),
+        Some(3) => codec::decode_old::<_, Linked<ChangeV2<R>>>(bytes),
+        Some(4) => codec::decode_old::<_, Linked<ChangeV4<R>>>(bytes),
         _ => codec::decode(bytes),
     }
 }
@@ -317,50 +319,30 @@ impl<R: Rulebook> From<ChangeV4<R>> for Change<R> {
     }
 }
 
-/// A V1 audit entry: its event records are V1.
-#[derive(Deserialize)]
-#[serde(bound = "")]
-pub(super) struct AuditEntryV1<R: Rulebook> {
-    seq: u64,
-    time: i64,
-    user: String,
-    action: String,
-    kind: AuditKind,
-    change: ChangeV1<R>,
-}
-
-impl<R: Rulebook> From<AuditEntryV1<R>> for AuditEntry<R> {
-    fn from(a: AuditEntryV1<R>) -> Self {
-        AuditEntry {
-            seq: a.seq,
-            time: a.time,
-            user: a.user,
-            action: a.action,
-            kind: a.kind,
-            change: Change {
-                players: a.change.players.into_iter().map(upgrade).collect(),
-                events: a.change.events.into_iter().map(upgrade).collect(),
-                games: a.change.games.into_iter().map(upgrade).collect(),
-            },
-            prev: None,
+impl<R: Rulebook> From<ChangeV1<R>> for Change<R> {
+    fn from(c: ChangeV1<R>) -> Self {
+        Change {
+            players: c.players.into_iter().map(upgrade).collect(),
+            events: c.events.into_iter().map(upgrade).collect(),
+            games: c.games.into_iter().map(upgrade).collect(),
         }
     }
 }
 
-/// A V2 audit entry: the layout of V3 without the link to the entry before it.
+/// An audit entry of V1 or V2, written before entries carried the link to the one before
+/// them, with its change in that version's layout `C`.
 #[derive(Deserialize)]
-#[serde(bound = "")]
-pub(super) struct AuditEntryV2<R: Rulebook> {
+pub(super) struct Unlinked<C> {
     seq: u64,
     time: i64,
     user: String,
     action: String,
     kind: AuditKind,
-    change: ChangeV2<R>,
+    change: C,
 }
 
-impl<R: Rulebook> From<AuditEntryV2<R>> for AuditEntry<R> {
-    fn from(a: AuditEntryV2<R>) -> Self {
+impl<R: Rulebook, C: Into<Change<R>>> From<Unlinked<C>> for AuditEntry<R> {
+    fn from(a: Unlinked<C>) -> Self {
         AuditEntry {
             seq: a.seq,
             time: a.time,
@@ -373,52 +355,22 @@ impl<R: Rulebook> From<AuditEntryV2<R>> for AuditEntry<R> {
     }
 }
 
-/// A V3 audit entry: today's layout with players without a club. Its link is the hash of the
-/// entry before it as that entry's JSON was then, which is its JSON now: a player without a
-/// club has no `club` key.
+/// An audit entry of V3 or V4, with its change in that version's layout `C`. Its link is the
+/// hash of the entry before it as that entry's JSON was then, which is its JSON now: a player
+/// without a club has no `club` key, a game without a receipt date of its own no `received`.
 #[derive(Deserialize)]
-#[serde(bound = "")]
-pub(super) struct AuditEntryV3<R: Rulebook> {
+pub(super) struct Linked<C> {
     seq: u64,
     time: i64,
     user: String,
     action: String,
     kind: AuditKind,
-    change: ChangeV2<R>,
+    change: C,
     prev: Option<Link>,
 }
 
-impl<R: Rulebook> From<AuditEntryV3<R>> for AuditEntry<R> {
-    fn from(a: AuditEntryV3<R>) -> Self {
-        AuditEntry {
-            seq: a.seq,
-            time: a.time,
-            user: a.user,
-            action: a.action,
-            kind: a.kind,
-            change: a.change.into(),
-            prev: a.prev,
-        }
-    }
-}
-
-/// A V4 audit entry: today's layout with games without a receipt date. Its link is the hash
-/// of the entry before it as that entry's JSON was then, which is its JSON now: a game without
-/// a receipt date of its own has no `received` key.
-#[derive(Deserialize)]
-#[serde(bound = "")]
-pub(super) struct AuditEntryV4<R: Rulebook> {
-    seq: u64,
-    time: i64,
-    user: String,
-    action: String,
-    kind: AuditKind,
-    change: ChangeV4<R>,
-    prev: Option<Link>,
-}
-
-impl<R: Rulebook> From<AuditEntryV4<R>> for AuditEntry<R> {
-    fn from(a: AuditEntryV4<R>) -> Self {
+impl<R: Rulebook, C: Into<Change<R>>> From<Linked<C>> for AuditEntry<R> {
+    fn from(a: Linked<C>) -> Self {
         AuditEntry {
             seq: a.seq,
             time: a.time,
