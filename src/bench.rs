@@ -465,6 +465,7 @@ fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
     let (rss_mb, peak_mb) = memory_mb();
     // After the cascades changed the record: the first showing of each view computes it (the
     // memory above is the workstation's before the selection lists are ever shown).
+    let cards = keyed::card_opens(&mut app, &mut screen, 10)?;
     let views = keyed::third_tab_views(&mut app, &mut screen, 5)?;
     let (views_rss_mb, _) = memory_mb();
     let count = keyed.len();
@@ -494,6 +495,11 @@ fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
         "cascade_10y_spread_ms": [cascade_min, cascade_max],
         "cascade_10y_behind_ms": cascade_behind_ms,
         "cascade_10y_behind_max_ms": cascade_behind_max,
+        // The first card after the cascades ranks today's lists; the rest find them ranked.
+        "card_open_first_ms": ms(cards.opens[0]),
+        "card_open_p50_ms": percentile(&cards.opens, 50.0),
+        "card_lists_first_ms": ms(cards.lists[0]),
+        "card_lists_p50_ms": percentile(&cards.lists, 50.0),
         "third_tab_switch_p50_ms": percentile(&views.switches, 50.0),
         "third_tab_switch_p99_ms": percentile(&views.switches, 99.0),
         "third_tab_switch_max_ms": percentile(&views.switches, 100.0),

@@ -67,6 +67,89 @@ pub fn find_player<R: Federation>(desk: &Desk<R>, key: &str) -> Result<PlayerIdx
 }
 
 /// The live event with this id.
+/// A player's FIDE titles as the newest FIDE list or TRF gave them (`None`: no FIDE id, or
+/// none given).
+pub fn fide_title<R: Federation>(
+    desk: &Desk<R>,
+    player: PlayerIdx,
+) -> Result<Option<crate::store::fide::FideTitle>, StoreError> {
+    match desk.book().players.get(player).and_then(|p| p.fide_id) {
+        Some(id) => desk.store().fide_title(id),
+        None => Ok(None),
+    }
+}
+
+/// One national list on one of its dates, ranked as the list ranks it: a player's place is
+/// one more than the number rated above him (ties share a place).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListRanks {
+    pub list: crate::rules::ListId,
+    pub date: NaiveDate,
+    /// Every listed player's rating, highest first.
+    ranked: Vec<(Rating, PlayerIdx)>,
+}
+
+impl ListRanks {
+    /// A player's place on the list, how many it lists and his rating on it; `None`: he is
+    /// not on it.
+    pub fn place_of(&self, player: PlayerIdx) -> Option<ListPlace> {
+        let &(rating, _) = self.ranked.iter().find(|(_, p)| *p == player)?;
+        let above = self.ranked.partition_point(|&(r, _)| r > rating);
+        Some(ListPlace {
+            list: self.list,
+            date: self.date,
+            place: above + 1,
+            of: self.ranked.len(),
+            rating,
+        })
+    }
+}
+
+/// A player's place on one national list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListPlace {
+    pub list: crate::rules::ListId,
+    pub date: NaiveDate,
+    pub place: usize,
+    pub of: usize,
+    pub rating: Rating,
+}
+
+/// The national lists of the `count` newest list dates up to `today` (the list in force today
+/// and those before it, as `export list` dates them), each ranked.
+pub fn list_ranks<R: Federation>(desk: &Desk<R>, today: NaiveDate, count: usize) -> Vec<ListRanks> {
+    let rulebook = desk.rulebook();
+    let (book, ledger) = (desk.book(), desk.ledger());
+    let active = desk.active_players();
+    let mut dates = vec![rulebook.list_date(today)];
+    while dates.len() < count {
+        let before = rulebook.previous_list_date(dates[dates.len() - 1]);
+        if before >= dates[dates.len() - 1] {
+            break;
+        }
+        dates.push(before);
+    }
+    let lists = rulebook.lists().len();
+    let players: Vec<PlayerIdx> = (0..book.players.len()).collect();
+    let mut out = Vec::with_capacity(dates.len() * lists);
+    for date in dates {
+        let listing = crate::export::list::Listing::new(rulebook, book, ledger, &active, date);
+        for list in 0..lists {
+            let ratings = crate::cores::map_on_cores(&players, crate::cores::threads(), |&p| {
+                listing.listed(p, list).and_then(|s| rulebook.rating_of(s))
+            });
+            let mut ranked: Vec<(Rating, PlayerIdx)> = ratings
+                .into_iter()
+                .enumerate()
+                .filter_map(|(p, r)| r.map(|r| (r, p)))
+                .collect();
+            ranked.sort_unstable_by(|a, b| b.cmp(a));
+            out.push(ListRanks { list, date, ranked });
+        }
+    }
+    out
+}
+
 pub fn find_event<R: Federation>(desk: &Desk<R>, id: &str) -> Result<usize, QueryError> {
     desk.book()
         .live_event(id)

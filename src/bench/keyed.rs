@@ -327,6 +327,52 @@ pub fn search_keys<R: Federation>(
     Ok(times)
 }
 
+/// Opening players' cards from the search, each Enter to its drawn card: the first after an
+/// edit ranks the list in force today for the card's places, the rest find it ranked; then
+/// each card's lists view, the first of which ranks the newest lists.
+pub struct CardOpens {
+    pub opens: Vec<Duration>,
+    pub lists: Vec<Duration>,
+}
+
+pub fn card_opens<R: Federation>(
+    app: &mut App<R>,
+    screen: &mut Screen,
+    cards: usize,
+) -> anyhow::Result<CardOpens> {
+    let players = app.desk.book().players.len();
+    let mut out = CardOpens {
+        opens: Vec::new(),
+        lists: Vec::new(),
+    };
+    for k in 0..cards {
+        app.tab = Tab::Players;
+        app.players.card = None;
+        app.players.focus = Focus::Search;
+        let id = app.desk.book().players[players * (2 * k + 1) / (2 * cards)]
+            .id
+            .clone();
+        for c in id.chars() {
+            app.type_char(c);
+        }
+        let t = Instant::now();
+        app.update(crate::app::workstation::action::Action::Open);
+        screen.draw(app)?;
+        out.opens.push(t.elapsed());
+        let t = Instant::now();
+        app.update(crate::app::workstation::action::Action::NextView);
+        app.update(crate::app::workstation::action::Action::NextView);
+        screen.draw(app)?;
+        out.lists.push(t.elapsed());
+        app.update(crate::app::workstation::action::Action::NextView);
+        app.update(crate::app::workstation::action::Action::Back);
+        for _ in id.chars() {
+            app.backspace();
+        }
+    }
+    Ok(out)
+}
+
 /// What switching the third tab's views costs: each switch to its redrawn frame; each slice of
 /// the selection lists worked out between keys, with its frame; and each time the lists took
 /// to be complete after a switch that started them.

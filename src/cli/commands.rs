@@ -264,7 +264,9 @@ fn import_trf<R: Federation>(
             writeln!(out, "  nothing imported (add --yes to import)")?;
             continue;
         }
-        let effect = desk.apply_noted(plan.edit, Some(format!("from {}", file.display())))?;
+        let effect =
+            desk.apply_noted(plan.edit.clone(), Some(format!("from {}", file.display())))?;
+        plan.keep_titles(desk)?;
         writeln!(
             out,
             "  imported; {} rating(s) changed",

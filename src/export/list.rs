@@ -59,7 +59,12 @@ impl<'a, R: Federation> Listing<'a, R> {
         date: NaiveDate,
     ) -> Self {
         let mut last_games = vec![HashMap::new(); rulebook.lists().len()];
-        for (e, event) in book.events.iter().enumerate() {
+        let events = if rulebook.lists_by_last_game() {
+            book.events.len()
+        } else {
+            0
+        };
+        for (e, event) in book.events.iter().enumerate().take(events) {
             let Some(list) = rulebook.list_in(event, &book.events) else {
                 continue;
             };

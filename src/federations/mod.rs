@@ -48,6 +48,10 @@ pub trait Federation: JsonRules + 'static {
     /// Whether a player is on a national list on its date.
     fn on_list(&self, entry: &ListEntry<'_, Self>) -> bool;
 
+    /// Whether [`Federation::on_list`] reads [`ListEntry::last_game`] (otherwise it is left
+    /// `None`, and a list is drawn up without going through every game).
+    fn lists_by_last_game(&self) -> bool;
+
     /// The rated games behind a state, as a list shows them.
     fn games_of(&self, state: &Self::State) -> u32;
 
@@ -214,7 +218,8 @@ pub struct ListEntry<'a, R: Rulebook> {
     pub list: ListId,
     /// His state on the list's date.
     pub state: &'a R::State,
-    /// The date of his latest played game on the list before the list's date.
+    /// The date of his latest played game on the list before the list's date (only for a
+    /// rulebook that [`Federation::lists_by_last_game`]).
     pub last_game: Option<NaiveDate>,
     /// The list's date.
     pub date: NaiveDate,

@@ -3,10 +3,11 @@
 //! not rated players and take no part in the ledger. The federation's own players get their FIDE
 //! ratings through an audited edit instead.
 
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use super::{Store, StoreError, codec};
-use crate::model::{FideEntry, FideKind, Sex};
+use crate::model::{FideEntry, FideKind, Sex, day};
 
 /// What FIDE's lists say of a player, newest identity first and every list's ratings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -194,6 +195,102 @@ impl Store {
     }
 }
 
+/// The FIDE titles of one of the federation's own players, as the newest source gave them: a
+/// FIDE rating list, or an arbiter's TRF (its title column on the event's start). Reference
+/// data like [`FideReference`], shown on the player's card; the federation's own titles are
+/// in the record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FideTitle {
+    /// `GM`, `IM`, `FM`, `CM`; empty: none.
+    pub title: String,
+    /// `WGM`, `WIM`, `WFM`, `WCM`; empty: none.
+    pub women_title: String,
+    /// The list's date, or the event's start.
+    #[serde(with = "day")]
+    pub as_of: NaiveDate,
+    /// Where it was read: `FIDE list`, or `TRF of <event id>`.
+    pub source: String,
+}
+
+impl FideTitle {
+    /// The titles a source's columns give (a list's title and women's title columns, or a
+    /// TRF's one): the first open's and the first women's title found.
+    pub fn of(columns: &[&str], as_of: NaiveDate, source: String) -> FideTitle {
+        let codes: Vec<(&str, bool)> = columns.iter().filter_map(|c| title_code(c)).collect();
+        let first = |women: bool| {
+            codes
+                .iter()
+                .find(|(_, w)| *w == women)
+                .map_or_else(String::new, |(c, _)| c.to_string())
+        };
+        FideTitle {
+            title: first(false),
+            women_title: first(true),
+            as_of,
+            source,
+        }
+    }
+
+    /// The titles as the card writes them: `GM`, `WGM`, `IM WGM`.
+    pub fn codes(&self) -> String {
+        [self.title.as_str(), self.women_title.as_str()]
+            .into_iter()
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// A FIDE title code as lists and TRFs write it (`GM`, `wg`, old one-letter `g`, `m`, `f`,
+/// `c`), as FIDE's code and whether it is a women's title; `None`: not a title.
+pub fn title_code(text: &str) -> Option<(&'static str, bool)> {
+    Some(match text.trim().to_ascii_uppercase().as_str() {
+        "GM" | "G" => ("GM", false),
+        "IM" | "M" => ("IM", false),
+        "FM" | "F" => ("FM", false),
+        "CM" | "C" => ("CM", false),
+        "WGM" | "WG" => ("WGM", true),
+        "WIM" | "WM" => ("WIM", true),
+        "WFM" | "WF" => ("WFM", true),
+        "WCM" | "WC" => ("WCM", true),
+        _ => return None,
+    })
+}
+
+impl Store {
+    /// The FIDE titles held for a FIDE id.
+    pub fn fide_title(&self, fide_id: u64) -> Result<Option<FideTitle>, StoreError> {
+        self.fide_titles
+            .get(codec::key(fide_id))
+            .map_err(|e| self.fail(e))?
+            .map(|v| codec::decode(&v).map_err(|e| self.fail(e)))
+            .transpose()
+    }
+
+    /// Keeps each FIDE id's titles from the newest source (a later list or event wins; on one
+    /// date the last given, so a list read after a TRF of its day wins), and flushes.
+    pub fn note_fide_titles(&self, titles: Vec<(u64, FideTitle)>) -> Result<(), StoreError> {
+        let mut batch = sled::Batch::default();
+        for (id, title) in titles {
+            let newer = match self.fide_title(id)? {
+                Some(held) => held.as_of <= title.as_of && held != title,
+                // A source saying "no title" of a player nothing is held for says nothing.
+                None => !title.codes().is_empty(),
+            };
+            if newer {
+                batch.insert(
+                    &codec::key(id),
+                    codec::encode(&title).map_err(|e| self.fail(e))?,
+                );
+            }
+        }
+        self.fide_titles
+            .apply_batch(batch)
+            .map_err(|e| self.fail(e))?;
+        self.flush()
+    }
+}
+
 /// `meta` keys of an unfinished import of reference data: what it is, and the count before it.
 pub const FIDE_IMPORT: &str = "fide_import";
 pub const FIDE_IMPORT_COUNT: &str = "fide_import_count";
@@ -289,5 +386,59 @@ mod tests {
             Some("Held, One".to_string())
         );
         assert_eq!(store.fide_reference(2).expect("read"), None);
+    }
+
+    #[test]
+    fn fide_title_codes_old_and_new_and_the_women_s_apart() {
+        assert_eq!(title_code("g"), Some(("GM", false)));
+        assert_eq!(title_code(" wf"), Some(("WFM", true)));
+        assert_eq!(title_code("IM"), Some(("IM", false)));
+        assert_eq!(
+            title_code("FA"),
+            None,
+            "an arbiter's title is not a FIDE playing title"
+        );
+        assert_eq!(title_code(""), None);
+        let day = crate::model::fixture::day;
+        let t = FideTitle::of(&["WIM", "WIM"], day("2025-10-01"), "FIDE list".into());
+        assert_eq!((t.title.as_str(), t.codes()), ("", "WIM".to_string()));
+        let t = FideTitle::of(&["IM", "WGM"], day("2025-10-01"), "FIDE list".into());
+        assert_eq!(t.codes(), "IM WGM");
+    }
+
+    #[test]
+    fn the_newest_source_of_a_title_wins_and_no_title_of_a_stranger_is_kept() {
+        let day = crate::model::fixture::day;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(&dir.path().join("db"), "ssl").expect("open");
+        let title =
+            |code: &str, date: &str, source: &str| FideTitle::of(&[code], day(date), source.into());
+        store
+            .note_fide_titles(vec![
+                (1, title("f", "2025-06-01", "TRF of open")),
+                (2, title("", "2025-06-01", "TRF of open")),
+            ])
+            .expect("note");
+        assert_eq!(
+            store.fide_title(1).expect("read").expect("held").codes(),
+            "FM"
+        );
+        assert_eq!(store.fide_title(2).expect("read"), None);
+        // An older source changes nothing; a newer one wins, even one without the title.
+        store
+            .note_fide_titles(vec![(1, title("c", "2025-01-01", "FIDE list"))])
+            .expect("note");
+        assert_eq!(
+            store.fide_title(1).expect("read").expect("held").codes(),
+            "FM"
+        );
+        store
+            .note_fide_titles(vec![(1, title("IM", "2025-10-01", "FIDE list"))])
+            .expect("note");
+        let held = store.fide_title(1).expect("read").expect("held");
+        assert_eq!(
+            (held.codes().as_str(), held.source.as_str()),
+            ("IM", "FIDE list")
+        );
     }
 }

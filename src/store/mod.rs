@@ -249,6 +249,8 @@ pub struct Store {
     by_code: sled::Tree,
     /// FIDE's records of players not in the database (reference data from rating lists).
     fide: sled::Tree,
+    /// The FIDE titles of the federation's own players (reference data: [`fide::FideTitle`]).
+    fide_titles: sled::Tree,
     /// Rating moves of audited edits, by sequence number.
     audit_moves: sled::Tree,
     /// The records an unfinished FIDE list import replaced (empty value: it added the record).
@@ -292,6 +294,7 @@ impl Drop for Store {
             &self.by_fide,
             &self.by_code,
             &self.fide,
+            &self.fide_titles,
             &self.audit_moves,
             &self.fide_undo,
         ] {

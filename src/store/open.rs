@@ -229,6 +229,7 @@ impl Store {
             by_fide: tree("index_fide")?,
             by_code: tree("index_code")?,
             fide: tree("fide_reference")?,
+            fide_titles: tree("fide_title")?,
             fide_undo: tree("fide_reference_undo")?,
             meta,
             db,

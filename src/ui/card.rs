@@ -52,6 +52,7 @@ pub(crate) fn draw_card<R: Federation>(
     match app.players.card_view {
         CardView::Games => draw_games(app, theme, frame, table, player),
         CardView::Events => draw_events(app, theme, frame, table, player),
+        CardView::Lists => draw_lists(app, theme, frame, table, player),
     }
 }
 
@@ -104,6 +105,9 @@ fn head_lines<R: Federation>(
     let on = app.as_of();
     let mut ratings: Vec<Item> = Vec::new();
     let mut archives: Vec<Item> = Vec::new();
+    // His place on each list in force today (the lists view has the lists before).
+    let places = app.list_places(player);
+    let today = places.first().map(|p| p.date);
     for (list, state) in app.ratings(player) {
         let name = rulebook.lists()[list];
         ratings.push(vec![
@@ -134,7 +138,14 @@ fn head_lines<R: Federation>(
     }
     // Each tempo's newest FIDE rating, from the newest list that has that tempo (a list without
     // it says nothing about it), its month shown when older than the newest list's.
-    if let Some(last) = info.fide.iter().map(|e| e.list_date).max() {
+    // FIDE's titles first, from the newest list or TRF that gave them.
+    let titles = app
+        .fide_title(player)
+        .map(|t| format!("{} ", t.codes()))
+        .filter(|t| t.len() > 1)
+        .unwrap_or_default();
+    let last = info.fide.iter().map(|e| e.list_date).max();
+    if let Some(last) = last {
         let r = |k| match info.fide_rating_dated_on(last, k) {
             Some((d, r)) if d < last => format!("{r} ({})", d.format("%Y-%m")),
             other => rating(other.map(|(_, r)| r)),
@@ -142,12 +153,17 @@ fn head_lines<R: Federation>(
         ratings.push(vec![
             Span::styled("FIDE ", theme.style(Role::Header)),
             Span::raw(format!(
-                "{}/{}/{} ({})",
+                "{titles}{}/{}/{} ({})",
                 r(FideKind::Standard),
                 r(FideKind::Rapid),
                 r(FideKind::Blitz),
                 last.format("%Y-%m")
             )),
+        ]);
+    } else if !titles.is_empty() {
+        ratings.push(vec![
+            Span::styled("FIDE ", theme.style(Role::Header)),
+            Span::raw(titles.trim_end().to_string()),
         ]);
     }
     // A foreign player who entered the list on a rating from elsewhere (ISL) says so.
@@ -167,6 +183,17 @@ fn head_lines<R: Federation>(
         ]);
     }
     let mut third: Vec<Item> = Vec::new();
+    let today: Vec<String> = places
+        .iter()
+        .filter(|p| Some(p.date) == today)
+        .map(|p| format!("{} {}/{}", rulebook.lists()[p.list], p.place, p.of))
+        .collect();
+    if !today.is_empty() {
+        third.push(vec![
+            Span::styled("place ", theme.style(Role::Header)),
+            Span::raw(today.join(" · ")),
+        ]);
+    }
     if rulebook.awards_titles() {
         let titles: Vec<String> = awards
             .iter()
@@ -394,7 +421,7 @@ fn draw_events<R: Federation>(
         Column::figure("Perf", 7),
     ]);
     let title = format!(
-        "{} · newest first · ←→ games",
+        "{} · newest first · ←→ lists",
         count(history.len(), "rated event", "rated events")
     );
     let grid = Grid::new(title, columns, history.len(), app.players.card_row);
@@ -434,6 +461,44 @@ fn draw_events<R: Federation>(
             cell(expected(g.expected)),
             cell(performance(g.performance())),
         ]);
+        cells
+    });
+}
+
+/// His place and rating on each national list of the newest list dates, a row per date.
+fn draw_lists<R: Federation>(
+    app: &App<R>,
+    theme: &Theme,
+    frame: &mut Frame,
+    area: Rect,
+    player: usize,
+) {
+    let rulebook = app.desk.rulebook();
+    let places = app.list_places(player);
+    let mut dates: Vec<chrono::NaiveDate> = places.iter().map(|p| p.date).collect();
+    dates.dedup();
+    let mut columns = vec![Column::whole("List of", 13)];
+    for name in rulebook.lists() {
+        columns.push(Column::figure(*name, 12));
+        columns.push(Column::figure("place", 11));
+    }
+    let title = format!(
+        "{} · newest first · ←→ games",
+        count(dates.len(), "national list with a place", "national lists with a place")
+    );
+    let grid = Grid::new(title, columns, dates.len(), app.players.card_row);
+    grid.draw(frame, area, theme, |i| {
+        let date = dates[i];
+        let mut cells = vec![cell(date.to_string())];
+        for list in 0..rulebook.lists().len() {
+            match places.iter().find(|p| p.date == date && p.list == list) {
+                Some(p) => cells.extend([
+                    cell(p.rating.to_string()),
+                    cell(format!("{}/{}", p.place, p.of)),
+                ]),
+                None => cells.extend([cell("–"), cell("")]),
+            }
+        }
         cells
     });
 }

@@ -287,6 +287,18 @@ fn import_gives_our_players_their_ratings_and_keeps_the_rest() {
         serde_json::json!([{"list_date": "2025-10-01", "standard": 2328, "rapid": 2331, "blitz": null}])
     );
     assert_eq!(fide_of(&db, "FIN2"), serde_json::Value::Null);
+    // His FIDE title, for his card.
+    {
+        let desk = ratedesk::app::Desk::open(&db, ratedesk::rules::ssl::Ssl).expect("open");
+        let anton = ratedesk::app::queries::find_player(&desk, "FIN1").expect("FIN1");
+        let title = ratedesk::app::queries::fide_title(&desk, anton)
+            .expect("read")
+            .expect("held");
+        assert_eq!(
+            (title.codes().as_str(), title.as_of.to_string().as_str()),
+            ("IM", "2025-10-01")
+        );
+    }
     let log = ok(&ratedesk(&db, &["log"]));
     assert!(
         log.contains("FIDE standard/rapid/blitz list of 2025-10-01"),

@@ -19,6 +19,7 @@ use ratedesk::ui::{press_keys, type_text};
 const DEMO: &str = include_str!("../../demo/autumn-2025.json");
 
 fn demo_desk(dir: &Path) -> Desk<Ssl> {
+    crate::screen::fix_the_day();
     let mut desk = Desk::open(dir, Ssl).expect("open");
     let book = ratedesk::json::read(&Ssl, DEMO).expect("demo").book;
     desk.apply(Edit::import_new(book)).expect("import");

@@ -217,6 +217,111 @@ fn a_trf_import_asks_about_ambiguous_players_and_warns() {
     );
 }
 
+/// The FIDE title an arbiter's file gives is on the new player's card, beside his FIDE rating.
+#[test]
+fn the_card_shows_the_fide_title_a_trf_gives() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    let files = tempfile::tempdir().expect("tempdir");
+    let file = files.path().join("titled.trf");
+    // TRF16: start number, sex, title (old one-letter codes), name, rating, federation, FIDE id.
+    let line = |n: u32, sex: &str, title: &str, name: &str, rating: u32, fide: u64, round: &str| {
+        format!(
+            "001 {n:>4} {sex}{title:>3} {name:<33} {rating:>4} FIN {fide:>11} {born:<10} {points:>4} {n:>4}  {round}",
+            born = "",
+            points = "",
+        )
+    };
+    let trf = [
+        "012 Titled Weekend 2025".to_string(),
+        "042 2025/11/01".into(),
+        "052 2025/11/02".into(),
+        line(1, "m", "f", "Korpela,Aatu", 2301, 502_001, "   2 w 1"),
+        line(2, "w", "wf", "Salo,Iida", 2105, 502_002, "   1 b 0"),
+    ]
+    .join("\n");
+    std::fs::write(&file, trf).expect("write");
+    press_keys(&mut app, &k, "alt-2 ctrl-o");
+    type_text(&mut app, &k, &file.display().to_string());
+    press_keys(&mut app, &k, "enter");
+    type_text(&mut app, &k, "90+30");
+    press_keys(&mut app, &k, "enter");
+    type_text(&mut app, &k, "titled");
+    press_keys(&mut app, &k, "enter enter");
+    assert!(
+        app.popup.is_none(),
+        "imported: {:?} {:?}",
+        app.status,
+        app.popup.is_some()
+    );
+    let aatu = player_index(&app, "Korpela, Aatu");
+    let title = ratedesk::app::queries::fide_title(&app.desk, aatu)
+        .expect("read")
+        .expect("held");
+    assert_eq!(
+        (title.codes().as_str(), title.source.as_str()),
+        ("FM", "TRF of titled")
+    );
+    press_keys(&mut app, &k, "alt-1");
+    type_text(&mut app, &k, "korpela");
+    press_keys(&mut app, &k, "enter");
+    let screen = text(&app, &k, 80, 24);
+    assert!(screen.contains("FIDE FM 2301/–/– (2025-11)"), "{screen}");
+    press_keys(&mut app, &k, "esc");
+    type_text(&mut app, &k, "salo");
+    press_keys(&mut app, &k, "enter");
+    let screen = text(&app, &k, 80, 24);
+    assert!(screen.contains("FIDE WFM 2105/–/– (2025-11)"), "{screen}");
+}
+
+/// The card's places are the ranks of the national list `export list` publishes on each date,
+/// for every player on it; the lists view shows them by date.
+#[test]
+fn the_card_gives_the_places_the_published_lists_give() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    let today = chrono::NaiveDate::from_ymd_opt(2025, 12, 1).expect("a date");
+    let ranks = ratedesk::app::queries::list_ranks(&app.desk, today, 3);
+    assert_eq!(ranks.len(), 3 * 2, "three dates of both lists");
+    let (book, ledger, rulebook) = (app.desk.book(), app.desk.ledger(), app.desk.rulebook());
+    let active = app.desk.active_players();
+    let mut compared = 0;
+    for r in &ranks {
+        let published = ratedesk::export::list::national_list(
+            rulebook, book, ledger, &active, r.list, r.date, r.date,
+        );
+        for row in &published.rows {
+            let place = r.place_of(row.player).expect("on the list");
+            assert_eq!(
+                (place.place, place.of, place.rating),
+                (row.rank, published.rows.len(), row.rating),
+                "{} on {}",
+                book.players[row.player].name,
+                r.date
+            );
+            compared += 1;
+        }
+        let listed: Vec<usize> = published.rows.iter().map(|row| row.player).collect();
+        for p in (0..book.players.len()).filter(|p| !listed.contains(p)) {
+            assert_eq!(r.place_of(p), None, "not on the list, no place");
+        }
+    }
+    assert!(compared > 40, "{compared}");
+    type_text(&mut app, &k, "järvinen");
+    press_keys(&mut app, &k, "enter");
+    let screen = text(&app, &k, 80, 24);
+    assert!(screen.contains("place selo 4/20 · pelo 1/8"), "{screen}");
+    press_keys(&mut app, &k, "right right");
+    let screen = text(&app, &k, 80, 24);
+    insta::assert_snapshot!("card_lists_80x24", screen);
+    assert!(screen.contains("2025-12-01"), "{screen}");
+    // Back round to the games.
+    press_keys(&mut app, &k, "right");
+    assert!(text(&app, &k, 80, 24).contains("rated games"));
+}
+
 #[test]
 fn tab_completes_the_import_path() {
     let dir = tempfile::tempdir().expect("tempdir");

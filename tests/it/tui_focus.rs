@@ -631,7 +631,7 @@ fn says(lines: &[String], text: &str) -> bool {
 
 /// Every screen's hint is generated from what the screen offers: each action it names acts
 /// there and has a key in the default keymap (the hint never shows `?` for a key, nor offers
-/// what the screen ignores). Walked through the search, the card, the event list, an open
+/// what the screen ignores). Walked through the search, the card and its lists, the event list, an open
 /// event's two panes, the third tab, its filter and the help.
 #[test]
 fn every_screen_offers_only_what_acts_there_with_a_bound_key() {
@@ -661,6 +661,8 @@ fn every_screen_offers_only_what_acts_there_with_a_bound_key() {
     press_keys(&mut app, &k, "enter");
     assert_eq!(app.players.focus, Focus::Card);
     check(&app, "the card");
+    press_keys(&mut app, &k, "right right");
+    check(&app, "the card's lists");
     press_keys(&mut app, &k, "alt-2");
     check(&app, "the event list");
     let open = event_index(&app, "2025-hki-open");
@@ -677,5 +679,5 @@ fn every_screen_offers_only_what_acts_there_with_a_bound_key() {
     app.update(Action::Help);
     assert!(matches!(app.popup, Some(Popup::Help { .. })));
     check(&app, "the help");
-    assert_eq!(seen.len(), 8);
+    assert_eq!(seen.len(), 9);
 }

@@ -18,7 +18,7 @@ use super::matcher::Matcher;
 use crate::app::{Desk, DeskError, Edit, Federation};
 use crate::import::fide_list::{self, FideRecord, Kind};
 use crate::model::{FideEntry, PlayerIdx};
-use crate::store::fide::FideReference;
+use crate::store::fide::{FideReference, FideTitle};
 
 /// How many reference records are written in one batch.
 const BATCH: usize = 20_000;
@@ -238,6 +238,7 @@ pub fn apply<R: Federation>(
         Err(e) => return Err(e.into()),
     };
     desk.store().end_fide_import()?;
+    desk.store().note_fide_titles(titles(planned))?;
     Ok(Imported {
         elapsed: started.elapsed(),
         added,
@@ -325,6 +326,26 @@ fn store_references<R: Federation>(
         ));
     }
     Ok((edits, added_total))
+}
+
+/// Our players' FIDE titles as the lists give them (players not ours keep theirs in the
+/// reference data).
+fn titles(planned: &[PlannedList]) -> Vec<(u64, FideTitle)> {
+    planned
+        .iter()
+        .flat_map(|list| {
+            list.ours.iter().map(|(_, r)| {
+                (
+                    r.fide_id,
+                    FideTitle::of(
+                        &[&r.title, &r.women_title],
+                        list.list_date,
+                        "FIDE list".into(),
+                    ),
+                )
+            })
+        })
+        .collect()
 }
 
 /// Edits with the notes their audit entries carry.

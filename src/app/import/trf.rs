@@ -12,6 +12,7 @@ use super::{ImportError, with_reference};
 use crate::app::{Desk, Edit, Federation, ImportedPlayer};
 use crate::import::{trf, trf_event};
 use crate::model::{PlayerIdx, PlayerInfo, fold_name};
+use crate::store::fide::FideTitle;
 
 /// An import ready to apply, and what it will do in words.
 pub struct Plan<R: Federation> {
@@ -26,6 +27,9 @@ pub struct Plan<R: Federation> {
     /// Matches by name, the event, and warnings (`!`): a stored event with the same name and
     /// dates, players without a federation, later events that will be re-rated.
     pub notes: Vec<String>,
+    /// The FIDE titles the file gives its players with a FIDE id, on the event's start: kept
+    /// for their cards once the import is stored ([`Plan::keep_titles`]).
+    pub titles: Vec<(u64, FideTitle)>,
 }
 
 /// An ambiguous player of the file and what becomes of him.
@@ -70,6 +74,11 @@ impl<R: Federation> Plan<R> {
     }
 
     /// The ambiguous players still without the officer's choice.
+    /// Once the import is stored: keeps the file's FIDE titles for the players' cards.
+    pub fn keep_titles(&self, desk: &Desk<R>) -> Result<(), ImportError> {
+        Ok(desk.store().note_fide_titles(self.titles.clone())?)
+    }
+
     pub fn open_choices(&self) -> usize {
         self.choices.iter().filter(|c| !c.decided).count()
     }
@@ -267,6 +276,16 @@ pub fn plan<R: Federation>(
     }
     let event = trf_event::to_event(&parsed, &id, &numbers, time_control)
         .map_err(|e| input(e.to_string()))?;
+    let titles = parsed
+        .players
+        .iter()
+        .filter_map(|p| {
+            let title = FideTitle::of(&[&p.title], event.start, format!("TRF of {id}"));
+            p.fide_id
+                .filter(|_| !title.codes().is_empty())
+                .zip(Some(title))
+        })
+        .collect();
     let games = event.games.iter().filter(|g| g.is_rated_game()).count();
     let unplayed = event.games.len() - games;
     notes.push(format!(
@@ -296,6 +315,7 @@ pub fn plan<R: Federation>(
         head,
         choices,
         notes,
+        titles,
     })
 }
 

@@ -141,15 +141,22 @@ impl<R: Federation> App<R> {
                 offers.extend([Key(A::Undo, "undo"), Key(A::Help, "help")]);
                 offers
             }
-            _ => vec![
-                Key(A::Open, "open event"),
-                Keys(A::PrevView, A::NextView, "games/events"),
-                Key(A::Search, "search"),
-                Key(A::Back, "back"),
-                Key(A::Merge, "merge"),
-                Key(A::Undo, "undo"),
-                Key(A::Help, "help"),
-            ],
+            _ => {
+                // A row of the lists view is a list, not an event.
+                let mut offers = Vec::new();
+                if self.players.card_view != super::players::CardView::Lists {
+                    offers.push(Key(A::Open, "open event"));
+                }
+                offers.extend([
+                    Keys(A::PrevView, A::NextView, "games/events/lists"),
+                    Key(A::Search, "search"),
+                    Key(A::Back, "back"),
+                    Key(A::Merge, "merge"),
+                    Key(A::Undo, "undo"),
+                    Key(A::Help, "help"),
+                ]);
+                offers
+            }
         };
         (context, offers)
     }

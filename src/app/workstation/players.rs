@@ -3,6 +3,7 @@
 //! was opened from.
 
 use crate::app::Federation;
+use crate::app::queries::ListPlace;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::ListId;
 
@@ -23,6 +24,8 @@ pub enum CardView {
     #[default]
     Games,
     Events,
+    /// His place on the newest national lists, a row per list date.
+    Lists,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -38,7 +41,13 @@ pub struct PlayersState {
     /// Back from a card, the query is the one that found him: the next letter typed starts a
     /// new search (a backspace or any other key keeps the query to work on).
     pub fresh: bool,
+    /// The newest national lists ranked, for the card's places: worked out when a card opens
+    /// and kept until the record changes.
+    pub places: Option<Vec<crate::app::queries::ListRanks>>,
 }
+
+/// How many of the newest list dates the card's lists view gives a player's places on.
+pub const CARD_LISTS: usize = 12;
 
 /// One rated game on a player's card.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,12 +114,23 @@ impl<R: Federation> App<R> {
                 self.back.clear();
                 self.go(Place::Search);
             }
-            (Focus::Card, Action::NextView | Action::PrevView) => {
+            (Focus::Card, Action::NextView) => {
                 p.card_view = match p.card_view {
                     CardView::Games => CardView::Events,
-                    CardView::Events => CardView::Games,
+                    CardView::Events => CardView::Lists,
+                    CardView::Lists => CardView::Games,
                 };
                 p.card_row = 0;
+                self.rank_lists();
+            }
+            (Focus::Card, Action::PrevView) => {
+                p.card_view = match p.card_view {
+                    CardView::Games => CardView::Lists,
+                    CardView::Events => CardView::Games,
+                    CardView::Lists => CardView::Events,
+                };
+                p.card_row = 0;
+                self.rank_lists();
             }
             (Focus::Card, Action::Open) => {
                 let (Some(player), row) = (p.card, p.card_row) else {
@@ -119,6 +139,7 @@ impl<R: Federation> App<R> {
                 let event = match p.card_view {
                     CardView::Games => self.game_rows(player).get(row).map(|g| (g.event, g.round)),
                     CardView::Events => self.events_newest_first(player, row).map(|e| (e, 1)),
+                    CardView::Lists => None,
                 };
                 if let Some((event, round)) = event {
                     self.open_event_for(event, Some(player), round);
@@ -130,6 +151,7 @@ impl<R: Federation> App<R> {
                 let len = card.map_or(0, |c| match view {
                     CardView::Games => self.game_rows(c).len(),
                     CardView::Events => self.history(c).len(),
+                    CardView::Lists => self.list_places(c).len(),
                 });
                 self.players.card_row = step(self.players.card_row, len, a, page);
             }
@@ -258,6 +280,48 @@ impl<R: Federation> App<R> {
     /// The points of a player's rating over time on one list: his rating going into his first
     /// rated event, then after every game; for a rulebook that publishes by period, each
     /// period's starting rating and the last one published.
+    /// Ranks the national lists the card shows, unless they are ranked already: the list in
+    /// force today for the head, and the [`CARD_LISTS`] newest for the lists view.
+    pub(super) fn rank_lists(&mut self) {
+        let dates = if self.players.card_view == CardView::Lists {
+            CARD_LISTS
+        } else {
+            1
+        };
+        let lists = self.desk.rulebook().lists().len();
+        if self
+            .players
+            .places
+            .as_ref()
+            .is_none_or(|p| p.len() < dates * lists)
+        {
+            self.players.places = Some(crate::app::queries::list_ranks(
+                &self.desk,
+                crate::clock::today(),
+                dates,
+            ));
+        }
+    }
+
+    /// A player's places on the national lists ranked, newest list date first (lists he is
+    /// not on left out).
+    pub fn list_places(&self, player: PlayerIdx) -> Vec<ListPlace> {
+        self.players
+            .places
+            .iter()
+            .flatten()
+            .filter_map(|r| r.place_of(player))
+            .collect()
+    }
+
+    /// A player's FIDE titles for his card (none when they cannot be read: the card is drawn
+    /// whatever the disk says).
+    pub fn fide_title(&self, player: PlayerIdx) -> Option<crate::store::fide::FideTitle> {
+        crate::app::queries::fide_title(&self.desk, player)
+            .ok()
+            .flatten()
+    }
+
     pub fn rating_points(
         &self,
         player: PlayerIdx,

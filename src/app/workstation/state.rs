@@ -586,6 +586,7 @@ impl<R: Federation> App<R> {
             }
             Place::Card { player, row, view } => {
                 self.tab = Tab::Players;
+                self.rank_lists();
                 self.players.card = Some(player);
                 self.players.card_row = row;
                 self.players.card_view = view;
@@ -636,6 +637,11 @@ impl<R: Federation> App<R> {
     }
 
     pub(super) fn after_edit(&mut self) {
+        // The card's list places again, at once when a card is in view.
+        self.players.places = None;
+        if self.tab == Tab::Players && self.players.card.is_some() {
+            self.rank_lists();
+        }
         // The selection lists in view are computed again at once; otherwise when next shown.
         if self.tab == Tab::Titles {
             self.refresh_selection();

@@ -214,6 +214,11 @@ impl Federation for Isl {
         isl::listing::listed(entry.state, entry.last_game, entry.date)
     }
 
+    /// "Birting stiga á lista": a standard game in the last five years.
+    fn lists_by_last_game(&self) -> bool {
+        true
+    }
+
     fn games_of(&self, state: &IslState) -> u32 {
         match state {
             IslState::Rated { games, .. } => *games,

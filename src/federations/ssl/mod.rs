@@ -71,6 +71,11 @@ impl Federation for Ssl {
         entry.info.plays_for(FINLAND) && entry.state.rating.is_some()
     }
 
+    /// SSL 3.1 and 4.1 list every rated Finn, however long ago he played.
+    fn lists_by_last_game(&self) -> bool {
+        false
+    }
+
     fn games_of(&self, state: &SslState) -> u32 {
         state.games
     }

@@ -199,6 +199,11 @@ impl Federation for Tsf {
         tsf::standing::listed(entry.info, entry.list, entry.date, entry.state)
     }
 
+    /// B.2 lists every UKD holder, however long ago he played.
+    fn lists_by_last_game(&self) -> bool {
+        false
+    }
+
     fn games_of(&self, state: &TsfState) -> u32 {
         match state {
             TsfState::Rated { games, .. } => *games,

@@ -15,8 +15,19 @@ use ratedesk::ui::theme::Theme;
 
 pub const DEMO: &str = include_str!("../../../demo/autumn-2025.json");
 
+/// The day the screens' tests are drawn on: after the demo's events, whatever the day they run.
+pub const TODAY: &str = "2025-12-01T12:00:00";
+
+/// Sets this thread's clock to [`TODAY`].
+pub fn fix_the_day() {
+    ratedesk::clock::set_for_this_thread(
+        chrono::NaiveDateTime::parse_from_str(TODAY, "%Y-%m-%dT%H:%M:%S").expect("a time"),
+    );
+}
+
 /// The small demo federation (23 players, two events) in a database at `dir`.
 pub fn demo_desk(dir: &Path) -> Desk<Ssl> {
+    fix_the_day();
     let mut desk = Desk::open(dir, Ssl).expect("open");
     let book = ratedesk::json::read(&Ssl, DEMO).expect("demo").book;
     desk.apply(Edit::import_new(book)).expect("import");
@@ -29,6 +40,7 @@ pub fn app(dir: &Path) -> App<Ssl> {
 
 /// A generated federation: `players` players over one year.
 pub fn generated(dir: &Path, players: usize) -> App<Ssl> {
+    fix_the_day();
     let mut desk = Desk::open(dir, Ssl).expect("open");
     let (book, parts) = ratedesk::demo::generate(&ratedesk::demo::Params {
         players,
