@@ -484,7 +484,11 @@ fn draw_lists<R: Federation>(
     }
     let title = format!(
         "{} · newest first · ←→ games",
-        count(dates.len(), "national list with a place", "national lists with a place")
+        count(
+            dates.len(),
+            "national list with a place",
+            "national lists with a place"
+        )
     );
     let grid = Grid::new(title, columns, dates.len(), app.players.card_row);
     grid.draw(frame, area, theme, |i| {
