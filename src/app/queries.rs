@@ -66,7 +66,6 @@ pub fn find_player<R: Federation>(desk: &Desk<R>, key: &str) -> Result<PlayerIdx
     }
 }
 
-/// The live event with this id.
 /// A player's FIDE titles as the newest FIDE list or TRF gave them (`None`: no FIDE id, or
 /// none given).
 pub fn fide_title<R: Federation>(
@@ -150,6 +149,7 @@ pub fn list_ranks<R: Federation>(desk: &Desk<R>, today: NaiveDate, count: usize)
     out
 }
 
+/// The live event with this id.
 pub fn find_event<R: Federation>(desk: &Desk<R>, id: &str) -> Result<usize, QueryError> {
     desk.book()
         .live_event(id)

@@ -359,6 +359,10 @@ pub fn card_opens<R: Federation>(
         app.update(crate::app::workstation::action::Action::Open);
         screen.draw(app)?;
         out.opens.push(t.elapsed());
+        anyhow::ensure!(
+            app.players.card.is_some(),
+            "the search for {id} opened no card"
+        );
         let t = Instant::now();
         app.update(crate::app::workstation::action::Action::NextView);
         app.update(crate::app::workstation::action::Action::NextView);

@@ -256,7 +256,7 @@ fn import_trf<R: Federation>(
         trf::plan(desk, file, time_control, id.clone())?;
     }
     for file in files {
-        let plan = trf::plan(desk, file, time_control, id.clone())?;
+        let mut plan = trf::plan(desk, file, time_control, id.clone())?;
         for line in &plan.lines {
             writeln!(out, "{line}")?;
         }
@@ -264,14 +264,17 @@ fn import_trf<R: Federation>(
             writeln!(out, "  nothing imported (add --yes to import)")?;
             continue;
         }
-        let effect =
-            desk.apply_noted(plan.edit.clone(), Some(format!("from {}", file.display())))?;
-        plan.keep_titles(desk)?;
+        let titles = std::mem::take(&mut plan.titles);
+        let effect = desk.apply_noted(plan.edit, Some(format!("from {}", file.display())))?;
         writeln!(
             out,
             "  imported; {} rating(s) changed",
             effect.ratings.len()
         )?;
+        // Reference data for the cards: the import stands without it.
+        if let Err(e) = trf::store_titles(desk, titles) {
+            writeln!(out, "  its FIDE titles were not kept for the cards: {e}")?;
+        }
     }
     Ok(())
 }

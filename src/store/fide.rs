@@ -231,6 +231,26 @@ impl FideTitle {
         }
     }
 
+    /// Whether a FIDE list gave it (else an arbiter's TRF).
+    pub fn from_list(&self) -> bool {
+        self.source == LIST_SOURCE
+    }
+
+    /// What is held once a newer source has spoken: see [`Store::note_fide_titles`].
+    fn updated_by(self, newer: FideTitle) -> FideTitle {
+        let outranked = self.from_list() && !newer.from_list();
+        if outranked || newer.as_of < self.as_of {
+            return self;
+        }
+        let or_held = |new: String, held: String| if new.is_empty() { held } else { new };
+        FideTitle {
+            title: or_held(newer.title, self.title),
+            women_title: or_held(newer.women_title, self.women_title),
+            as_of: newer.as_of,
+            source: newer.source,
+        }
+    }
+
     /// The titles as the card writes them: `GM`, `WGM`, `IM WGM`.
     pub fn codes(&self) -> String {
         [self.title.as_str(), self.women_title.as_str()]
@@ -240,6 +260,9 @@ impl FideTitle {
             .join(" ")
     }
 }
+
+/// The source of titles read from a FIDE rating list.
+pub const LIST_SOURCE: &str = "FIDE list";
 
 /// A FIDE title code as lists and TRFs write it (`GM`, `wg`, old one-letter `g`, `m`, `f`,
 /// `c`), as FIDE's code and whether it is a women's title; `None`: not a title.
@@ -267,22 +290,32 @@ impl Store {
             .transpose()
     }
 
-    /// Keeps each FIDE id's titles from the newest source (a later list or event wins; on one
-    /// date the last given, so a list read after a TRF of its day wins), and flushes.
+    /// Keeps each FIDE id's titles as the newest source gives them, and flushes. FIDE titles
+    /// are for life, so a source that gives none (or none of a kind) takes none away; a FIDE
+    /// list is FIDE's own record and outranks an arbiter's TRF, whose one title column stands
+    /// only where no list has spoken; among sources of one kind the later date wins (on one
+    /// date, the one given last).
     pub fn note_fide_titles(&self, titles: Vec<(u64, FideTitle)>) -> Result<(), StoreError> {
-        let mut batch = sled::Batch::default();
+        let mut merged: std::collections::BTreeMap<u64, FideTitle> =
+            std::collections::BTreeMap::new();
         for (id, title) in titles {
-            let newer = match self.fide_title(id)? {
-                Some(held) => held.as_of <= title.as_of && held != title,
-                // A source saying "no title" of a player nothing is held for says nothing.
-                None => !title.codes().is_empty(),
+            let held = match merged.remove(&id) {
+                Some(t) => Some(t),
+                None => self.fide_title(id)?,
             };
-            if newer {
-                batch.insert(
-                    &codec::key(id),
-                    codec::encode(&title).map_err(|e| self.fail(e))?,
-                );
-            }
+            let kept = match held {
+                Some(held) => held.updated_by(title),
+                None if title.codes().is_empty() => continue,
+                None => title,
+            };
+            merged.insert(id, kept);
+        }
+        let mut batch = sled::Batch::default();
+        for (id, title) in merged {
+            batch.insert(
+                &codec::key(id),
+                codec::encode(&title).map_err(|e| self.fail(e))?,
+            );
         }
         self.fide_titles
             .apply_batch(batch)
@@ -424,7 +457,7 @@ mod tests {
             "FM"
         );
         assert_eq!(store.fide_title(2).expect("read"), None);
-        // An older source changes nothing; a newer one wins, even one without the title.
+        // An older source changes nothing; a newer list wins.
         store
             .note_fide_titles(vec![(1, title("c", "2025-01-01", "FIDE list"))])
             .expect("note");
@@ -439,6 +472,36 @@ mod tests {
         assert_eq!(
             (held.codes().as_str(), held.source.as_str()),
             ("IM", "FIDE list")
+        );
+        // A later TRF does not overrule a list; a list without a title takes none away; a
+        // women's title joins the open one.
+        store
+            .note_fide_titles(vec![(1, title("f", "2025-11-01", "TRF of late"))])
+            .expect("note");
+        assert_eq!(
+            store.fide_title(1).expect("read").expect("held").codes(),
+            "IM"
+        );
+        store
+            .note_fide_titles(vec![
+                (1, title("", "2025-12-01", "FIDE list")),
+                (1, title("wg", "2025-12-01", "FIDE list")),
+            ])
+            .expect("note");
+        assert_eq!(
+            store.fide_title(1).expect("read").expect("held").codes(),
+            "IM WGM"
+        );
+        // In one batch the newest list wins, whatever the order the files came in.
+        store
+            .note_fide_titles(vec![
+                (3, title("GM", "2026-02-01", "FIDE list")),
+                (3, title("IM", "2026-01-01", "FIDE list")),
+            ])
+            .expect("note");
+        assert_eq!(
+            store.fide_title(3).expect("read").expect("held").codes(),
+            "GM"
         );
     }
 }

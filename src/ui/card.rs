@@ -107,7 +107,7 @@ fn head_lines<R: Federation>(
     let mut archives: Vec<Item> = Vec::new();
     // His place on each list in force today (the lists view has the lists before).
     let places = app.list_places(player);
-    let today = places.first().map(|p| p.date);
+    let today = app.places_date();
     for (list, state) in app.ratings(player) {
         let name = rulebook.lists()[list];
         ratings.push(vec![
@@ -136,14 +136,14 @@ fn head_lines<R: Federation>(
             ]);
         }
     }
-    // Each tempo's newest FIDE rating, from the newest list that has that tempo (a list without
-    // it says nothing about it), its month shown when older than the newest list's.
     // FIDE's titles first, from the newest list or TRF that gave them.
     let titles = app
         .fide_title(player)
         .map(|t| format!("{} ", t.codes()))
         .filter(|t| t.len() > 1)
         .unwrap_or_default();
+    // Each tempo's newest FIDE rating, from the newest list that has that tempo (a list without
+    // it says nothing about it), its month shown when older than the newest list's.
     let last = info.fide.iter().map(|e| e.list_date).max();
     if let Some(last) = last {
         let r = |k| match info.fide_rating_dated_on(last, k) {
@@ -475,8 +475,7 @@ fn draw_lists<R: Federation>(
 ) {
     let rulebook = app.desk.rulebook();
     let places = app.list_places(player);
-    let mut dates: Vec<chrono::NaiveDate> = places.iter().map(|p| p.date).collect();
-    dates.dedup();
+    let dates = app.place_dates(player);
     let mut columns = vec![Column::whole("List of", 13)];
     for name in rulebook.lists() {
         columns.push(Column::figure(*name, 12));

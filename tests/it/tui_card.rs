@@ -317,9 +317,20 @@ fn the_card_gives_the_places_the_published_lists_give() {
     let screen = text(&app, &k, 80, 24);
     insta::assert_snapshot!("card_lists_80x24", screen);
     assert!(screen.contains("2025-12-01"), "{screen}");
+    // The cursor goes down the rows there are: one a list date.
+    let aino = app.players.card.expect("her card");
+    let rows = app.place_dates(aino).len();
+    assert_eq!(rows, 12);
+    press_keys(&mut app, &k, "end");
+    assert_eq!(app.players.card_row, rows - 1);
     // Back round to the games.
     press_keys(&mut app, &k, "right");
     assert!(text(&app, &k, 80, 24).contains("rated games"));
+    // An edit made on another tab clears the places; back on the card they are ranked again.
+    press_keys(&mut app, &k, "alt-2");
+    app.players.places = None;
+    press_keys(&mut app, &k, "alt-1");
+    assert!(text(&app, &k, 80, 24).contains("place selo 4/20 · pelo 1/8"));
 }
 
 #[test]

@@ -352,6 +352,7 @@ fn check_event(app: &App<Ssl>, event: usize) {
 }
 
 fn open<R: Federation>(dir: &Path, rulebook: R, book: Book<R>) -> App<R> {
+    crate::screen::fix_the_day();
     let mut desk = Desk::open(dir, rulebook).expect("open");
     desk.apply(Edit::import_new(book)).expect("import");
     let mut app = App::new(desk);
@@ -651,6 +652,7 @@ fn tsf_create_key_correct_undo_against_rate_and_every_tab() {
 /// fresh calculation, and every tab draws.
 fn demo_opens<R: Federation>(rulebook: R) {
     let dir = tempfile::tempdir().expect("tempdir");
+    crate::screen::fix_the_day();
     let mut desk = Desk::open(dir.path(), rulebook.clone()).expect("open");
     let params = ratedesk::demo::Params {
         players: 300,
@@ -861,6 +863,7 @@ fn desk_of_shared_case<R: Federation>(name: &str, rulebook: R, dir: &Path) -> De
     let book = ratedesk::json::read(&rulebook, &doc["input"].to_string())
         .expect("the case reads")
         .book;
+    crate::screen::fix_the_day();
     let mut desk = Desk::open(dir, rulebook).expect("open");
     desk.apply(Edit::import_new(book)).expect("import");
     desk

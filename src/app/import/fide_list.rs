@@ -340,7 +340,7 @@ fn titles(planned: &[PlannedList]) -> Vec<(u64, FideTitle)> {
                     FideTitle::of(
                         &[&r.title, &r.women_title],
                         list.list_date,
-                        "FIDE list".into(),
+                        crate::store::fide::LIST_SOURCE.into(),
                     ),
                 )
             })

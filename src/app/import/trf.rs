@@ -14,6 +14,15 @@ use crate::import::{trf, trf_event};
 use crate::model::{PlayerIdx, PlayerInfo, fold_name};
 use crate::store::fide::FideTitle;
 
+/// Once an import is stored: keeps its file's FIDE titles ([`Plan::titles`]) for the players'
+/// cards (reference data: the import stands without them).
+pub fn store_titles<R: Federation>(
+    desk: &Desk<R>,
+    titles: Vec<(u64, FideTitle)>,
+) -> Result<(), ImportError> {
+    Ok(desk.store().note_fide_titles(titles)?)
+}
+
 /// An import ready to apply, and what it will do in words.
 pub struct Plan<R: Federation> {
     /// Everything it will do, one line each, with every ambiguous player made new.
@@ -28,7 +37,7 @@ pub struct Plan<R: Federation> {
     /// dates, players without a federation, later events that will be re-rated.
     pub notes: Vec<String>,
     /// The FIDE titles the file gives its players with a FIDE id, on the event's start: kept
-    /// for their cards once the import is stored ([`Plan::keep_titles`]).
+    /// for their cards once the import is stored ([`store_titles`]).
     pub titles: Vec<(u64, FideTitle)>,
 }
 
@@ -74,11 +83,6 @@ impl<R: Federation> Plan<R> {
     }
 
     /// The ambiguous players still without the officer's choice.
-    /// Once the import is stored: keeps the file's FIDE titles for the players' cards.
-    pub fn keep_titles(&self, desk: &Desk<R>) -> Result<(), ImportError> {
-        Ok(desk.store().note_fide_titles(self.titles.clone())?)
-    }
-
     pub fn open_choices(&self) -> usize {
         self.choices.iter().filter(|c| !c.decided).count()
     }

@@ -41,8 +41,9 @@ pub struct PlayersState {
     /// Back from a card, the query is the one that found him: the next letter typed starts a
     /// new search (a backspace or any other key keeps the query to work on).
     pub fresh: bool,
-    /// The newest national lists ranked, for the card's places: worked out when a card opens
-    /// and kept until the record changes.
+    /// The newest national lists ranked, for the card's places (newest list date first): worked
+    /// out when a card opens and kept until the record changes or another list comes into
+    /// force.
     pub places: Option<Vec<crate::app::queries::ListRanks>>,
 }
 
@@ -151,7 +152,7 @@ impl<R: Federation> App<R> {
                 let len = card.map_or(0, |c| match view {
                     CardView::Games => self.game_rows(c).len(),
                     CardView::Events => self.history(c).len(),
-                    CardView::Lists => self.list_places(c).len(),
+                    CardView::Lists => self.place_dates(c).len(),
                 });
                 self.players.card_row = step(self.players.card_row, len, a, page);
             }
@@ -277,9 +278,6 @@ impl<R: Federation> App<R> {
         rows
     }
 
-    /// The points of a player's rating over time on one list: his rating going into his first
-    /// rated event, then after every game; for a rulebook that publishes by period, each
-    /// period's starting rating and the last one published.
     /// Ranks the national lists the card shows, unless they are ranked already: the list in
     /// force today for the head, and the [`CARD_LISTS`] newest for the lists view.
     pub(super) fn rank_lists(&mut self) {
@@ -289,18 +287,28 @@ impl<R: Federation> App<R> {
             1
         };
         let lists = self.desk.rulebook().lists().len();
-        if self
-            .players
-            .places
-            .as_ref()
-            .is_none_or(|p| p.len() < dates * lists)
-        {
-            self.players.places = Some(crate::app::queries::list_ranks(
-                &self.desk,
-                crate::clock::today(),
-                dates,
-            ));
+        let today = crate::clock::today();
+        let in_force = self.desk.rulebook().list_date(today);
+        let held = self.players.places.as_ref().is_some_and(|p| {
+            p.len() >= dates * lists && p.first().is_some_and(|r| r.date == in_force)
+        });
+        if !held {
+            self.players.places = Some(crate::app::queries::list_ranks(&self.desk, today, dates));
         }
+    }
+
+    /// The date of the list in force the card's places were ranked on.
+    pub fn places_date(&self) -> Option<chrono::NaiveDate> {
+        self.players.places.as_ref()?.first().map(|r| r.date)
+    }
+
+    /// The list dates of the card's lists view on which the player has a place, newest
+    /// first: its rows.
+    pub fn place_dates(&self, player: PlayerIdx) -> Vec<chrono::NaiveDate> {
+        let mut dates: Vec<chrono::NaiveDate> =
+            self.list_places(player).iter().map(|p| p.date).collect();
+        dates.dedup();
+        dates
     }
 
     /// A player's places on the national lists ranked, newest list date first (lists he is
@@ -322,6 +330,9 @@ impl<R: Federation> App<R> {
             .flatten()
     }
 
+    /// The points of a player's rating over time on one list: his rating going into his first
+    /// rated event, then after every game; for a rulebook that publishes by period, each
+    /// period's starting rating and the last one published.
     pub fn rating_points(
         &self,
         player: PlayerIdx,

@@ -146,7 +146,9 @@ impl<R: Federation> App<R> {
                 Action::Confirm => {
                     let edit = plan.chosen_edit();
                     if self.apply(edit) {
-                        if let Err(e) = plan.keep_titles(&self.desk) {
+                        if let Err(e) =
+                            crate::app::import::trf::store_titles(&self.desk, plan.titles.clone())
+                        {
                             self.warn(format!("imported, but its FIDE titles were not kept: {e}"));
                         }
                         let event = self.desk.book().events.len() - 1;

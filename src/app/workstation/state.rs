@@ -533,6 +533,10 @@ impl<R: Federation> App<R> {
         if tab == Tab::Titles {
             self.refresh_selection();
         }
+        // Back to a card after an edit elsewhere: its places again.
+        if tab == Tab::Players && self.players.card.is_some() {
+            self.rank_lists();
+        }
     }
 
     /// The selection lists as the record is now, when a selection view is shown (kept while
@@ -586,11 +590,11 @@ impl<R: Federation> App<R> {
             }
             Place::Card { player, row, view } => {
                 self.tab = Tab::Players;
-                self.rank_lists();
                 self.players.card = Some(player);
                 self.players.card_row = row;
                 self.players.card_view = view;
                 self.players.focus = Focus::Card;
+                self.rank_lists();
             }
             Place::Events => {
                 self.tab = Tab::Tournaments;
