@@ -270,6 +270,9 @@ pub struct Event {
     pub games: Vec<Game>,
 }
 
+/// The pairing of a league or other team event.
+pub const TEAM_PAIRING: &str = "team";
+
 /// Seconds for 60 moves of an event without a recorded time control: a standard game of
 /// 90 minutes.
 const STANDARD_SECONDS: u64 = 90 * 60;
@@ -306,6 +309,12 @@ impl Event {
             }
         }
         out
+    }
+
+    /// Whether it is a league or other team event (`pairing` `team`): its players play for
+    /// teams, match by match.
+    pub fn is_team_event(&self) -> bool {
+        self.pairing == TEAM_PAIRING
     }
 
     /// The player with a start number (1-based).

@@ -78,6 +78,40 @@ pub fn fide_title<R: Federation>(
     }
 }
 
+/// The matches of a league or other team event's round, as its games pair the players'
+/// clubs (a league's teams are its clubs' teams): `HSK – SSt`, the club of the first board's
+/// white player first. Empty for an event that is not a team event, and for a round with a
+/// game whose player has no club (the match cannot be told then).
+pub fn round_matches<R: Rulebook>(book: &Book<R>, event: usize, round: u32) -> Vec<String> {
+    let ev = &book.events[event];
+    if !ev.is_team_event() {
+        return Vec::new();
+    }
+    let mut games: Vec<&crate::model::Game> = ev
+        .games
+        .iter()
+        .filter(|g| g.round == round && g.black.is_some())
+        .collect();
+    games.sort_by_key(|g| g.board);
+    let club = |p: PlayerIdx| book.players.get(p).and_then(|i| i.club.as_deref());
+    let mut matches: Vec<(&str, &str)> = Vec::new();
+    for g in games {
+        let (Some(white), Some(black)) = (club(g.white), g.black.and_then(club)) else {
+            return Vec::new();
+        };
+        let known = matches
+            .iter()
+            .any(|&(a, b)| (a, b) == (white, black) || (a, b) == (black, white));
+        if !known {
+            matches.push((white, black));
+        }
+    }
+    matches
+        .into_iter()
+        .map(|(a, b)| format!("{a} – {b}"))
+        .collect()
+}
+
 /// One national list on one of its dates, ranked as the list ranks it: a player's place is
 /// one more than the number rated above him (ties share a place).
 #[derive(Clone, Debug, PartialEq, Eq)]

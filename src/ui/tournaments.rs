@@ -83,6 +83,13 @@ fn draw_event<R: Federation>(
     if let Some(why) = rulebook.not_rated(ev) {
         items.push(format!("not rated: {why}"));
     }
+    // A league's round being keyed: its match (or how many are played in it).
+    let matches = crate::app::queries::round_matches(book, event, app.tournaments.round);
+    match matches.len() {
+        0 => {}
+        1 => items.push(format!("round {}: {}", app.tournaments.round, matches[0])),
+        n => items.push(format!("round {}: {n} matches", app.tournaments.round)),
+    }
     items.extend(period_items(app, event));
     // An event rated by an older rule of the rulebook says which (SSL before 2011).
     let list = match rulebook.rule_of(ev) {
@@ -98,6 +105,7 @@ fn draw_event<R: Federation>(
     if ev.abroad {
         items.push("abroad".into());
     }
+
     if let Some(d) = &ev.playoff_of {
         items.push(format!("play-off of {d}"));
     }

@@ -141,6 +141,67 @@ fn a_new_event_says_it_is_not_paired_yet() {
     assert!(!screen.contains("of 0"), "{screen}");
 }
 
+/// A league's round names its match in the event's header, from the clubs its players play
+/// for; a round of two matches says so, and one with a player without a club says nothing.
+#[test]
+fn a_league_round_names_its_match_in_the_header() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = app(dir.path());
+    let k = keys();
+    // Järvinen and Salo play for HSK, Virtanen and Ylönen for SSt.
+    let event = crate::screen::new_event(
+        &mut app,
+        &k,
+        "Liiga",
+        "2026-01-10",
+        &["järvinen", "virtanen", "salo, k", "ylönen"],
+    );
+    press_keys(&mut app, &k, "p");
+    type_text(&mut app, &k, "1 2");
+    press_keys(&mut app, &k, "enter");
+    type_text(&mut app, &k, "4 3");
+    press_keys(&mut app, &k, "enter esc");
+    let header = |app: &ratedesk::app::workstation::state::App<_>| {
+        text(app, &k, 80, 24)
+            .lines()
+            .nth(1)
+            .expect("the header")
+            .to_string()
+    };
+    assert!(!header(&app).contains("HSK"), "a swiss names no match");
+    let mut details = app.desk.book().events[event].clone();
+    details.pairing = ratedesk::model::TEAM_PAIRING.into();
+    app.desk
+        .apply(ratedesk::app::Edit::UpdateEvent { event, details })
+        .expect("a league");
+    assert!(
+        header(&app).contains("round 1: HSK – SSt"),
+        "{}",
+        header(&app)
+    );
+    // A second pairing of clubs in the round: two matches.
+    let salo = player_index(&app, "Salo, Kerttu");
+    let mut info = app.desk.book().players[salo].clone();
+    info.club = Some("TuS".into());
+    app.desk
+        .apply(ratedesk::app::Edit::UpdatePlayer {
+            player: salo,
+            info: info.clone(),
+        })
+        .expect("another club");
+    assert!(
+        header(&app).contains("round 1: 2 matches"),
+        "{}",
+        header(&app)
+    );
+    // A player without a club: the match cannot be told.
+    info.club = None;
+    app.desk
+        .apply(ratedesk::app::Edit::UpdatePlayer { player: salo, info })
+        .expect("no club");
+    assert!(!header(&app).contains("round 1:"), "{}", header(&app));
+}
+
 #[test]
 fn a_half_point_bye_reads_as_a_half_in_the_round_pane() {
     let dir = tempfile::tempdir().expect("tempdir");

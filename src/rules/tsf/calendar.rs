@@ -38,7 +38,7 @@ pub const DAYS_TO_SEND: i64 = 30;
 
 /// The pairing of a league or other team event, which A.10.e never excludes ("Lig ve benzeri
 /// takım etkinlikleri hariç").
-pub const TEAM_PAIRING: &str = "team";
+pub const TEAM_PAIRING: &str = crate::model::TEAM_PAIRING;
 
 /// A.2.a–c: 60 minutes and over standard; under 60 and at least 10 rapid; under 10 blitz. Exact
 /// seconds: 59 min 59 s is under 60 minutes.
