@@ -278,6 +278,28 @@ pub const TEAM_PAIRING: &str = "team";
 const STANDARD_SECONDS: u64 = 90 * 60;
 
 impl Event {
+    /// An event of these days with nothing else said of it: no name, a standard game (no time
+    /// control recorded), at home, no age limit, no play-off, the default pairing, received
+    /// with its end, no players and no games. The other fields are set on it, or given with
+    /// struct update syntax: `Event { games, ..Event::new("e1", start, end) }`.
+    pub fn new(id: impl Into<String>, start: NaiveDate, end: NaiveDate) -> Event {
+        Event {
+            id: id.into(),
+            name: String::new(),
+            start,
+            end,
+            time_control: None,
+            abroad: false,
+            official_representation: false,
+            age_limit: None,
+            playoff_of: None,
+            pairing: String::new(),
+            received: None,
+            participants: Vec::new(),
+            games: Vec::new(),
+        }
+    }
+
     /// The name the officer knows the event by: its name, or its id when it has none.
     pub fn title(&self) -> &str {
         if self.name.is_empty() {

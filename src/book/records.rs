@@ -264,21 +264,11 @@ fn alike_but_club<R: Rulebook>(b: &PlayerRecord<R>, a: &PlayerRecord<R>) -> bool
 
 /// The slot of an event id that holds no event.
 pub(crate) fn placeholder_event() -> Event {
-    Event {
-        id: String::new(),
-        name: String::new(),
-        start: chrono::NaiveDate::MIN,
-        end: chrono::NaiveDate::MIN,
-        time_control: None,
-        abroad: false,
-        official_representation: false,
-        age_limit: None,
-        playoff_of: None,
-        received: None,
-        participants: Vec::new(),
-        pairing: String::new(),
-        games: Vec::new(),
-    }
+    Event::new(
+        String::new(),
+        chrono::NaiveDate::MIN,
+        chrono::NaiveDate::MIN,
+    )
 }
 
 #[cfg(test)]

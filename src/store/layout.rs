@@ -253,17 +253,7 @@ mod tests {
 
     fn event(id: &str, d: u32, games: &[(usize, usize, GameResult)]) -> Event {
         Event {
-            id: id.into(),
             name: id.into(),
-            start: day(d),
-            end: day(d),
-            time_control: None,
-            abroad: false,
-            official_representation: false,
-            age_limit: None,
-            playoff_of: None,
-            received: None,
-            participants: Vec::new(),
             pairing: "swiss".into(),
             games: games
                 .iter()
@@ -278,6 +268,7 @@ mod tests {
                     received: None,
                 })
                 .collect(),
+            ..Event::new(id, day(d), day(d))
         }
     }
 

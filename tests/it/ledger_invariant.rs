@@ -100,23 +100,13 @@ fn day(n: u32) -> NaiveDate {
 
 fn event(id: String, day_no: u32, minutes: u32) -> Event {
     Event {
-        id,
-        name: String::new(),
-        start: day(day_no),
-        end: day(day_no),
         time_control: Some(TimeControl {
             base_seconds: minutes * 60,
             increment_seconds: 0,
             added: vec![],
         }),
-        abroad: false,
-        official_representation: false,
-        age_limit: None,
-        playoff_of: None,
-        received: None,
-        participants: Vec::new(),
         pairing: "swiss".into(),
-        games: vec![],
+        ..Event::new(id, day(day_no), day(day_no))
     }
 }
 

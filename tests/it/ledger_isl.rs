@@ -163,23 +163,16 @@ fn build_event(id: String, spec: &EventSpec) -> Event {
         }
     }
     Event {
-        id,
-        name: String::new(),
-        start,
-        end,
         time_control: Some(TimeControl {
             base_seconds: MINUTES[spec.minutes] * 60,
             increment_seconds: 0,
             added: vec![],
         }),
         abroad: spec.abroad,
-        official_representation: false,
-        age_limit: None,
-        playoff_of: None,
         pairing: "swiss".into(),
         received: spec.received.map(|r| end + chrono::Days::new(u64::from(r))),
-        participants: Vec::new(),
         games,
+        ..Event::new(id, start, end)
     }
 }
 

@@ -108,19 +108,10 @@ fn event(id: String, spec: &EventSpec) -> Event {
         }
     }
     Event {
-        id,
-        name: String::new(),
-        start: day(spec.start),
-        end: day(spec.start + spec.days - 1),
         time_control: time_control(MINUTES[spec.minutes]),
-        abroad: false,
-        official_representation: false,
-        age_limit: None,
-        playoff_of: None,
         pairing: PAIRINGS[spec.pairing].into(),
-        received: None,
-        participants: vec![],
         games,
+        ..Event::new(id, day(spec.start), day(spec.start + spec.days - 1))
     }
 }
 

@@ -15,22 +15,13 @@ fn day(d: u32) -> NaiveDate {
 
 fn event(id: &str, d: u32, minutes: u32, playoff_of: Option<&str>) -> Event {
     Event {
-        id: id.into(),
-        name: String::new(),
-        start: day(d),
-        end: day(d),
         time_control: Some(TimeControl {
             base_seconds: minutes * 60,
             increment_seconds: 0,
             added: Vec::new(),
         }),
-        abroad: false,
-        official_representation: false,
-        age_limit: None,
         playoff_of: playoff_of.map(str::to_string),
         pairing: "swiss".into(),
-        received: None,
-        participants: Vec::new(),
         games: vec![Game {
             round: 1,
             board: 1,
@@ -40,6 +31,7 @@ fn event(id: &str, d: u32, minutes: u32, playoff_of: Option<&str>) -> Event {
             date: None,
             received: None,
         }],
+        ..Event::new(id, day(d), day(d))
     }
 }
 

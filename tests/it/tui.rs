@@ -191,22 +191,13 @@ fn a_correction_that_cascades_asks_first() {
     let open = event_index(&app, "2025-hki-open");
     let first = app.desk.book().events[open].games[app.boards(open, 1)[0]].clone();
     let later = Event {
-        id: "2025-december".into(),
         name: "December Cup".into(),
-        start: chrono::NaiveDate::from_ymd_opt(2025, 12, 6).expect("date"),
-        end: chrono::NaiveDate::from_ymd_opt(2025, 12, 6).expect("date"),
         time_control: Some(TimeControl {
             base_seconds: 5400,
             increment_seconds: 30,
             added: vec![],
         }),
-        abroad: false,
-        official_representation: false,
-        age_limit: None,
-        playoff_of: None,
-        received: None,
         pairing: "swiss".into(),
-        participants: vec![],
         games: vec![Game {
             round: 1,
             board: 1,
@@ -216,6 +207,11 @@ fn a_correction_that_cascades_asks_first() {
             date: None,
             received: None,
         }],
+        ..Event::new(
+            "2025-december",
+            chrono::NaiveDate::from_ymd_opt(2025, 12, 6).expect("date"),
+            chrono::NaiveDate::from_ymd_opt(2025, 12, 6).expect("date"),
+        )
     };
     app.desk.apply(Edit::AddEvent(later)).expect("later event");
     let before = app.desk.audit().len();

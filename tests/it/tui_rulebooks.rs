@@ -111,23 +111,16 @@ fn base<R: Rulebook>(
         }
     }
     book.events.push(Event {
-        id: id.into(),
         name: format!("Earlier {id}"),
-        start: d(start),
-        end: d(end),
         time_control: Some(TimeControl {
             base_seconds: 90 * 60,
             increment_seconds: 30,
             added: Vec::new(),
         }),
-        abroad: false,
-        official_representation: false,
-        age_limit: None,
-        playoff_of: None,
-        received: None,
         pairing: "swiss".into(),
         participants: (0..6).collect(),
         games,
+        ..Event::new(id, d(start), d(end))
     });
     book.live.push(true);
     book

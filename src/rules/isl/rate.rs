@@ -329,18 +329,7 @@ mod tests {
 
     fn event(id: &str, start: &str, end: &str, games: &[(u32, usize, usize, &str)]) -> Event {
         Event {
-            id: id.into(),
-            name: String::new(),
-            start: d(start),
-            end: d(end),
-            time_control: None,
-            abroad: false,
-            official_representation: false,
-            age_limit: None,
-            playoff_of: None,
             pairing: "swiss".into(),
-            received: None,
-            participants: Vec::new(),
             games: games
                 .iter()
                 .enumerate()
@@ -354,6 +343,7 @@ mod tests {
                     received: None,
                 })
                 .collect(),
+            ..Event::new(id, d(start), d(end))
         }
     }
 

@@ -272,19 +272,9 @@ mod tests {
     #[test]
     fn rule_2_2_who_is_rated_abroad() {
         let event = |abroad, official_representation| Event {
-            id: "e".into(),
-            name: String::new(),
-            start: date("2025-03-01"),
-            end: date("2025-03-01"),
-            time_control: None,
             abroad,
             official_representation,
-            age_limit: None,
-            playoff_of: None,
-            received: None,
-            participants: Vec::new(),
-            pairing: String::new(),
-            games: vec![],
+            ..Event::new("e", date("2025-03-01"), date("2025-03-01"))
         };
         let finn = PlayerInfo::default();
         let swede = foreigner(vec![]);

@@ -312,19 +312,13 @@ fn award_date(event: &Event) -> NaiveDate {
 #[cfg(test)]
 pub(super) fn standard_event(games: Vec<crate::model::Game>) -> Event {
     Event {
-        id: "e".into(),
-        name: String::new(),
-        start: NaiveDate::from_ymd_opt(2025, 6, 1).expect("date"),
-        end: NaiveDate::from_ymd_opt(2025, 6, 3).expect("date"),
-        time_control: None,
-        abroad: false,
-        official_representation: false,
-        age_limit: None,
-        playoff_of: None,
-        received: None,
-        participants: Vec::new(),
         pairing: "swiss".into(),
         games,
+        ..Event::new(
+            "e",
+            NaiveDate::from_ymd_opt(2025, 6, 1).expect("date"),
+            NaiveDate::from_ymd_opt(2025, 6, 3).expect("date"),
+        )
     }
 }
 
@@ -421,23 +415,18 @@ mod tests {
     #[test]
     fn rule_2_10_a_playoff_is_rated_on_the_list_of_its_own_time_control() {
         let event = |id: &str, minutes: u32, abroad: bool| Event {
-            id: id.into(),
-            name: String::new(),
-            start: NaiveDate::from_ymd_opt(2025, 5, 10).expect("date"),
-            end: NaiveDate::from_ymd_opt(2025, 5, 10).expect("date"),
             time_control: Some(crate::model::TimeControl {
                 base_seconds: minutes * 60,
                 increment_seconds: 0,
                 added: Vec::new(),
             }),
             abroad,
-            official_representation: false,
-            age_limit: None,
-            playoff_of: None,
             pairing: "swiss".into(),
-            received: None,
-            participants: Vec::new(),
-            games: Vec::new(),
+            ..Event::new(
+                id,
+                NaiveDate::from_ymd_opt(2025, 5, 10).expect("date"),
+                NaiveDate::from_ymd_opt(2025, 5, 10).expect("date"),
+            )
         };
         let playoff = |minutes, of: &str| Event {
             playoff_of: Some(of.into()),

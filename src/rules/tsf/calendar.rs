@@ -236,18 +236,7 @@ mod tests {
 
     fn event(start: NaiveDate, end: NaiveDate, rounds: &[(u32, Option<NaiveDate>)]) -> Event {
         Event {
-            id: "e".into(),
-            name: String::new(),
-            start,
-            end,
-            time_control: None,
-            abroad: false,
-            official_representation: false,
-            age_limit: None,
-            playoff_of: None,
             pairing: "swiss".into(),
-            received: None,
-            participants: vec![],
             games: rounds
                 .iter()
                 .map(|&(round, date)| Game {
@@ -260,6 +249,7 @@ mod tests {
                     received: None,
                 })
                 .collect(),
+            ..Event::new("e", start, end)
         }
     }
 

@@ -13,18 +13,7 @@ fn d(m: u32, day: u32) -> NaiveDate {
 
 fn event(id: &str, day: u32, pairing: &str, games: &[(u32, PlayerIdx, PlayerIdx, &str)]) -> Event {
     Event {
-        id: id.into(),
-        name: String::new(),
-        start: d(4, day),
-        end: d(4, day + 2),
-        time_control: None,
-        abroad: false,
-        official_representation: false,
-        age_limit: None,
-        playoff_of: None,
         pairing: pairing.into(),
-        received: None,
-        participants: vec![],
         games: games
             .iter()
             .map(|&(round, white, black, result)| Game {
@@ -37,6 +26,7 @@ fn event(id: &str, day: u32, pairing: &str, games: &[(u32, PlayerIdx, PlayerIdx,
                 received: None,
             })
             .collect(),
+        ..Event::new(id, d(4, day), d(4, day + 2))
     }
 }
 
