@@ -133,6 +133,9 @@ pub struct Desk<R: Federation> {
     acknowledged: store::Ticket,
     /// The last edit's action, to name it if its flush fails.
     last_action: String,
+    /// Who the edits are made for when not this process's user: the OS user of another
+    /// `ratedesk` whose command this one runs ([`Desk::acting_for`]).
+    acting_for: Option<String>,
 }
 
 /// A previewed change and the journal of its update, put back.
@@ -288,6 +291,7 @@ impl<R: Federation> Desk<R> {
             flush_behind: false,
             acknowledged: 0,
             last_action: String::new(),
+            acting_for: None,
         })
     }
 
@@ -300,6 +304,12 @@ impl<R: Federation> Desk<R> {
     /// the frame goes to the terminal. The units the edit re-rated are written after that flush,
     /// behind the screen too (a database opened before they are on disk re-rates). Every other
     /// caller keeps `apply` returning once the edit and its results are on disk.
+    /// Makes the edits from now on for another OS user (his name as the operating system gives
+    /// it for the process he runs, never as he claims it), or for this process's user again.
+    pub fn acting_for(&mut self, user: Option<String>) {
+        self.acting_for = user;
+    }
+
     pub fn flush_behind(&mut self) {
         self.flush_behind = true;
     }
@@ -514,7 +524,8 @@ impl<R: Federation> Desk<R> {
             }
         }
         let first = self.store.next_seq()?;
-        let (time, user) = (crate::clock::timestamp(), store::lock::user());
+        let user = self.acting_for.clone().unwrap_or_else(store::lock::user);
+        let time = crate::clock::timestamp();
         let mut entries: Vec<AuditEntry<R>> = changes
             .into_iter()
             .enumerate()

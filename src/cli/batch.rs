@@ -174,7 +174,7 @@ pub(super) fn results_batch<R: Federation>(
                 refused += 1;
                 writeln!(out, "line {n}: {}", output::escape_line(&m)).map_err(other)?;
             }
-            Err(Failure::Closed) => return Err(Failure::Closed),
+            Err(e @ (Failure::Closed | Failure::Exit(_))) => return Err(e),
             Err(Failure::Other(m)) => {
                 writeln!(out, "line {n}: {}", output::escape_line(&m)).map_err(other)?;
                 out.flush().map_err(other)?;

@@ -12,7 +12,9 @@ use crate::app::queries;
 use crate::app::{Desk, Edit, Effect, Federation, database};
 use crate::json::parse_date;
 
-type Out<'a> = output::Escaping<std::io::StdoutLock<'a>>;
+/// Where a command writes: standard output, or the answer to another `ratedesk` whose command
+/// the open workstation runs.
+pub(super) type Out<'a> = output::Escaping<Box<dyn Write + 'a>>;
 
 /// Runs a command on the database of `rulebook`.
 pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(), Failure> {
@@ -36,6 +38,21 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
         _ => {}
     }
     let mut desk = open(&dir, rulebook)?;
+    let mut out = output::Escaping::new(Box::new(std::io::stdout().lock()) as Box<dyn Write>);
+    run_on(&mut desk, command, stop, &mut out)?;
+    drop(out);
+    desk.close()?;
+    Ok(())
+}
+
+/// Runs a command on an open database: this process's, or the open workstation's for another
+/// `ratedesk` (the commands it serves).
+pub(super) fn run_on<R: Federation>(
+    desk: &mut Desk<R>,
+    command: Command,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    out: &mut Out<'_>,
+) -> Result<(), Failure> {
     let imports = matches!(
         &command,
         Command::Import {
@@ -52,21 +69,20 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
     if imports {
         desk.backup_before(crate::app::BackupOccasion::BeforeImport)?;
     }
-    let mut out = output::Escaping::new(std::io::stdout().lock());
     match command {
-        Command::Import { what } => import(&mut desk, what, &mut out)?,
-        Command::Export { what } => export(&desk, what, &mut out)?,
-        Command::Backup { file } => backup_to(&desk, &file, &mut out)?,
-        Command::Check { against } => check(&desk, against.as_deref(), &mut out)?,
+        Command::Import { what } => import(desk, what, out)?,
+        Command::Export { what } => export(desk, what, out)?,
+        Command::Backup { file } => backup_to(desk, &file, out)?,
+        Command::Check { against } => check(desk, against.as_deref(), out)?,
         Command::Preview {
             event,
             round,
             board,
             result,
         } => {
-            let edit = queries::result_edit(&desk, &event, round, board, &result)?;
+            let edit = queries::result_edit(desk, &event, round, board, &result)?;
             let effect = desk.preview(&edit)?;
-            write_effect(&desk, &effect, "would change", &mut out)?;
+            write_effect(desk, &effect, "would change", out)?;
         }
         Command::Result {
             event,
@@ -76,10 +92,10 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
             keep_titles,
             drop_titles,
         } => set_result(
-            &mut desk,
+            desk,
             (&event, round, board, &result),
             (keep_titles, drop_titles),
-            &mut out,
+            out,
         )?,
         Command::Confirm {
             player,
@@ -90,16 +106,16 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
                 Some(d) => parse_date("--date", &d)?,
                 None => crate::clock::today(),
             };
-            let edit = queries::confirm_edit(&desk, &player, &title, date)?;
+            let edit = queries::confirm_edit(desk, &player, &title, date)?;
             writeln!(out, "{}", desk.apply(edit)?.action)?;
         }
-        Command::Results => batch::results_batch(&mut desk, stop, &mut out)?,
+        Command::Results => batch::results_batch(desk, stop, out)?,
         Command::Undo => match desk.undo()? {
-            Some(effect) => write_effect(&desk, &effect, "changed", &mut out)?,
+            Some(effect) => write_effect(desk, &effect, "changed", out)?,
             None => writeln!(out, "nothing to undo")?,
         },
         Command::Redo => match desk.redo()? {
-            Some(effect) => write_effect(&desk, &effect, "changed", &mut out)?,
+            Some(effect) => write_effect(desk, &effect, "changed", out)?,
             None => writeln!(out, "nothing to redo")?,
         },
         Command::Log { head: true, .. } => {
@@ -117,7 +133,6 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
         | Command::Rate { .. }
         | Command::Bench { .. } => unreachable!("handled before the database opens"),
     }
-    desk.close()?;
     Ok(())
 }
 

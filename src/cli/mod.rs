@@ -15,6 +15,7 @@ mod batch;
 mod commands;
 pub mod output;
 mod rulebook;
+mod serve;
 
 use rulebook::{OnDatabase, Workstation, with_database, workstation};
 
@@ -48,7 +49,7 @@ struct Cli {
     command: Option<Command>,
 }
 
-#[derive(Subcommand, Debug)]
+#[derive(Subcommand, Clone, Debug, serde::Serialize, serde::Deserialize)]
 enum Command {
     /// Create a federation's database with its rulebook, chosen once: ssl (Finland), isl
     /// (Iceland) or tsf (Turkey). Every later command reads it from the database.
@@ -185,7 +186,7 @@ enum Command {
     },
 }
 
-#[derive(Subcommand, Debug)]
+#[derive(Subcommand, Clone, Debug, serde::Serialize, serde::Deserialize)]
 enum ImportKind {
     /// Documents in the `rate` input format, each its own audited import (every file is read
     /// and checked before any is imported).
@@ -245,7 +246,9 @@ enum ImportKind {
 }
 
 /// How a list or report is written.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(
+    clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize,
+)]
 enum Format {
     Csv,
     Text,
@@ -263,7 +266,7 @@ impl Format {
     }
 }
 
-#[derive(Subcommand, Debug)]
+#[derive(Subcommand, Clone, Debug, serde::Serialize, serde::Deserialize)]
 enum ExportKind {
     /// Everything needed to re-rate, in the `rate` input format.
     Events {
@@ -352,25 +355,35 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Input(message)) => {
-            eprintln!("ratedesk: {}", output::escape_text(&message));
-            ExitCode::from(BAD_INPUT)
-        }
-        // The reader of our output went away (`ratedesk export list | head`): nothing to say.
-        Err(Failure::Closed) => ExitCode::FAILURE,
-        Err(Failure::Other(message)) => {
-            eprintln!("ratedesk: {}", output::escape_text(&message));
-            ExitCode::FAILURE
+        Err(failure) => {
+            let (message, code) = said(failure);
+            if !message.is_empty() {
+                eprintln!("ratedesk: {}", output::escape_text(&message));
+            }
+            ExitCode::from(code)
         }
     }
 }
 
-/// Why a command failed: bad input (exit 2), the reader of the output gone, or anything else
-/// (exit 1).
+/// Why a command failed: bad input (exit 2), the reader of the output gone, anything else
+/// (exit 1), or the exit status of a command the open workstation ran, its words already
+/// written.
 pub(super) enum Failure {
     Input(String),
     Closed,
     Other(String),
+    Exit(u8),
+}
+
+/// What a failure says and the exit status it gives.
+pub(super) fn said(failure: Failure) -> (String, u8) {
+    match failure {
+        Failure::Input(message) => (message, BAD_INPUT),
+        // The reader of our output went away (`ratedesk export list | head`): nothing to say.
+        Failure::Closed => (String::new(), 1),
+        Failure::Other(message) => (message, 1),
+        Failure::Exit(code) => (String::new(), code),
+    }
 }
 
 impl Failure {

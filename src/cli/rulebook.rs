@@ -122,7 +122,10 @@ impl WithFederation for OpenWorkstation {
             }
             Ok::<_, Failure>(desk)
         };
-        crate::ui::run(&dir, rulebook, load, keymap, theme)
+        let served = dir.clone();
+        crate::ui::run(&dir, rulebook, load, keymap, theme, move |outside| {
+            super::serve::serve(&served, outside)
+        })
     }
 }
 
@@ -146,11 +149,19 @@ impl WithFederation for OnDatabase {
 /// Chooses the rulebook a command works with — the one the database keeps; for a new
 /// database the one `init` or `demo` names, a `rate` document's or a backup's — and runs it.
 pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(), Failure> {
-    let stop = batch::defer_signals()?;
     let dir = match &command {
         Command::Demo { out, .. } => out.clone(),
         _ => database_dir(db),
     };
+    // The database open in a workstation: it runs the command.
+    if super::serve::served(&command) {
+        match super::serve::ask(&dir, &command)? {
+            Some(0) => return Ok(()),
+            Some(code) => return Err(Failure::Exit(code)),
+            None => {}
+        }
+    }
+    let stop = batch::defer_signals()?;
     let stored = match &command {
         Command::Restore { force: true, .. } => database::rulebook_to_replace(&dir),
         _ => database::rulebook_of(&dir),

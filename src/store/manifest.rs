@@ -268,7 +268,7 @@ pub fn size(dir: &Path) -> u64 {
         .sum()
 }
 
-/// Copies sled's files (not backups, not the lock) into a fresh temporary folder.
+/// Copies sled's files (not backups, not the lock, not a socket) into a fresh temporary folder.
 pub fn copy_for_check(dir: &Path) -> std::io::Result<(tempdir::TempDir, PathBuf)> {
     let tmp = tempdir::TempDir::new(dir)?;
     copy_tree(dir, tmp.path(), true)?;
@@ -289,11 +289,14 @@ fn copy_tree(from: &Path, to: &Path, top: bool) -> std::io::Result<()> {
             continue;
         }
         let target = to.join(&name);
-        if entry.file_type()?.is_dir() {
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
             copy_tree(&entry.path(), &target, false)?;
-        } else {
+        } else if kind.is_file() {
             std::fs::copy(entry.path(), target)?;
         }
+        // Anything else (the socket an open workstation serves on, or one a killed one left)
+        // is no part of the database.
     }
     Ok(())
 }

@@ -98,6 +98,10 @@ impl Store {
             if stale {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
+            // A socket a killed workstation served on: no one serves while we hold the lock.
+            if name == lock::SERVE_SOCKET {
+                let _ = std::fs::remove_file(entry.path());
+            }
         }
         Ok(held)
     }
@@ -386,6 +390,7 @@ fn database_files(dir: &Path) -> std::io::Result<Vec<std::ffi::OsString>> {
             || name == RESTORING
             || name == STAGING
             || name == REPLACED
+            || name == lock::SERVE_SOCKET
             || text.starts_with("damaged-")
             || text.starts_with(".check-");
         if !keep {

@@ -38,7 +38,35 @@ enum Message {
     Resize(u16, u16),
     /// The database is open (or could not be).
     Opened,
+    /// Work from outside waits ([`Outside`]).
+    Outside,
     Stop,
+}
+
+/// Work another thread has the open workstation do between keys, on its record: a command of
+/// another `ratedesk` that the workstation serves.
+pub type Job<R> = Box<dyn FnOnce(&mut App<R>) + Send>;
+
+/// What lets another thread hand the open workstation a [`Job`].
+pub struct Outside<R: Federation> {
+    jobs: mpsc::Sender<Job<R>>,
+    wake: mpsc::Sender<Message>,
+}
+
+impl<R: Federation> Clone for Outside<R> {
+    fn clone(&self) -> Self {
+        Self {
+            jobs: self.jobs.clone(),
+            wake: self.wake.clone(),
+        }
+    }
+}
+
+impl<R: Federation> Outside<R> {
+    /// Hands the workstation a job, done before the next key; `false`: it has closed.
+    pub fn send(&self, job: Job<R>) -> bool {
+        self.jobs.send(job).is_ok() && self.wake.send(Message::Outside).is_ok()
+    }
 }
 
 /// How often the first frames are drawn again while the database opens (the time it has
@@ -175,18 +203,24 @@ pub fn key_event(name: &str) -> Option<KeyEvent> {
 /// panic included, and once it is open when the session ends while it opens. Ctrl-Z suspends to
 /// the shell and `fg` comes back to the same screen. The first frame is drawn while the
 /// database opens ([`opening`]).
-pub fn run<R, E>(
+pub fn run<R, E, S>(
     dir: &std::path::Path,
     rulebook: R,
     load: impl FnOnce() -> Result<Desk<R>, E> + Send + 'static,
     keymap: Keymap,
     theme: Theme,
+    serve: impl FnOnce(Outside<R>) -> S,
 ) -> Result<(), E>
 where
     R: Federation,
     E: From<std::io::Error> + From<crate::app::DeskError> + Send + 'static,
 {
     let (tx, rx) = mpsc::channel();
+    let (jobs, outside_jobs) = mpsc::channel();
+    let outside = Outside {
+        jobs,
+        wake: tx.clone(),
+    };
     let keys = tx.clone();
     std::thread::spawn(move || {
         loop {
@@ -227,10 +261,13 @@ where
     let (mut app, failed) = until_open(first_frames, size, opening, &rx, &keymap)?;
     // In the terminal, long work for the screens waits for the keys.
     app.behind = true;
+    // Served while the workstation is open (what `serve` returns is kept until it closes).
+    let served = serve(outside);
     let outcome = match failed {
         Some(e) => Err(e),
-        None => session(&mut screen, &mut app, &rx, &keymap, &theme),
+        None => session(&mut screen, &mut app, &rx, &outside_jobs, &keymap, &theme),
     };
+    drop(served);
     screen.restore();
     let closed = app.close()?;
     outcome?;
@@ -340,7 +377,7 @@ where
             }
             Ok(Message::Resize(width, height)) => size = (width, height),
             // A paste while the database opens has no text box to go to.
-            Ok(Message::Paste(_)) => {}
+            Ok(Message::Paste(_) | Message::Outside) => {}
             Ok(Message::Opened) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
             // The session ends while the database opens: it is closed once open.
             Ok(Message::Stop) => opening.close_when_open(),
@@ -356,7 +393,7 @@ where
                 Message::Key(key) => keys.push(key),
                 Message::Resize(width, height) => resized = Some((width, height)),
                 Message::Stop => stop = true,
-                Message::Opened | Message::Paste(_) => {}
+                Message::Opened | Message::Paste(_) | Message::Outside => {}
             }
         }
         keys
@@ -393,6 +430,7 @@ fn session<R: Federation>(
     screen: &mut Screen,
     app: &mut App<R>,
     rx: &mpsc::Receiver<Message>,
+    outside: &mpsc::Receiver<Job<R>>,
     keymap: &Keymap,
     theme: &Theme,
 ) -> std::io::Result<()> {
@@ -426,6 +464,11 @@ fn session<R: Federation>(
             // Drawn again at the new size (ratatui clears the screen when its size changes).
             Ok(Message::Resize(width, height)) => app.resize(width, height),
             Ok(Message::Opened) => {}
+            Ok(Message::Outside) => {
+                while let Ok(job) = outside.try_recv() {
+                    job(app);
+                }
+            }
             Ok(Message::Stop) | Err(_) => return Ok(()),
         }
     }

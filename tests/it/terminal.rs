@@ -319,6 +319,78 @@ fn key_a_result(terminal: &mut Terminal, id: &str) -> &'static str {
     keyed
 }
 
+/// Several officers on one record: with the workstation open, the commands of other
+/// `ratedesk`s run on its record — an export, a result keyed from the command line (shown on
+/// the open screen without a key, audited under the OS user who ran it), `log` and `check` —
+/// and once it is closed the database is the commands' own again.
+#[test]
+fn commands_run_on_the_record_the_open_workstation_holds() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut terminal = Terminal::start(data.path(), "ssl");
+    terminal.wait_for("308 players", Duration::from_secs(180));
+    let db = data.path().join("ratedesk-demo");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .expect("ratedesk")
+    };
+    let said = |out: &std::process::Output| {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let ratings = run(&["export", "ratings"]);
+    assert!(ratings.status.success(), "{}", said(&ratings));
+    let doc: serde_json::Value = serde_json::from_slice(&ratings.stdout).expect("json");
+    assert!(doc["events"].as_array().is_some_and(|e| !e.is_empty()));
+    // A result from the command line: the correction of the newest event's first game.
+    let events = run(&["export", "events"]);
+    assert!(events.status.success(), "{}", said(&events));
+    let events: serde_json::Value = serde_json::from_slice(&events.stdout).expect("json");
+    let event = events["events"]
+        .as_array()
+        .and_then(|e| e.last())
+        .expect("an event");
+    let id = event["id"].as_str().expect("its id").to_string();
+    let game = event["games"]
+        .as_array()
+        .and_then(|g| g.iter().find(|g| !g["black"].is_null()))
+        .expect("a game");
+    let (round, board) = (game["round"].to_string(), game["board"].to_string());
+    let mut keyed = run(&["result", &id, &round, &board, "1-0", "--keep-titles"]);
+    if said(&keyed).contains("nothing to change") {
+        keyed = run(&["result", &id, &round, &board, "0-1", "--keep-titles"]);
+    }
+    assert!(keyed.status.success(), "{}", said(&keyed));
+    // The open screen says who keyed it, without a key pressed there.
+    let me = std::process::Command::new("id")
+        .arg("-un")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .expect("id -un");
+    terminal.wait_for(&format!("{me}: result {id}"), WAIT);
+    let log = run(&["log", "--last", "1"]);
+    assert!(log.status.success(), "{}", said(&log));
+    assert!(said(&log).contains(&me), "{}", said(&log));
+    // Refused input is refused as on its own: the message and exit status 2.
+    let refused = run(&["result", &id, "99", "1", "1-0"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
+    let check = run(&["check"]);
+    assert!(check.status.success(), "{}", said(&check));
+    terminal.quit(Duration::from_secs(120));
+    assert!(
+        !db.join("serve.sock").exists(),
+        "the socket goes with the workstation"
+    );
+    let check = run(&["check"]);
+    assert!(check.status.success(), "{}", said(&check));
+}
+
 /// The last audit entry of the database in `folder` of the data folder.
 fn last_entry(data: &std::path::Path, folder: &str) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))

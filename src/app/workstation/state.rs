@@ -640,6 +640,13 @@ impl<R: Federation> App<R> {
         self.go(place);
     }
 
+    /// After another `ratedesk`'s command changed the record here: who did what in the status
+    /// line, and every list refreshed, the officer's place and what he is typing kept.
+    pub fn edited_elsewhere(&mut self, said: String) {
+        self.say(said);
+        self.after_edit();
+    }
+
     pub(super) fn after_edit(&mut self) {
         // The card's list places again, at once when a card is in view.
         self.players.places = None;
