@@ -299,17 +299,17 @@ impl<R: Federation> Desk<R> {
         &self.rulebook
     }
 
-    /// From now on an edit's flush is asked for and not waited for: the workstation draws the
-    /// frame that shows the edit while the disk catches up, and calls [`Desk::settle`] before
-    /// the frame goes to the terminal. The units the edit re-rated are written after that flush,
-    /// behind the screen too (a database opened before they are on disk re-rates). Every other
-    /// caller keeps `apply` returning once the edit and its results are on disk.
     /// Makes the edits from now on for another OS user (his name as the operating system gives
     /// it for the process he runs, never as he claims it), or for this process's user again.
     pub fn acting_for(&mut self, user: Option<String>) {
         self.acting_for = user;
     }
 
+    /// From now on an edit's flush is asked for and not waited for: the workstation draws the
+    /// frame that shows the edit while the disk catches up, and calls [`Desk::settle`] before
+    /// the frame goes to the terminal. The units the edit re-rated are written after that flush,
+    /// behind the screen too (a database opened before they are on disk re-rates). Every other
+    /// caller keeps `apply` returning once the edit and its results are on disk.
     pub fn flush_behind(&mut self) {
         self.flush_behind = true;
     }

@@ -39,7 +39,7 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
     }
     let mut desk = open(&dir, rulebook)?;
     let mut out = output::Escaping::new(Box::new(std::io::stdout().lock()) as Box<dyn Write>);
-    run_on(&mut desk, command, stop, &mut out)?;
+    run_on(&mut desk, command, stop, &mut out, false)?;
     drop(out);
     desk.close()?;
     Ok(())
@@ -52,6 +52,7 @@ pub(super) fn run_on<R: Federation>(
     command: Command,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     out: &mut Out<'_>,
+    served: bool,
 ) -> Result<(), Failure> {
     let imports = matches!(
         &command,
@@ -70,7 +71,7 @@ pub(super) fn run_on<R: Federation>(
         desk.backup_before(crate::app::BackupOccasion::BeforeImport)?;
     }
     match command {
-        Command::Import { what } => import(desk, what, out)?,
+        Command::Import { what } => import(desk, what, out, served)?,
         Command::Export { what } => export(desk, what, out)?,
         Command::Backup { file } => backup_to(desk, &file, out)?,
         Command::Check { against } => check(desk, against.as_deref(), out)?,
@@ -190,6 +191,7 @@ fn import<R: Federation>(
     desk: &mut Desk<R>,
     what: ImportKind,
     out: &mut Out<'_>,
+    served: bool,
 ) -> Result<(), Failure> {
     match what {
         ImportKind::Json { files, dry_run } => {
@@ -232,7 +234,7 @@ fn import<R: Federation>(
                 kind: list.as_deref().map(fide_list::parse_kind).transpose()?,
                 dry_run,
             };
-            import_fide_lists(desk, &files, &options, out)?;
+            import_fide_lists(desk, &files, &options, out, served)?;
         }
         ImportKind::NationalCsv { file, yes } => {
             let plan = national_csv::plan(desk, &file)?;
@@ -294,11 +296,14 @@ fn import_trf<R: Federation>(
     Ok(())
 }
 
-/// A progress bar on stderr (drawn only on a terminal).
-struct Bar(Option<indicatif::ProgressBar>);
+/// A progress bar on stderr (drawn only on a terminal), when it is shown at all.
+struct Bar(Option<indicatif::ProgressBar>, bool);
 
 impl fide_list::Progress for Bar {
     fn start(&mut self, file: &Path, what: &str, total: u64) {
+        if !self.1 {
+            return;
+        }
         let bar = indicatif::ProgressBar::with_draw_target(
             Some(total),
             indicatif::ProgressDrawTarget::stderr_with_hz(4),
@@ -331,8 +336,10 @@ fn import_fide_lists<R: Federation>(
     files: &[PathBuf],
     options: &fide_list::Options,
     out: &mut Out<'_>,
+    served: bool,
 ) -> Result<(), Failure> {
-    let mut bar = Bar(None);
+    // Served for another `ratedesk`, stderr is the open workstation's screen: no bar.
+    let mut bar = Bar(None, !served);
     let planned = fide_list::plan(desk, files, options, &mut bar)?;
     for list in &planned {
         let names: Vec<&str> = list.kinds.iter().map(|k| k.name()).collect();

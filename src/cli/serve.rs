@@ -27,16 +27,31 @@ use crate::app::database::SERVE_SOCKET as SOCKET;
 /// The longest request read: a command line.
 const MAX_REQUEST: u64 = 1 << 20;
 
-/// How long a command may wait for the workstation (which runs it between two keys, after
-/// the commands before it).
-const ANSWER_WITHIN: Duration = Duration::from_secs(600);
+/// The longest answer head read: a message.
+const MAX_ANSWER_HEAD: u64 = 16 << 20;
+
+/// How long a command may wait for the workstation to start it (it runs commands between two
+/// keys, one after another); one not started by then is not run.
+const START_WITHIN: Duration = Duration::from_secs(600);
+
+/// How long the asking process waits for the workstation to take its request: one that does
+/// not (a workstation suspended with ctrl-z) runs nothing.
+const TAKEN_WITHIN: Duration = Duration::from_secs(5);
 
 /// What another `ratedesk` asks.
 #[derive(Debug, Serialize, Deserialize)]
 struct Request {
     version: String,
     command: Command,
+    /// Who the asking process says runs it (`$USER`, the SSH client): kept beside the name
+    /// its credentials give, never instead of it.
+    says: String,
 }
+
+/// Where a request is: waiting for the workstation, running there, or given up unrun.
+const QUEUED: u8 = 0;
+const RUNNING: u8 = 1;
+const CANCELLED: u8 = 2;
 
 /// The answer's head; its standard output (`stdout` bytes) follows it.
 #[derive(Debug, Serialize, Deserialize)]
@@ -77,21 +92,16 @@ impl Drop for Serving {
 
 /// Listens on the database folder's socket for the commands of other `ratedesk`s and hands
 /// each to the workstation. The caller holds the database's lock, so a socket left by a
-/// process that was killed is replaced. `None` (and a warning) when it cannot listen: the
-/// workstation works as before, alone.
-pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Option<Serving> {
+/// process that was killed is replaced. A warning when it cannot listen: the workstation works
+/// as before, alone.
+pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Result<Serving, String> {
     let path = dir.join(SOCKET);
     let _ = std::fs::remove_file(&path);
-    let listener = match UnixListener::bind(&path) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!(
-                "ratedesk: warning: other commands cannot use the database while it is open here ({}: {e})",
-                path.display()
-            );
-            return None;
-        }
+    let shown = path.display().to_string();
+    let cannot = move |e: std::io::Error| {
+        format!("other commands cannot use the database while it is open here ({shown}: {e})")
     };
+    let listener = UnixListener::bind(&path).map_err(&cannot)?;
     // Only the owner: the folder admits no one else either.
     {
         use std::os::unix::fs::PermissionsExt;
@@ -108,7 +118,7 @@ pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Option<Se
                     .spawn(move || answer(stream, &outside));
             }
         });
-    spawned.ok().map(|_| serving)
+    spawned.map(|_| serving).map_err(cannot)
 }
 
 /// Reads one request, has the workstation run it, and writes the answer.
@@ -151,26 +161,135 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>) {
             1,
         );
     }
-    let (tx, rx) = std::sync::mpsc::channel();
-    let user = who.clone();
-    let job: crate::ui::Job<R> = Box::new(move |app| {
-        let _ = tx.send(run_here(app, request.command, user));
-    });
-    if !outside.send(job) {
-        return refuse(
-            &mut stream,
-            "the workstation closed before the command ran: run it again".into(),
-            1,
-        );
+    if let Err(message) = files_only(&request.command) {
+        return refuse(&mut stream, message, 2);
     }
-    match rx.recv_timeout(ANSWER_WITHIN) {
-        Ok((stdout, stderr, code)) => write_answer(&mut stream, &stderr, code, &stdout),
-        Err(_) => refuse(
+    // Taken: the asking process now waits as long as the command takes.
+    if write_frame(&mut stream, b"taken").is_err() {
+        return;
+    }
+    let user = audit_name(&who, &request.says);
+    let state = Arc::new(std::sync::atomic::AtomicU8::new(QUEUED));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let watch = stream.try_clone().ok();
+    let job: crate::ui::Job<R> = {
+        let state = state.clone();
+        Box::new(move |app| {
+            use std::sync::atomic::Ordering::SeqCst;
+            if state
+                .compare_exchange(QUEUED, RUNNING, SeqCst, SeqCst)
+                .is_err()
+            {
+                return;
+            }
+            // An asking process that has gone (ctrl-c) has its command not run.
+            if watch.as_ref().is_none_or(gone) {
+                state.store(CANCELLED, SeqCst);
+                return;
+            }
+            let _ = tx.send(run_here(app, request.command, user));
+        })
+    };
+    let unrun = "the workstation closed before the command ran: nothing was run; run it again";
+    if !outside.send(job) {
+        return refuse(&mut stream, unrun.into(), 1);
+    }
+    use std::sync::atomic::Ordering::SeqCst;
+    let answer = match rx.recv_timeout(START_WITHIN) {
+        Ok(answer) => Some(answer),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            if state
+                .compare_exchange(QUEUED, CANCELLED, SeqCst, SeqCst)
+                .is_ok()
+            {
+                return refuse(
+                    &mut stream,
+                    format!(
+                        "the workstation did not get to the command within {} minutes (is it suspended, or busy with a long command?): nothing was run",
+                        START_WITHIN.as_secs() / 60
+                    ),
+                    1,
+                );
+            }
+            // Started meanwhile: its answer, however long it takes.
+            rx.recv().ok()
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => None,
+    };
+    match answer {
+        Some((stdout, stderr, code)) => write_answer(&mut stream, &stderr, code, &stdout),
+        None if state.load(SeqCst) == QUEUED => refuse(&mut stream, unrun.into(), 1),
+        None => refuse(
             &mut stream,
-            "the workstation closed before the command ran: run it again".into(),
+            "the workstation stopped while it ran the command, which may or may not have been stored: see `ratedesk log --last 3`".into(),
             1,
         ),
     }
+}
+
+/// Whether the process at the other end has gone (closed its end).
+fn gone(stream: &UnixStream) -> bool {
+    use nix::sys::socket::{MsgFlags, recv};
+    use std::os::fd::AsRawFd;
+    let mut byte = [0u8; 1];
+    match recv(
+        stream.as_raw_fd(),
+        &mut byte,
+        MsgFlags::MSG_PEEK | MsgFlags::MSG_DONTWAIT,
+    ) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e != nix::errno::Errno::EAGAIN,
+    }
+}
+
+/// The audit's name of an asking process: its OS user as its credentials give it, with what
+/// it says of itself (`$USER`, the SSH client) beside it when that says more.
+fn audit_name(who: &str, says: &str) -> String {
+    let says: String = says.chars().filter(|c| !c.is_control()).take(200).collect();
+    match says.strip_prefix(who) {
+        Some("") => who.to_string(),
+        Some(rest) if rest.starts_with(" (") => format!("{who}{rest}"),
+        _ => format!("{who} (says {says})"),
+    }
+}
+
+/// The files a served command reads are regular files: a pipe, a terminal or a device would
+/// have the workstation wait for ever on input that is not its own.
+fn files_only(command: &Command) -> Result<(), String> {
+    let inputs: Vec<&PathBuf> = match command {
+        Command::Import {
+            what:
+                ImportKind::Json { files, .. }
+                | ImportKind::Trf { files, .. }
+                | ImportKind::FideList { files, .. },
+        } => files.iter().collect(),
+        Command::Import {
+            what: ImportKind::NationalCsv { file, .. },
+        } => vec![file],
+        Command::Check {
+            against: Some(file),
+        } => vec![file],
+        _ => Vec::new(),
+    };
+    for path in inputs {
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => {}
+            Ok(_) => {
+                return Err(format!(
+                    "{}: not a file; while the database is open in the workstation, a command reads files only (not a pipe or a device)",
+                    path.display()
+                ));
+            }
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+    if let Command::Backup { file } = command
+        && std::fs::metadata(file).is_ok_and(|m| !m.is_file())
+    {
+        return Err(format!("{}: not a file", file.display()));
+    }
+    Ok(())
 }
 
 /// Runs a command on the workstation's record for `user`: its output, its message and its
@@ -191,10 +310,13 @@ fn run_here<R: Federation>(
             command,
             Arc::new(AtomicBool::new(false)),
             &mut out,
+            true,
         )
     };
     app.desk.acting_for(None);
-    let ran = ran.and_then(|()| app.desk.settle().map_err(Failure::from));
+    // What it stored is on disk before the answer, whatever the answer.
+    let settled = app.desk.settle().map_err(Failure::from);
+    let ran = ran.and(settled);
     let after = head(app);
     if before.map(|h| h.0) != after.map(|h| h.0) {
         let first = String::from_utf8_lossy(&stdout)
@@ -304,24 +426,51 @@ pub(super) fn ask(dir: &Path, command: &Command) -> Result<Option<u8>, Failure> 
         // database, and is told if it is in use.
         return Ok(None);
     };
+    // Only a workstation of our own user is asked.
+    {
+        use nix::sys::socket::{getsockopt, sockopt::PeerCredentials};
+        let theirs = getsockopt(&stream, PeerCredentials).map_err(super::other)?;
+        if theirs.uid() != nix::unistd::getuid().as_raw() {
+            return Err(Failure::Other(format!(
+                "{} is served by a process of another user (uid {}): not asked",
+                path.display(),
+                theirs.uid()
+            )));
+        }
+    }
     let mut command = command.clone();
     absolute(&mut command)?;
+    files_only(&command).map_err(Failure::Input)?;
     let request = Request {
         version: env!("CARGO_PKG_VERSION").into(),
         command,
+        says: crate::app::database::audit_user(),
     };
     let lost = |e: std::io::Error| {
         Failure::Other(format!(
             "the workstation that has the database open did not answer ({e}); the command may or may not have run: see `ratedesk log --last 3`"
         ))
     };
+    let _ = stream.set_write_timeout(Some(TAKEN_WITHIN));
+    let _ = stream.set_read_timeout(Some(TAKEN_WITHIN));
     write_frame(
         &mut stream,
         &serde_json::to_vec(&request).map_err(super::other)?,
     )
     .map_err(lost)?;
-    let head: Answer = serde_json::from_slice(&read_frame(&mut stream, MAX_REQUEST).map_err(lost)?)
-        .map_err(|e| lost(std::io::Error::other(e)))?;
+    // Taken (or refused at once, with an answer instead).
+    let first = read_frame(&mut stream, MAX_ANSWER_HEAD).map_err(|e| {
+        Failure::Other(format!(
+            "the workstation that has the database open does not answer ({e}): is it suspended (ctrl-z)? nothing was run"
+        ))
+    })?;
+    let head = if first == b"taken" {
+        let _ = stream.set_read_timeout(Some(START_WITHIN + Duration::from_secs(60)));
+        read_frame(&mut stream, MAX_ANSWER_HEAD).map_err(lost)?
+    } else {
+        first
+    };
+    let head: Answer = serde_json::from_slice(&head).map_err(|e| lost(std::io::Error::other(e)))?;
     // The output as it comes; a reader of ours that goes away (`| head`) is not the
     // workstation's failure.
     let mut stdout = std::io::stdout().lock();
@@ -341,4 +490,44 @@ pub(super) fn ask(dir: &Path, command: &Command) -> Result<Option<u8>, Failure> 
         eprintln!("ratedesk: {}", output::escape_text(&head.stderr));
     }
     Ok(Some(head.code))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_audit_names_the_credentials_user_and_keeps_what_he_says_beside_it() {
+        assert_eq!(audit_name("anna", "anna"), "anna");
+        assert_eq!(
+            audit_name("anna", "anna (ssh from 10.0.0.7)"),
+            "anna (ssh from 10.0.0.7)"
+        );
+        assert_eq!(audit_name("anna", "root"), "anna (says root)");
+        assert_eq!(audit_name("anna", "annabel"), "anna (says annabel)");
+        assert_eq!(
+            audit_name("anna", "anna\n#1 forged"),
+            "anna (says anna#1 forged)"
+        );
+    }
+
+    #[test]
+    fn a_served_command_reads_files_only() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("event.trf");
+        std::fs::write(&file, "012 x\n").expect("write");
+        let trf = |path: PathBuf| Command::Import {
+            what: ImportKind::Trf {
+                files: vec![path],
+                dry_run: true,
+                yes: false,
+                time_control: None,
+                id: None,
+            },
+        };
+        assert_eq!(files_only(&trf(file)), Ok(()));
+        let refused = files_only(&trf(dir.path().to_path_buf())).expect_err("a folder");
+        assert!(refused.contains("not a file"), "{refused}");
+        assert!(files_only(&trf(dir.path().join("missing.trf"))).is_err());
+    }
 }

@@ -67,13 +67,13 @@ pub fn os_user() -> String {
     }
 }
 
-/// The audit log's user: the OS user, with `$USER` beside it when it says otherwise and the
-/// SSH client's address when the session came over SSH. Looked up once per process (every edit
-/// records it).
 /// The socket in the database folder on which the workstation that has it open serves the
 /// commands of other `ratedesk`s.
 pub const SERVE_SOCKET: &str = "serve.sock";
 
+/// The audit log's user: the OS user, with `$USER` beside it when it says otherwise and the
+/// SSH client's address when the session came over SSH. Looked up once per process (every edit
+/// records it).
 pub fn user() -> String {
     static USER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     USER.get_or_init(look_up_user).clone()

@@ -290,13 +290,16 @@ fn copy_tree(from: &Path, to: &Path, top: bool) -> std::io::Result<()> {
         }
         let target = to.join(&name);
         let kind = entry.file_type()?;
+        // The socket an open workstation serves on (or one a killed one left) is no part of
+        // the database.
+        if std::os::unix::fs::FileTypeExt::is_socket(&kind) {
+            continue;
+        }
         if kind.is_dir() {
             copy_tree(&entry.path(), &target, false)?;
-        } else if kind.is_file() {
+        } else {
             std::fs::copy(entry.path(), target)?;
         }
-        // Anything else (the socket an open workstation serves on, or one a killed one left)
-        // is no part of the database.
     }
     Ok(())
 }

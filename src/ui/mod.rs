@@ -209,7 +209,7 @@ pub fn run<R, E, S>(
     load: impl FnOnce() -> Result<Desk<R>, E> + Send + 'static,
     keymap: Keymap,
     theme: Theme,
-    serve: impl FnOnce(Outside<R>) -> S,
+    serve: impl FnOnce(Outside<R>) -> Result<S, String>,
 ) -> Result<(), E>
 where
     R: Federation,
@@ -261,8 +261,9 @@ where
     let (mut app, failed) = until_open(first_frames, size, opening, &rx, &keymap)?;
     // In the terminal, long work for the screens waits for the keys.
     app.behind = true;
-    // Served while the workstation is open (what `serve` returns is kept until it closes).
-    let served = serve(outside);
+    // Served while the workstation is open (what `serve` returns is kept until it closes); a
+    // workstation that cannot serve says so on its screen, and works alone.
+    let served = serve(outside).map_err(|warning| app.warn(warning)).ok();
     let outcome = match failed {
         Some(e) => Err(e),
         None => session(&mut screen, &mut app, &rx, &outside_jobs, &keymap, &theme),

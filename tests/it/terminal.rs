@@ -380,6 +380,11 @@ fn commands_run_on_the_record_the_open_workstation_holds() {
     // Refused input is refused as on its own: the message and exit status 2.
     let refused = run(&["result", &id, "99", "1", "1-0"]);
     assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
+    // A pipe is not given to the workstation to read (it would wait for ever on it).
+    let piped = run(&["import", "trf", "/dev/stdin", "--yes"]);
+    assert_eq!(piped.status.code(), Some(2), "{}", said(&piped));
+    assert!(said(&piped).contains("not a file"), "{}", said(&piped));
+    terminal.wait_for("308 players", WAIT);
     let check = run(&["check"]);
     assert!(check.status.success(), "{}", said(&check));
     terminal.quit(Duration::from_secs(120));

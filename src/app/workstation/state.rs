@@ -643,7 +643,16 @@ impl<R: Federation> App<R> {
     /// After another `ratedesk`'s command changed the record here: who did what in the status
     /// line, and every list refreshed, the officer's place and what he is typing kept.
     pub fn edited_elsewhere(&mut self, said: String) {
-        self.say(said);
+        // A confirmation or an import previewed on the record as it was is not applied to the
+        // record as it is: the officer looks again.
+        if matches!(self.popup, Some(Popup::Confirm(_) | Popup::Import { .. })) {
+            self.popup = None;
+            self.warn(format!(
+                "{said} — the record changed under the preview, which is closed: look again"
+            ));
+        } else {
+            self.say(said);
+        }
         self.after_edit();
     }
 
