@@ -35,6 +35,7 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
         Command::Restore { file, force } => {
             return batch::restore(&dir, rulebook, &file, &backup.unwrap_or_default(), force);
         }
+        Command::Serve => return super::serve::foreground(&dir, rulebook, stop),
         _ => {}
     }
     let mut desk = open(&dir, rulebook)?;
@@ -131,6 +132,7 @@ pub(super) fn run_on<R: Federation>(
         Command::Init { .. }
         | Command::Demo { .. }
         | Command::Restore { .. }
+        | Command::Serve
         | Command::Rate { .. }
         | Command::Bench { .. } => unreachable!("handled before the database opens"),
     }

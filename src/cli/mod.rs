@@ -171,6 +171,10 @@ enum Command {
         #[arg(hide = true)]
         dir: Option<PathBuf>,
     },
+    /// Serve the database in the foreground (for a service manager such as systemd): every
+    /// other `ratedesk` command on it runs here, as if it held the database, until SIGTERM or
+    /// ctrl-c. The workstation serves the database it has open the same way.
+    Serve,
     /// Show the audit log.
     Log {
         /// Only the newest N entries.

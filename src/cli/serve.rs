@@ -121,6 +121,39 @@ pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Result<Se
     spawned.map(|_| serving).map_err(cannot)
 }
 
+/// `ratedesk serve`: the database served in the foreground, with no screen, until SIGTERM or
+/// ctrl-c (`stop`); the commands it runs are audited and answered as the workstation's are.
+pub(super) fn foreground<R: Federation>(
+    dir: &Path,
+    rulebook: R,
+    stop: Arc<AtomicBool>,
+) -> Result<(), Failure> {
+    use std::sync::atomic::Ordering;
+    let desk = commands::open(dir, rulebook)?;
+    let mut app = crate::app::workstation::state::App::new(desk);
+    let (outside, jobs) = Outside::headless();
+    let serving = serve(dir, outside).map_err(Failure::Other)?;
+    println!(
+        "ratedesk: serving {} (SIGTERM or ctrl-c stops)",
+        dir.display()
+    );
+    let _ = std::io::stdout().flush();
+    while !stop.load(Ordering::SeqCst) {
+        match jobs.recv_timeout(Duration::from_millis(100)) {
+            Ok(job) => job(&mut app),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    // No more requests taken; the ones waiting are answered as not run.
+    drop(serving);
+    drop(jobs);
+    if let Some(warning) = app.close()? {
+        eprintln!("ratedesk: warning: {}", output::escape_text(&warning));
+    }
+    Ok(())
+}
+
 /// Reads one request, has the workstation run it, and writes the answer.
 fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));

@@ -50,7 +50,9 @@ pub type Job<R> = Box<dyn FnOnce(&mut App<R>) + Send>;
 /// What lets another thread hand the open workstation a [`Job`].
 pub struct Outside<R: Federation> {
     jobs: mpsc::Sender<Job<R>>,
-    wake: mpsc::Sender<Message>,
+    /// The workstation's loop, woken for each job (none for a server without a screen, whose
+    /// loop waits on the jobs themselves).
+    wake: Option<mpsc::Sender<Message>>,
 }
 
 impl<R: Federation> Clone for Outside<R> {
@@ -65,7 +67,17 @@ impl<R: Federation> Clone for Outside<R> {
 impl<R: Federation> Outside<R> {
     /// Hands the workstation a job, done before the next key; `false`: it has closed.
     pub fn send(&self, job: Job<R>) -> bool {
-        self.jobs.send(job).is_ok() && self.wake.send(Message::Outside).is_ok()
+        self.jobs.send(job).is_ok()
+            && self
+                .wake
+                .as_ref()
+                .is_none_or(|w| w.send(Message::Outside).is_ok())
+    }
+
+    /// For a server without a screen: the jobs come out of the receiver, to be done in turn.
+    pub fn headless() -> (Outside<R>, mpsc::Receiver<Job<R>>) {
+        let (jobs, done_here) = mpsc::channel();
+        (Outside { jobs, wake: None }, done_here)
     }
 }
 
@@ -219,7 +231,7 @@ where
     let (jobs, outside_jobs) = mpsc::channel();
     let outside = Outside {
         jobs,
-        wake: tx.clone(),
+        wake: Some(tx.clone()),
     };
     let keys = tx.clone();
     std::thread::spawn(move || {

@@ -21,6 +21,7 @@ mod playoffs;
 mod registry;
 mod reliability;
 mod security;
+mod serving;
 mod terminal;
 mod trf_files;
 mod tui;
