@@ -41,12 +41,20 @@ const TAKEN_WITHIN: Duration = Duration::from_secs(5);
 /// What another `ratedesk` asks.
 #[derive(Debug, Serialize, Deserialize)]
 struct Request {
+    protocol: u32,
     version: String,
     command: Command,
     /// Who the asking process says runs it (`$USER`, the SSH client): kept beside the name
     /// its credentials give, never instead of it.
     says: String,
 }
+
+/// The frames that tell the asking process its request is taken, then started.
+const TAKEN: &[u8] = b"taken";
+const STARTED: &[u8] = b"started";
+
+/// What the two ends speak: a request or answer of another layout is refused by its number.
+const PROTOCOL: u32 = 2;
 
 /// Where a request is: waiting for the workstation, running there, or given up unrun.
 const QUEUED: u8 = 0;
@@ -177,7 +185,7 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>) {
         }
     };
     let version = env!("CARGO_PKG_VERSION");
-    if request.version != version {
+    if request.version != version || request.protocol != PROTOCOL {
         return refuse(
             &mut stream,
             format!(
@@ -198,13 +206,20 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>) {
         return refuse(&mut stream, message, 2);
     }
     // Taken: the asking process now waits as long as the command takes.
-    if write_frame(&mut stream, b"taken").is_err() {
+    if write_frame(&mut stream, TAKEN).is_err() {
         return;
     }
     let user = audit_name(&who, &request.says);
     let state = Arc::new(std::sync::atomic::AtomicU8::new(QUEUED));
     let (tx, rx) = std::sync::mpsc::channel();
-    let watch = stream.try_clone().ok();
+    let Ok(mut watch) = stream.try_clone() else {
+        return refuse(
+            &mut stream,
+            "the request cannot be followed: nothing was run".into(),
+            1,
+        );
+    };
+    let deadline = std::time::Instant::now() + START_WITHIN;
     let job: crate::ui::Job<R> = {
         let state = state.clone();
         Box::new(move |app| {
@@ -215,8 +230,14 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>) {
             {
                 return;
             }
-            // An asking process that has gone (ctrl-c) has its command not run.
-            if watch.as_ref().is_none_or(gone) {
+            // Too late (a workstation resumed after a long suspension), or the asking process
+            // has gone (ctrl-c): not run.
+            if std::time::Instant::now() > deadline || gone(&watch) {
+                state.store(CANCELLED, SeqCst);
+                return;
+            }
+            // Started: the asking process now waits for the answer however long it takes.
+            if write_frame(&mut watch, STARTED).is_err() {
                 state.store(CANCELLED, SeqCst);
                 return;
             }
@@ -251,7 +272,7 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>) {
     };
     match answer {
         Some((stdout, stderr, code)) => write_answer(&mut stream, &stderr, code, &stdout),
-        None if state.load(SeqCst) == QUEUED => refuse(&mut stream, unrun.into(), 1),
+        None if state.load(SeqCst) != RUNNING => refuse(&mut stream, unrun.into(), 1),
         None => refuse(
             &mut stream,
             "the workstation stopped while it ran the command, which may or may not have been stored: see `ratedesk log --last 3`".into(),
@@ -475,6 +496,7 @@ pub(super) fn ask(dir: &Path, command: &Command) -> Result<Option<u8>, Failure> 
     absolute(&mut command)?;
     files_only(&command).map_err(Failure::Input)?;
     let request = Request {
+        protocol: PROTOCOL,
         version: env!("CARGO_PKG_VERSION").into(),
         command,
         says: crate::app::database::audit_user(),
@@ -497,9 +519,17 @@ pub(super) fn ask(dir: &Path, command: &Command) -> Result<Option<u8>, Failure> 
             "the workstation that has the database open does not answer ({e}): is it suspended (ctrl-z)? nothing was run"
         ))
     })?;
-    let head = if first == b"taken" {
+    // Taken: started within the limit or not run; once started, the answer however long
+    // the command takes.
+    let head = if first == TAKEN {
         let _ = stream.set_read_timeout(Some(START_WITHIN + Duration::from_secs(60)));
-        read_frame(&mut stream, MAX_ANSWER_HEAD).map_err(lost)?
+        let next = read_frame(&mut stream, MAX_ANSWER_HEAD).map_err(lost)?;
+        if next == STARTED {
+            let _ = stream.set_read_timeout(None);
+            read_frame(&mut stream, MAX_ANSWER_HEAD).map_err(lost)?
+        } else {
+            next
+        }
     } else {
         first
     };

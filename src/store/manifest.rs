@@ -297,8 +297,14 @@ fn copy_tree(from: &Path, to: &Path, top: bool) -> std::io::Result<()> {
         }
         if kind.is_dir() {
             copy_tree(&entry.path(), &target, false)?;
-        } else {
+        } else if kind.is_file() || kind.is_symlink() {
             std::fs::copy(entry.path(), target)?;
+        } else {
+            // A pipe or a device is no file of a database (and copying one could wait for ever).
+            return Err(std::io::Error::other(format!(
+                "{} is neither a file nor a folder",
+                entry.path().display()
+            )));
         }
     }
     Ok(())
