@@ -26,28 +26,8 @@ fn said(out: &Output) -> String {
 
 #[test]
 fn results_keyed_at_once_by_four_processes_leave_the_record_the_audit_log_gives() {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let (dir, mut server) = served(120);
     let db = dir.path().join("db");
-    let built = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .args(["demo", "--players", "120", "--years", "1", "--out"])
-        .arg(&db)
-        .output()
-        .expect("demo");
-    assert!(built.status.success(), "{}", said(&built));
-    let mut server = Server(
-        Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-            .arg("--db")
-            .arg(&db)
-            .arg("serve")
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("serve"),
-    );
-    let mut line = String::new();
-    std::io::BufReader::new(server.0.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("the server says it serves");
-    assert!(line.contains("serving"), "{line}");
     // While it serves, a command that needs the database to itself is told it is in use.
     let second = ratedesk(&db, &["serve"]);
     assert_eq!(second.status.code(), Some(1), "{}", said(&second));
@@ -155,23 +135,20 @@ fn results_keyed_at_once_by_four_processes_leave_the_record_the_audit_log_gives(
     }
 }
 
-/// The stopped server, also when an assertion fails.
-struct Server(std::process::Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `serve` ends on SIGTERM with the database closed and its socket gone.
-#[test]
-fn serve_ends_on_sigterm_with_its_socket_gone() {
+/// A generated federation of `players` in a temporary folder's `db`, served by `ratedesk serve`
+/// once it says so.
+fn served(players: u32) -> (tempfile::TempDir, Server) {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("db");
     let built = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .args(["demo", "--players", "40", "--years", "1", "--out"])
+        .args([
+            "demo",
+            "--players",
+            &players.to_string(),
+            "--years",
+            "1",
+            "--out",
+        ])
         .arg(&db)
         .output()
         .expect("demo");
@@ -189,6 +166,25 @@ fn serve_ends_on_sigterm_with_its_socket_gone() {
     std::io::BufReader::new(server.0.stdout.take().expect("stdout"))
         .read_line(&mut line)
         .expect("the server says it serves");
+    assert!(line.contains("serving"), "{line}");
+    (dir, server)
+}
+
+/// The stopped server, also when an assertion fails.
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `serve` ends on SIGTERM with the database closed and its socket gone.
+#[test]
+fn serve_ends_on_sigterm_with_its_socket_gone() {
+    let (dir, mut server) = served(40);
+    let db = dir.path().join("db");
     let head = ratedesk(&db, &["log", "--head"]);
     assert!(head.status.success(), "{}", said(&head));
     let term = Command::new("kill")
