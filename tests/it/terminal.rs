@@ -106,8 +106,15 @@ impl Terminal {
         }
     }
 
-    /// The window changes size, as a person drags it.
+    /// The window changes size, as a person drags it: the terminal first (its screen takes the
+    /// new size), then the program is told (SIGWINCH) and draws at it. In the other order a
+    /// frame drawn at the new size could be read into the screen at the old one.
     fn resize(&self, rows: u16, cols: u16) {
+        let size = |n: u16| std::num::NonZeroU16::new(n).expect("not zero");
+        self.screen
+            .lock()
+            .expect("the screen")
+            .set_size(size(rows), size(cols));
         self._master
             .resize(PtySize {
                 rows,
@@ -116,11 +123,6 @@ impl Terminal {
                 pixel_height: 0,
             })
             .expect("resize");
-        let size = |n: u16| std::num::NonZeroU16::new(n).expect("not zero");
-        self.screen
-            .lock()
-            .expect("the screen")
-            .set_size(size(rows), size(cols));
     }
 
     fn contents(&self) -> String {
