@@ -47,6 +47,8 @@ struct Request {
     /// Who the asking process says runs it (`$USER`, the SSH client): kept beside the name
     /// its credentials give, never instead of it.
     says: String,
+    /// The command as it was typed (without `--db`), for the workstation's status line.
+    shown: String,
 }
 
 /// The frames that tell the asking process its request is taken, then started.
@@ -148,7 +150,7 @@ pub(super) fn foreground<R: Federation>(
     let _ = std::io::stdout().flush();
     while !stop.load(Ordering::SeqCst) {
         match jobs.recv_timeout(Duration::from_millis(100)) {
-            Ok(job) => job(&mut app),
+            Ok(job) => (job.run)(&mut app),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
         }
@@ -220,29 +222,33 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>) {
         );
     };
     let deadline = std::time::Instant::now() + START_WITHIN;
-    let job: crate::ui::Job<R> = {
-        let state = state.clone();
-        Box::new(move |app| {
-            use std::sync::atomic::Ordering::SeqCst;
-            if state
-                .compare_exchange(QUEUED, RUNNING, SeqCst, SeqCst)
-                .is_err()
-            {
-                return;
-            }
-            // Too late (a workstation resumed after a long suspension), or the asking process
-            // has gone (ctrl-c): not run.
-            if std::time::Instant::now() > deadline || gone(&watch) {
-                state.store(CANCELLED, SeqCst);
-                return;
-            }
-            // Started: the asking process now waits for the answer however long it takes.
-            if write_frame(&mut watch, STARTED).is_err() {
-                state.store(CANCELLED, SeqCst);
-                return;
-            }
-            let _ = tx.send(run_here(app, request.command, user));
-        })
+    let asked = format!("{}: {}", user, request.shown);
+    let job: crate::ui::Job<R> = crate::ui::Job {
+        asked,
+        run: {
+            let state = state.clone();
+            Box::new(move |app| {
+                use std::sync::atomic::Ordering::SeqCst;
+                if state
+                    .compare_exchange(QUEUED, RUNNING, SeqCst, SeqCst)
+                    .is_err()
+                {
+                    return;
+                }
+                // Too late (a workstation resumed after a long suspension), or the asking process
+                // has gone (ctrl-c): not run.
+                if std::time::Instant::now() > deadline || gone(&watch) {
+                    state.store(CANCELLED, SeqCst);
+                    return;
+                }
+                // Started: the asking process now waits for the answer however long it takes.
+                if write_frame(&mut watch, STARTED).is_err() {
+                    state.store(CANCELLED, SeqCst);
+                    return;
+                }
+                let _ = tx.send(run_here(app, request.command, user));
+            })
+        },
     };
     let unrun = "the workstation closed before the command ran: nothing was run; run it again";
     if !outside.send(job) {
@@ -445,6 +451,29 @@ fn write_answer(stream: &mut UnixStream, stderr: &str, code: u8, stdout: &[u8]) 
     }
 }
 
+/// This process's command as it was typed, without `--db` and its folder, on one line of at
+/// most 80 characters.
+fn typed() -> String {
+    let mut words = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--db" {
+            args.next();
+        } else if !a.starts_with("--db=") {
+            words.push(a);
+        }
+    }
+    let line: String = words
+        .join(" ")
+        .chars()
+        .filter(|c| !c.is_control() && !crate::app::is_bidi_control(*c))
+        .collect();
+    match line.char_indices().nth(80) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line,
+    }
+}
+
 /// Paths of a command as this process sees them (the workstation resolves none against its
 /// own folder).
 fn absolute(command: &mut Command) -> std::io::Result<()> {
@@ -500,6 +529,7 @@ pub(super) fn ask(dir: &Path, command: &Command) -> Result<Option<u8>, Failure> 
         version: env!("CARGO_PKG_VERSION").into(),
         command,
         says: crate::app::database::audit_user(),
+        shown: typed(),
     };
     let lost = |e: std::io::Error| {
         Failure::Other(format!(

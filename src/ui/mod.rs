@@ -45,7 +45,14 @@ enum Message {
 
 /// Work another thread has the open workstation do between keys, on its record: a command of
 /// another `ratedesk` that the workstation serves.
-pub type Job<R> = Box<dyn FnOnce(&mut App<R>) + Send>;
+pub struct Job<R: Federation> {
+    /// Who asked for what, shown before it runs (the officer's keys wait meanwhile).
+    pub asked: String,
+    pub run: Work<R>,
+}
+
+/// What a [`Job`] does with the workstation.
+pub type Work<R> = Box<dyn FnOnce(&mut App<R>) + Send>;
 
 /// What lets another thread hand the open workstation a [`Job`].
 pub struct Outside<R: Federation> {
@@ -479,7 +486,12 @@ fn session<R: Federation>(
             Ok(Message::Opened) => {}
             Ok(Message::Outside) => {
                 while let Ok(job) = outside.try_recv() {
-                    job(app);
+                    // Said on the screen first: the keys typed meanwhile wait for it.
+                    app.asked_elsewhere(&job.asked);
+                    screen
+                        .terminal
+                        .draw(|frame| self::frame(app, theme, keymap, frame))?;
+                    (job.run)(app);
                 }
             }
             Ok(Message::Stop) | Err(_) => return Ok(()),

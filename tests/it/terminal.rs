@@ -350,6 +350,13 @@ fn commands_run_on_the_record_the_open_workstation_holds() {
     assert!(ratings.status.success(), "{}", said(&ratings));
     let doc: serde_json::Value = serde_json::from_slice(&ratings.stdout).expect("json");
     assert!(doc["events"].as_array().is_some_and(|e| !e.is_empty()));
+    // The screen says whose command it ran (the officer's keys waited for it).
+    let me = std::process::Command::new("id")
+        .arg("-un")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .expect("id -un");
+    terminal.wait_for(&format!("{me}: export ratings"), WAIT);
     // A result from the command line: the correction of the newest event's first game.
     let events = run(&["export", "events"]);
     assert!(events.status.success(), "{}", said(&events));
@@ -370,11 +377,6 @@ fn commands_run_on_the_record_the_open_workstation_holds() {
     }
     assert!(keyed.status.success(), "{}", said(&keyed));
     // The open screen says who keyed it, without a key pressed there.
-    let me = std::process::Command::new("id")
-        .arg("-un")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .expect("id -un");
     terminal.wait_for(&format!("{me}: result {id}"), WAIT);
     let log = run(&["log", "--last", "1"]);
     assert!(log.status.success(), "{}", said(&log));

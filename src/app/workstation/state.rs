@@ -640,6 +640,11 @@ impl<R: Federation> App<R> {
         self.go(place);
     }
 
+    /// Another `ratedesk`'s command about to run here: who asked for what, in the status line.
+    pub fn asked_elsewhere(&mut self, asked: &str) {
+        self.say(asked.to_string());
+    }
+
     /// After another `ratedesk`'s command changed the record here: who did what in the status
     /// line, and every list refreshed, the officer's place and what he is typing kept.
     pub fn edited_elsewhere(&mut self, said: String) {
