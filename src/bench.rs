@@ -202,6 +202,10 @@ fn run_for<R: Federation>(rulebook: R, quick: bool) -> anyhow::Result<Value> {
     if let (Value::Object(r), Value::Object(n)) = (&mut result, national.take()) {
         r.extend(n);
     }
+    say("commands of other processes, the database open and served, then alone …");
+    if let (Value::Object(r), Value::Object(s)) = (&mut result, served(&exe, dir.path())?) {
+        r.extend(s);
+    }
     if !quick {
         say(&format!(
             "FIDE scale: {} players / ~{} games, in a fresh process …",
@@ -297,6 +301,54 @@ fn since_spawned() -> Option<Duration> {
         .ok()?;
     let at = std::env::var(SPAWNED).ok()?.parse::<u64>().ok()?;
     now.checked_sub(Duration::from_nanos(at))
+}
+
+/// What another process waits for a read-only command while the database is served (by
+/// `ratedesk serve`, as by an open workstation), from its start to its end (the answer is one
+/// line: its first byte is its last), p50 and p99 of 20; and the same command with the
+/// database to itself, for comparison.
+fn served(exe: &Path, dir: &Path) -> anyhow::Result<Value> {
+    use std::io::BufRead;
+    let times = |n: usize| -> anyhow::Result<Vec<Duration>> {
+        (0..n)
+            .map(|_| {
+                let t = Instant::now();
+                let out = std::process::Command::new(exe)
+                    .arg("--db")
+                    .arg(dir)
+                    .args(["log", "--head"])
+                    .output()?;
+                anyhow::ensure!(
+                    out.status.success(),
+                    "log --head: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                Ok(t.elapsed())
+            })
+            .collect()
+    };
+    let mut server = std::process::Command::new(exe)
+        .arg("--db")
+        .arg(dir)
+        .arg("serve")
+        .stdout(std::process::Stdio::piped())
+        .spawn()?;
+    let mut line = String::new();
+    if let Some(out) = server.stdout.take() {
+        std::io::BufReader::new(out).read_line(&mut line)?;
+    }
+    let served = times(20);
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status();
+    server.wait()?;
+    let served = served?;
+    let alone = times(20)?;
+    Ok(json!({
+        "served_read_p50_ms": percentile(&served, 50.0),
+        "served_read_p99_ms": percentile(&served, 99.0),
+        "alone_read_p50_ms": percentile(&alone, 50.0),
+    }))
 }
 
 /// Runs `ratedesk bench --phase ARGS…` in a fresh process and reads its figures: the last line
