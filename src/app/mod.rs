@@ -770,6 +770,30 @@ impl<R: Federation> Desk<R> {
         differences
     }
 
+    /// For a desk that has stored edits since it opened (an open workstation, or `serve`, that
+    /// runs `check` for another process): the results on disk against those it holds, once
+    /// what it writes behind the screen is written. A desk just opened read them from disk.
+    pub fn check_stored(&self) -> Result<Vec<String>, DeskError> {
+        if !self.changed {
+            return Ok(Vec::new());
+        }
+        self.settle_all()?;
+        let stored = self.store.stored_results::<R>()?;
+        let held = self.ledger.units();
+        let ids: BTreeSet<&UnitId> = stored.keys().chain(held.keys()).collect();
+        Ok(ids
+            .into_iter()
+            .filter(|id| stored.get(id) != held.get(id))
+            .map(|id| {
+                format!(
+                    "{} unit {}: the results on disk differ from those the open database holds",
+                    self.rulebook.lists()[id.1],
+                    id.0.date
+                )
+            })
+            .collect())
+    }
+
     /// Writes the portable text dump of everything, including the audit log, as it is read
     /// (an import's audit entry of a whole federation is never held twice).
     pub fn write_backup_into(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
@@ -1047,5 +1071,62 @@ mod tests {
         let last = again.audit().last().map_or(0, |a| a.seq);
         assert_eq!(again.store.load::<Ssl>().expect("load").rated_seq, last);
         assert_eq!(again.ledger().units(), fresh.units());
+    }
+
+    /// An open database whose results on disk drifted from those it holds (here: one unit
+    /// dropped from the disk behind its back) is caught by `check` run there; a database just
+    /// opened is not read twice.
+    #[test]
+    fn check_on_an_open_database_compares_the_results_on_disk_with_those_held() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (book, parts) = generate(&Params {
+            players: 60,
+            years: 1,
+            last_year: 2025,
+            seed: 3,
+            opens_per_year: Some(3),
+        });
+        let mut desk = Desk::open(dir.path(), Ssl).expect("open");
+        desk.import_in_parts(book, &parts).expect("import");
+        assert!(desk.check_stored().expect("read").is_empty());
+        let reopened = {
+            drop(desk);
+            Desk::open(dir.path(), Ssl).expect("reopen")
+        };
+        assert!(!reopened.changed, "just opened: nothing to compare");
+        let mut desk = reopened;
+        let (event, game) = desk
+            .book()
+            .events
+            .iter()
+            .enumerate()
+            .find_map(|(e, ev)| {
+                ev.games
+                    .iter()
+                    .find(|g| g.black.is_some())
+                    .map(|g| (e, g.clone()))
+            })
+            .expect("a game");
+        let flipped = if game.result == Some(GameResult::WHITE_WINS) {
+            GameResult::BLACK_WINS
+        } else {
+            GameResult::WHITE_WINS
+        };
+        desk.apply(Edit::SetResult {
+            event,
+            round: game.round,
+            board: game.board,
+            result: Some(flipped),
+        })
+        .expect("an edit");
+        assert!(desk.check_stored().expect("read").is_empty());
+        let mut units = desk.ledger.units().clone();
+        let dropped = units.keys().next().cloned().expect("a unit");
+        units.remove(&dropped);
+        let seq = desk.audit().last().map_or(0, |a| a.seq);
+        desk.store.replace_results(&units, seq).expect("drift");
+        let found = desk.check_stored().expect("read");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("differ from those the open database holds"));
     }
 }

@@ -336,6 +336,7 @@ pub struct Checked {
 /// log's chain.
 pub fn check<R: Federation>(desk: &Desk<R>) -> Result<Checked, DeskError> {
     let mut problems = desk.check();
+    problems.extend(desk.check_stored()?);
     problems.extend(desk.check_chain()?);
     Ok(Checked {
         problems,

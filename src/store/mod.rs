@@ -550,6 +550,11 @@ impl Store {
     }
 
     /// The stored results of every unit.
+    /// The rating results as stored (what `check` compares with those held in memory).
+    pub fn stored_results<R: Rulebook>(&self) -> Result<Units<R>, StoreError> {
+        self.load_results()
+    }
+
     fn load_results<R: Rulebook>(&self) -> Result<Units<R>, StoreError> {
         let bad = |what: &str, e: &dyn std::fmt::Display| self.corrupt(what, e);
         let mut units = Vec::new();
