@@ -991,6 +991,23 @@ mod tests {
     use crate::model::GameResult;
     use crate::rules::ssl::Ssl;
 
+    /// Keys the other decisive result on a game's board; returns it.
+    fn flip(desk: &mut Desk<Ssl>, event: usize, game: &crate::model::Game) -> GameResult {
+        let flipped = if game.result == Some(GameResult::WHITE_WINS) {
+            GameResult::BLACK_WINS
+        } else {
+            GameResult::WHITE_WINS
+        };
+        desk.apply(Edit::SetResult {
+            event,
+            round: game.round,
+            board: game.board,
+            result: Some(flipped),
+        })
+        .expect("applied");
+        flipped
+    }
+
     /// A process killed after the frame showed an edit and before the units it re-rated were
     /// written behind it leaves the stored results of the edit before: the next opening sees
     /// them lag behind the audit log and re-rates, and stores what it rated.
@@ -1022,18 +1039,7 @@ mod tests {
                 Some((e, g.clone()))
             })
             .expect("a played game");
-        let flipped = if game.result == Some(GameResult::WHITE_WINS) {
-            GameResult::BLACK_WINS
-        } else {
-            GameResult::WHITE_WINS
-        };
-        desk.apply(Edit::SetResult {
-            event,
-            round: game.round,
-            board: game.board,
-            result: Some(flipped),
-        })
-        .expect("applied");
+        let flipped = flip(&mut desk, event, &game);
         desk.settle().expect("the edit is on disk");
         // What a kill before the results' write leaves: the results as they were before it.
         desk.settle_all().expect("everything written");
@@ -1107,18 +1113,7 @@ mod tests {
                     .map(|g| (e, g.clone()))
             })
             .expect("a game");
-        let flipped = if game.result == Some(GameResult::WHITE_WINS) {
-            GameResult::BLACK_WINS
-        } else {
-            GameResult::WHITE_WINS
-        };
-        desk.apply(Edit::SetResult {
-            event,
-            round: game.round,
-            board: game.board,
-            result: Some(flipped),
-        })
-        .expect("an edit");
+        flip(&mut desk, event, &game);
         assert!(desk.check_stored().expect("read").is_empty());
         let mut units = desk.ledger.units().clone();
         let dropped = units.keys().next().cloned().expect("a unit");
