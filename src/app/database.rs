@@ -2,7 +2,7 @@
 //! stored in it), creating one for a rulebook, building a demo federation into one, and what a
 //! backup file says of its rulebook.
 
-pub use crate::store::lock::{SERVE_SOCKET, user as audit_user};
+pub use crate::store::lock::{SERVE_SOCKET, user as audit_user, user_of};
 use std::path::Path;
 
 use super::{Desk, DeskError, Federation};

@@ -119,20 +119,26 @@ pub struct ListRanks {
     pub list: crate::rules::ListId,
     pub date: NaiveDate,
     /// Every listed player's rating, highest first.
-    ranked: Vec<(Rating, PlayerIdx)>,
+    ratings: Vec<Rating>,
+    /// The listed players with their ratings, by player (a card's player found by halving).
+    by_player: Vec<(PlayerIdx, Rating)>,
 }
 
 impl ListRanks {
     /// A player's place on the list, how many it lists and his rating on it; `None`: he is
     /// not on it.
     pub fn place_of(&self, player: PlayerIdx) -> Option<ListPlace> {
-        let &(rating, _) = self.ranked.iter().find(|(_, p)| *p == player)?;
-        let above = self.ranked.partition_point(|&(r, _)| r > rating);
+        let at = self
+            .by_player
+            .binary_search_by_key(&player, |&(p, _)| p)
+            .ok()?;
+        let rating = self.by_player[at].1;
+        let above = self.ratings.partition_point(|&r| r > rating);
         Some(ListPlace {
             list: self.list,
             date: self.date,
             place: above + 1,
-            of: self.ranked.len(),
+            of: self.ratings.len(),
             rating,
         })
     }
@@ -171,13 +177,20 @@ pub fn list_ranks<R: Federation>(desk: &Desk<R>, today: NaiveDate, count: usize)
             let ratings = crate::cores::map_on_cores(&players, crate::cores::threads(), |&p| {
                 listing.listed(p, list).and_then(|s| rulebook.rating_of(s))
             });
-            let mut ranked: Vec<(Rating, PlayerIdx)> = ratings
+            // By player as they come (in player order); the ratings highest first.
+            let by_player: Vec<(PlayerIdx, Rating)> = ratings
                 .into_iter()
                 .enumerate()
-                .filter_map(|(p, r)| r.map(|r| (r, p)))
+                .filter_map(|(p, r)| r.map(|r| (p, r)))
                 .collect();
-            ranked.sort_unstable_by(|a, b| b.cmp(a));
-            out.push(ListRanks { list, date, ranked });
+            let mut ratings: Vec<Rating> = by_player.iter().map(|&(_, r)| r).collect();
+            ratings.sort_unstable_by(|a, b| b.cmp(a));
+            out.push(ListRanks {
+                list,
+                date,
+                ratings,
+                by_player,
+            });
         }
     }
     out

@@ -121,7 +121,12 @@ pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Result<Se
     let spawned = std::thread::Builder::new()
         .name("serve".into())
         .spawn(move || {
-            for stream in listener.incoming().flatten() {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else {
+                    // Out of file descriptors, say: a moment before the next, not a spin.
+                    std::thread::sleep(Duration::from_millis(100));
+                    continue;
+                };
                 let outside = outside.clone();
                 let _ = std::thread::Builder::new()
                     .name("serve-one".into())
@@ -359,7 +364,9 @@ fn run_here<R: Federation>(
     command: Command,
     user: String,
 ) -> (Vec<u8>, String, u8) {
-    let head = |app: &crate::app::workstation::state::App<R>| app.desk.head().ok().flatten();
+    // The newest audit entry, as the desk holds it.
+    let head =
+        |app: &crate::app::workstation::state::App<R>| app.desk.audit().last().map(|a| a.seq);
     let before = head(app);
     let mut stdout = Vec::new();
     app.desk.acting_for(Some(user.clone()));
@@ -378,7 +385,7 @@ fn run_here<R: Federation>(
     let settled = app.desk.settle().map_err(Failure::from);
     let ran = ran.and(settled);
     let after = head(app);
-    if before.map(|h| h.0) != after.map(|h| h.0) {
+    if before != after {
         let first = String::from_utf8_lossy(&stdout)
             .lines()
             .next()
@@ -401,12 +408,7 @@ fn peer(stream: &UnixStream) -> Result<String, String> {
     let cred = getsockopt(stream, PeerCredentials)
         .map_err(|e| format!("the other process cannot be told: {e}"))?;
     let uid = nix::unistd::Uid::from_raw(cred.uid());
-    let name = |uid: nix::unistd::Uid| {
-        nix::unistd::User::from_uid(uid)
-            .ok()
-            .flatten()
-            .map_or_else(|| format!("uid {uid}"), |u| u.name)
-    };
+    let name = crate::app::database::user_of;
     let me = nix::unistd::getuid();
     if uid != me {
         return Err(format!(

@@ -60,7 +60,11 @@ pub(crate) fn open_private(path: &Path, create_new: bool) -> std::io::Result<Fil
 /// The OS user running this process: the name of its uid (through the system's user database,
 /// so LDAP and other NSS sources count), never `$USER`, which anyone can set.
 pub fn os_user() -> String {
-    let uid = nix::unistd::Uid::current();
+    user_of(nix::unistd::Uid::current())
+}
+
+/// The name of an OS user by his uid (`uid 1001` when the user database does not know it).
+pub fn user_of(uid: nix::unistd::Uid) -> String {
     match nix::unistd::User::from_uid(uid) {
         Ok(Some(u)) => u.name,
         _ => format!("uid {uid}"),

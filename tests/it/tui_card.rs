@@ -108,6 +108,22 @@ fn trf_line(n: u32, name: &str, fed: &str, born: &str, round: &str) -> String {
     )
 }
 
+/// Asks the Tournaments tab to import a TRF file (90+30, the event's id) up to its preview.
+fn preview_trf(
+    app: &mut ratedesk::app::workstation::state::App<ratedesk::rules::ssl::Ssl>,
+    k: &ratedesk::ui::keymap::Keymap,
+    file: &std::path::Path,
+    id: &str,
+) {
+    press_keys(app, k, "alt-2 ctrl-o");
+    type_text(app, k, &file.display().to_string());
+    press_keys(app, k, "enter");
+    type_text(app, k, "90+30");
+    press_keys(app, k, "enter");
+    type_text(app, k, id);
+    press_keys(app, k, "enter");
+}
+
 #[test]
 fn a_trf_import_asks_about_ambiguous_players_and_warns() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -154,13 +170,7 @@ fn a_trf_import_asks_about_ambiguous_players_and_warns() {
     ]
     .join("\n");
     std::fs::write(&file, trf).expect("write");
-    press_keys(&mut app, &k, "alt-2 ctrl-o");
-    type_text(&mut app, &k, &file.display().to_string());
-    press_keys(&mut app, &k, "enter");
-    type_text(&mut app, &k, "90+30");
-    press_keys(&mut app, &k, "enter");
-    type_text(&mut app, &k, "hki-again");
-    press_keys(&mut app, &k, "enter");
+    preview_trf(&mut app, &k, &file, "hki-again");
     let Some(Popup::Import { plan, .. }) = &app.popup else {
         panic!("the preview: {:?}", app.status);
     };
@@ -242,13 +252,8 @@ fn the_card_shows_the_fide_title_a_trf_gives() {
     ]
     .join("\n");
     std::fs::write(&file, trf).expect("write");
-    press_keys(&mut app, &k, "alt-2 ctrl-o");
-    type_text(&mut app, &k, &file.display().to_string());
+    preview_trf(&mut app, &k, &file, "titled");
     press_keys(&mut app, &k, "enter");
-    type_text(&mut app, &k, "90+30");
-    press_keys(&mut app, &k, "enter");
-    type_text(&mut app, &k, "titled");
-    press_keys(&mut app, &k, "enter enter");
     assert!(
         app.popup.is_none(),
         "imported: {:?} {:?}",

@@ -766,14 +766,7 @@ fn ssl_an_event_before_2011_names_its_rule_on_the_screen_and_in_its_report() {
     assert!(report("e2011").contains("rated on selo by the 2023 rules"));
     let mut app = App::new(desk);
     for (id, shown) in [("e2010", true), ("e2011", false)] {
-        let event = app
-            .desk
-            .book()
-            .events
-            .iter()
-            .position(|e| e.id == id)
-            .expect("the event");
-        app.open_event(event);
+        app.open_event(crate::screen::event_index(&app, id));
         let screen = text(&app, 80, 24);
         assert_eq!(screen.contains("rule before 2011"), shown, "{screen}");
         app.update(ratedesk::app::workstation::action::Action::Back);
@@ -793,14 +786,7 @@ fn tsf_an_event_long_and_late_says_a_10_e_in_its_header() {
     );
     let mut app = App::new(desk);
     for (id, caught) in [("long-late", true), ("long-in-time", false)] {
-        let event = app
-            .desk
-            .book()
-            .events
-            .iter()
-            .position(|e| e.id == id)
-            .expect("the event");
-        app.open_event(event);
+        app.open_event(crate::screen::event_index(&app, id));
         let screen = text(&app, 120, 30);
         assert_eq!(
             screen.contains("not rated: 61 days, received 31 days after its end (A.10.e"),

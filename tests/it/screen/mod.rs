@@ -71,7 +71,7 @@ pub fn text(app: &App<Ssl>, keymap: &Keymap, width: u16, height: u16) -> String 
     draw(app, keymap, &theme(), width, height)
 }
 
-pub fn event_index(app: &App<Ssl>, id: &str) -> usize {
+pub fn event_index<R: ratedesk::app::Federation>(app: &App<R>, id: &str) -> usize {
     app.desk
         .book()
         .events
