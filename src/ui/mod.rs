@@ -277,12 +277,15 @@ where
             .draw(|frame| opening.draw(&theme, &keymap, frame))
             .map(|_| ())
     };
+    // Served from the start (what `serve` returns is kept until the workstation closes): a
+    // command of another process while the database opens waits for it, and runs once it is
+    // open, instead of being told the database is in use.
+    let served = serve(outside);
     let (mut app, failed) = until_open(first_frames, size, opening, &rx, &keymap)?;
     // In the terminal, long work for the screens waits for the keys.
     app.behind = true;
-    // Served while the workstation is open (what `serve` returns is kept until it closes); a
-    // workstation that cannot serve says so on its screen, and works alone.
-    let served = serve(outside).map_err(|warning| app.warn(warning)).ok();
+    // A workstation that cannot serve says so on its screen, and works alone.
+    let served = served.map_err(|warning| app.warn(warning)).ok();
     let outcome = match failed {
         Some(e) => Err(e),
         None => session(&mut screen, &mut app, &rx, &outside_jobs, &keymap, &theme),
@@ -464,6 +467,16 @@ fn session<R: Federation>(
         screen
             .terminal
             .draw(|frame| self::frame(app, theme, keymap, frame))?;
+        // Commands of other processes (those that came while the database opened included),
+        // each said on the screen before it runs: the keys typed meanwhile wait for it.
+        if let Ok(job) = outside.try_recv() {
+            app.asked_elsewhere(&job.asked);
+            screen
+                .terminal
+                .draw(|frame| self::frame(app, theme, keymap, frame))?;
+            (job.run)(app);
+            continue;
+        }
         // Work for the screens (the selection lists) is done a slice at a time while no key
         // is waiting, each slice followed by a frame that shows how far it is.
         let message = if app.selection_under_way().is_some() {
@@ -484,16 +497,7 @@ fn session<R: Federation>(
             // Drawn again at the new size (ratatui clears the screen when its size changes).
             Ok(Message::Resize(width, height)) => app.resize(width, height),
             Ok(Message::Opened) => {}
-            Ok(Message::Outside) => {
-                while let Ok(job) = outside.try_recv() {
-                    // Said on the screen first: the keys typed meanwhile wait for it.
-                    app.asked_elsewhere(&job.asked);
-                    screen
-                        .terminal
-                        .draw(|frame| self::frame(app, theme, keymap, frame))?;
-                    (job.run)(app);
-                }
-            }
+            Ok(Message::Outside) => {}
             Ok(Message::Stop) | Err(_) => return Ok(()),
         }
     }
