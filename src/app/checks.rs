@@ -17,6 +17,9 @@ pub(crate) struct Current<'a, R: Rulebook> {
     pub book: &'a Book<R>,
     pub status: &'a [PlayerStatus],
     pub ledger: &'a Ledger<R>,
+    /// The day the edit is made: a result keyed today arrived today (the stamp of a rulebook
+    /// that rates a game by its own receipt date).
+    pub today: chrono::NaiveDate,
 }
 
 impl<R: Rulebook> Current<'_, R> {
@@ -91,6 +94,90 @@ impl<R: Rulebook> Current<'_, R> {
 
     /// A game may stand in its event: two different known players, neither with another game
     /// in the round (a bye counts), on a board of its own.
+    /// A game as stored after its result changes from `before`'s to `after`'s, with its own
+    /// receipt date where the rulebook rates a game by it ([`Rulebook::keeps_game_receipt`];
+    /// ISL: "Góð regla er að slá inn hverja umferð strax að henni lokinni"): a result that
+    /// arrives is stamped with the day it was keyed — never before the game was played —
+    /// unless a date came with it or the event's own receipt date is recorded (the officer
+    /// said when its results arrived: that date decides); a correction keeps the day the
+    /// result first arrived; a result cleared was never received. Elsewhere the game is
+    /// stored as given.
+    pub(super) fn stamped(&self, event: &Event, before: Option<&Game>, mut after: Game) -> Game {
+        if !self.rulebook.keeps_game_receipt() {
+            return after;
+        }
+        let arrived_before = before.and_then(|b| b.result.map(|_| b.received));
+        after.received = match (after.result, arrived_before) {
+            (None, _) => None,
+            (Some(_), Some(kept)) => kept,
+            (Some(_), None) if event.received.is_some() => after.received,
+            (Some(_), None) => after
+                .received
+                .or_else(|| Some(self.today.max(after.date.unwrap_or(event.start)))),
+        };
+        after
+    }
+
+    /// The boards whose own receipt date [`Edit::SetReceived`] changes, before and after:
+    /// every board of `event` (of `round`, when given) with a result. Refused where the
+    /// rulebook rates an event by its event's receipt only, for a round without a result, for
+    /// a day after today, and for a day before a game was played (naming its round and board).
+    ///
+    /// [`Edit::SetReceived`]: super::edit::Edit::SetReceived
+    pub(super) fn received_set(
+        &self,
+        event: &Event,
+        round: Option<u32>,
+        received: Option<chrono::NaiveDate>,
+    ) -> Result<Vec<(Game, Game)>, EditError> {
+        let within = round.map_or(String::new(), |r| format!(", round {r}"));
+        if !self.rulebook.keeps_game_receipt() {
+            return err(format!(
+                "{}: this rulebook rates an event by the day its results were received, not a \
+                 game by its own: correct the event's received date",
+                event.id
+            ));
+        }
+        if let Some(day) = received
+            && day > self.today
+        {
+            return err(format!(
+                "{}{within}: received {day} is after today",
+                event.id
+            ));
+        }
+        let mut changed = Vec::new();
+        let mut any = false;
+        for g in event
+            .games
+            .iter()
+            .filter(|g| g.result.is_some() && round.is_none_or(|r| g.round == r))
+        {
+            any = true;
+            let played = g.date.unwrap_or(event.start);
+            if let Some(day) = received
+                && day < played
+            {
+                return err(format!(
+                    "{}, round {}, board {}: received {day} is before the game was played \
+                     ({played})",
+                    event.id, g.round, g.board
+                ));
+            }
+            if g.received != received {
+                let after = Game {
+                    received,
+                    ..g.clone()
+                };
+                changed.push((g.clone(), after));
+            }
+        }
+        if !any {
+            return err(format!("{}{within}: no result has been received", event.id));
+        }
+        Ok(changed)
+    }
+
     pub(super) fn check_game(
         &self,
         event: &Event,
@@ -375,6 +462,7 @@ mod tests {
             book: &book,
             status: &status,
             ledger: &ledger,
+            today: crate::clock::today(),
         };
         let event = Event {
             id: "e1".into(),

@@ -50,6 +50,14 @@ pub enum Edit<R: Rulebook> {
         board: u32,
         result: Option<GameResult>,
     },
+    /// Corrects the day the results of an event's played boards (or one round's) were received,
+    /// where the rulebook rates a game by it ([`Rulebook::keeps_game_receipt`]); `None`: no day
+    /// of their own, the event's `received` decides.
+    SetReceived {
+        event: usize,
+        round: Option<u32>,
+        received: Option<chrono::NaiveDate>,
+    },
     /// Removes a board.
     ClearGame {
         event: usize,
@@ -211,6 +219,16 @@ impl<R: Rulebook> Edit<R> {
                 round,
                 board,
             } => format!("clear {} round {round} board {board}", event(e)),
+            Edit::SetReceived {
+                event: e,
+                round,
+                received,
+            } => format!(
+                "results of {}{} received {}",
+                event(e),
+                round.map_or(String::new(), |r| format!(" round {r}")),
+                received.map_or("as the event's".into(), |d| format!("on {d}"))
+            ),
             Edit::DeletePlayer(p) => format!("delete player {}", name(p)),
             Edit::SetParticipants { event: e, players } => {
                 format!("enter {} players in {}", players.len(), event(e))
@@ -501,7 +519,7 @@ impl<R: Rulebook> Edit<R> {
                 change.games.push(Delta {
                     key: (*event, game.round, game.board),
                     before: existing.cloned(),
-                    after: Some(game.clone()),
+                    after: Some(now.stamped(ev, existing, game.clone())),
                 });
             }
             Edit::SetResult {
@@ -513,11 +531,26 @@ impl<R: Rulebook> Edit<R> {
                 let existing = now.paired(*event, *round, *board)?;
                 let mut after = existing.clone();
                 after.result = result.map(|r| r.keyed_on(existing.black.is_none()));
+                let after = now.stamped(now.live_event(*event)?, Some(existing), after);
                 change.games.push(Delta {
                     key: (*event, *round, *board),
                     before: Some(existing.clone()),
                     after: Some(after),
                 });
+            }
+            Edit::SetReceived {
+                event,
+                round,
+                received,
+            } => {
+                let ev = now.live_event(*event)?;
+                for (before, after) in now.received_set(ev, *round, *received)? {
+                    change.games.push(Delta {
+                        key: (*event, before.round, before.board),
+                        before: Some(before),
+                        after: Some(after),
+                    });
+                }
             }
             Edit::Withdraw { event, player } => {
                 let ev = now.live_event(*event)?;
@@ -759,6 +792,7 @@ mod tests {
             book: &book,
             status: &status,
             ledger: &ledger,
+            today: crate::clock::today(),
         })
     }
 

@@ -186,6 +186,7 @@ mod tests {
             book: &book,
             status: &status,
             ledger: &ledger,
+            today: crate::clock::today(),
         };
         assert!(merge(&now, 0, 0, &mut Change::default()).is_err());
         let mut change = Change::default();

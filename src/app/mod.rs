@@ -369,6 +369,7 @@ impl<R: Federation> Desk<R> {
             book: &self.book,
             status: &self.status,
             ledger: &self.ledger,
+            today: crate::clock::today(),
         }
     }
 
@@ -483,6 +484,7 @@ impl<R: Federation> Desk<R> {
                 book: &book,
                 status: &status,
                 ledger: &self.ledger,
+                today: crate::clock::today(),
             };
             let change = edit.compile(&now)?;
             let mut action = edit.describe(&book);

@@ -313,6 +313,21 @@ pub fn result_edit<R: Federation>(
     })
 }
 
+/// The edit that corrects the day the results of an event (or of one round) were received,
+/// named by event id; `None`: the event's receipt date decides.
+pub fn received_edit<R: Federation>(
+    desk: &Desk<R>,
+    event: &str,
+    round: Option<u32>,
+    received: Option<NaiveDate>,
+) -> Result<Edit<R>, QueryError> {
+    Ok(Edit::SetReceived {
+        event: find_event(desk, event)?,
+        round,
+        received,
+    })
+}
+
 /// The edit that confirms a player's title (SSL 6.3: M) on `date`.
 pub fn confirm_edit<R: Federation>(
     desk: &Desk<R>,

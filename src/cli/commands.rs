@@ -99,6 +99,15 @@ pub(super) fn run_on<R: Federation>(
             (keep_titles, drop_titles),
             out,
         )?,
+        Command::Received { event, date, round } => {
+            let received = match date.as_str() {
+                "none" => None,
+                d => Some(parse_date("DATE", d)?),
+            };
+            let edit = queries::received_edit(desk, &event, round, received)?;
+            let effect = desk.apply(edit)?;
+            write_effect(desk, &effect, "changed", out)?;
+        }
         Command::Confirm {
             player,
             title,
@@ -214,14 +223,15 @@ fn import<R: Federation>(
             yes,
             time_control,
             id,
-        } => import_trf(
-            desk,
-            &files,
-            dry_run || !yes,
-            time_control.as_deref(),
-            id,
-            out,
-        )?,
+            received,
+        } => {
+            let given = trf::Given {
+                time_control,
+                id,
+                received: received.map(|d| parse_date("--received", &d)).transpose()?,
+            };
+            import_trf(desk, &files, dry_run || !yes, &given, out)?
+        }
         ImportKind::FideList {
             files,
             date,
@@ -262,20 +272,19 @@ fn import_trf<R: Federation>(
     desk: &mut Desk<R>,
     files: &[PathBuf],
     dry_run: bool,
-    time_control: Option<&str>,
-    id: Option<String>,
+    given: &trf::Given,
     out: &mut Out<'_>,
 ) -> Result<(), Failure> {
-    if id.is_some() && files.len() > 1 {
+    if given.id.is_some() && files.len() > 1 {
         return Err(Failure::Input(
             "--id names one event: give it with one file".into(),
         ));
     }
     for file in files {
-        trf::plan(desk, file, time_control, id.clone())?;
+        trf::plan(desk, file, given)?;
     }
     for file in files {
-        let mut plan = trf::plan(desk, file, time_control, id.clone())?;
+        let mut plan = trf::plan(desk, file, given)?;
         for line in &plan.lines {
             writeln!(out, "{line}")?;
         }

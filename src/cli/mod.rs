@@ -118,6 +118,19 @@ enum Command {
         #[arg(long)]
         drop_titles: bool,
     },
+    /// Correct the day an event's results (or one round's, with --round) were received, where
+    /// the rulebook rates each game by it (ISL: results keyed or imported are stamped with the
+    /// day they arrived). Shows its effect, stored and flushed.
+    Received {
+        /// The event's id.
+        event: String,
+        /// The day (YYYY-MM-DD), or `none`: no day of their own, the event's received date
+        /// decides.
+        date: String,
+        /// Only this round's results.
+        #[arg(long)]
+        round: Option<u32>,
+    },
     /// Confirm a title that needs the rating committee's confirmation (SSL 6.3: M).
     Confirm {
         /// The player's id, FIDE id or name.
@@ -219,6 +232,10 @@ enum ImportKind {
         /// The event's id (default: the file's name; one file only).
         #[arg(long)]
         id: Option<String>,
+        /// The day the results were received (default: today, the day of the import); Iceland
+        /// rates each game by it.
+        #[arg(long, value_name = "DATE")]
+        received: Option<String>,
     },
     /// FIDE rating lists (combined, legacy or per-list TXT, or XML; zipped or not): our
     /// players found by FIDE id get the list's ratings, everyone else is kept as reference.

@@ -82,6 +82,7 @@ pub(super) fn served(command: &Command) -> bool {
             | Command::Check { .. }
             | Command::Preview { .. }
             | Command::Result { .. }
+            | Command::Received { .. }
             | Command::Confirm { .. }
             | Command::Undo
             | Command::Redo
@@ -618,6 +619,7 @@ mod tests {
                 yes: false,
                 time_control: None,
                 id: None,
+                received: None,
             },
         };
         assert_eq!(files_only(&trf(file)), Ok(()));

@@ -59,12 +59,6 @@ pub trait JsonRules: Rulebook + Sized {
         out: &mut Map<String, Value>,
     );
 
-    /// Whether a game's own `received` is read (ISL rates a game by it); elsewhere it is
-    /// ignored, as the contract says of TSF.
-    fn keeps_game_receipt(&self) -> bool {
-        false
-    }
-
     /// The rulebook's own fields of an event's row in the output (SSL: the rule it is rated
     /// by), written after `list`.
     fn event_fields(&self, _event: &Event, _row: &mut Map<String, Value>) {}

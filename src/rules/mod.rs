@@ -317,6 +317,14 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
         self.list_of(event, decided)
     }
 
+    /// Whether a game is rated by its own receipt date (`Game::received`, ISL: rounds reported
+    /// as they are played), so that the database stamps each result with the day it arrived;
+    /// elsewhere a game's own date is ignored, as the contract says of TSF, and an event is
+    /// rated by its event's `received`.
+    fn keeps_game_receipt(&self) -> bool {
+        false
+    }
+
     /// Whether rating a unit reads participants' states on other lists
     /// ([`Unit::state_on`]); the ledger then re-rates a moved player's next unit on every
     /// list, not only his next unit on the same list.

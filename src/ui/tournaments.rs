@@ -149,7 +149,7 @@ fn period_items<R: Federation>(app: &App<R>, event: usize) -> Vec<String> {
             (true, Some(a), Some(b)) => format!("rounds {a}–{b} "),
             _ => String::new(),
         };
-        let late = match (p.late, app.desk.book().events[event].received) {
+        let late = match (p.late, p.received) {
             (Some(_), Some(received)) => format!(" (late: received {received})"),
             (Some(late), None) => format!(" (late for {})", late.published),
             (None, _) => String::new(),

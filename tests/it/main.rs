@@ -18,6 +18,7 @@ mod ledger_isl;
 mod ledger_tsf;
 mod migration;
 mod playoffs;
+mod receipt;
 mod registry;
 mod reliability;
 mod security;

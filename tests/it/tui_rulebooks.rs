@@ -28,7 +28,7 @@ fn keys() -> Keymap {
     Keymap::load(None, None).expect("default keymap")
 }
 
-fn text<R: Federation>(app: &App<R>, width: u16, height: u16) -> String {
+pub(crate) fn text<R: Federation>(app: &App<R>, width: u16, height: u16) -> String {
     let theme = Theme::choose(Some("dark"), false).0;
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
     terminal

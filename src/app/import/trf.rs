@@ -23,6 +23,19 @@ pub fn store_titles<R: Federation>(
     Ok(desk.store().note_fide_titles(titles)?)
 }
 
+/// What the officer gives over the file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Given {
+    /// The time control as minutes+seconds (`90+30`), over the file's.
+    pub time_control: Option<String>,
+    /// The event's id (`None`: the file's name).
+    pub id: Option<String>,
+    /// The day the results were received (`None`: today, the day of the import): each result's
+    /// own receipt date where the rulebook rates a game by it (ISL), else the event's where
+    /// it rates by period (TSF).
+    pub received: Option<chrono::NaiveDate>,
+}
+
 /// An import ready to apply, and what it will do in words.
 pub struct Plan<R: Federation> {
     /// Everything it will do, one line each, with every ambiguous player made new.
@@ -128,9 +141,9 @@ fn incoming(info: &PlayerInfo, national: Option<&trf::NationalRecord>) -> Incomi
 pub fn plan<R: Federation>(
     desk: &Desk<R>,
     file: &Path,
-    time_control: Option<&str>,
-    id: Option<String>,
+    given: &Given,
 ) -> Result<Plan<R>, ImportError> {
+    let (time_control, id) = (given.time_control.as_deref(), given.id.clone());
     let input = |message: String| ImportError::file(file, message);
     let bytes = crate::import::read_capped(file, crate::import::TRF_LIMIT)
         .map_err(|e| input(e.to_string()))?;
@@ -278,8 +291,11 @@ pub fn plan<R: Federation>(
             },
         });
     }
-    let event = trf_event::to_event(&parsed, &id, &numbers, time_control)
+    let mut event = trf_event::to_event(&parsed, &id, &numbers, time_control)
         .map_err(|e| input(e.to_string()))?;
+    if let Some(note) = receive(desk.rulebook(), &mut event, given.received)? {
+        notes.push(note);
+    }
     let titles = parsed
         .players
         .iter()
@@ -321,6 +337,59 @@ pub fn plan<R: Federation>(
         notes,
         titles,
     })
+}
+
+/// Records when the file's results were received, and says so: where the rulebook rates a
+/// game by its own receipt date (ISL: "Góð regla er að slá inn hverja umferð strax að henni
+/// lokinni") each result is stamped with `received`, else with today, the day it arrived
+/// (never before its game was played); where it rates an event by period (TSF) a day given is
+/// the event's. A day after today, one before a game was played, and one given to a rulebook
+/// that rates by neither are refused.
+fn receive<R: Federation>(
+    rulebook: &R,
+    event: &mut crate::model::Event,
+    received: Option<chrono::NaiveDate>,
+) -> Result<Option<String>, ImportError> {
+    let today = crate::clock::today();
+    if let Some(day) = received
+        && day > today
+    {
+        return Err(ImportError::Option(format!(
+            "--received {day} is after today"
+        )));
+    }
+    if rulebook.keeps_game_receipt() {
+        let day = received.unwrap_or(today);
+        for g in event.games.iter_mut().filter(|g| g.result.is_some()) {
+            let played = g.date.unwrap_or(event.start);
+            if received.is_some() && day < played {
+                return Err(ImportError::Option(format!(
+                    "--received {day} is before round {} was played ({played})",
+                    g.round
+                )));
+            }
+            g.received = Some(day.max(played));
+        }
+        let how = if received.is_some() { "" } else { " (today)" };
+        return Ok(Some(format!("  results received {day}{how}")));
+    }
+    let Some(day) = received else {
+        return Ok(None);
+    };
+    if !rulebook.by_period() {
+        return Err(ImportError::Option(format!(
+            "--received: {} events are not rated by the day their results were received",
+            rulebook.adjective()
+        )));
+    }
+    if day < event.end {
+        return Err(ImportError::Option(format!(
+            "--received {day} is before the event ended ({})",
+            event.end
+        )));
+    }
+    event.received = Some(day);
+    Ok(Some(format!("  results received {day}")))
 }
 
 /// What the officer should know before importing: the same event already stored, players

@@ -84,6 +84,7 @@ pub enum Action {
     ClearField,
     DeleteWord,
     Withdraw,
+    ReceivedDate,
 }
 
 impl Action {
@@ -140,6 +141,9 @@ impl Action {
             Action::ClearField => "clear the text typed (as in a shell)",
             Action::DeleteWord => "delete the last word typed",
             Action::Withdraw => "withdraw the selected participant (shown first)",
+            Action::ReceivedDate => {
+                "correct the day the round's results were received (shown first)"
+            }
         }
     }
 
@@ -187,6 +191,7 @@ impl Action {
             | Action::Pair
             | Action::AddParticipant
             | Action::Withdraw
+            | Action::ReceivedDate
             | Action::Merge
             | Action::ConfirmTitle
             | Action::ImportFile => "Editing",

@@ -172,6 +172,41 @@ impl<R: Federation> App<R> {
                 }
                 lines
             }
+            Edit::SetReceived {
+                event,
+                round,
+                received,
+            } => {
+                let Some(ev) = book.events.get(*event) else {
+                    return vec![edit.describe(book)];
+                };
+                let day = |d: Option<chrono::NaiveDate>| {
+                    d.or(ev.received)
+                        .map_or_else(|| "in time".to_string(), |d| d.to_string())
+                };
+                let mut lines = vec![match round {
+                    Some(r) => format!("{} round {r}", ev.title()),
+                    None => ev.title().to_string(),
+                }];
+                let mut was: Vec<Option<chrono::NaiveDate>> = ev
+                    .games
+                    .iter()
+                    .filter(|g| g.result.is_some() && round.is_none_or(|r| g.round == r))
+                    .map(|g| g.received)
+                    .collect();
+                let results = was.len();
+                was.sort_unstable();
+                was.dedup();
+                let before = match was.as_slice() {
+                    [one] => day(*one),
+                    _ => "on different days".to_string(),
+                };
+                lines.push(format!(
+                    "  {results} result(s) received {before} → {}",
+                    day(*received)
+                ));
+                lines
+            }
             Edit::KeepingAwards { edit, .. } => self.what_changes(edit, form),
             _ => match form.and_then(|f| self.stored_form(f).map(|stored| (f, stored))) {
                 Some((typed, stored)) => {

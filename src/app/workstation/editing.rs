@@ -53,6 +53,9 @@ impl<R: Federation> App<R> {
             FormKind::EditPlayer(p) if book.players[p].federation.is_none() => {
                 form.set(FEDERATION, rulebook.home_federation())
             }
+            FormKind::ImportTrf if rulebook.keeps_game_receipt() => form
+                .fields
+                .push((super::forms::IMPORT_RECEIVED, String::new())),
             FormKind::NewEvent if rulebook.by_period() => form = form.with_received(None),
             FormKind::EditEvent(e) if rulebook.by_period() => {
                 form = form.with_received(book.events.get(e))
@@ -129,6 +132,14 @@ impl<R: Federation> App<R> {
             FormKind::EditEvent(e) => form
                 .to_event(self.desk.book().events.get(*e))
                 .map(|details| Edit::UpdateEvent { event: *e, details }),
+            FormKind::RoundReceived { event, round } => {
+                form.round_received_value()
+                    .map(|received| Edit::SetReceived {
+                        event: *event,
+                        round: Some(*round),
+                        received,
+                    })
+            }
             FormKind::ImportTrf | FormKind::SelectionDate => unreachable!("handled above"),
         };
         let edit = match edit {
@@ -165,14 +176,21 @@ impl<R: Federation> App<R> {
     /// Reads the file of the import form and shows what importing it would do; a file that
     /// cannot be read keeps the form open with the reason.
     fn plan_import(&mut self, form: FormState) {
-        let (file, time_control, id) = form.import_fields();
+        let (file, given) = match form.import_fields() {
+            Ok(fields) => fields,
+            Err(message) => {
+                self.warn(message);
+                self.popup = Some(Popup::Form(form));
+                return;
+            }
+        };
         if file.is_empty() {
             self.warn("give the file to import");
             self.popup = Some(Popup::Form(form));
             return;
         }
         let path = super::paths::expand(&file);
-        match crate::app::trf_import::plan(&self.desk, &path, time_control.as_deref(), id) {
+        match crate::app::trf_import::plan(&self.desk, &path, &given) {
             Ok(plan) => {
                 self.popup = Some(Popup::Import {
                     plan: Box::new(plan),

@@ -19,6 +19,11 @@ pub enum FormKind {
     ImportTrf,
     /// The date of the selection lists.
     SelectionDate,
+    /// The day a round's results were received (a rulebook rating a game by its own).
+    RoundReceived {
+        event: usize,
+        round: u32,
+    },
 }
 
 /// A form: labelled text fields, one in focus.
@@ -42,7 +47,11 @@ pub const FEDERATION: &str = "Federation";
 const IMPORT_FILE: &str = "File (path of a .trf / .txt)";
 const IMPORT_TIME_CONTROL: &str = "Time control (empty: the file's)";
 const IMPORT_ID: &str = "Event id (empty: the file's name)";
+/// The import form's field for the day the results were received (a rulebook rating a game
+/// by its own receipt date).
+pub const IMPORT_RECEIVED: &str = "Results received (empty: today)";
 const SELECTION_DATE: &str = "Date (27.2.2026 or 2026-02-27)";
+const ROUND_RECEIVED: &str = "Received (empty: the event's date)";
 /// The player form's club (empty: none).
 const CLUB: &str = "Club";
 
@@ -55,7 +64,26 @@ impl FormState {
             FormKind::EditEvent(_) => "Edit event",
             FormKind::ImportTrf => "Import a TRF file",
             FormKind::SelectionDate => "Selection lists on",
+            FormKind::RoundReceived { .. } => "Round's results received",
         }
+    }
+
+    /// The form correcting the day a round's results were received, showing the day they
+    /// have now (`None`: none of their own, or not one day for all).
+    pub fn round_received(event: usize, round: u32, now: Option<NaiveDate>) -> Self {
+        Self {
+            kind: FormKind::RoundReceived { event, round },
+            fields: vec![(
+                ROUND_RECEIVED,
+                now.map_or(String::new(), |d| d.format("%-d.%-m.%Y").to_string()),
+            )],
+            focus: 0,
+        }
+    }
+
+    /// The receipt day typed (`None`: empty, the event's date decides).
+    pub fn round_received_value(&self) -> Result<Option<NaiveDate>, String> {
+        self.date(ROUND_RECEIVED)
     }
 
     /// The form asking for a TRF file to import.
@@ -86,15 +114,18 @@ impl FormState {
             .ok_or_else(|| "give the date of the selection lists".into())
     }
 
-    /// The import form's answers: the file, the time control and the event id (`None`: the
-    /// file's own).
-    pub fn import_fields(&self) -> (String, Option<String>, Option<String>) {
+    /// The import form's answers: the file, and what the officer gives over it (the time
+    /// control, the event id, the day the results were received; empty: the file's, today).
+    pub fn import_fields(&self) -> Result<(String, crate::app::trf_import::Given), String> {
         let given = |label| Some(self.value(label).to_string()).filter(|v| !v.is_empty());
-        (
+        Ok((
             self.value(IMPORT_FILE).to_string(),
-            given(IMPORT_TIME_CONTROL),
-            given(IMPORT_ID),
-        )
+            crate::app::trf_import::Given {
+                time_control: given(IMPORT_TIME_CONTROL),
+                id: given(IMPORT_ID),
+                received: self.date(IMPORT_RECEIVED)?,
+            },
+        ))
     }
 
     fn value(&self, label: &str) -> &str {

@@ -105,19 +105,27 @@ impl<R: Federation> App<R> {
                 Key(A::Back, "back"),
                 Key(A::Help, "help"),
             ],
-            (_, Context::RoundEntry) => vec![
-                Key(A::WhiteWins, "1-0"),
-                Key(A::BlackWins, "0-1"),
-                Key(A::Draw, "½-½"),
-                Key(A::ForfeitWhite, "+-"),
-                Key(A::ForfeitBlack, "-+"),
-                Key(A::RareResults, "other"),
-                Key(A::NextPane, "table"),
-                Key(A::Pair, "pair"),
-                Key(A::Undo, "undo"),
-                Key(A::Back, "back"),
-                Key(A::Help, "help"),
-            ],
+            (_, Context::RoundEntry) => {
+                let mut offers = vec![
+                    Key(A::WhiteWins, "1-0"),
+                    Key(A::BlackWins, "0-1"),
+                    Key(A::Draw, "½-½"),
+                    Key(A::ForfeitWhite, "+-"),
+                    Key(A::ForfeitBlack, "-+"),
+                    Key(A::RareResults, "other"),
+                    Key(A::NextPane, "table"),
+                    Key(A::Pair, "pair"),
+                ];
+                if self.acts_here(A::ReceivedDate) {
+                    offers.push(Key(A::ReceivedDate, "received"));
+                }
+                offers.extend([
+                    Key(A::Undo, "undo"),
+                    Key(A::Back, "back"),
+                    Key(A::Help, "help"),
+                ]);
+                offers
+            }
             (Tab::Titles, Context::Form) => vec![
                 Say("type to filter by name or id"),
                 Keys(A::Up, A::Down, "select"),

@@ -24,6 +24,9 @@ pub struct EventPeriod {
     /// The period these games would have been rated in had their results been received in
     /// time, when it is another: the results came late.
     pub late: Option<PeriodDates>,
+    /// When the results came late, the day the latest of them was received (a game's own
+    /// receipt date, else its event's).
+    pub received: Option<chrono::NaiveDate>,
 }
 
 /// An entrant's figures in a period.
@@ -84,12 +87,20 @@ impl<R: Federation> App<R> {
                     .filter(|(k, p)| *k != key && p.games.iter().any(|g| part.games.contains(g)))
                     .filter_map(|(k, _)| rulebook.period_dates(k))
                     .min();
+                let received = late.and_then(|_| {
+                    part.games
+                        .iter()
+                        .filter_map(|&g| ev.games.get(g))
+                        .filter_map(|g| g.received.or(ev.received))
+                        .max()
+                });
                 Some(EventPeriod {
                     key,
                     list,
                     dates,
                     rounds,
                     late,
+                    received,
                 })
             })
             .collect()

@@ -330,6 +330,9 @@ impl<R: Federation> App<R> {
             (Context::RoundEntry, _) if action == A::Withdraw => {
                 self.tournaments.pane == Pane::Table
             }
+            (Context::RoundEntry, _) if action == A::ReceivedDate => {
+                self.desk.rulebook().keeps_game_receipt() && self.tournaments.pane == Pane::Round
+            }
             (Context::RoundEntry, _) => {
                 let round = self.tournaments.pane == Pane::Round;
                 !matches!(
@@ -516,7 +519,7 @@ impl<R: Federation> App<R> {
             Action::NewItem | Action::EditItem => self.open_form(action == Action::NewItem),
             Action::ImportFile => {
                 self.switch_tab(Tab::Tournaments);
-                self.popup = Some(Popup::Form(FormState::import_trf()));
+                self.popup = Some(Popup::Form(self.for_rulebook(FormState::import_trf())));
             }
             _ => match self.tab {
                 Tab::Players => self.update_players(action),

@@ -204,6 +204,32 @@ impl<R: Federation> App<R> {
                     selected: 0,
                 }));
             }
+            Action::ReceivedDate => {
+                let round = t.round;
+                let ev = &self.desk.book().events[event];
+                if !self.desk.rulebook().keeps_game_receipt() {
+                    return self.warn(
+                        "this rulebook does not rate a game by the day its result was received",
+                    );
+                }
+                let mut days = ev
+                    .games
+                    .iter()
+                    .filter(|g| g.round == round && g.result.is_some())
+                    .map(|g| g.received);
+                let Some(first) = days.next() else {
+                    return self.warn(format!("round {round} has no result yet"));
+                };
+                let same = days.all(|d| d == first);
+                self.popup = Some(Popup::Form(super::forms::FormState::round_received(
+                    event,
+                    round,
+                    first.filter(|_| same),
+                )));
+                if !same {
+                    self.say("the round's results were received on different days");
+                }
+            }
             Action::Withdraw if t.pane == Pane::Round => self.warn(
                 "the round has the focus: Tab to the table, choose the player and withdraw him there",
             ),

@@ -129,11 +129,6 @@ fn period_row(rows: &[&PlayerRating<IslDetail>]) -> Option<Value> {
 }
 
 impl JsonRules for Isl {
-    /// Rounds reported as they are played: a game is rated by its own receipt date.
-    fn keeps_game_receipt(&self) -> bool {
-        true
-    }
-
     /// Rated `{"rating", "games", "reached_2400"}` or `{"provisional": {…}}`; null, or a record
     /// without games, is no state.
     fn state_from_json(

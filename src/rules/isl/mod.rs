@@ -169,6 +169,12 @@ impl Rulebook for Isl {
         "ISL"
     }
 
+    /// "Góð regla er að slá inn hverja umferð strax að henni lokinni": rounds reported as they
+    /// are played, each game rated by the day its result was received ([`game_period`]).
+    fn keeps_game_receipt(&self) -> bool {
+        true
+    }
+
     /// Tafla 1: K.
     fn factor_names(&self) -> crate::rules::FactorNames {
         crate::rules::FactorNames {
