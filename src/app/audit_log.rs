@@ -343,7 +343,7 @@ impl<R: Federation> Desk<R> {
         lines
     }
 
-    fn describe_player(&self, d: &Delta<usize, PlayerRecord<R>>) -> String {
+    fn describe_player(&self, d: &Delta<usize, Box<PlayerRecord<R>>>) -> String {
         let info = d.after.as_ref().or(d.before.as_ref()).map(|r| &r.info);
         let who = self.player_label(d.key, info);
         let (before, after) = match (&d.before, &d.after) {

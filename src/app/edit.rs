@@ -1,6 +1,7 @@
 //! The edits the officer (and every importer) makes, checked against the current data and
 //! compiled into the record changes the store writes and the audit log keeps.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use crate::book::Book;
@@ -270,9 +271,26 @@ impl<R: Rulebook> Edit<R> {
 
     /// Checks the edit against the current data and turns it into record changes.
     pub(crate) fn compile(&self, now: &Current<'_, R>) -> Result<Change<R>, EditError> {
-        let change = self.compile_records(now)?;
-        check_records(&change)?;
-        Ok(change)
+        finished(self.compile_records(now)?)
+    }
+
+    /// [`Edit::compile`] of an edit not needed afterwards: an import's new players are moved
+    /// into the change rather than copied (a federation's list of 200 000 players is not held
+    /// twice while it is checked).
+    pub(crate) fn compile_owned(self, now: &Current<'_, R>) -> Result<Change<R>, EditError> {
+        match self {
+            Edit::Import { players, events } => {
+                let mut change = Change::default();
+                import(
+                    now,
+                    players.into_iter().map(Cow::Owned),
+                    &events,
+                    &mut change,
+                )?;
+                finished(change)
+            }
+            edit => edit.compile(now),
+        }
     }
 
     fn compile_records(&self, now: &Current<'_, R>) -> Result<Change<R>, EditError> {
@@ -292,7 +310,7 @@ impl<R: Rulebook> Edit<R> {
                 change.players.push(Delta {
                     key: next_player,
                     before: None,
-                    after: Some(record),
+                    after: Some(Box::new(record)),
                 });
             }
             Edit::UpdatePlayer { player, info } => {
@@ -304,8 +322,8 @@ impl<R: Rulebook> Edit<R> {
                 };
                 change.players.push(Delta {
                     key: *player,
-                    before: Some(before),
-                    after: Some(after),
+                    before: Some(Box::new(before)),
+                    after: Some(Box::new(after)),
                 });
             }
             Edit::FideList { kinds, entries, .. } => {
@@ -317,8 +335,8 @@ impl<R: Rulebook> Edit<R> {
                     if after != before {
                         change.players.push(Delta {
                             key: *player,
-                            before: Some(before),
-                            after: Some(after),
+                            before: Some(Box::new(before)),
+                            after: Some(Box::new(after)),
                         });
                     }
                 }
@@ -337,8 +355,8 @@ impl<R: Rulebook> Edit<R> {
                 }
                 change.players.push(Delta {
                     key: *player,
-                    before: Some(before),
-                    after: Some(after),
+                    before: Some(Box::new(before)),
+                    after: Some(Box::new(after)),
                 });
             }
             Edit::AddEvent(event) => {
@@ -480,8 +498,8 @@ impl<R: Rulebook> Edit<R> {
                 });
                 change.players.push(Delta {
                     key: *player,
-                    before: Some(before),
-                    after: Some(after),
+                    before: Some(Box::new(before)),
+                    after: Some(Box::new(after)),
                 });
             }
             Edit::DeleteEvent(event) => {
@@ -619,8 +637,8 @@ impl<R: Rulebook> Edit<R> {
                 };
                 change.players.push(Delta {
                     key: *player,
-                    before: Some(before),
-                    after: Some(after),
+                    before: Some(Box::new(before)),
+                    after: Some(Box::new(after)),
                 });
             }
             Edit::MergePlayers { keep, remove } => merge(now, *keep, *remove, &mut change)?,
@@ -638,114 +656,138 @@ impl<R: Rulebook> Edit<R> {
                 }));
                 change.players.push(Delta {
                     key: *player,
-                    before: Some(before),
-                    after: Some(after),
+                    before: Some(Box::new(before)),
+                    after: Some(Box::new(after)),
                 });
             }
             Edit::Import { players, events } => {
-                let mut ids = Vec::with_capacity(players.len());
-                let mut next = next_player;
-                for p in players {
-                    match p {
-                        ImportedPlayer::Existing(id) => {
-                            now.active(*id)?;
-                            ids.push(*id);
-                        }
-                        ImportedPlayer::Updated { player, info } => {
-                            now.active(*player)?;
-                            let before = now.record(*player);
-                            if before.info != *info {
-                                let after = PlayerRecord {
-                                    info: info.clone(),
-                                    ..before.clone()
-                                };
-                                change.players.push(Delta {
-                                    key: *player,
-                                    before: Some(before),
-                                    after: Some(after),
-                                });
-                            }
-                            ids.push(*player);
-                        }
-                        ImportedPlayer::New { info, seeds, held } => {
-                            let held = held
-                                .iter()
-                                .cloned()
-                                .map(|a| Award { player: next, ..a })
-                                .collect();
-                            let record = PlayerRecord {
-                                info: info.clone(),
-                                seeds: seeds.clone(),
-                                held,
-                                confirmed: Vec::new(),
-                                status: PlayerStatus::Active,
-                            };
-                            change.players.push(Delta {
-                                key: next,
-                                before: None,
-                                after: Some(record),
-                            });
-                            ids.push(next);
-                            next += 1;
-                        }
-                    }
-                }
-                let mut seen: BTreeSet<&str> = BTreeSet::new();
-                for (k, event) in events.iter().enumerate() {
-                    now.check_event(event)?;
-                    now.check_playoff(event, None, events)?;
-                    if !seen.insert(&event.id) || book.live_event(&event.id).is_some() {
-                        return err(format!(
-                            "an event with id {} is already in the database",
-                            event.id
-                        ));
-                    }
-                    let e = next_event + k;
-                    let map = |p: PlayerIdx| {
-                        ids.get(p)
-                            .copied()
-                            .ok_or_else(|| EditError(format!("{}: unknown player #{p}", event.id)))
-                    };
-                    let listed = if event.participants.is_empty() {
-                        event.players_in_games()
-                    } else {
-                        event.participants.clone()
-                    };
-                    let participants =
-                        listed.into_iter().map(map).collect::<Result<Vec<_>, _>>()?;
-                    change.events.push(Delta {
-                        key: e,
-                        before: None,
-                        after: Some(EventRecord {
-                            event: Event {
-                                games: Vec::new(),
-                                participants,
-                                ..event.clone()
-                            },
-                            live: true,
-                        }),
-                    });
-                    for g in &event.games {
-                        let game = Game {
-                            white: map(g.white)?,
-                            black: g.black.map(map).transpose()?,
-                            ..g.clone()
-                        };
-                        change.games.push(Delta {
-                            key: (e, g.round, g.board),
-                            before: None,
-                            after: Some(game),
-                        });
-                    }
-                }
+                import(now, players.iter().map(Cow::Borrowed), events, &mut change)?;
             }
         }
-        // A record written as it already is changes nothing: it is not stored.
-        change.players.retain(|d| d.before != d.after);
-        change.events.retain(|d| d.before != d.after);
-        change.games.retain(|d| d.before != d.after);
         Ok(change)
     }
+}
+
+/// The change as stored: a record written as it already is changes nothing and is dropped;
+/// what is left is checked as the store will keep it.
+fn finished<R: Rulebook>(mut change: Change<R>) -> Result<Change<R>, EditError> {
+    change.players.retain(|d| d.before != d.after);
+    change.events.retain(|d| d.before != d.after);
+    change.games.retain(|d| d.before != d.after);
+    check_records(&change)?;
+    Ok(change)
+}
+
+/// An import's players and events as record changes: the players found in the file (existing
+/// records, changed ones, new ones — a new one moved into the change when it comes owned, so
+/// that a whole federation's list is not held twice), then its events with their players
+/// numbered as stored.
+fn import<'a, R: Rulebook + 'a>(
+    now: &Current<'_, R>,
+    players: impl ExactSizeIterator<Item = Cow<'a, ImportedPlayer<R>>>,
+    events: &[Event],
+    change: &mut Change<R>,
+) -> Result<(), EditError> {
+    let book = now.book;
+    let next_player = book.players.len();
+    let next_event = book.events.len();
+    // Room for every record at once: a list of 200 000 players grown by doubling
+    // would hold half a spare list of records, and both lists while it grows.
+    change.players.reserve_exact(players.len());
+    let mut ids = Vec::with_capacity(players.len());
+    let mut next = next_player;
+    for p in players {
+        match p.into_owned() {
+            ImportedPlayer::Existing(id) => {
+                now.active(id)?;
+                ids.push(id);
+            }
+            ImportedPlayer::Updated { player, info } => {
+                now.active(player)?;
+                let before = now.record(player);
+                if before.info != info {
+                    let after = PlayerRecord {
+                        info,
+                        ..before.clone()
+                    };
+                    change.players.push(Delta {
+                        key: player,
+                        before: Some(Box::new(before)),
+                        after: Some(Box::new(after)),
+                    });
+                }
+                ids.push(player);
+            }
+            ImportedPlayer::New { info, seeds, held } => {
+                let held = held
+                    .into_iter()
+                    .map(|a| Award { player: next, ..a })
+                    .collect();
+                let record = PlayerRecord {
+                    info,
+                    seeds,
+                    held,
+                    confirmed: Vec::new(),
+                    status: PlayerStatus::Active,
+                };
+                change.players.push(Delta {
+                    key: next,
+                    before: None,
+                    after: Some(Box::new(record)),
+                });
+                ids.push(next);
+                next += 1;
+            }
+        }
+    }
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    for (k, event) in events.iter().enumerate() {
+        now.check_event(event)?;
+        now.check_playoff(event, None, events)?;
+        if !seen.insert(&event.id) || book.live_event(&event.id).is_some() {
+            return err(format!(
+                "an event with id {} is already in the database",
+                event.id
+            ));
+        }
+        let e = next_event + k;
+        let map = |p: PlayerIdx| {
+            ids.get(p)
+                .copied()
+                .ok_or_else(|| EditError(format!("{}: unknown player #{p}", event.id)))
+        };
+        let listed = if event.participants.is_empty() {
+            event.players_in_games()
+        } else {
+            event.participants.clone()
+        };
+        let participants = listed.into_iter().map(map).collect::<Result<Vec<_>, _>>()?;
+        change.events.push(Delta {
+            key: e,
+            before: None,
+            after: Some(EventRecord {
+                event: Event {
+                    games: Vec::new(),
+                    participants,
+                    ..event.clone()
+                },
+                live: true,
+            }),
+        });
+        for g in &event.games {
+            let game = Game {
+                white: map(g.white)?,
+                black: g.black.map(map).transpose()?,
+                ..g.clone()
+            };
+            change.games.push(Delta {
+                key: (e, g.round, g.board),
+                before: None,
+                after: Some(game),
+            });
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -931,5 +973,61 @@ mod tests {
         );
         assert_eq!(record.event.participants, [1, 2], "entered from its games");
         assert_eq!(change.games[0].key, (1, 1, 1));
+    }
+
+    /// An import compiled owned (its new players moved into the change, as the desk applies
+    /// it) is the change compiled from a borrowed edit (as a preview compiles it): existing
+    /// players kept, a changed one updated, new ones numbered on, and its events refer to them
+    /// all; a refusal is the same refusal.
+    #[test]
+    fn an_import_moved_into_its_change_is_the_change_it_compiles_to() {
+        let (book, status) = fixture();
+        let ledger = Ledger::build(&Ssl, &book);
+        let now = Current {
+            rulebook: &Ssl,
+            book: &book,
+            status: &status,
+            ledger: &ledger,
+            today: crate::clock::today(),
+        };
+        let new = |id: &str| ImportedPlayer::New {
+            info: PlayerInfo {
+                id: id.into(),
+                name: format!("{id}, Uusi"),
+                ..PlayerInfo::default()
+            },
+            seeds: vec![None, None],
+            held: Vec::new(),
+        };
+        let renamed = PlayerInfo {
+            name: "Berg, Bodil".into(),
+            ..book.players[1].clone()
+        };
+        let import = |players| Edit::<Ssl>::Import {
+            players,
+            events: vec![dated("e2", vec![game(1, 1, 0, Some(2)), game(1, 2, 1, Some(3))])],
+        };
+        let players = vec![
+            ImportedPlayer::Existing(0),
+            ImportedPlayer::Updated {
+                player: 1,
+                info: renamed,
+            },
+            new("FIN7"),
+            new("FIN8"),
+        ];
+        let borrowed = import(players.clone()).compile(&now).expect("compiled");
+        let owned = import(players).compile_owned(&now).expect("compiled owned");
+        assert_eq!(owned, borrowed);
+        assert_eq!(
+            owned.players.iter().map(|d| d.key).collect::<Vec<_>>(),
+            [1, 4, 5]
+        );
+        assert_eq!(owned.games[1].after.as_ref().map(|g| g.black), Some(Some(5)));
+        let refused = vec![ImportedPlayer::Existing(3)];
+        assert_eq!(
+            import(refused.clone()).compile_owned(&now),
+            import(refused).compile(&now)
+        );
     }
 }

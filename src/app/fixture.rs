@@ -44,7 +44,7 @@ pub fn book_of(
             .map(|(p, &(id, name, s))| Delta {
                 key: p,
                 before: None,
-                after: Some(record(id, name, s)),
+                after: Some(Box::new(record(id, name, s))),
             })
             .collect(),
         events: events

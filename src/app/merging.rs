@@ -30,8 +30,8 @@ pub(super) fn keep_awards<R: Rulebook>(
                 after.held.push(a.clone());
                 change.players.push(Delta {
                     key: a.player,
-                    before: Some(before),
-                    after: Some(after),
+                    before: Some(Box::new(before)),
+                    after: Some(Box::new(after)),
                 });
             }
         }
@@ -135,13 +135,13 @@ pub(super) fn merge<R: Rulebook>(
     };
     change.players.push(Delta {
         key: keep,
-        before: Some(kept_before),
-        after: Some(kept),
+        before: Some(Box::new(kept_before)),
+        after: Some(Box::new(kept)),
     });
     change.players.push(Delta {
         key: remove,
-        before: Some(removed_before),
-        after: Some(retired),
+        before: Some(Box::new(removed_before)),
+        after: Some(Box::new(retired)),
     });
     Ok(())
 }

@@ -453,10 +453,9 @@ impl<R: Federation> Desk<R> {
         // One edit (a key press) is checked against the data as it is: no copy of the book.
         if edits.len() == 1 {
             let (edit, note) = edits.into_iter().next().expect("one edit");
-            let change = edit.compile(&self.current())?;
             let mut action = edit.describe(&self.book);
-            // An import's players are in the change now: not held twice while it is written.
-            drop(edit);
+            // An import's players move into the change: not held twice while it is written.
+            let change = edit.compile_owned(&self.current())?;
             if let Some(note) = &note {
                 action = format!("{action}; {note}");
             }

@@ -60,7 +60,7 @@ impl<K: Clone, V: Clone> Delta<K, V> {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct Change<R: Rulebook> {
-    pub players: Vec<Delta<PlayerIdx, PlayerRecord<R>>>,
+    pub players: Vec<Delta<PlayerIdx, Box<PlayerRecord<R>>>>,
     pub events: Vec<Delta<usize, EventRecord>>,
     pub games: Vec<Delta<GameKey, Game>>,
 }
@@ -97,6 +97,15 @@ impl<R: Rulebook> Change<R> {
     /// [`Change::apply`], the records moved into the book rather than copied (an import of a
     /// whole federation is not held twice).
     pub fn apply_owned(self, book: &mut Book<R>, status: &mut Vec<PlayerStatus>) {
+        // New records come at the end: room for all of them at once (a whole federation's
+        // lists grown by doubling would hold a spare half, and both while they grow).
+        let players = self.players.iter().map(|d| d.key + 1).max().unwrap_or(0);
+        let more = players.saturating_sub(book.players.len());
+        book.players.reserve_exact(more);
+        book.seeds.reserve_exact(more);
+        book.held.reserve_exact(more);
+        book.confirmed.reserve_exact(more);
+        status.reserve_exact(players.saturating_sub(status.len()));
         for d in self.players {
             let p = d.key;
             while book.players.len() <= p {
@@ -164,7 +173,7 @@ impl<R: Rulebook> Change<R> {
             players: self
                 .players
                 .iter()
-                .map(|d| (d.key, matters_from(d.before.as_ref(), d.after.as_ref())))
+                .map(|d| (d.key, matters_from(d.before.as_deref(), d.after.as_deref())))
                 .collect(),
         }
     }
@@ -297,7 +306,7 @@ mod tests {
         let added = |key, r: PlayerRecord<Ssl>| Delta {
             key,
             before: None,
-            after: Some(r),
+            after: Some(Box::new(r)),
         };
         let day = chrono::NaiveDate::from_ymd_opt(2025, 3, 1).expect("date");
         let event = Event {
@@ -335,8 +344,8 @@ mod tests {
             Change::<Ssl> {
                 players: vec![Delta {
                     key: 0,
-                    before: Some(record("A")),
-                    after: Some(after),
+                    before: Some(Box::new(record("A"))),
+                    after: Some(Box::new(after)),
                 }],
                 ..Change::default()
             }

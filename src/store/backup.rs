@@ -210,7 +210,7 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
                 change.players.push(Delta {
                     key,
                     before: None,
-                    after: Some(record),
+                    after: Some(Box::new(record)),
                 });
             }
             "event" => {

@@ -235,12 +235,12 @@ mod tests {
                     Delta {
                         key: 0,
                         before: None,
-                        after: Some(record("FIN1", None)),
+                        after: Some(Box::new(record("FIN1", None))),
                     },
                     Delta {
                         key: 1,
-                        before: Some(record("FIN2", Some("HSK"))),
-                        after: Some(record("FIN2", Some("TuTS"))),
+                        before: Some(Box::new(record("FIN2", Some("HSK")))),
+                        after: Some(Box::new(record("FIN2", Some("TuTS")))),
                     },
                 ],
                 events: vec![Delta {

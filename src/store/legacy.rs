@@ -161,6 +161,16 @@ fn upgrade<K, Old: Into<New>, New>(d: Delta<K, Old>) -> Delta<K, New> {
     }
 }
 
+/// A player's record before and after an edit, upgraded and kept apart from the list of
+/// changes (as [`Change::players`] keeps it).
+fn upgrade_player<Old: Into<New>, New>(d: Delta<PlayerIdx, Old>) -> Delta<PlayerIdx, Box<New>> {
+    Delta {
+        key: d.key,
+        before: d.before.map(|r| Box::new(r.into())),
+        after: d.after.map(|r| Box::new(r.into())),
+    }
+}
+
 /// A V1 event: `playoff` flagged a play-off without naming the event it decides.
 #[derive(Deserialize)]
 struct EventV1 {
@@ -293,7 +303,7 @@ struct ChangeV2<R: Rulebook> {
 impl<R: Rulebook> From<ChangeV2<R>> for Change<R> {
     fn from(c: ChangeV2<R>) -> Self {
         Change {
-            players: c.players.into_iter().map(upgrade).collect(),
+            players: c.players.into_iter().map(upgrade_player).collect(),
             events: c.events.into_iter().map(upgrade).collect(),
             games: c.games.into_iter().map(upgrade).collect(),
         }
@@ -312,7 +322,7 @@ struct ChangeV4<R: Rulebook> {
 impl<R: Rulebook> From<ChangeV4<R>> for Change<R> {
     fn from(c: ChangeV4<R>) -> Self {
         Change {
-            players: c.players,
+            players: c.players.into_iter().map(upgrade_player).collect(),
             events: c.events.into_iter().map(upgrade).collect(),
             games: c.games.into_iter().map(upgrade).collect(),
         }
@@ -322,7 +332,7 @@ impl<R: Rulebook> From<ChangeV4<R>> for Change<R> {
 impl<R: Rulebook> From<ChangeV1<R>> for Change<R> {
     fn from(c: ChangeV1<R>) -> Self {
         Change {
-            players: c.players.into_iter().map(upgrade).collect(),
+            players: c.players.into_iter().map(upgrade_player).collect(),
             events: c.events.into_iter().map(upgrade).collect(),
             games: c.games.into_iter().map(upgrade).collect(),
         }
@@ -631,8 +641,8 @@ mod tests {
     fn written_entry(e: &AuditEntry<Ssl>, prev: Option<Link>) -> WrittenEntry {
         let players = e.change.players.iter().map(|d| Delta {
             key: d.key,
-            before: d.before.as_ref().map(written_record),
-            after: d.after.as_ref().map(written_record),
+            before: d.before.as_deref().map(written_record),
+            after: d.after.as_deref().map(written_record),
         });
         WrittenEntry {
             seq: e.seq,
@@ -758,7 +768,7 @@ mod tests {
         let added = |key, r: &SslRecord| Delta {
             key,
             before: None,
-            after: Some(r.clone()),
+            after: Some(Box::new(r.clone())),
         };
         let entries = [
             entry(1, "import", vec![added(0, &aino), added(1, &eero)]),
@@ -767,8 +777,8 @@ mod tests {
                 "edit player FIN1002",
                 vec![Delta {
                     key: 1,
-                    before: Some(eero.clone()),
-                    after: Some(renamed.clone()),
+                    before: Some(Box::new(eero.clone())),
+                    after: Some(Box::new(renamed.clone())),
                 }],
             ),
         ];
@@ -804,7 +814,7 @@ mod tests {
         let players = store.load::<Ssl>().expect("load").book.players;
         assert_eq!(players, vec![aino.info.clone(), renamed.info.clone()]);
         let read = store.audit_entries::<Ssl>().expect("entries");
-        assert_eq!(read[0].change.players[1].after.as_ref(), Some(&eero));
+        assert_eq!(read[0].change.players[1].after.as_deref(), Some(&eero));
         assert_eq!(read[1].prev, Some(read[0].hash()), "the link to #1 holds");
         assert_eq!(store.stored_head().expect("head"), Some(read[1].hash()));
         // The next edit gives a club: a V4 entry linked to the upgraded #2.
@@ -813,14 +823,14 @@ mod tests {
             "edit player FIN1001",
             vec![Delta {
                 key: 0,
-                before: Some(aino.clone()),
-                after: Some(SslRecord {
+                before: Some(Box::new(aino.clone())),
+                after: Some(Box::new(SslRecord {
                     info: PlayerInfo {
                         club: Some("HSK".into()),
                         ..aino.info.clone()
                     },
                     ..aino.clone()
-                }),
+                })),
             }],
         );
         store.commit_all(&mut [next.clone()], &[]).expect("commit");

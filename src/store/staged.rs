@@ -84,7 +84,7 @@ pub(super) fn writes<'a, R: Rulebook>(
                 Some((
                     Tree::Players,
                     k.to_vec(),
-                    d.after.as_ref().map_or(Put::Remove, Put::Player),
+                    d.after.as_deref().map_or(Put::Remove, Put::Player),
                 )),
                 active.map(|new| (Tree::ByName, name_key(&new.info.name, d.key), Put::Empty)),
                 active

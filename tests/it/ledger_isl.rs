@@ -279,8 +279,8 @@ fn apply(book: &mut Book<Isl>, op: &Op) -> Vec<usize> {
             let change = Change::<Isl> {
                 players: vec![Delta {
                     key: *p,
-                    before: Some(before),
-                    after: Some(after),
+                    before: Some(Box::new(before)),
+                    after: Some(Box::new(after)),
                 }],
                 ..Change::default()
             };

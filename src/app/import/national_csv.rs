@@ -31,7 +31,7 @@ pub fn plan<R: Federation>(desk: &Desk<R>, file: &Path) -> Result<CsvPlan<R>, Im
     let rows = national_csv::parse(&bytes, rulebook.list_columns())
         .map_err(|e| ImportError::file(file, e))?;
     let matcher = Matcher::new(desk);
-    let mut players = Vec::new();
+    let mut players = Vec::with_capacity(rows.len());
     let mut matched = 0;
     let mut moved = BTreeSet::new();
     let mut seen = BTreeSet::new();
