@@ -92,16 +92,14 @@ impl<R: Rulebook> Current<'_, R> {
         }
     }
 
-    /// A game may stand in its event: two different known players, neither with another game
-    /// in the round (a bye counts), on a board of its own.
     /// A game as stored after its result changes from `before`'s to `after`'s, with its own
     /// receipt date where the rulebook rates a game by it ([`Rulebook::keeps_game_receipt`];
     /// ISL: "Góð regla er að slá inn hverja umferð strax að henni lokinni"): a result that
-    /// arrives is stamped with the day it was keyed — never before the game was played —
-    /// unless a date came with it or the event's own receipt date is recorded (the officer
-    /// said when its results arrived: that date decides); a correction keeps the day the
-    /// result first arrived; a result cleared was never received. Elsewhere the game is
-    /// stored as given.
+    /// arrives is stamped with the day it was keyed — never before the game was played, nor
+    /// before the event's own receipt date when one is recorded (the officer said when its
+    /// results arrived) — unless a date came with it; a correction keeps the day the result
+    /// first arrived; a result cleared was never received. Elsewhere the game is stored as
+    /// given.
     pub(super) fn stamped(&self, event: &Event, before: Option<&Game>, mut after: Game) -> Game {
         if !self.rulebook.keeps_game_receipt() {
             return after;
@@ -110,10 +108,10 @@ impl<R: Rulebook> Current<'_, R> {
         after.received = match (after.result, arrived_before) {
             (None, _) => None,
             (Some(_), Some(kept)) => kept,
-            (Some(_), None) if event.received.is_some() => after.received,
-            (Some(_), None) => after
-                .received
-                .or_else(|| Some(self.today.max(after.date.unwrap_or(event.start)))),
+            (Some(_), None) => after.received.or_else(|| {
+                let played = after.date.unwrap_or(event.start);
+                Some(self.today.max(played).max(event.received.unwrap_or(played)))
+            }),
         };
         after
     }
@@ -133,8 +131,7 @@ impl<R: Rulebook> Current<'_, R> {
         let within = round.map_or(String::new(), |r| format!(", round {r}"));
         if !self.rulebook.keeps_game_receipt() {
             return err(format!(
-                "{}: this rulebook rates an event by the day its results were received, not a \
-                 game by its own: correct the event's received date",
+                "{}: this rulebook does not rate a game by the day its result was received",
                 event.id
             ));
         }
@@ -178,6 +175,8 @@ impl<R: Rulebook> Current<'_, R> {
         Ok(changed)
     }
 
+    /// A game may stand in its event: two different known players, neither with another game
+    /// in the round (a bye counts), on a board of its own.
     pub(super) fn check_game(
         &self,
         event: &Event,

@@ -403,8 +403,25 @@ impl<R: Rulebook> Edit<R> {
                 }
             }
             Edit::UpdateEvent { event, details } => {
-                now.live_event(*event)?;
+                let stored = now.live_event(*event)?;
                 now.check_event(details)?;
+                // A result is never received before its game was played (an undated game is
+                // played from the event's start).
+                if let Some(g) = stored
+                    .games
+                    .iter()
+                    .find(|g| g.date.is_none() && g.received.is_some_and(|r| r < details.start))
+                {
+                    return err(format!(
+                        "{}: the result of round {}, board {} was received on {}, before the \
+                         new start {}: correct the day it was received first",
+                        stored.id,
+                        g.round,
+                        g.board,
+                        g.received.unwrap_or(details.start),
+                        details.start
+                    ));
+                }
                 now.check_playoff(details, Some(*event), &[])?;
                 let before = now.event_record(*event);
                 // Details only: the entries and games stay as they are.
@@ -1005,7 +1022,10 @@ mod tests {
         };
         let import = |players| Edit::<Ssl>::Import {
             players,
-            events: vec![dated("e2", vec![game(1, 1, 0, Some(2)), game(1, 2, 1, Some(3))])],
+            events: vec![dated(
+                "e2",
+                vec![game(1, 1, 0, Some(2)), game(1, 2, 1, Some(3))],
+            )],
         };
         let players = vec![
             ImportedPlayer::Existing(0),
@@ -1023,7 +1043,10 @@ mod tests {
             owned.players.iter().map(|d| d.key).collect::<Vec<_>>(),
             [1, 4, 5]
         );
-        assert_eq!(owned.games[1].after.as_ref().map(|g| g.black), Some(Some(5)));
+        assert_eq!(
+            owned.games[1].after.as_ref().map(|g| g.black),
+            Some(Some(5))
+        );
         let refused = vec![ImportedPlayer::Existing(3)];
         assert_eq!(
             import(refused.clone()).compile_owned(&now),

@@ -149,7 +149,7 @@ fn a_result_keyed_on_the_list_date_is_rated_in_the_period_it_arrived_and_keeps_t
 }
 
 #[test]
-fn an_event_whose_receipt_is_recorded_stamps_nothing_and_neither_does_finland() {
+fn a_result_keyed_before_the_events_recorded_receipt_takes_that_day_and_finland_stamps_nothing() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut desk = desk(dir.path());
     let mut details = desk.book().events[0].clone();
@@ -157,10 +157,18 @@ fn an_event_whose_receipt_is_recorded_stamps_nothing_and_neither_does_finland() 
     details.received = Some(d("2025-12-02"));
     desk.apply(Edit::UpdateEvent { event: 0, details })
         .expect("received recorded");
-    on("2025-12-10");
+    on("2025-11-30");
     desk.apply(result(3, 1, Some(GameResult::DRAW)))
         .expect("keyed");
-    assert_eq!(received(&desk, 3, 1), None, "the event's day decides");
+    assert_eq!(
+        received(&desk, 3, 1),
+        Some(d("2025-12-02")),
+        "not before the day the officer says its results arrived"
+    );
+    on("2025-12-10");
+    desk.apply(result(3, 2, Some(GameResult::DRAW)))
+        .expect("keyed");
+    assert_eq!(received(&desk, 3, 2), Some(d("2025-12-10")));
 
     let ssl = tempfile::tempdir().expect("tempdir");
     let mut desk = crate::screen::demo_desk(ssl.path());
@@ -186,7 +194,9 @@ fn an_event_whose_receipt_is_recorded_stamps_nothing_and_neither_does_finland() 
         })
         .expect_err("Finland rates by the event's date");
     assert!(
-        refused.to_string().contains("not a game by its own"),
+        refused
+            .to_string()
+            .contains("does not rate a game by the day its result was received"),
         "{refused}"
     );
 }
@@ -286,7 +296,22 @@ fn in_round_entry_d_corrects_the_round_shown_first_and_the_head_follows() {
         crate::tui_rulebooks::text(&app, 80, 24).contains("3.12.2025"),
         "the form shows the day the round has"
     );
-    press_keys(&mut app, &k, "ctrl-u");
+    // Enter on the day as shown changes nothing; nor does Enter on a round received on two
+    // days, whose form shows none.
+    let audited = app.desk.audit().len();
+    press_keys(&mut app, &k, "enter");
+    assert_eq!(app.desk.audit().len(), audited);
+    assert!(app.popup.is_none());
+    on("2025-12-04");
+    app.desk
+        .apply(result(3, 2, Some(GameResult::WHITE_WINS)))
+        .expect("keyed");
+    let audited = app.desk.audit().len();
+    press_keys(&mut app, &k, "d enter");
+    assert_eq!(app.desk.audit().len(), audited);
+    assert_eq!(received(&app.desk, 3, 1), Some(d("2025-12-03")));
+    assert_eq!(received(&app.desk, 3, 2), Some(d("2025-12-04")));
+    press_keys(&mut app, &k, "d ctrl-u");
     type_text(&mut app, &k, "30.11.2025");
     press_keys(&mut app, &k, "enter");
     // Ratings move: shown first, nothing stored yet.
@@ -294,7 +319,7 @@ fn in_round_entry_d_corrects_the_round_shown_first_and_the_head_follows() {
     assert!(matches!(app.popup, Some(Popup::Confirm { .. })));
     let shown = crate::tui_rulebooks::text(&app, 80, 24);
     assert!(
-        shown.contains("1 result(s) received 2025-12-03 → 2025-11-30"),
+        shown.contains("2 result(s) received on different days → 2025-11-30"),
         "{shown}"
     );
     assert_eq!(app.desk.audit().len(), audited);
@@ -438,5 +463,74 @@ fn at_the_command_line_received_corrects_a_round_and_import_trf_takes_the_day() 
             .contains("Finnish events are not rated by the day their results were received"),
         "{}",
         String::from_utf8_lossy(&refused.stderr)
+    );
+}
+
+#[test]
+fn over_a_list_date_the_head_names_the_late_round_and_a_start_never_passes_a_receipt() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = desk(dir.path());
+    let dated = |round, board, white, black, day: &str| Game {
+        round,
+        board,
+        white,
+        black: Some(black),
+        result: None,
+        date: Some(d(day)),
+        received: None,
+    };
+    desk.apply(Edit::AddEvent(Event {
+        name: "Jólamót".into(),
+        participants: vec![0, 1, 2, 3],
+        games: vec![
+            dated(1, 1, 0, 1, "2025-11-29"),
+            dated(2, 1, 1, 0, "2025-12-04"),
+        ],
+        ..Event::new("2025-jol", d("2025-11-28"), d("2025-12-05"))
+    }))
+    .expect("added");
+    let key = |desk: &mut Desk<Isl>, round, day: &str| {
+        on(day);
+        desk.apply(Edit::SetResult {
+            event: 1,
+            round,
+            board: 1,
+            result: Some(GameResult::WHITE_WINS),
+        })
+        .expect("keyed");
+    };
+    // Round 1, played in November, reported on 2 December: late, in the winter period with
+    // round 2, which was reported in time for it on 6 December.
+    key(&mut desk, 1, "2025-12-02");
+    key(&mut desk, 2, "2025-12-06");
+    let app = App::new(desk);
+    let periods: Vec<_> = app
+        .event_periods(1)
+        .into_iter()
+        .map(|p| (p.dates.published, p.rounds, p.received))
+        .collect();
+    assert_eq!(
+        periods,
+        vec![(d("2026-03-01"), vec![1, 2], Some(d("2025-12-02")))],
+        "the late round's day, not the latest of the period's"
+    );
+    let mut desk = app.desk;
+    assert_eq!(desk.check(), Vec::<String>::new());
+    // The first event's results were stamped on 30 November: its start cannot pass that day.
+    on("2025-11-30");
+    desk.apply(result(2, 1, Some(GameResult::DRAW)))
+        .expect("keyed");
+    let mut details = desk.book().events[0].clone();
+    details.games.clear();
+    details.start = d("2025-12-01");
+    details.end = d("2025-12-01");
+    let refused = desk
+        .apply(Edit::UpdateEvent { event: 0, details })
+        .expect_err("a start after a receipt");
+    assert!(
+        refused.to_string().contains(
+            "round 2, board 1 was received on 2025-11-30, before the new start 2025-12-01"
+        ),
+        "{refused}"
     );
 }

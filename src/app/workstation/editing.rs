@@ -70,6 +70,11 @@ impl<R: Federation> App<R> {
         if form.kind == FormKind::ImportTrf {
             return self.plan_import(form);
         }
+        if let FormKind::RoundReceived { shown, .. } = form.kind
+            && form.round_received_value() == Ok(shown)
+        {
+            return self.say("the round's receipt day is as it was: nothing changed");
+        }
         if form.kind == FormKind::SelectionDate {
             match form.selection_date_value() {
                 Ok(date) => {
@@ -132,7 +137,7 @@ impl<R: Federation> App<R> {
             FormKind::EditEvent(e) => form
                 .to_event(self.desk.book().events.get(*e))
                 .map(|details| Edit::UpdateEvent { event: *e, details }),
-            FormKind::RoundReceived { event, round } => {
+            FormKind::RoundReceived { event, round, .. } => {
                 form.round_received_value()
                     .map(|received| Edit::SetReceived {
                         event: *event,

@@ -19,10 +19,12 @@ pub enum FormKind {
     ImportTrf,
     /// The date of the selection lists.
     SelectionDate,
-    /// The day a round's results were received (a rulebook rating a game by its own).
+    /// The day a round's results were received (a rulebook rating a game by its own), and
+    /// what the form showed when it opened (submitted unchanged, it changes nothing).
     RoundReceived {
         event: usize,
         round: u32,
+        shown: Option<NaiveDate>,
     },
 }
 
@@ -72,7 +74,11 @@ impl FormState {
     /// have now (`None`: none of their own, or not one day for all).
     pub fn round_received(event: usize, round: u32, now: Option<NaiveDate>) -> Self {
         Self {
-            kind: FormKind::RoundReceived { event, round },
+            kind: FormKind::RoundReceived {
+                event,
+                round,
+                shown: now,
+            },
             fields: vec![(
                 ROUND_RECEIVED,
                 now.map_or(String::new(), |d| d.format("%-d.%-m.%Y").to_string()),

@@ -87,13 +87,19 @@ impl<R: Federation> App<R> {
                     .filter(|(k, p)| *k != key && p.games.iter().any(|g| part.games.contains(g)))
                     .filter_map(|(k, _)| rulebook.period_dates(k))
                     .min();
-                let received = late.and_then(|_| {
-                    part.games
-                        .iter()
-                        .filter_map(|&g| ev.games.get(g))
-                        .filter_map(|g| g.received.or(ev.received))
-                        .max()
-                });
+                // The day the latest of its late games arrived (a game in time for this
+                // period says nothing of lateness).
+                let received = part
+                    .games
+                    .iter()
+                    .filter(|&g| {
+                        in_time
+                            .iter()
+                            .any(|(k, p)| *k != key && p.games.contains(g))
+                    })
+                    .filter_map(|&g| ev.games.get(g))
+                    .filter_map(|g| g.received.or(ev.received))
+                    .max();
                 Some(EventPeriod {
                     key,
                     list,

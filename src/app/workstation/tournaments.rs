@@ -215,7 +215,7 @@ impl<R: Federation> App<R> {
                 let mut days = ev
                     .games
                     .iter()
-                    .filter(|g| g.round == round && g.result.is_some())
+                    .filter(|g| g.round == round && g.is_rated_game())
                     .map(|g| g.received);
                 let Some(first) = days.next() else {
                     return self.warn(format!("round {round} has no result yet"));
