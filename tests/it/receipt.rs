@@ -327,6 +327,19 @@ fn in_round_entry_d_corrects_the_round_shown_first_and_the_head_follows() {
     assert_eq!(app.desk.audit().len(), audited + 1);
     assert_eq!(received(&app.desk, 3, 1), Some(d("2025-11-30")));
     assert!(!head(&app).contains("late"), "{}", head(&app));
+    // A result keyed late says so at once, with its board's period and day.
+    on("2025-12-05");
+    app.open_event_for(0, None, 2);
+    press_keys(&mut app, &k, "1");
+    let status = app
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
+    assert!(
+        status.contains("period 2026-03-01, late for 2025-12-01 (received 2025-12-05)"),
+        "{status}"
+    );
     assert_eq!(app.desk.check(), Vec::<String>::new());
 }
 

@@ -21,6 +21,8 @@ pub struct EventPeriod {
     pub dates: PeriodDates,
     /// The rounds with a game rated in this period.
     pub rounds: Vec<u32>,
+    /// The boards of the event (as (round, board)) with a game in this period.
+    pub boards: Vec<(u32, u32)>,
     /// The period these games would have been rated in had their results been received in
     /// time, when it is another: the results came late.
     pub late: Option<PeriodDates>,
@@ -100,11 +102,18 @@ impl<R: Federation> App<R> {
                     .filter_map(|&g| ev.games.get(g))
                     .filter_map(|g| g.received.or(ev.received))
                     .max();
+                let boards = part
+                    .games
+                    .iter()
+                    .filter_map(|&g| ev.games.get(g))
+                    .map(|g| (g.round, g.board))
+                    .collect();
                 Some(EventPeriod {
                     key,
                     list,
                     dates,
                     rounds,
+                    boards,
                     late,
                     received,
                 })
@@ -120,6 +129,19 @@ impl<R: Federation> App<R> {
         match at {
             Some(i) => Some(periods.swap_remove(i)),
             None => periods.pop(),
+        }
+    }
+
+    /// The period a board is rated in (its round's results may have come on different days),
+    /// else its round's ([`App::round_period`]).
+    pub fn board_period(&self, event: usize, round: u32, board: u32) -> Option<EventPeriod> {
+        let mut periods = self.event_periods(event);
+        match periods
+            .iter()
+            .position(|p| p.boards.contains(&(round, board)))
+        {
+            Some(i) => Some(periods.swap_remove(i)),
+            None => self.round_period(event, round),
         }
     }
 

@@ -89,15 +89,20 @@ impl<R: Federation> App<R> {
                 Action::Confirm => {
                     let super::confirming::Preview { edit, effect, .. } = *preview;
                     let keyed = match &*edit {
-                        Edit::SetResult { event, round, .. } => Some((*event, *round)),
+                        Edit::SetResult {
+                            event,
+                            round,
+                            board,
+                            ..
+                        } => Some((*event, *round, *board)),
                         _ => None,
                     };
                     let result_keyed = keyed.is_some();
                     // Titles are permanent: one a correction takes away is kept as held, in
                     // the same audited edit.
                     let stored = self.apply(Edit::keeping(*edit, effect.lost));
-                    if let Some((event, round)) = keyed.filter(|_| stored) {
-                        self.tell_period(event, round);
+                    if let Some((event, round, board)) = keyed.filter(|_| stored) {
+                        self.tell_period(event, round, board);
                     }
                     if stored
                         && result_keyed

@@ -369,19 +369,29 @@ impl<R: Federation> App<R> {
                 ));
             }
             self.tournaments.board = next;
-            self.tell_period(event, game.round);
+            self.tell_period(event, game.round, game.board);
         }
     }
 
-    /// After a result of an event rated by period: the status line says which period it falls
-    /// into, and that it is late when it is.
-    pub(super) fn tell_period(&mut self, event: usize, round: u32) {
-        let Some(period) = self.round_period(event, round) else {
+    /// After a result of an event rated by period: the status line says which period its board
+    /// falls into, and that it is late when it is (and the day it was received).
+    pub(super) fn tell_period(&mut self, event: usize, round: u32, board: u32) {
+        let Some(period) = self.board_period(event, round, board) else {
             return;
         };
+        let ev = &self.desk.book().events[event];
+        let received = ev
+            .games
+            .iter()
+            .find(|g| (g.round, g.board) == (round, board))
+            .and_then(|g| g.received)
+            .or(ev.received);
         let late = period
             .late
-            .map(|l| format!(", late for {}", l.published))
+            .map(|l| match received {
+                Some(day) => format!(", late for {} (received {day})", l.published),
+                None => format!(", late for {}", l.published),
+            })
             .unwrap_or_default();
         if let Some(status) = &mut self.status {
             status
