@@ -844,9 +844,14 @@ mod tests {
 
     /// The change an edit compiles to on the fixture, or its refusal.
     fn compiled(edit: Edit<Ssl>) -> Result<Change<Ssl>, EditError> {
+        on_fixture(|now| edit.compile(now))
+    }
+
+    /// `f` on the fixture as the current data.
+    fn on_fixture<T>(f: impl FnOnce(&Current<'_, Ssl>) -> T) -> T {
         let (book, status) = fixture();
         let ledger = Ledger::build(&Ssl, &book);
-        edit.compile(&Current {
+        f(&Current {
             rulebook: &Ssl,
             book: &book,
             status: &status,
@@ -998,15 +1003,7 @@ mod tests {
     /// all; a refusal is the same refusal.
     #[test]
     fn an_import_moved_into_its_change_is_the_change_it_compiles_to() {
-        let (book, status) = fixture();
-        let ledger = Ledger::build(&Ssl, &book);
-        let now = Current {
-            rulebook: &Ssl,
-            book: &book,
-            status: &status,
-            ledger: &ledger,
-            today: crate::clock::today(),
-        };
+        let (book, _) = fixture();
         let new = |id: &str| ImportedPlayer::New {
             info: PlayerInfo {
                 id: id.into(),
@@ -1036,8 +1033,8 @@ mod tests {
             new("FIN7"),
             new("FIN8"),
         ];
-        let borrowed = import(players.clone()).compile(&now).expect("compiled");
-        let owned = import(players).compile_owned(&now).expect("compiled owned");
+        let borrowed = compiled(import(players.clone())).expect("compiled");
+        let owned = on_fixture(|now| import(players).compile_owned(now)).expect("compiled owned");
         assert_eq!(owned, borrowed);
         assert_eq!(
             owned.players.iter().map(|d| d.key).collect::<Vec<_>>(),
@@ -1049,8 +1046,8 @@ mod tests {
         );
         let refused = vec![ImportedPlayer::Existing(3)];
         assert_eq!(
-            import(refused.clone()).compile_owned(&now),
-            import(refused).compile(&now)
+            on_fixture(|now| import(refused.clone()).compile_owned(now)),
+            compiled(import(refused))
         );
     }
 }

@@ -74,6 +74,21 @@ fn trf_line(n: u32, name: &str, federation: &str, round: &str) -> String {
     )
 }
 
+/// Writes a one-day, one-round TRF of two players of `federation` at `path`: the first beat
+/// the second on `day` (as TRF writes it, `2025/11/28`).
+fn write_trf(path: &Path, name: &str, day: &str, federation: &str, players: [&str; 2]) {
+    let text = [
+        format!("012 {name}"),
+        format!("042 {day}"),
+        format!("052 {day}"),
+        "122 90 min + 30 sec".into(),
+        trf_line(1, players[0], federation, "   2 w 1"),
+        trf_line(2, players[1], federation, "   1 b 0"),
+    ]
+    .join("\n");
+    std::fs::write(path, text).expect("write the TRF");
+}
+
 fn desk(dir: &Path) -> Desk<Isl> {
     on("2025-11-29");
     let mut desk = Desk::open(dir, Isl).expect("open");
@@ -349,16 +364,13 @@ fn a_trf_import_stamps_its_results_with_the_day_of_the_import_or_the_day_given()
     let dir = tempfile::tempdir().expect("tempdir");
     let desk = desk(dir.path());
     let file = dir.path().join("bikar.trf");
-    let trf = [
-        "012 Bikarmót".to_string(),
-        "042 2025/11/28".into(),
-        "052 2025/11/28".into(),
-        "122 90 min + 30 sec".into(),
-        trf_line(1, "Jonsson,Gunnar", "ISL", "   2 w 1"),
-        trf_line(2, "Olafsson,Bjorn", "ISL", "   1 b 0"),
-    ]
-    .join("\n");
-    std::fs::write(&file, trf).expect("write");
+    write_trf(
+        &file,
+        "Bikarmót",
+        "2025/11/28",
+        "ISL",
+        ["Jonsson,Gunnar", "Olafsson,Bjorn"],
+    );
     on("2025-12-02");
     let stamps = |given: &Given| -> Vec<Option<NaiveDate>> {
         match plan(&desk, &file, given).expect("planned").edit {
@@ -452,16 +464,13 @@ fn at_the_command_line_received_corrects_a_round_and_import_trf_takes_the_day() 
     let fin = dir.path().join("fin");
     let fin_arg = fin.to_str().expect("path");
     let trf = dir.path().join("cup.trf");
-    let text = [
-        "012 Cup".to_string(),
-        "042 2025/10/01".into(),
-        "052 2025/10/01".into(),
-        "122 90 min + 30 sec".into(),
-        trf_line(1, "Virtanen,Ville", "FIN", "   2 w 1"),
-        trf_line(2, "Korhonen,Kalle", "FIN", "   1 b 0"),
-    ]
-    .join("\n");
-    std::fs::write(&trf, text).expect("write");
+    write_trf(
+        &trf,
+        "Cup",
+        "2025/10/01",
+        "FIN",
+        ["Virtanen,Ville", "Korhonen,Kalle"],
+    );
     let refused = run(&[
         "--db",
         fin_arg,
