@@ -1,7 +1,12 @@
 //! `ratedesk rate` at the size of a large open (200 players, 9 rounds) and the selection search
 //! of section 5.5 for a player with 300 games in the period.
+//!
+//! `cargo bench --bench rate`: each document rated 30 times after a warm-up, the median, p99
+//! and spread printed (as `ratedesk bench` reports its rows).
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use std::time::{Duration, Instant};
+
+use ratedesk::bench::{percentile, summary};
 use ratedesk::demo::Rng;
 use serde_json::{Value, json};
 
@@ -72,20 +77,34 @@ fn long_season(n: usize) -> String {
     json!({"rules": "ssl", "as_of": "2025-12-31", "players": players, "events": events}).to_string()
 }
 
-fn bench(c: &mut Criterion) {
-    let open = swiss(200, 9, None);
-    c.bench_function("rate 200 players x 9 rounds", |b| {
-        b.iter(|| ratedesk::app::import::json::rate(&open).expect("valid input"))
-    });
-    let season = long_season(300);
-    c.bench_function("rate + selection, 300 games in the period", |b| {
-        b.iter(|| ratedesk::app::import::json::rate(&season).expect("valid input"))
-    });
+/// Rates `doc` `runs` times after one run to warm up; the time of each run.
+fn timed(doc: &str, runs: usize) -> Vec<Duration> {
+    ratedesk::app::import::json::rate(doc).expect("valid input");
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(ratedesk::app::import::json::rate(doc).expect("valid input"));
+            t.elapsed()
+        })
+        .collect()
 }
 
-criterion_group! {
-    name = benches;
-    config = Criterion::default().sample_size(20);
-    targets = bench
+fn main() {
+    // `cargo test --benches` lists the benches: nothing to measure then.
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let rows = [
+        ("rate 200 players x 9 rounds", swiss(200, 9, None)),
+        (
+            "rate + selection, 300 games in the period",
+            long_season(300),
+        ),
+    ];
+    for (name, doc) in rows {
+        let times = timed(&doc, 30);
+        let p99 = percentile(&times, 99.0);
+        let (median, min, max) = summary(times);
+        println!("{name:<45} median {median} ms, p99 {p99} ms (min {min}, max {max})");
+    }
 }
-criterion_main!(benches);

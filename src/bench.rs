@@ -62,7 +62,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// Median and spread (min, max) of some timings, in milliseconds.
-fn summary(mut times: Vec<Duration>) -> (f64, f64, f64) {
+pub fn summary(mut times: Vec<Duration>) -> (f64, f64, f64) {
     times.sort();
     (
         ms(times[times.len() / 2]),
@@ -72,7 +72,7 @@ fn summary(mut times: Vec<Duration>) -> (f64, f64, f64) {
 }
 
 /// A percentile of some timings (sorted here), in milliseconds.
-fn percentile(times: &[Duration], p: f64) -> f64 {
+pub fn percentile(times: &[Duration], p: f64) -> f64 {
     let mut sorted = times.to_vec();
     sorted.sort();
     let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
