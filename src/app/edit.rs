@@ -660,7 +660,8 @@ impl<R: Rulebook> Edit<R> {
             }
             Edit::MergePlayers { keep, remove } => merge(now, *keep, *remove, &mut change)?,
             Edit::KeepingAwards { edit, awards } => {
-                change = edit.compile_records(now)?;
+                // The awards are kept on the edit's records as it stores them.
+                change = without_no_ops(edit.compile_records(now)?);
                 keep_awards(now, awards, &mut change)?;
             }
             Edit::HoldAwards { player, awards } => {
@@ -687,12 +688,18 @@ impl<R: Rulebook> Edit<R> {
 
 /// The change as stored: a record written as it already is changes nothing and is dropped;
 /// what is left is checked as the store will keep it.
-fn finished<R: Rulebook>(mut change: Change<R>) -> Result<Change<R>, EditError> {
+fn finished<R: Rulebook>(change: Change<R>) -> Result<Change<R>, EditError> {
+    let change = without_no_ops(change);
+    check_records(&change)?;
+    Ok(change)
+}
+
+/// The change without the records it writes as they already are.
+fn without_no_ops<R: Rulebook>(mut change: Change<R>) -> Change<R> {
     change.players.retain(|d| d.before != d.after);
     change.events.retain(|d| d.before != d.after);
     change.games.retain(|d| d.before != d.after);
-    check_records(&change)?;
-    Ok(change)
+    change
 }
 
 /// An import's players and events as record changes: the players found in the file (existing

@@ -406,6 +406,9 @@ fn rule_2_9_every_trf_sample_keeps_its_points_through_export_events() {
             })
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         first.apply(plan.edit).expect("imported");
+        // Stored, and read back as the next command would read it.
+        drop(first);
+        let first = Desk::open(&dir.path().join(format!("a{k}")), Ssl).expect("reopen");
         let doc = publish::events_document(&first, None);
         half_byes += doc["events"][0]["games"]
             .as_array()
@@ -444,6 +447,8 @@ fn rule_2_9_every_trf_sample_keeps_its_points_through_export_events() {
         second
             .apply(Edit::import_new(read.book))
             .expect("imported back");
+        drop(second);
+        let second = Desk::open(&dir.path().join(format!("b{k}")), Ssl).expect("reopen");
         let again = publish::events_document(&second, None);
         assert_eq!(points(&again), by_file, "{name}: points changed");
         assert_eq!(
