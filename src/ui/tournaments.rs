@@ -78,17 +78,24 @@ fn draw_event<R: Federation>(
     let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).areas(area);
     // The period (and a late receipt) before the dates: it is what a period rulebook's
     // figures depend on.
-    let mut items = vec![ev.title().to_string()];
+    // Each item in the forms it may take, the fullest first.
+    let mut items: Vec<Vec<String>> = vec![vec![ev.title().to_string()]];
     // An event the rulebook will not rate says why first: nothing it keys moves a rating.
     if let Some(why) = rulebook.not_rated(ev) {
-        items.push(format!("not rated: {why}"));
+        items.push(vec![format!("not rated: {why}")]);
     }
     // A league's round being keyed: its match (or how many are played in it).
     let matches = crate::app::queries::round_matches(book, event, app.tournaments.round);
     match matches.len() {
         0 => {}
-        1 => items.push(format!("round {}: {}", app.tournaments.round, matches[0])),
-        n => items.push(format!("round {}: {n} matches", app.tournaments.round)),
+        1 => items.push(vec![format!(
+            "round {}: {}",
+            app.tournaments.round, matches[0]
+        )]),
+        n => items.push(vec![format!(
+            "round {}: {n} matches",
+            app.tournaments.round
+        )]),
     }
     items.extend(period_items(app, event));
     // An event rated by an older rule of the rulebook says which (SSL before 2011).
@@ -97,17 +104,17 @@ fn draw_event<R: Federation>(
         _ => list.to_string(),
     };
     items.extend([
-        format!("{} – {}", ev.start, ev.end),
-        list,
-        time_control(ev),
-        count(ev.participants.len(), "player", "players"),
+        vec![format!("{} – {}", ev.start, ev.end)],
+        vec![list],
+        vec![time_control(ev)],
+        vec![count(ev.participants.len(), "player", "players")],
     ]);
     if ev.abroad {
-        items.push("abroad".into());
+        items.push(vec!["abroad".into()]);
     }
 
     if let Some(d) = &ev.playoff_of {
-        items.push(format!("play-off of {d}"));
+        items.push(vec![format!("play-off of {d}")]);
     }
     frame.render_widget(
         Paragraph::new(Line::styled(
@@ -135,8 +142,8 @@ fn draw_event<R: Federation>(
 
 /// What the head says of the periods of an event rated by period: the period each part falls
 /// into (by the rounds, when it has two), and when the results came late, the date received
-/// and the period they would have been in.
-fn period_items<R: Federation>(app: &App<R>, event: usize) -> Vec<String> {
+/// and the period they would have been in (shorter, "(late)" alone, where that does not fit).
+fn period_items<R: Federation>(app: &App<R>, event: usize) -> Vec<Vec<String>> {
     let mut periods = app.event_periods(event);
     // The period of the round being keyed first.
     let round = app.tournaments.round;
@@ -154,7 +161,11 @@ fn period_items<R: Federation>(app: &App<R>, event: usize) -> Vec<String> {
             (Some(late), None) => format!(" (late for {})", late.published),
             (None, _) => String::new(),
         };
-        items.push(format!("{rounds}period {}{late}", p.dates.published));
+        let mut forms = vec![format!("{rounds}period {}{late}", p.dates.published)];
+        if p.late.is_some() {
+            forms.push(format!("{rounds}period {} (late)", p.dates.published));
+        }
+        items.push(forms);
     }
     items
 }
@@ -183,17 +194,19 @@ fn time_control(ev: &crate::model::Event) -> String {
     }
 }
 
-/// Items two spaces apart, in order, each whole or left out (one that does not fit is skipped
-/// and the next tried).
-fn fit_whole(items: &[String], width: usize) -> String {
+/// Items two spaces apart, in order, each whole in the fullest of its forms that fits, or left
+/// out (and the next tried).
+fn fit_whole(items: &[Vec<String>], width: usize) -> String {
     use unicode_width::UnicodeWidthStr;
     let mut line = String::new();
-    for item in items {
-        let next = format!(" {item} ");
-        if line.width() + next.width() > width {
-            continue;
+    for forms in items {
+        if let Some(next) = forms
+            .iter()
+            .map(|form| format!(" {form} "))
+            .find(|next| line.width() + next.width() <= width)
+        {
+            line.push_str(&next);
         }
-        line.push_str(&next);
     }
     line
 }

@@ -50,7 +50,7 @@ fn book() -> Book<Isl> {
         received: None,
     };
     book.events.push(Event {
-        name: "Haustmót".into(),
+        name: "Haustmót Taflfélags Reykjavíkur 2025".into(),
         participants: vec![0, 1, 2, 3],
         games: vec![
             game(1, 1, 0, 1, Some(GameResult::WHITE_WINS)),
@@ -300,6 +300,13 @@ fn in_round_entry_d_corrects_the_round_shown_first_and_the_head_follows() {
         head(&app).contains("round 3 period 2026-03-01 (late: received 2025-12-03)"),
         "{}",
         head(&app)
+    );
+    // Where the whole of it does not fit, it says "(late)" alone rather than nothing.
+    let narrow = crate::tui_rulebooks::text(&app, 80, 24);
+    let narrow_head = narrow.lines().nth(1).unwrap_or_default();
+    assert!(
+        narrow_head.contains("round 3 period 2026-03-01 (late)"),
+        "{narrow_head}"
     );
     press_keys(&mut app, &k, "d");
     assert!(
