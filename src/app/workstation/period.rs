@@ -69,7 +69,15 @@ impl<R: Federation> App<R> {
                 .collect(),
             ..ev.clone()
         };
-        let in_time = rulebook.units_of(event, &on_time, list);
+        // Each game's period had its result been received in time, by its index.
+        let mut in_time: Vec<Option<UnitKey>> = vec![None; ev.games.len()];
+        for (key, part) in rulebook.units_of(event, &on_time, list) {
+            for g in part.games {
+                if let Some(slot) = in_time.get_mut(g) {
+                    *slot = Some(key.clone());
+                }
+            }
+        }
         rulebook
             .units_of(event, ev, list)
             .into_iter()
@@ -84,22 +92,27 @@ impl<R: Federation> App<R> {
                     .collect();
                 rounds.sort_unstable();
                 rounds.dedup();
-                let late = in_time
-                    .iter()
-                    .filter(|(k, p)| *k != key && p.games.iter().any(|g| part.games.contains(g)))
-                    .filter_map(|(k, _)| rulebook.period_dates(k))
-                    .min();
-                // The day the latest of its late games arrived (a game in time for this
-                // period says nothing of lateness).
-                let received = part
+                // Its late games: those another period would have rated in time.
+                let late_games: Vec<(usize, &UnitKey)> = part
                     .games
                     .iter()
-                    .filter(|&g| {
+                    .filter_map(|&g| {
                         in_time
-                            .iter()
-                            .any(|(k, p)| *k != key && p.games.contains(g))
+                            .get(g)?
+                            .as_ref()
+                            .filter(|k| **k != key)
+                            .map(|k| (g, k))
                     })
-                    .filter_map(|&g| ev.games.get(g))
+                    .collect();
+                let late = late_games
+                    .iter()
+                    .filter_map(|(_, k)| rulebook.period_dates(k))
+                    .min();
+                // The day the latest of them arrived (a game in time for this period says
+                // nothing of lateness).
+                let received = late_games
+                    .iter()
+                    .filter_map(|&(g, _)| ev.games.get(g))
                     .filter_map(|g| g.received.or(ev.received))
                     .max();
                 let boards = part
