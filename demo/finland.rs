@@ -102,6 +102,7 @@ impl Generator {
             let (age, born, base) = person(rng, first_year);
             let fide_id = (base > 1700.0 && g.play.rng.below(3) > 0).then(|| 500_000 + k as u64);
             let info = PlayerInfo {
+                reentries: Vec::new(),
                 id: format!("FIN{:05}", 10_000 + k),
                 name: format!("{last}, {first}"),
                 federation: None,

@@ -174,6 +174,7 @@ impl Generator {
             let (age, born, strength) = person(rng, first_year);
             let fide_id = (strength > 1800.0 && rng.below(3) > 0).then(|| 2_300_000 + k as u64);
             let info = PlayerInfo {
+                reentries: Vec::new(),
                 id: format!("ISL{:05}", 10_000 + k),
                 name: format!("{father}{}, {first}", if female { "dóttir" } else { "son" }),
                 federation: None,

@@ -140,6 +140,7 @@ impl Generator {
             let (age, born, strength) = person(rng, first_year);
             let fide_id = (strength > 1800.0 && rng.below(3) > 0).then(|| 6_300_000 + k as u64);
             let info = PlayerInfo {
+                reentries: Vec::new(),
                 id: format!("TUR{:06}", 100_000 + k),
                 name: format!("{last}, {first}"),
                 federation: None,

@@ -438,7 +438,7 @@ pub enum Sex {
 /// officer tells players apart by (birth year, club).
 ///
 /// Serialised by hand (see its `Serialize`): a human-readable form (JSON: backups, audit hashes)
-/// leaves out an absent club, binary records always carry it.
+/// leaves out an absent club and an empty list of re-entries, binary records always carry them.
 #[derive(Clone, Debug, PartialEq, Eq, Default, Deserialize)]
 pub struct PlayerInfo {
     pub id: String,
@@ -454,11 +454,63 @@ pub struct PlayerInfo {
     /// FIDE rating list entries, oldest first.
     pub fide: Vec<FideEntry>,
     pub national: Vec<NationalEntry>,
+    /// The days he entered the federation's list anew, oldest first (ISL: an Icelander coming
+    /// home after a long stay abroad).
+    #[serde(default)]
+    pub reentries: Vec<Reentry>,
+}
+
+/// What a player entered a list on: his FIDE rating, or the national rating of his country.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Entry {
+    /// His FIDE standard rating.
+    Fide,
+    /// The national rating of his country.
+    National,
+}
+
+impl Entry {
+    /// The name the `rate` document and the command line give it.
+    pub fn code(self) -> &'static str {
+        match self {
+            Entry::Fide => "fide",
+            Entry::National => "national",
+        }
+    }
+
+    /// The rating it names, for a sentence: "his FIDE rating".
+    pub fn rating_name(self) -> &'static str {
+        match self {
+            Entry::Fide => "his FIDE rating",
+            Entry::National => "his national rating",
+        }
+    }
+
+    /// The rating it names, before a figure: "FIDE rating 2050".
+    pub fn label(self) -> &'static str {
+        match self {
+            Entry::Fide => "FIDE rating",
+            Entry::National => "national rating",
+        }
+    }
+}
+
+/// A player entered the list anew on a day, on a rating the officer took from FIDE's list or
+/// from a national one: his state from then on starts from it (ISL "Íslendingur sem kemur
+/// erlendis frá eftir langdvöl kemur inn á íslenska skákstigalistann á FIDE stigum eða
+/// landstigum").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reentry {
+    #[serde(with = "day")]
+    pub date: NaiveDate,
+    pub rating: Rating,
+    pub on: Entry,
 }
 
 /// An audit entry is hashed as its JSON (`store::records::AuditEntry::hash`), so the JSON of a
-/// player stored before clubs were kept must stay what it was: without a club it has no `club`
-/// key. Binary records (bincode, which reads fields by position) always carry the field.
+/// player stored before clubs (or re-entries) were kept must stay what it was: without a club it
+/// has no `club` key, without a re-entry no `reentries`. Binary records (bincode, which reads
+/// fields by position) always carry both.
 impl Serialize for PlayerInfo {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
@@ -468,8 +520,11 @@ impl Serialize for PlayerInfo {
                 day::option::serialize(self.0, s)
             }
         }
-        let club = self.club.is_some() || !s.is_human_readable();
-        let mut st = s.serialize_struct("PlayerInfo", 8 + usize::from(club))?;
+        let binary = !s.is_human_readable();
+        let club = self.club.is_some() || binary;
+        let reentries = !self.reentries.is_empty() || binary;
+        let mut st =
+            s.serialize_struct("PlayerInfo", 8 + usize::from(club) + usize::from(reentries))?;
         st.serialize_field("id", &self.id)?;
         st.serialize_field("name", &self.name)?;
         st.serialize_field("federation", &self.federation)?;
@@ -483,6 +538,11 @@ impl Serialize for PlayerInfo {
         st.serialize_field("sex", &self.sex)?;
         st.serialize_field("fide", &self.fide)?;
         st.serialize_field("national", &self.national)?;
+        if reentries {
+            st.serialize_field("reentries", &self.reentries)?;
+        } else {
+            st.skip_field("reentries")?;
+        }
         st.end()
     }
 }

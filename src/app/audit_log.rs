@@ -406,6 +406,21 @@ impl<R: Federation> Desk<R> {
                 fide_ratings(e),
             );
         }
+        let reentry = |r: Option<&crate::model::Reentry>| {
+            r.map_or("-".into(), |r| format!("{} {}", r.on.label(), r.rating))
+        };
+        let days: std::collections::BTreeSet<chrono::NaiveDate> = (bi.reentries.iter())
+            .chain(&ai.reentries)
+            .map(|r| r.date)
+            .collect();
+        for day in days {
+            let on = |rs: &[crate::model::Reentry]| rs.iter().find(|r| r.date == day).cloned();
+            field(
+                &format!("re-entry {day}"),
+                reentry(on(&bi.reentries).as_ref()),
+                reentry(on(&ai.reentries).as_ref()),
+            );
+        }
         if changes.is_empty() {
             changes.push("unchanged".into());
         }

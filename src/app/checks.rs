@@ -122,6 +122,52 @@ impl<R: Rulebook> Current<'_, R> {
     /// a day after today, and for a day before a game was played (naming its round and board).
     ///
     /// [`Edit::SetReceived`]: super::edit::Edit::SetReceived
+    /// A player's re-entries with the one of `date` set to `entry`, or (`None`) taken back.
+    /// Refused where the rulebook does not re-enter players, for a day after today or outside
+    /// the record's years, and for taking back a re-entry he does not have.
+    pub(super) fn reentry_set(
+        &self,
+        info: &mut crate::model::PlayerInfo,
+        date: chrono::NaiveDate,
+        entry: Option<(crate::model::Rating, crate::model::Entry)>,
+    ) -> Result<(), EditError> {
+        if !self.rulebook.restarts() {
+            return err(format!(
+                "{}: this rulebook does not re-enter a player on a rating from a date",
+                info.id
+            ));
+        }
+        if date > self.today {
+            return err(format!("{}: re-entry on {date} is after today", info.id));
+        }
+        if !crate::model::plausible_date(date) {
+            return err(format!(
+                "{}: re-entry on {date}, outside the years {}–{}",
+                info.id,
+                crate::model::YEARS.start(),
+                crate::model::YEARS.end()
+            ));
+        }
+        let at = info.reentries.iter().position(|r| r.date == date);
+        match (entry, at) {
+            (Some((rating, on)), Some(at)) => {
+                info.reentries[at] = crate::model::Reentry { date, rating, on };
+            }
+            (Some((rating, on)), None) => {
+                info.reentries
+                    .push(crate::model::Reentry { date, rating, on });
+                info.reentries.sort_by_key(|r| r.date);
+            }
+            (None, Some(at)) => {
+                info.reentries.remove(at);
+            }
+            (None, None) => {
+                return err(format!("{}: no re-entry on {date} to take back", info.id));
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn received_set(
         &self,
         event: &Event,
@@ -382,7 +428,13 @@ pub(super) fn check_records<R: Rulebook>(change: &Change<R>) -> Result<(), EditE
                     .filter(|n| before.is_none_or(|b| !b.national.contains(n)))
                     .flat_map(|n| [n.standard, n.rapid]),
             )
-            .flatten();
+            .flatten()
+            .chain(
+                info.reentries
+                    .iter()
+                    .filter(|r| before.is_none_or(|b| !b.reentries.contains(r)))
+                    .map(|r| r.rating),
+            );
         for r in ratings {
             if !crate::model::RATINGS.contains(&i64::from(r)) {
                 return err(format!(

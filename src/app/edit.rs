@@ -59,6 +59,14 @@ pub enum Edit<R: Rulebook> {
         round: Option<u32>,
         received: Option<chrono::NaiveDate>,
     },
+    /// Enters a player on the list anew from the start of the period holding `date`, on a FIDE
+    /// or national rating (ISL: an Icelander back from a long stay abroad,
+    /// [`Rulebook::restarts`]); `None` takes back his re-entry of that day.
+    SetReentry {
+        player: PlayerIdx,
+        date: chrono::NaiveDate,
+        entry: Option<(crate::model::Rating, crate::model::Entry)>,
+    },
     /// Removes a board.
     ClearGame {
         event: usize,
@@ -230,6 +238,18 @@ impl<R: Rulebook> Edit<R> {
                 round.map_or(String::new(), |r| format!(" round {r}")),
                 received.map_or("as the event's".into(), |d| format!("on {d}"))
             ),
+            Edit::SetReentry {
+                player,
+                date,
+                entry,
+            } => match entry {
+                Some((rating, on)) => format!(
+                    "re-enter {} on {date} on {} {rating}",
+                    name(player),
+                    on.label()
+                ),
+                None => format!("take back the re-entry of {} on {date}", name(player)),
+            },
             Edit::DeletePlayer(p) => format!("delete player {}", name(p)),
             Edit::SetParticipants { event: e, players } => {
                 format!("enter {} players in {}", players.len(), event(e))
@@ -571,6 +591,21 @@ impl<R: Rulebook> Edit<R> {
                     key: (*event, *round, *board),
                     before: Some(existing.clone()),
                     after: Some(after),
+                });
+            }
+            Edit::SetReentry {
+                player,
+                date,
+                entry,
+            } => {
+                now.active(*player)?;
+                let before = now.record(*player);
+                let mut after = before.clone();
+                now.reentry_set(&mut after.info, *date, *entry)?;
+                change.players.push(Delta {
+                    key: *player,
+                    before: Some(Box::new(before)),
+                    after: Some(Box::new(after)),
                 });
             }
             Edit::SetReceived {

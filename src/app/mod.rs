@@ -27,6 +27,7 @@ pub use crate::federations::registry::{
 pub use audit_log::{HeadError, find_head, head_line};
 pub use checks::is_bidi_control;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
@@ -903,7 +904,7 @@ fn before_of<R: Rulebook>(
         .map(|d| {
             let p = d.key;
             let states = (0..rulebook.lists().len())
-                .map(|l| ledger.state(book, p, l).cloned())
+                .map(|l| ledger.state(rulebook, book, p, l).map(Cow::into_owned))
                 .collect();
             (p, (states, ledger.awards(book, p)))
         })
@@ -947,8 +948,8 @@ fn effect<R: Federation>(
             };
             let before = before.as_ref().and_then(|s| rulebook.rating_of(s));
             let after = ledger
-                .state(book, p, list)
-                .and_then(|s| rulebook.rating_of(s));
+                .state(rulebook, book, p, list)
+                .and_then(|s| rulebook.rating_of(&s));
             if before != after {
                 ratings.push(RatingChange {
                     player: p,

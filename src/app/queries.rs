@@ -13,7 +13,7 @@ use super::{Desk, DeskError, Edit, Federation};
 use crate::book::Book;
 use crate::export::report::ReportRow;
 use crate::ledger::Ledger;
-use crate::model::{GameResult, PlayerIdx, Rating};
+use crate::model::{Entry, FideKind, GameResult, PlayerIdx, Rating};
 use crate::rules::{PlayerRating, Rulebook};
 use crate::store::StoreError;
 
@@ -34,6 +34,11 @@ pub enum QueryError {
     NoTitle(String),
     #[error("the {0} rulebook has no titles")]
     NoTitles(&'static str),
+    #[error(
+        "{id} has no FIDE standard rating of a list dated on or before {date} in the database; \
+         give it: --fide RATING"
+    )]
+    NoFideRating { id: String, date: NaiveDate },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -175,7 +180,7 @@ pub fn list_ranks<R: Federation>(desk: &Desk<R>, today: NaiveDate, count: usize)
         let listing = crate::export::list::Listing::new(rulebook, book, ledger, &active, date);
         for list in 0..lists {
             let ratings = crate::cores::map_on_cores(&players, crate::cores::threads(), |&p| {
-                listing.listed(p, list).and_then(|s| rulebook.rating_of(s))
+                listing.listed(p, list).and_then(|s| rulebook.rating_of(&s))
             });
             // By player as they come (in player order); the ratings highest first.
             let by_player: Vec<(PlayerIdx, Rating)> = ratings
@@ -287,8 +292,8 @@ pub fn national_ratings<R: Federation>(desk: &Desk<R>, event: usize) -> Vec<(Pla
         .filter(|&&p| book.players[p].plays_for(home))
         .filter_map(|&p| {
             desk.ledger()
-                .state_on(book, p, list, before)
-                .and_then(|s| rulebook.rating_of(s))
+                .state_on(rulebook, book, p, list, before)
+                .and_then(|s| rulebook.rating_of(&s))
                 .map(|r| (p, r))
         })
         .collect()
@@ -325,6 +330,45 @@ pub fn received_edit<R: Federation>(
         event: find_event(desk, event)?,
         round,
         received,
+    })
+}
+
+/// How a player re-enters the list: on his FIDE rating (`None`: the one the database holds for
+/// him on the day, from imported FIDE lists) or on a national rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReentryOn {
+    Fide(Option<Rating>),
+    National(Rating),
+}
+
+/// The edit that re-enters a player named on the command line on `date` (`None`: takes back
+/// his re-entry of that day).
+pub fn reentry_edit<R: Federation>(
+    desk: &Desk<R>,
+    player: &str,
+    date: NaiveDate,
+    on: Option<ReentryOn>,
+) -> Result<Edit<R>, QueryError> {
+    let p = find_player(desk, player)?;
+    let info = &desk.book().players[p];
+    let entry = match on {
+        None => None,
+        Some(ReentryOn::National(r)) => Some((r, Entry::National)),
+        Some(ReentryOn::Fide(Some(r))) => Some((r, Entry::Fide)),
+        Some(ReentryOn::Fide(None)) => {
+            let r = info
+                .fide_rating_on(date, FideKind::Standard)
+                .ok_or_else(|| QueryError::NoFideRating {
+                    id: info.id.clone(),
+                    date,
+                })?;
+            Some((r, Entry::Fide))
+        }
+    };
+    Ok(Edit::SetReentry {
+        player: p,
+        date,
+        entry,
     })
 }
 

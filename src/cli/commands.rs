@@ -108,6 +108,23 @@ pub(super) fn run_on<R: Federation>(
             let effect = desk.apply(edit)?;
             write_effect(desk, &effect, "changed", out)?;
         }
+        Command::Reenter {
+            player,
+            date,
+            fide,
+            national,
+            remove: _,
+        } => {
+            let date = parse_date("DATE", &date)?;
+            let on = match (fide, national) {
+                (Some(rating), _) => Some(queries::ReentryOn::Fide(rating)),
+                (None, Some(rating)) => Some(queries::ReentryOn::National(rating)),
+                (None, None) => None,
+            };
+            let edit = queries::reentry_edit(desk, &player, date, on)?;
+            let effect = desk.apply(edit)?;
+            write_effect(desk, &effect, "changed", out)?;
+        }
         Command::Confirm {
             player,
             title,

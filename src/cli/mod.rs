@@ -131,6 +131,27 @@ enum Command {
         #[arg(long)]
         round: Option<u32>,
     },
+    /// Re-enter a player on the list from a date, on his FIDE rating or a national one (ISL: an
+    /// Icelander back from a long stay abroad enters as a foreign player does): from the start
+    /// of the period holding the date his rating is that one, his games counted from 0. Shows
+    /// its effect, stored and flushed; --remove takes a re-entry back.
+    #[command(group = clap::ArgGroup::new("on").required(true).args(["fide", "national", "remove"]))]
+    Reenter {
+        /// The player's id, FIDE id or name.
+        player: String,
+        /// The day he re-enters (YYYY-MM-DD).
+        date: String,
+        /// On his FIDE standard rating: the one given, or without a number the one of the
+        /// newest FIDE list dated on or before the day that the database holds for him.
+        #[arg(long, num_args = 0..=1, value_name = "RATING")]
+        fide: Option<Option<i32>>,
+        /// On this national rating of the country he comes from.
+        #[arg(long, value_name = "RATING")]
+        national: Option<i32>,
+        /// Take back his re-entry of that day.
+        #[arg(long)]
+        remove: bool,
+    },
     /// Confirm a title that needs the rating committee's confirmation (SSL 6.3: M).
     Confirm {
         /// The player's id, FIDE id or name.

@@ -83,6 +83,7 @@ pub(super) fn served(command: &Command) -> bool {
             | Command::Preview { .. }
             | Command::Result { .. }
             | Command::Received { .. }
+            | Command::Reenter { .. }
             | Command::Confirm { .. }
             | Command::Undo
             | Command::Redo

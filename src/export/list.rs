@@ -4,6 +4,7 @@
 //! the previous list; written as the federation's CSV (every list in one file, which
 //! `import national-csv` reads back), as text and as an HTML page of one list.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use chrono::NaiveDate;
@@ -93,16 +94,18 @@ impl<'a, R: Federation> Listing<'a, R> {
     }
 
     /// A player's state on `list` if he is on it.
-    pub fn listed(&self, p: PlayerIdx, list: ListId) -> Option<&'a R::State> {
+    pub fn listed(&self, p: PlayerIdx, list: ListId) -> Option<Cow<'a, R::State>> {
         if !self.active.get(p).copied().unwrap_or(false) {
             return None;
         }
-        let state = self.ledger.state_on(self.book, p, list, self.date)?;
+        let state = self
+            .ledger
+            .state_on(self.rulebook, self.book, p, list, self.date)?;
         self.rulebook
             .on_list(&ListEntry {
                 info: &self.book.players[p],
                 list,
-                state,
+                state: &state,
                 last_game: self.last_games[list].get(&p).copied(),
                 date: self.date,
             })
@@ -112,7 +115,7 @@ impl<'a, R: Federation> Listing<'a, R> {
     /// A listed player's rating on `list`.
     fn rating(&self, p: PlayerIdx, list: ListId) -> Option<Rating> {
         self.listed(p, list)
-            .and_then(|s| self.rulebook.rating_of(s))
+            .and_then(|s| self.rulebook.rating_of(&s))
     }
 }
 
@@ -175,6 +178,7 @@ pub fn national_list<R: Federation>(
     let mut rows: Vec<ListRow> = (0..book.players.len())
         .filter_map(|p| {
             let state = now.listed(p, list)?;
+            let state = state.as_ref();
             let rating = rulebook.rating_of(state)?;
             Some(ListRow {
                 rank: 0,
@@ -247,6 +251,7 @@ pub fn write_csv<R: Federation>(
         let mut record: Vec<String> = vec![info.id.clone(), surname.into(), given.into(), club];
         for (list, cols) in columns.lists.iter().enumerate() {
             let state = now.listed(p, list);
+            let state = state.as_deref();
             let rating = state.and_then(|s| rulebook.rating_of(s));
             record.push(rating.map(|r| r.to_string()).unwrap_or_default());
             record.push(

@@ -231,6 +231,7 @@ pub fn player_info(
         _ => Vec::new(),
     };
     PlayerInfo {
+        reentries: Vec::new(),
         id: p.fide_id.map_or_else(
             || format!("{event_id}-{}", p.start_number),
             |f| format!("FIDE{f}"),

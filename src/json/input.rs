@@ -267,6 +267,7 @@ pub(super) fn player_info(p: &PlayerIn, item: &str) -> Result<PlayerInfo, InputE
         }
     };
     Ok(PlayerInfo {
+        reentries: Vec::new(),
         id: p.id.clone(),
         name: p.name.clone().unwrap_or_default(),
         federation: p.federation.clone().filter(|f| !f.trim().is_empty()),

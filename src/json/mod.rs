@@ -245,8 +245,8 @@ pub fn write_results<R: JsonRules>(
             obj.insert("id".into(), json!(info.id));
             for (list, name) in rulebook.lists().iter().enumerate() {
                 let state = ledger
-                    .state(book, p, list)
-                    .map(|s| rulebook.state_to_json(list, s));
+                    .state(rulebook, book, p, list)
+                    .map(|s| rulebook.state_to_json(list, &s));
                 obj.insert((*name).into(), state.unwrap_or(Value::Null));
             }
             if rulebook.awards_titles() {

@@ -76,12 +76,12 @@ impl<R: Rulebook> Ahead<R> {
 
 impl<R: Rulebook> Ledger<R> {
     /// What a unit's participants hold before it, as things stand.
-    fn inputs(&self, book: &Book<R>, id: &UnitId, parts: &[EventPart]) -> Inputs<R> {
+    fn inputs(&self, rulebook: &R, book: &Book<R>, id: &UnitId, parts: &[EventPart]) -> Inputs<R> {
         let (key, list) = id;
         let players = self.participants(book, id, parts);
         let states = players
             .iter()
-            .map(|&p| self.state_before(book, p, *list, key).cloned())
+            .map(|&p| self.state_brought(rulebook, book, p, *list, key))
             .collect();
         let awards = players.iter().map(|_| OnceCell::new()).collect();
         Inputs {
@@ -130,7 +130,7 @@ impl<R: Rulebook> Ledger<R> {
             return Some(result);
         }
         if ahead.threads <= 1 {
-            let inputs = self.inputs(book, id, parts);
+            let inputs = self.inputs(rulebook, book, id, parts);
             return Some(self.rate_from(rulebook, book, id, parts, &inputs));
         }
         // This unit and the next ones not yet rated ahead, shared out among the threads (each
@@ -148,7 +148,7 @@ impl<R: Rulebook> Ledger<R> {
             }
         }
         let rated = map_on_cores(&jobs, ahead.threads, |(id, parts)| {
-            let inputs = self.inputs(book, id, parts);
+            let inputs = self.inputs(rulebook, book, id, parts);
             let result = self.rate_from(rulebook, book, id, parts, &inputs);
             (inputs.players, result)
         });

@@ -14,6 +14,7 @@ use super::incremental::{
     AwardsByUnit, Ledger, Placed, UnitId, UnitResult, Units, placement, rate_unit,
 };
 use super::lanes::Lanes;
+use super::restarted;
 use crate::book::Book;
 use crate::cores::{map_on_cores, threads};
 use crate::model::PlayerIdx;
@@ -60,11 +61,38 @@ impl<'a, R: Rulebook> Before<'a, R> {
         let plays = |p: PlayerIdx| players.binary_search(&p).is_ok();
         let (latest, awards) = (self.latest, self.awards);
         let lists = self.lists;
+        // Participants re-entered since their last unit (earlier waves have pushed every
+        // unit of theirs before this one) bring the re-entry's state.
+        let restarts: Vec<(PlayerIdx, R::State)> = if rulebook.restarts() {
+            players
+                .iter()
+                .filter(|&&p| (self.book.players.get(p)).is_some_and(|i| !i.reentries.is_empty()))
+                .filter_map(|&p| {
+                    let since = self.lanes.get(p, *list).and_then(|l| l.last_key());
+                    restarted(rulebook, self.book.players.get(p), *list, since, &|k| {
+                        k <= key
+                    })
+                    .map(|s| (p, s))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let state_of = |p: PlayerIdx| {
-            latest
-                .get(p * lists + list)
-                .filter(|_| plays(p))
-                .and_then(Option::as_ref)
+            let own = || {
+                latest
+                    .get(p * lists + list)
+                    .filter(|_| plays(p))
+                    .and_then(Option::as_ref)
+            };
+            if restarts.is_empty() {
+                return own();
+            }
+            restarts
+                .iter()
+                .find(|(q, _)| *q == p)
+                .map(|(_, s)| s)
+                .or_else(own)
         };
         let state_on = |p: PlayerIdx, other: ListId| self.state_before(p, other, key);
         let awards_of = |p: PlayerIdx| {

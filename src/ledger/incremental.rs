@@ -7,6 +7,7 @@
 //! An update can be journaled: what it replaced is kept, so that a preview is put back and the
 //! same edit, applied, takes the preview's results instead of rating them again.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use super::ahead::Ahead;
 use super::journal::Journal;
 use super::lanes::Lanes;
 use super::ratings::Ratings;
+use super::restarted;
 use crate::book::Book;
 use crate::model::{Event, PlayerIdx};
 use crate::rules::{Award, EventPart, ListId, PlayerRating, Rulebook, Unit, UnitKey};
@@ -192,32 +194,47 @@ impl<R: Rulebook> Ledger<R> {
         self.units.values().flat_map(|u| u.ratings.iter())
     }
 
-    /// A player's state on a list after his last unit, or his seed.
+    /// A player's state on a list after his last unit, or his seed; or the state of a re-entry
+    /// of his since.
     pub fn state<'a>(
         &'a self,
+        rulebook: &R,
         book: &'a Book<R>,
         player: PlayerIdx,
         list: ListId,
-    ) -> Option<&'a R::State> {
-        self.lanes
-            .get(player, list)
-            .and_then(|lane| lane.last())
+    ) -> Option<Cow<'a, R::State>> {
+        let lane = self.lanes.get(player, list);
+        let since = lane.and_then(|l| l.last_key());
+        if let Some(s) = restarted(rulebook, book.players.get(player), list, since, &|_| true) {
+            return Some(Cow::Owned(s));
+        }
+        lane.and_then(|lane| lane.last())
             .or_else(|| seed(book, player, list))
+            .map(Cow::Borrowed)
     }
 
     /// A player's state on a list after his units dated on or before `date` (a unit's date is
-    /// its events' end), or his seed.
+    /// its events' end), or his seed; or the state of a re-entry of his since, dated so too.
     pub fn state_on<'a>(
         &'a self,
+        rulebook: &R,
         book: &'a Book<R>,
         player: PlayerIdx,
         list: ListId,
         date: chrono::NaiveDate,
-    ) -> Option<&'a R::State> {
-        self.lanes
+    ) -> Option<Cow<'a, R::State>> {
+        let own = self
+            .lanes
             .get(player, list)
-            .and_then(|lane| lane.state_on(date))
+            .and_then(|lane| lane.keyed_on(date));
+        let since = own.map(|(k, _)| k);
+        let upto = |k: &UnitKey| k.date <= date;
+        if let Some(s) = restarted(rulebook, book.players.get(player), list, since, &upto) {
+            return Some(Cow::Owned(s));
+        }
+        own.map(|(_, s)| s)
             .or_else(|| seed(book, player, list))
+            .map(Cow::Borrowed)
     }
 
     /// A player's awards: held before the ledger and reached since, in order.
@@ -264,6 +281,30 @@ impl<R: Rulebook> Ledger<R> {
             .get(player, list)
             .and_then(|lane| lane.state_before(key))
             .or_else(|| seed(book, player, list))
+    }
+
+    /// The state a player brings to the unit at `key` on `list`: [`Ledger::state_before`], or
+    /// the state of a re-entry of his since the unit that gave it.
+    pub(super) fn state_brought(
+        &self,
+        rulebook: &R,
+        book: &Book<R>,
+        player: PlayerIdx,
+        list: ListId,
+        key: &UnitKey,
+    ) -> Option<R::State> {
+        let info = book.players.get(player);
+        if info.is_some_and(|i| !i.reentries.is_empty()) {
+            let since = self
+                .lanes
+                .get(player, list)
+                .and_then(|lane| lane.keyed_before(key))
+                .map(|(k, _)| k);
+            if let Some(state) = restarted(rulebook, info, list, since, &|k| k <= key) {
+                return Some(state);
+            }
+        }
+        self.state_before(book, player, list, key).cloned()
     }
 
     /// The awards a player holds before the unit `id`.

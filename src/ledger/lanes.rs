@@ -40,15 +40,26 @@ impl<S: Clone + PartialEq> Lane<S> {
         at.checked_sub(1).map(|i| &self.states[i])
     }
 
-    /// The state his last unit dated on or before `date` gave him.
-    pub fn state_on(&self, date: chrono::NaiveDate) -> Option<&S> {
+    /// The state the last unit before `key` gave him, with that unit's key.
+    pub fn keyed_before(&self, key: &UnitKey) -> Option<(&UnitKey, &S)> {
+        let at = self.keys.partition_point(|k| k < key);
+        at.checked_sub(1).map(|i| (&self.keys[i], &self.states[i]))
+    }
+
+    /// The state his last unit dated on or before `date` gave him, with that unit's key.
+    pub fn keyed_on(&self, date: chrono::NaiveDate) -> Option<(&UnitKey, &S)> {
         let at = self.keys.partition_point(|k| k.date <= date);
-        at.checked_sub(1).map(|i| &self.states[i])
+        at.checked_sub(1).map(|i| (&self.keys[i], &self.states[i]))
     }
 
     /// The state his last unit gave him.
     pub fn last(&self) -> Option<&S> {
         self.states.last()
+    }
+
+    /// The key of his last unit with a state.
+    pub fn last_key(&self) -> Option<&UnitKey> {
+        self.keys.last()
     }
 
     /// The units that gave him a state, in ledger order.
@@ -274,8 +285,8 @@ mod tests {
         lanes.swap(&mut saved);
         assert_eq!(lanes.get(1, 1).map(|l| l.states.len()), Some(1));
         assert_eq!(
-            lanes.get(1, 1).and_then(|l| l.state_on(key(3).date)),
-            Some(&1)
+            lanes.get(1, 1).and_then(|l| l.keyed_on(key(3).date)),
+            Some((&key(1), &1))
         );
         assert_eq!(lanes.get(3, 0), Some(&Lane::default()));
         lanes.swap(&mut saved);

@@ -49,6 +49,24 @@ impl<R: Rulebook> LedgerRun<R> {
     }
 }
 
+/// The state that replaces a player's own before a point of the ledger (the unit at `key`, or
+/// what `upto` admits): his newest re-entry after `since`, the unit that gave him his state
+/// (`Rulebook::restart`). `None` for a player without re-entries, and under a rulebook
+/// without them.
+pub(crate) fn restarted<R: Rulebook>(
+    rulebook: &R,
+    info: Option<&PlayerInfo>,
+    list: ListId,
+    since: Option<&UnitKey>,
+    upto: &dyn Fn(&UnitKey) -> bool,
+) -> Option<R::State> {
+    let info = info.filter(|i| !i.reentries.is_empty())?;
+    if !rulebook.restarts() {
+        return None;
+    }
+    rulebook.restart(info, list, since, upto)
+}
+
 /// The ledger order of events: end date, start date, id.
 pub fn event_order(events: &[Event]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..events.len()).collect();
@@ -86,13 +104,30 @@ pub fn rate_all<R: Rulebook>(
     let seeds = initial.clone();
     let seeds_of = |p: PlayerIdx, l: ListId| seeds[p][l].as_ref();
     let mut states = initial;
+    // The unit that gave each player his state on each list (`None`: his seed).
+    let mut since: Vec<Vec<Option<UnitKey>>> =
+        vec![vec![None; rulebook.lists().len()]; players.len()];
     let mut awards = held;
     let mut ratings = Vec::new();
     let mut by_event = vec![Vec::new(); events.len()];
     let mut by_player = vec![Vec::new(); players.len()];
     for ((key, list), parts) in &units {
         let outcome = {
-            let state_of = |p: PlayerIdx| states[p][*list].as_ref();
+            // Participants re-entered since their last unit bring the re-entry's state.
+            let restarts: Vec<(PlayerIdx, R::State)> = incremental::players_of(events, parts)
+                .into_iter()
+                .filter_map(|p| {
+                    let since = since[p][*list].as_ref();
+                    restarted(rulebook, players.get(p), *list, since, &|k| k <= key).map(|s| (p, s))
+                })
+                .collect();
+            let state_of = |p: PlayerIdx| {
+                restarts
+                    .iter()
+                    .find(|(q, _)| *q == p)
+                    .map(|(_, s)| s)
+                    .or(states[p][*list].as_ref())
+            };
             let state_on = |p: PlayerIdx, other: ListId| {
                 reached[p][other]
                     .iter()
@@ -117,6 +152,7 @@ pub fn rate_all<R: Rulebook>(
         for (p, state) in outcome.states {
             reached[p][*list].push((key.clone(), state.clone()));
             states[p][*list] = Some(state);
+            since[p][*list] = Some(key.clone());
         }
         for award in outcome.awards {
             awards[award.player].push(award);

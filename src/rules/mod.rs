@@ -325,6 +325,26 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
         false
     }
 
+    /// Whether a player's re-entries ([`crate::model::PlayerInfo::reentries`]) replace his
+    /// state; then [`Rulebook::restart`] says with what.
+    fn restarts(&self) -> bool {
+        false
+    }
+
+    /// The state that replaces a player's own on `list` at a point of the ledger: the newest
+    /// of his re-entries that falls after `since` (the key of the unit that gave him his
+    /// state; `None`: his seed, or none) and at or before the point (`upto` says of a unit key
+    /// whether it is). `None`: his own state stands. Asked only when [`Rulebook::restarts`].
+    fn restart(
+        &self,
+        _info: &crate::model::PlayerInfo,
+        _list: ListId,
+        _since: Option<&UnitKey>,
+        _upto: &dyn Fn(&UnitKey) -> bool,
+    ) -> Option<Self::State> {
+        None
+    }
+
     /// Whether rating a unit reads participants' states on other lists
     /// ([`Unit::state_on`]); the ledger then re-rates a moved player's next unit on every
     /// list, not only his next unit on the same list.

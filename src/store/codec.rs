@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 /// `playoff_of` (V1: a `playoff` flag); V3 audit entries carry the link to the entry before
 /// them (V1, V2: none); V4 player records, and the audit entries that carry them, a club
 /// (V1–V3: none); V5 games, and the event records and audit entries that carry them, their
-/// own receipt date (V1–V4: none). Records of every other kind have one layout under every
-/// tag.
+/// own receipt date (V1–V4: none); V6 player records, and the audit entries that carry them,
+/// the player's re-entries (V1–V5: none). Records of every other kind have one layout under
+/// every tag.
 #[derive(Serialize, Deserialize)]
 pub enum Versioned<T> {
     V1(T),
@@ -18,6 +19,7 @@ pub enum Versioned<T> {
     V3(T),
     V4(T),
     V5(T),
+    V6(T),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -28,9 +30,12 @@ fn config() -> bincode::config::Configuration {
     bincode::config::standard()
 }
 
+/// The version records are written as ([`version`] of what [`encode`] writes).
+pub const CURRENT: u8 = 6;
+
 /// Encodes a record as its current version.
 pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
-    bincode::serde::encode_to_vec(Versioned::V5(value), config())
+    bincode::serde::encode_to_vec(Versioned::V6(value), config())
         .map_err(|e| CodecError(e.to_string()))
 }
 
@@ -73,7 +78,8 @@ where
         | Versioned::V2(v)
         | Versioned::V3(v)
         | Versioned::V4(v)
-        | Versioned::V5(v) => Ok(v.into()),
+        | Versioned::V5(v)
+        | Versioned::V6(v) => Ok(v.into()),
     }
 }
 
@@ -133,10 +139,10 @@ pub fn decode_current<'de, S: serde::de::DeserializeSeed<'de>>(
     seed: S,
     bytes: &'de [u8],
 ) -> Result<Option<S::Value>, CodecError> {
-    if version(bytes) != Some(5) {
+    if version(bytes) != Some(CURRENT) {
         return Ok(None);
     }
-    // The tag is one byte (variant 4 of `Versioned`), the record follows.
+    // The tag is one byte (variant `CURRENT - 1` of `Versioned`), the record follows.
     let body = &bytes[1..];
     let (value, used) = bincode::serde::seed_decode_from_slice(seed, body, config())
         .map_err(|e| CodecError(e.to_string()))?;
@@ -161,8 +167,8 @@ mod tests {
         let d = D(NaiveDate::from_ymd_opt(2025, 3, 1).expect("date"));
         let bytes = encode(&d).expect("encode");
         assert_eq!(bytes.len(), 4, "version tag + 3-byte day: {bytes:?}");
-        assert_eq!(bytes[0], 4, "written as V5");
-        assert_eq!(version(&bytes), Some(5));
+        assert_eq!(bytes[0], 5, "written as V6");
+        assert_eq!(version(&bytes), Some(CURRENT));
         assert_eq!(decode::<D>(&bytes).expect("decode"), d);
         assert_eq!(serde_json::to_string(&d).expect("json"), "\"2025-03-01\"");
     }

@@ -2,7 +2,8 @@
 //! flag and no `received` date; V1 and V2 audit entries carried no link to the entry before
 //! them; V1 to V3 player records (and the audit entries that carry them) had no club; V1 to V4
 //! games (and the event records and audit entries that carry them) had no receipt date of
-//! their own. Only the store's decoder uses these, through [`player_record`],
+//! their own; V1 to V5 player records (and the audit entries that carry them) had no
+//! re-entries. Only the store's decoder uses these, through [`player_record`],
 //! [`event_record`] and [`audit_entry`].
 
 use chrono::NaiveDate;
@@ -20,6 +21,7 @@ use crate::rules::{Award, Rulebook};
 pub(super) fn player_record<R: Rulebook>(bytes: &[u8]) -> Result<PlayerRecord<R>, CodecError> {
     match codec::version(bytes) {
         Some(1..=3) => codec::decode_old::<_, PlayerRecordV1<R>>(bytes),
+        Some(4..=5) => codec::decode_old::<_, PlayerRecordV4<R>>(bytes),
         _ => codec::decode(bytes),
     }
 }
@@ -28,11 +30,12 @@ pub(super) fn player_record<R: Rulebook>(bytes: &[u8]) -> Result<PlayerRecord<R>
 pub(super) fn audit_entry<R: Rulebook>(bytes: &[u8]) -> Result<AuditEntry<R>, CodecError> {
     match codec::version(bytes) {
         // V1: V1 events; V2, V3: players without a club (V3 linked); V4: games without a
-        // receipt date of their own.
+        // receipt date of their own; V5: players without re-entries.
         Some(1) => codec::decode_old::<_, Unlinked<ChangeV1<R>>>(bytes),
         Some(2) => codec::decode_old::<_, Unlinked<ChangeV2<R>>>(bytes),
         Some(3) => codec::decode_old::<_, Linked<ChangeV2<R>>>(bytes),
         Some(4) => codec::decode_old::<_, Linked<ChangeV4<R>>>(bytes),
+        Some(5) => codec::decode_old::<_, Linked<ChangeV5<R>>>(bytes),
         _ => codec::decode(bytes),
     }
 }
@@ -255,23 +258,56 @@ impl From<PlayerInfoV1> for PlayerInfo {
             sex: p.sex,
             fide: p.fide,
             national: p.national,
+            reentries: Vec::new(),
         }
     }
 }
 
-/// A player record of V1 to V3: its player has no club.
+/// A player of V4 and V5: a club, no re-entries.
 #[derive(Deserialize)]
-#[serde(bound = "")]
-pub(super) struct PlayerRecordV1<R: Rulebook> {
-    info: PlayerInfoV1,
+struct PlayerInfoV4 {
+    id: String,
+    name: String,
+    federation: Option<String>,
+    club: Option<String>,
+    fide_id: Option<u64>,
+    #[serde(with = "crate::model::day::option")]
+    born: Option<NaiveDate>,
+    sex: Option<Sex>,
+    fide: Vec<FideEntry>,
+    national: Vec<NationalEntry>,
+}
+
+impl From<PlayerInfoV4> for PlayerInfo {
+    fn from(p: PlayerInfoV4) -> Self {
+        PlayerInfo {
+            id: p.id,
+            name: p.name,
+            federation: p.federation,
+            club: p.club,
+            fide_id: p.fide_id,
+            born: p.born,
+            sex: p.sex,
+            fide: p.fide,
+            national: p.national,
+            reentries: Vec::new(),
+        }
+    }
+}
+
+/// A player record of an earlier layout: today's record with its player of layout `I`.
+#[derive(Deserialize)]
+#[serde(bound(deserialize = "I: Deserialize<'de>"))]
+struct PlayerRecordOf<R: Rulebook, I> {
+    info: I,
     seeds: Vec<Option<R::State>>,
     held: Vec<Award<R::Award>>,
     confirmed: Vec<Award<R::Award>>,
     status: PlayerStatus,
 }
 
-impl<R: Rulebook> From<PlayerRecordV1<R>> for PlayerRecord<R> {
-    fn from(r: PlayerRecordV1<R>) -> Self {
+impl<R: Rulebook, I: Into<PlayerInfo>> From<PlayerRecordOf<R, I>> for PlayerRecord<R> {
+    fn from(r: PlayerRecordOf<R, I>) -> Self {
         PlayerRecord {
             info: r.info.into(),
             seeds: r.seeds,
@@ -281,6 +317,12 @@ impl<R: Rulebook> From<PlayerRecordV1<R>> for PlayerRecord<R> {
         }
     }
 }
+
+/// A player record of V1 to V3: its player has no club.
+type PlayerRecordV1<R> = PlayerRecordOf<R, PlayerInfoV1>;
+
+/// A player record of V4 and V5: its player has no re-entries.
+type PlayerRecordV4<R> = PlayerRecordOf<R, PlayerInfoV4>;
 
 #[derive(Deserialize)]
 #[serde(bound = "")]
@@ -310,11 +352,12 @@ impl<R: Rulebook> From<ChangeV2<R>> for Change<R> {
     }
 }
 
-/// The change of a V4 audit entry: today's players, V2 events, games without a receipt date.
+/// The change of a V4 audit entry: players without re-entries, V2 events, games without a
+/// receipt date.
 #[derive(Deserialize)]
 #[serde(bound = "")]
 struct ChangeV4<R: Rulebook> {
-    players: Vec<Delta<PlayerIdx, PlayerRecord<R>>>,
+    players: Vec<Delta<PlayerIdx, PlayerRecordV4<R>>>,
     events: Vec<Delta<usize, EventRecordV2>>,
     games: Vec<Delta<GameKey, GameV1>>,
 }
@@ -325,6 +368,25 @@ impl<R: Rulebook> From<ChangeV4<R>> for Change<R> {
             players: c.players.into_iter().map(upgrade_player).collect(),
             events: c.events.into_iter().map(upgrade).collect(),
             games: c.games.into_iter().map(upgrade).collect(),
+        }
+    }
+}
+
+/// The change of a V5 audit entry: players without re-entries, today's events and games.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+struct ChangeV5<R: Rulebook> {
+    players: Vec<Delta<PlayerIdx, PlayerRecordV4<R>>>,
+    events: Vec<Delta<usize, EventRecord>>,
+    games: Vec<Delta<GameKey, Game>>,
+}
+
+impl<R: Rulebook> From<ChangeV5<R>> for Change<R> {
+    fn from(c: ChangeV5<R>) -> Self {
+        Change {
+            players: c.players.into_iter().map(upgrade_player).collect(),
+            events: c.events,
+            games: c.games,
         }
     }
 }
@@ -365,7 +427,7 @@ impl<R: Rulebook, C: Into<Change<R>>> From<Unlinked<C>> for AuditEntry<R> {
     }
 }
 
-/// An audit entry of V3 or V4, with its change in that version's layout `C`. Its link is the
+/// An audit entry of V3 to V5, with its change in that version's layout `C`. Its link is the
 /// hash of the entry before it as that entry's JSON was then, which is its JSON now: a player
 /// without a club has no `club` key, a game without a receipt date of its own no `received`.
 #[derive(Deserialize)]
@@ -719,7 +781,7 @@ mod tests {
         };
         for r in [&record, &with_club] {
             let bytes = codec::encode(r).expect("encode");
-            assert_eq!(codec::version(&bytes), Some(5));
+            assert_eq!(codec::version(&bytes), Some(6));
             assert_eq!(&player_record::<Ssl>(&bytes).expect("current"), r);
         }
         // As JSON (backups, audit hashes) a player without a club is what he was before clubs.
@@ -734,6 +796,159 @@ mod tests {
         assert_eq!(
             serde_json::from_str::<SslRecord>(&json).expect("read"),
             with_club
+        );
+    }
+
+    /// A player as V4 and V5 wrote him: a club, no re-entries.
+    #[derive(Serialize)]
+    struct WrittenInfoV4 {
+        id: String,
+        name: String,
+        federation: Option<String>,
+        club: Option<String>,
+        fide_id: Option<u64>,
+        #[serde(with = "crate::model::day::option")]
+        born: Option<NaiveDate>,
+        sex: Option<Sex>,
+        fide: Vec<FideEntry>,
+        national: Vec<NationalEntry>,
+    }
+
+    /// A player record as V4 and V5 wrote it.
+    #[derive(Serialize)]
+    struct WrittenRecordV4 {
+        info: WrittenInfoV4,
+        seeds: Vec<Option<<Ssl as Rulebook>::State>>,
+        held: Vec<Award<<Ssl as Rulebook>::Award>>,
+        confirmed: Vec<Award<<Ssl as Rulebook>::Award>>,
+        status: PlayerStatus,
+    }
+
+    fn written_record_v4(r: &SslRecord) -> WrittenRecordV4 {
+        assert!(r.info.reentries.is_empty(), "V5 had no re-entries");
+        let i = r.info.clone();
+        WrittenRecordV4 {
+            info: WrittenInfoV4 {
+                id: i.id,
+                name: i.name,
+                federation: i.federation,
+                club: i.club,
+                fide_id: i.fide_id,
+                born: i.born,
+                sex: i.sex,
+                fide: i.fide,
+                national: i.national,
+            },
+            seeds: r.seeds.clone(),
+            held: r.held.clone(),
+            confirmed: r.confirmed.clone(),
+            status: r.status,
+        }
+    }
+
+    #[test]
+    fn records_of_v4_and_v5_are_read_without_re_entries_and_hash_as_before() {
+        let record = SslRecord {
+            info: PlayerInfo {
+                club: Some("HSK".into()),
+                ..player("FIN2001", "Mäkelä, Eero").info
+            },
+            ..player("FIN2001", "Mäkelä, Eero")
+        };
+        let old = written_record_v4(&record);
+        let config = bincode::config::standard();
+        for bytes in [
+            bincode::serde::encode_to_vec(codec::Versioned::V4(&old), config),
+            bincode::serde::encode_to_vec(codec::Versioned::V5(&old), config),
+        ] {
+            let bytes = bytes.expect("encode");
+            assert_eq!(player_record::<Ssl>(&bytes).expect("upgraded"), record);
+        }
+        // A V5 audit entry carrying him reads back whole.
+        let entry = AuditEntry::<Ssl> {
+            seq: 7,
+            time: 1_700_000_007,
+            user: "officer".into(),
+            action: "edit player FIN2001".into(),
+            kind: AuditKind::Edit,
+            change: Change {
+                players: vec![Delta {
+                    key: 3,
+                    before: None,
+                    after: Some(Box::new(record.clone())),
+                }],
+                events: Vec::new(),
+                games: Vec::new(),
+            },
+            prev: Some(Link([7; 32])),
+        };
+        #[derive(Serialize)]
+        struct WrittenEntryV5 {
+            seq: u64,
+            time: i64,
+            user: String,
+            action: String,
+            kind: AuditKind,
+            change: WrittenChangeV5,
+            prev: Option<Link>,
+        }
+        /// A V5 change: players without re-entries, today's events and games.
+        type WrittenChangeV5 = (
+            Vec<Delta<PlayerIdx, WrittenRecordV4>>,
+            Vec<Delta<usize, EventRecord>>,
+            Vec<Delta<GameKey, Game>>,
+        );
+        let written = WrittenEntryV5 {
+            seq: 7,
+            time: 1_700_000_007,
+            user: "officer".into(),
+            action: "edit player FIN2001".into(),
+            kind: AuditKind::Edit,
+            change: (
+                vec![Delta {
+                    key: 3,
+                    before: None,
+                    after: Some(written_record_v4(&record)),
+                }],
+                Vec::new(),
+                Vec::new(),
+            ),
+            prev: Some(Link([7; 32])),
+        };
+        let bytes =
+            bincode::serde::encode_to_vec(codec::Versioned::V5(&written), config).expect("encode");
+        assert_eq!(audit_entry::<Ssl>(&bytes).expect("upgraded"), entry);
+        // A backup writes it as the upgraded entry's JSON.
+        let mut line = Vec::new();
+        super::super::entry_json::write::<Ssl>(&bytes, &mut line).expect("backup line");
+        assert_eq!(line, serde_json::to_vec(&entry).expect("json"));
+        // As JSON (backups, audit hashes) a player without re-entries is what he was before.
+        let json = serde_json::to_string(&record).expect("json");
+        assert_eq!(json, serde_json::to_string(&old).expect("json"));
+        assert!(!json.contains("reentries"), "{json}");
+        // With one, he carries it in both forms.
+        let back = SslRecord {
+            info: PlayerInfo {
+                reentries: vec![crate::model::Reentry {
+                    date: NaiveDate::from_ymd_opt(2026, 4, 10).expect("date"),
+                    rating: 2050,
+                    on: crate::model::Entry::Fide,
+                }],
+                ..record.info.clone()
+            },
+            ..record.clone()
+        };
+        let bytes = codec::encode(&back).expect("encode");
+        assert_eq!(codec::version(&bytes), Some(6));
+        assert_eq!(player_record::<Ssl>(&bytes).expect("current"), back);
+        let json = serde_json::to_string(&back).expect("json");
+        assert!(
+            json.contains(r#""reentries":[{"date":"2026-04-10","rating":2050,"on":"Fide"}]"#),
+            "{json}"
+        );
+        assert_eq!(
+            serde_json::from_str::<SslRecord>(&json).expect("read"),
+            back
         );
     }
 

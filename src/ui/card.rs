@@ -109,6 +109,7 @@ fn head_lines<R: Federation>(
     let places = app.list_places(player);
     let today = app.places_date();
     for (list, state) in app.ratings(player) {
+        let state = state.as_deref();
         let name = rulebook.lists()[list];
         ratings.push(vec![
             Span::styled(format!("{name} "), theme.style(Role::Header)),
@@ -166,8 +167,29 @@ fn head_lines<R: Federation>(
             Span::raw(titles.trim_end().to_string()),
         ]);
     }
-    // A foreign player who entered the list on a rating from elsewhere (ISL) says so.
-    if let Some(row) = app
+    // A player (re-)entered by the officer on a rating from elsewhere (ISL: back from a long
+    // stay abroad, or a foreigner on a national rating) says when and on what; a foreign player
+    // who entered the list on his FIDE or national rating held says where.
+    if let Some(last) = info.reentries.last() {
+        let before = match info.reentries.len() - 1 {
+            0 => String::new(),
+            n => format!(" ({n} before)"),
+        };
+        let word = if info.plays_for(rulebook.home_federation()) {
+            "re-entered "
+        } else {
+            "entered "
+        };
+        ratings.push(vec![
+            Span::styled(word, theme.style(Role::Header)),
+            Span::raw(format!(
+                "{} on {} {}{before}",
+                last.date,
+                last.on.label(),
+                last.rating
+            )),
+        ]);
+    } else if let Some(row) = app
         .history(player)
         .into_iter()
         .find(|r| r.entered.is_some())

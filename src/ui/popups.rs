@@ -588,7 +588,7 @@ pub(crate) fn draw_pick<R: Federation>(
         cells.extend(
             app.ratings(p)
                 .into_iter()
-                .map(|(_, s)| cell(rating(app.rating_of(s)))),
+                .map(|(_, s)| cell(rating(app.rating_of(s.as_deref())))),
         );
         cells
     });

@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 use proptest::prelude::*;
 use ratedesk::book::Book;
 use ratedesk::ledger::{Ledger, rate_all};
-use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
+use ratedesk::model::{Entry, Event, Game, GameResult, PlayerInfo, Reentry, TimeControl};
 use ratedesk::rules::isl::{Isl, IslState, Provisional, STANDARD, period_of};
 
 const PLAYERS: usize = 10;
@@ -55,6 +55,9 @@ enum Op {
     /// (or none): a foreign player enters on it when it is in force; the events it may move
     /// are found as the desk finds them ([`ratedesk::book::Change::reach`]).
     Fide(usize, i64, Option<i32>),
+    /// Player p re-entered on day d on this rating (added to his re-entries when the flag says
+    /// so, otherwise replacing them), or all his re-entries taken back.
+    Reenter(usize, i64, Option<i32>, bool),
 }
 
 fn event_spec() -> impl Strategy<Value = EventSpec> {
@@ -92,6 +95,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (any::<usize>(), -100i64..100).prop_map(|(k, d)| Op::Move(k, d)),
         2 => (0..PLAYERS, 0i64..480, proptest::option::of(1500i32..2500))
             .prop_map(|(p, d, r)| Op::Fide(p, d, r)),
+        2 => (0..PLAYERS, 0i64..480, proptest::option::weighted(0.8, 1500i32..2500), any::<bool>())
+            .prop_map(|(p, d, r, add)| Op::Reenter(p, d, r, add)),
     ]
 }
 
@@ -256,18 +261,8 @@ fn apply(book: &mut Book<Isl>, op: &Op) -> Vec<usize> {
             event.received = event.received.map(shift);
             vec![e]
         }
-        Op::Fide(p, d, rating) => {
-            use ratedesk::book::{Change, Delta, PlayerRecord, PlayerStatus};
-            let record = |book: &Book<Isl>| PlayerRecord::<Isl> {
-                info: book.players[*p].clone(),
-                seeds: book.seeds[*p].clone(),
-                held: book.held[*p].clone(),
-                confirmed: book.confirmed[*p].clone(),
-                status: PlayerStatus::Active,
-            };
-            let before = record(book);
-            let mut after = before.clone();
-            after.info.fide = rating
+        Op::Fide(p, d, rating) => edit_player(book, *p, |info| {
+            info.fide = rating
                 .map(|r| ratedesk::model::FideEntry {
                     list_date: day(*d),
                     standard: Some(r),
@@ -276,22 +271,54 @@ fn apply(book: &mut Book<Isl>, op: &Op) -> Vec<usize> {
                 })
                 .into_iter()
                 .collect();
-            let change = Change::<Isl> {
-                players: vec![Delta {
-                    key: *p,
-                    before: Some(Box::new(before)),
-                    after: Some(Box::new(after)),
-                }],
-                ..Change::default()
-            };
-            let reach = change.reach();
-            let mut touched = reach.events_touched(book);
-            let mut status = vec![PlayerStatus::Active; book.players.len()];
-            change.apply(book, &mut status);
-            touched.extend(reach.events_touched(book));
-            touched.into_iter().collect()
-        }
+        }),
+        Op::Reenter(p, d, rating, add) => edit_player(book, *p, |info| {
+            if !add {
+                info.reentries.clear();
+            }
+            if let Some(r) = rating {
+                info.reentries.push(Reentry {
+                    date: day(*d),
+                    rating: *r,
+                    on: if r % 2 == 0 {
+                        Entry::Fide
+                    } else {
+                        Entry::National
+                    },
+                });
+                info.reentries.sort_by_key(|r| r.date);
+            }
+        }),
     }
+}
+
+/// Edits player p's record as the desk does; returns the events it touches (found as the desk
+/// finds them, [`ratedesk::book::Change::reach`]).
+fn edit_player(book: &mut Book<Isl>, p: usize, edit: impl FnOnce(&mut PlayerInfo)) -> Vec<usize> {
+    use ratedesk::book::{Change, Delta, PlayerRecord, PlayerStatus};
+    let before = PlayerRecord::<Isl> {
+        info: book.players[p].clone(),
+        seeds: book.seeds[p].clone(),
+        held: book.held[p].clone(),
+        confirmed: book.confirmed[p].clone(),
+        status: PlayerStatus::Active,
+    };
+    let mut after = before.clone();
+    edit(&mut after.info);
+    let change = Change::<Isl> {
+        players: vec![Delta {
+            key: p,
+            before: Some(Box::new(before)),
+            after: Some(Box::new(after)),
+        }],
+        ..Change::default()
+    };
+    let reach = change.reach();
+    let mut touched = reach.events_touched(book);
+    let mut status = vec![PlayerStatus::Active; book.players.len()];
+    change.apply(book, &mut status);
+    touched.extend(reach.events_touched(book));
+    touched.into_iter().collect()
 }
 
 fn check(book: &Book<Isl>, ledger: &Ledger<Isl>) -> Result<(), TestCaseError> {
@@ -310,19 +337,28 @@ fn check(book: &Book<Isl>, ledger: &Ledger<Isl>) -> Result<(), TestCaseError> {
         book.held.clone(),
         &events,
     );
+    let ratings: Vec<_> = ledger.ratings().collect();
+    let expected: Vec<_> = oracle.ratings.iter().collect();
+    prop_assert_eq!(ratings, expected, "ratings against rate_all");
     for p in 0..book.players.len() {
         prop_assert_eq!(
-            ledger.state(book, p, STANDARD),
-            fresh.state(book, p, STANDARD),
+            ledger.state(&Isl, book, p, STANDARD),
+            fresh.state(&Isl, book, p, STANDARD),
             "player {}",
             p
         );
-        prop_assert_eq!(
-            ledger.state(book, p, STANDARD),
-            oracle.states[p][STANDARD].as_ref(),
-            "player {} against rate_all",
-            p
-        );
+        // A re-entry after his last unit stands in his place on the list; `rate_all` gives
+        // the state of his last unit.
+        if book.players[p].reentries.is_empty() {
+            prop_assert_eq!(
+                ledger
+                    .state(&Isl, book, p, STANDARD)
+                    .map(std::borrow::Cow::into_owned),
+                oracle.states[p][STANDARD].clone(),
+                "player {} against rate_all",
+                p
+            );
+        }
     }
     Ok(())
 }

@@ -237,8 +237,8 @@ fn assert_same(ledger: &Ledger<Tsf>, book: &Book<Tsf>) -> Result<(), TestCaseErr
     for p in 0..book.players.len() {
         for list in 0..3 {
             prop_assert_eq!(
-                ledger.state(book, p, list),
-                fresh.state(book, p, list),
+                ledger.state(&Tsf, book, p, list),
+                fresh.state(&Tsf, book, p, list),
                 "player {} list {}",
                 p,
                 list
@@ -288,7 +288,9 @@ fn a_standard_change_reaches_a_later_first_rapid_event() {
     apply(&mut book, &Op::AddEvent(spec(5, 0)));
     apply(&mut book, &Op::AddEvent(spec(65, 2)));
     let mut ledger = Ledger::build(&Tsf, &book);
-    let rapid_before = ledger.state(&book, 0, 1).cloned();
+    let rapid_before = ledger
+        .state(&Tsf, &book, 0, 1)
+        .map(std::borrow::Cow::into_owned);
     // p0 now loses every standard game: his standard UKD falls, and so does the rating his
     // first rapid event starts from.
     for g in 0..book.events[0].games.len() {
@@ -299,7 +301,12 @@ fn a_standard_change_reaches_a_later_first_rapid_event() {
         });
     }
     ledger.update(&Tsf, &book, [0]);
-    assert_ne!(ledger.state(&book, 0, 1).cloned(), rapid_before);
+    assert_ne!(
+        ledger
+            .state(&Tsf, &book, 0, 1)
+            .map(std::borrow::Cow::into_owned),
+        rapid_before
+    );
     let fresh = Ledger::build(&Tsf, &book);
     assert_eq!(ledger.units(), fresh.units());
     // Received on 26 January: rated with the February list, published 2025-03-01.

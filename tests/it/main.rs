@@ -19,6 +19,7 @@ mod ledger_tsf;
 mod migration;
 mod playoffs;
 mod receipt;
+mod reentry;
 mod registry;
 mod reliability;
 mod security;

@@ -138,3 +138,41 @@ fn a_database_of_v4_records_opens_with_its_record_and_its_log() {
     let check = ok(&run(db, &["check"]));
     assert!(check.contains("chain holds (7 entries)"), "{check}");
 }
+
+/// `tests/fixtures/records-v5/` was written by the release before players kept their
+/// re-entries (records tagged V5): an Icelandic demo (`ratedesk demo --rules isl --players 40
+/// --years 1`), a correction, a round's receipt day corrected, another correction and its
+/// undo. It opens with the same record and log, its chain holds, a backup of it restores, and
+/// it takes a re-entry and its undo.
+#[test]
+fn a_database_of_v5_records_opens_backs_up_and_takes_a_reentry() {
+    let dir = copy_of("records-v5");
+    let db = dir.path();
+    let events = read("records-v5.events.json");
+    assert_eq!(ok(&run(db, &["export", "events"])), events);
+    assert_eq!(ok(&run(db, &["log", "--full"])), read("records-v5.log.txt"));
+    let check = ok(&run(db, &["check"]));
+    assert!(check.contains("chain holds (5 entries)"), "{check}");
+    // Its audit entries, of the earlier layout, are written into a backup as they read.
+    let other = tempfile::tempdir().expect("tempdir");
+    let dump = other.path().join("v5.backup");
+    let dump = dump.to_str().expect("path");
+    ok(&run(db, &["backup", dump]));
+    let copy = other.path().join("copy");
+    ok(&run(&copy, &["restore", dump]));
+    assert_eq!(ok(&run(&copy, &["export", "events"])), events);
+    let set = ok(&run(
+        db,
+        &["reenter", "ISL10005", "2025-03-01", "--national", "1900"],
+    ));
+    assert!(
+        set.starts_with("re-enter ISL10005 on 2025-03-01 on national rating 1900"),
+        "{set}"
+    );
+    let check = ok(&run(db, &["check"]));
+    assert!(check.contains("chain holds (6 entries)"), "{check}");
+    ok(&run(db, &["undo"]));
+    assert_eq!(ok(&run(db, &["export", "events"])), events);
+    let check = ok(&run(db, &["check"]));
+    assert!(check.contains("chain holds (7 entries)"), "{check}");
+}

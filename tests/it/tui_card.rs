@@ -419,7 +419,11 @@ fn a_club_is_edited_on_the_form_and_undone_and_no_rating_moves() {
         app: &ratedesk::app::workstation::state::App<ratedesk::rules::ssl::Ssl>,
     ) -> Vec<Option<i32>> {
         (0..app.desk.book().players.len())
-            .flat_map(|p| app.ratings(p).into_iter().map(|(_, s)| app.rating_of(s)))
+            .flat_map(|p| {
+                app.ratings(p)
+                    .into_iter()
+                    .map(|(_, s)| app.rating_of(s.as_deref()))
+            })
             .collect()
     }
     let before = ratings(&app);

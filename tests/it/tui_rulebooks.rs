@@ -186,7 +186,7 @@ fn create_and_key<R: Federation>(app: &mut App<R>, k: &Keymap, e: &Keyed) -> usi
         .expect("the list of its time control");
     let shown = text(app, 160, 48);
     for s in app.standings(event) {
-        let now = app.rating_of(app.ratings(s.player)[list].1);
+        let now = app.rating_of(app.ratings(s.player)[list].1.as_deref());
         assert_eq!(s.entry, now, "{}", book.players[s.player].id);
         if let Some(rating) = now {
             let row = shown

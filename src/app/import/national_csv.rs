@@ -91,6 +91,7 @@ pub fn plan<R: Federation>(desk: &Desk<R>, file: &Path) -> Result<CsvPlan<R>, Im
             }
         };
         let info = PlayerInfo {
+            reentries: Vec::new(),
             id: row.id,
             name: row.name,
             federation: None,

@@ -85,6 +85,7 @@ pub enum Action {
     DeleteWord,
     Withdraw,
     ReceivedDate,
+    Reenter,
 }
 
 impl Action {
@@ -144,6 +145,7 @@ impl Action {
             Action::ReceivedDate => {
                 "correct the day the round's results were received (shown first)"
             }
+            Action::Reenter => "re-enter the player on the list from a date (shown first)",
         }
     }
 
@@ -192,6 +194,7 @@ impl Action {
             | Action::AddParticipant
             | Action::Withdraw
             | Action::ReceivedDate
+            | Action::Reenter
             | Action::Merge
             | Action::ConfirmTitle
             | Action::ImportFile => "Editing",

@@ -76,9 +76,9 @@ impl<R: Federation> App<R> {
             Edit::SetGame { game, .. } => std::iter::once(game.white).chain(game.black).collect(),
             Edit::MergePlayers { keep, remove } => vec![*keep, *remove],
             Edit::Withdraw { player, .. } => vec![*player],
-            Edit::ConfirmAward { player, .. } | Edit::UpdatePlayer { player, .. } => {
-                vec![*player]
-            }
+            Edit::ConfirmAward { player, .. }
+            | Edit::UpdatePlayer { player, .. }
+            | Edit::SetReentry { player, .. } => vec![*player],
             Edit::KeepingAwards { edit, .. } => self.edit_players(edit),
             _ => Vec::new(),
         }
@@ -206,6 +206,36 @@ impl<R: Federation> App<R> {
                     day(*received)
                 ));
                 lines
+            }
+            Edit::SetReentry {
+                player,
+                date,
+                entry,
+            } => {
+                let Some(info) = book.players.get(*player) else {
+                    return vec![edit.describe(book)];
+                };
+                let was = info
+                    .reentries
+                    .iter()
+                    .find(|r| r.date == *date)
+                    .map(|r| format!("on {} {}", r.on.label(), r.rating));
+                let who = format!("{} ({})", name(*player), info.id);
+                match entry {
+                    Some((rating, on)) => {
+                        let mut lines = vec![
+                            format!("{who} re-enters the list on {date}"),
+                            format!("  on {} {rating}, games counted from 0", on.label()),
+                        ];
+                        lines.extend(was.map(|w| format!("  (that day's re-entry was {w})")));
+                        lines
+                    }
+                    None => {
+                        let mut lines = vec![format!("{who}: his re-entry of {date} taken back")];
+                        lines.extend(was.map(|w| format!("  (it was {w})")));
+                        lines
+                    }
+                }
             }
             Edit::KeepingAwards { edit, .. } => self.what_changes(edit, form),
             _ => match form.and_then(|f| self.stored_form(f).map(|stored| (f, stored))) {

@@ -104,11 +104,13 @@ impl<R: Federation> App<R> {
                     }
                     match form.kind {
                         FormKind::EditPlayer(player) => {
-                            // The form does not show his FIDE and national lists: they stay.
+                            // The form does not show his FIDE and national lists, nor his
+                            // re-entries: they stay.
                             let stored = &self.desk.book().players[player];
                             let info = crate::model::PlayerInfo {
                                 fide: stored.fide.clone(),
                                 national: stored.national.clone(),
+                                reentries: stored.reentries.clone(),
                                 ..info
                             };
                             Ok(Edit::UpdatePlayer { player, info })
@@ -144,6 +146,32 @@ impl<R: Federation> App<R> {
                         round: Some(*round),
                         received,
                     })
+            }
+            FormKind::Reentry(player) => {
+                let player = *player;
+                form.reentry_value().and_then(|(date, on)| {
+                    let info = &self.desk.book().players[player];
+                    let entry = match on {
+                        None => None,
+                        Some((on, Some(rating))) => Some((rating, on)),
+                        Some((on, None)) => {
+                            let held = info.fide_rating_on(date, crate::model::FideKind::Standard);
+                            let rating = held.ok_or_else(|| {
+                                format!(
+                                    "no FIDE standard rating of a list dated on or before {date} \
+                                     is held for {}: type it",
+                                    info.id
+                                )
+                            })?;
+                            Some((rating, on))
+                        }
+                    };
+                    Ok(Edit::SetReentry {
+                        player,
+                        date,
+                        entry,
+                    })
+                })
             }
             FormKind::ImportTrf | FormKind::SelectionDate => unreachable!("handled above"),
         };
@@ -320,6 +348,20 @@ impl<R: Federation> App<R> {
         match self.desk.preview(&edit) {
             Ok(effect) => self.confirm(edit, effect, None),
             Err(e) => self.warn(e.to_string()),
+        }
+    }
+
+    /// Opens the form re-entering the player whose card is open on the list (a rulebook with
+    /// re-entries; the effect is shown before anything is stored).
+    pub fn start_reentry(&mut self) {
+        if !self.desk.rulebook().restarts() {
+            return self.warn("this rulebook does not re-enter a player on a rating from a date");
+        }
+        if let Some(player) = self.players.card {
+            self.popup = Some(Popup::Form(FormState::reentry(
+                player,
+                crate::clock::today(),
+            )));
         }
     }
 

@@ -26,7 +26,14 @@ pub enum FormKind {
         round: u32,
         shown: Option<NaiveDate>,
     },
+    /// A player entered on the list anew from a day (a rulebook with re-entries), or his
+    /// re-entry of a day taken back.
+    Reentry(PlayerIdx),
 }
+
+/// What the re-entry form asks for, typed: the day and, on what rating, or `None` to take the
+/// day's re-entry back. The rating `None`: his FIDE rating the database holds for that day.
+pub type ReentryTyped = (NaiveDate, Option<(crate::model::Entry, Option<i32>)>);
 
 /// A form: labelled text fields, one in focus.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +61,9 @@ const IMPORT_ID: &str = "Event id (empty: the file's name)";
 pub const IMPORT_RECEIVED: &str = "Results received (empty: today)";
 const SELECTION_DATE: &str = "Date (27.2.2026 or 2026-02-27)";
 const ROUND_RECEIVED: &str = "Received (empty: the event's date)";
+const REENTRY_DATE: &str = "Re-enters on (from that period's start)";
+const REENTRY_ON: &str = "On (fide, national; none: take back)";
+const REENTRY_RATING: &str = "Rating (empty: the FIDE rating held)";
 /// The player form's club (empty: none).
 const CLUB: &str = "Club";
 
@@ -67,7 +77,50 @@ impl FormState {
             FormKind::ImportTrf => "Import a TRF file",
             FormKind::SelectionDate => "Selection lists on",
             FormKind::RoundReceived { .. } => "Round's results received",
+            FormKind::Reentry(_) => "Re-enter on the list",
         }
+    }
+
+    /// The form re-entering a player on the list from a day (today unless changed), on his
+    /// FIDE rating unless a national one is chosen.
+    pub fn reentry(player: PlayerIdx, today: NaiveDate) -> Self {
+        Self {
+            kind: FormKind::Reentry(player),
+            fields: vec![
+                (REENTRY_DATE, today.format("%-d.%-m.%Y").to_string()),
+                (REENTRY_ON, "fide".into()),
+                (REENTRY_RATING, String::new()),
+            ],
+            focus: 0,
+        }
+    }
+
+    /// The re-entry typed: the day, and on what (`None`: that day's re-entry taken back).
+    pub fn reentry_value(&self) -> Result<ReentryTyped, String> {
+        let date = self
+            .date(REENTRY_DATE)?
+            .ok_or_else(|| format!("{REENTRY_DATE}: give the day he re-enters"))?;
+        let rating = match self.value(REENTRY_RATING) {
+            "" => None,
+            text => Some(
+                text.parse::<i32>()
+                    .map_err(|_| format!("{REENTRY_RATING}: '{text}' is not a rating"))?,
+            ),
+        };
+        let on = match self.value(REENTRY_ON).to_lowercase().as_str() {
+            "fide" | "f" => crate::model::Entry::Fide,
+            "national" | "n" => crate::model::Entry::National,
+            "none" | "-" => return Ok((date, None)),
+            other => {
+                return Err(format!(
+                    "{REENTRY_ON}: '{other}' is not fide, national or none"
+                ));
+            }
+        };
+        if on == crate::model::Entry::National && rating.is_none() {
+            return Err(format!("{REENTRY_RATING}: give the national rating"));
+        }
+        Ok((date, Some((on, rating))))
     }
 
     /// The form correcting the day a round's results were received, showing the day they
@@ -315,6 +368,7 @@ impl FormState {
         };
         let federation = self.value(FEDERATION).to_ascii_uppercase();
         let info = PlayerInfo {
+            reentries: Vec::new(),
             id: id.to_string(),
             name: name.to_string(),
             federation: (!federation.is_empty()).then_some(federation),

@@ -160,9 +160,11 @@ impl<R: Federation> App<R> {
                     Key(A::Search, "search"),
                     Key(A::Back, "back"),
                     Key(A::Merge, "merge"),
-                    Key(A::Undo, "undo"),
-                    Key(A::Help, "help"),
                 ]);
+                if self.acts_here(A::Reenter) {
+                    offers.push(Key(A::Reenter, "re-enter"));
+                }
+                offers.extend([Key(A::Undo, "undo"), Key(A::Help, "help")]);
                 offers
             }
         };

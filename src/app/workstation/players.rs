@@ -147,6 +147,7 @@ impl<R: Federation> App<R> {
                 }
             }
             (Focus::Card, Action::Merge) => self.start_merge(),
+            (Focus::Card, Action::Reenter) => self.start_reentry(),
             (Focus::Card, a) if is_move(a) => {
                 let (card, view) = (p.card, p.card_view);
                 let len = card.map_or(0, |c| match view {
@@ -386,8 +387,8 @@ impl<R: Federation> App<R> {
         let now = self
             .desk
             .ledger()
-            .state(self.desk.book(), player, list)
-            .and_then(|s| self.desk.rulebook().rating_of(s));
+            .state(self.desk.rulebook(), self.desk.book(), player, list)
+            .and_then(|s| self.desk.rulebook().rating_of(&s));
         if let (Some(date), Some(rating)) = (last, now) {
             points.push((date, rating));
         }

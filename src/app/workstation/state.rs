@@ -346,11 +346,18 @@ impl<R: Federation> App<R> {
                         | A::RareResults
                 ) || round
             }
-            (Context::Table, Tab::Players) => !matches!(action, A::ConfirmTitle | A::ChooseDate),
+            (Context::Table, Tab::Players) => match action {
+                A::ConfirmTitle | A::ChooseDate => false,
+                A::Reenter => {
+                    self.desk.rulebook().restarts()
+                        && self.players.focus == super::players::Focus::Card
+                }
+                _ => true,
+            },
             // A search box or the pairing line keeps the typing: Tab does not leave it.
             (Context::Form, _) => !matches!(action, A::NextTab | A::PrevTab),
             (Context::Table, Tab::Titles) => match action {
-                A::Merge => false,
+                A::Merge | A::Reenter => false,
                 A::ConfirmTitle => titles && self.titles.view == TitlesView::Holders,
                 A::ChooseDate => {
                     matches!(self.titles.view, TitlesView::Selection | TitlesView::Women)

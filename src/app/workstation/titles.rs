@@ -213,14 +213,22 @@ impl<R: Federation> App<R> {
     }
 
     /// Active players with their state on every list.
-    fn active_states(&self) -> impl Iterator<Item = (PlayerIdx, ListId, &R::State)> + '_ {
+    fn active_states(
+        &self,
+    ) -> impl Iterator<Item = (PlayerIdx, ListId, std::borrow::Cow<'_, R::State>)> + '_ {
         let book = self.desk.book();
+        let rulebook = self.desk.rulebook();
         let lists = self.desk.rulebook().lists().len();
         let status = self.desk.status();
         (0..book.players.len())
             .filter(move |&p| status.get(p) == Some(&PlayerStatus::Active))
             .flat_map(move |p| (0..lists).map(move |l| (p, l)))
-            .filter_map(move |(p, l)| self.desk.ledger().state(book, p, l).map(|s| (p, l, s)))
+            .filter_map(move |(p, l)| {
+                self.desk
+                    .ledger()
+                    .state(rulebook, book, p, l)
+                    .map(|s| (p, l, s))
+            })
     }
 
     /// Players who reached the rulebook's mark or are within [`NEAR_MARK`] of it, highest
@@ -232,13 +240,13 @@ impl<R: Federation> App<R> {
         let mut rows: Vec<MarkRow> = self
             .active_states()
             .filter_map(|(p, list, state)| {
-                let standing = rulebook.mark(state)?;
+                let standing = rulebook.mark(&state)?;
                 (standing.reached || standing.rating >= standing.mark - NEAR_MARK).then(|| {
                     MarkRow {
                         player: p,
                         list,
                         standing,
-                        factor: rulebook.next_factor(list, state, &book.players[p], on),
+                        factor: rulebook.next_factor(list, &state, &book.players[p], on),
                     }
                 })
             })
@@ -261,7 +269,7 @@ impl<R: Federation> App<R> {
             .active_states()
             .filter_map(|(p, list, state)| {
                 rulebook
-                    .progress(list, state)
+                    .progress(list, &state)
                     .map(|progress| FirstRatingRow {
                         player: p,
                         list,
@@ -298,7 +306,7 @@ impl<R: Federation> App<R> {
         let mut rows: Vec<BandRow> = self
             .active_states()
             .filter_map(|(p, list, state)| {
-                let rating = rulebook.rating_of(state)?;
+                let rating = rulebook.rating_of(&state)?;
                 let (edge, _) = bands
                     .iter()
                     .skip(1)

@@ -307,8 +307,8 @@ impl<R: Federation> App<R> {
         let mut rows = super::views::standings(book, ledger, event);
         for s in &mut rows {
             s.entry = s.rating.as_ref().and_then(|r| r.old).or_else(|| {
-                list.and_then(|l| ledger.state_on(book, s.player, l, before))
-                    .and_then(|state| rulebook.rating_of(state))
+                list.and_then(|l| ledger.state_on(rulebook, book, s.player, l, before))
+                    .and_then(|state| rulebook.rating_of(&state))
             });
         }
         rows.sort_by(|a, b| b.points.cmp(&a.points).then(b.entry.cmp(&a.entry)));

@@ -54,9 +54,13 @@ impl<R: Federation> App<R> {
     }
 
     /// The current rating and state of a player on each list.
-    pub fn ratings(&self, player: PlayerIdx) -> Vec<(ListId, Option<&R::State>)> {
-        (0..self.desk.rulebook().lists().len())
-            .map(|l| (l, self.desk.ledger().state(self.desk.book(), player, l)))
+    pub fn ratings(
+        &self,
+        player: PlayerIdx,
+    ) -> Vec<(ListId, Option<std::borrow::Cow<'_, R::State>>)> {
+        let (rulebook, book) = (self.desk.rulebook(), self.desk.book());
+        (0..rulebook.lists().len())
+            .map(|l| (l, self.desk.ledger().state(rulebook, book, player, l)))
             .collect()
     }
 
@@ -106,7 +110,7 @@ impl<R: Federation> App<R> {
         cells.extend(
             self.ratings(player)
                 .into_iter()
-                .map(|(_, s)| crate::figures::rating(self.rating_of(s))),
+                .map(|(_, s)| crate::figures::rating(self.rating_of(s.as_deref()))),
         );
         let titles: Vec<&str> = self
             .desk
@@ -127,8 +131,9 @@ impl<R: Federation> App<R> {
         let mut rows: Vec<(PlayerIdx, Reach<R::Award>)> = (0..book.players.len())
             .filter(|&p| self.desk.status()[p] == PlayerStatus::Active)
             .filter_map(|p| {
+                let owned = self.ratings(p);
                 let states: Vec<Option<&R::State>> =
-                    self.ratings(p).into_iter().map(|(_, s)| s).collect();
+                    owned.iter().map(|(_, s)| s.as_deref()).collect();
                 let held = self.desk.ledger().awards(book, p);
                 self.desk
                     .rulebook()

@@ -261,9 +261,6 @@ impl Federation for Isl {
 
     /// A foreign player's entry (see `rules::isl::entry`): on his FIDE or national rating.
     fn entered(&self, row: &PlayerRating<IslDetail>) -> Option<&'static str> {
-        row.detail.entry.map(|entry| match entry {
-            isl::Entry::Fide => "his FIDE rating",
-            isl::Entry::National => "his national rating",
-        })
+        row.detail.entry.map(isl::Entry::rating_name)
     }
 }

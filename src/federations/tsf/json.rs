@@ -195,10 +195,12 @@ fn period_row(
         (_, TsfState::Rated { rating, .. }) => {
             // B.1.f: the archive that gave the first UKD — the one before the period and this
             // period's performances.
-            let before = period
-                .pred_opt()
-                .and_then(|day| results.ledger.state_on(results.book, player, list, day));
-            let mut archive = match before {
+            let before = period.pred_opt().and_then(|day| {
+                results
+                    .ledger
+                    .state_on(&Tsf, results.book, player, list, day)
+            });
+            let mut archive = match before.as_deref() {
                 Some(TsfState::Unrated { performances }) => performances.clone(),
                 _ => Vec::new(),
             };

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::{EventPart, ListId, Rulebook, Unit, UnitKey, UnitOutcome};
 use crate::model::{Event, Rating};
 
-pub use entry::{Entry, entry_rating, is_foreign};
+pub use entry::{Entry, entry_rating, is_foreign, reentry_in, reentry_in_force};
 pub use initial::{MIN_GAMES, MIN_HALVES, Provisional, dp, initial_rating, score_percent};
 pub use periods::{Period, age_on, game_period, is_junior, is_list_date, period_of};
 pub use rated::{
@@ -196,6 +196,24 @@ impl Rulebook for Isl {
 
     fn lists(&self) -> &'static [&'static str] {
         &["standard"]
+    }
+
+    /// A returning Icelander re-enters the list (see [`reentry_in_force`]).
+    fn restarts(&self) -> bool {
+        true
+    }
+
+    fn restart(
+        &self,
+        info: &crate::model::PlayerInfo,
+        list: ListId,
+        since: Option<&UnitKey>,
+        upto: &dyn Fn(&UnitKey) -> bool,
+    ) -> Option<IslState> {
+        (list == STANDARD)
+            .then(|| reentry_in_force(info, since, upto))
+            .flatten()
+            .map(|r| IslState::rated(r.rating, 0, false))
     }
 
     /// Kröfur um tímamörk (see [`list_for`]). A play-off is an event like any other.

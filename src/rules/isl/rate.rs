@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::{
     Entry, Isl, IslDetail, IslState, Period, Provisional, change_hundredths, entry_rating,
     expected_hundredths, initial_rating, is_junior, k_factor, new_rating, period_of_key,
-    reaches_2400,
+    reaches_2400, reentry_in,
 };
 use crate::model::{Event, Game, PlayerIdx, Rating};
 use crate::rules::{EventPart, Factors, GameLine, Halves, PlayerRating, Unit, UnitOutcome};
@@ -216,7 +216,8 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
     let parts = ledger_order(unit.parts, unit.events);
 
     // Every player of a played game with his state at the period's start, and the part he
-    // first plays in; a foreign player without a state enters the list here when he can.
+    // first plays in; a foreign player without a state enters the list here when he can, and a
+    // returning Icelander re-entered in the period enters it here.
     let mut start: BTreeMap<PlayerIdx, IslState> = BTreeMap::new();
     let mut first_part: BTreeMap<PlayerIdx, usize> = BTreeMap::new();
     let mut entered: BTreeMap<PlayerIdx, Entry> = BTreeMap::new();
@@ -227,9 +228,15 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
                 if start.contains_key(&p) {
                     continue;
                 }
+                let info = unit.players.get(p);
+                // A player re-entered in this period brings the re-entry's state (the ledger
+                // gives it, `reentry_in_force`): his row says what he entered on.
+                if let Some(r) = info.and_then(|i| reentry_in(i, &period)) {
+                    entered.insert(p, r.on);
+                }
                 let state = match (unit.state)(p) {
                     Some(state) => state.clone(),
-                    None => match unit.players.get(p).and_then(|i| entry_rating(i, &period)) {
+                    None => match info.and_then(|i| entry_rating(i, &period)) {
                         Some((rating, how)) => {
                             entered.insert(p, how);
                             IslState::rated(rating, 0, false)
