@@ -2,8 +2,6 @@
 //! start, K numbered through the period in the ledger order of the events, the changes summed
 //! into the new rating, and unrated players' games accumulated towards an initial rating.
 
-use std::collections::BTreeMap;
-
 use super::{
     Entry, Isl, IslDetail, IslState, Period, Provisional, change_hundredths, entry_rating,
     expected_hundredths, initial_rating, is_junior, k_factor, new_rating, period_of_key,
@@ -58,42 +56,103 @@ fn games_in_order<'e>(event: &'e Event, part: &EventPart) -> Vec<&'e Game> {
     games
 }
 
+/// The period's players, each given a slot (a dense index) in the order they first play: the
+/// per-player figures are kept in vectors by slot rather than in maps by player.
+struct Slots {
+    /// Per player index, his slot (`u32::MAX`: none).
+    of: Vec<u32>,
+    /// Per slot, the player.
+    players: Vec<PlayerIdx>,
+}
+
+impl Slots {
+    fn new(players: usize) -> Self {
+        Self {
+            of: vec![u32::MAX; players],
+            players: Vec::new(),
+        }
+    }
+
+    fn get(&self, p: PlayerIdx) -> Option<usize> {
+        self.of
+            .get(p)
+            .filter(|&&s| s != u32::MAX)
+            .map(|&s| s as usize)
+    }
+
+    /// The player's slot, given him if he has none yet (`true`: new).
+    fn insert(&mut self, p: PlayerIdx) -> (usize, bool) {
+        if let Some(s) = self.get(p) {
+            return (s, false);
+        }
+        if p >= self.of.len() {
+            self.of.resize(p + 1, u32::MAX);
+        }
+        let s = self.players.len();
+        self.of[p] = s as u32;
+        self.players.push(p);
+        (s, true)
+    }
+}
+
 /// "Randstæðings: Stig andstæðingsins í upphafi stigatímabils": a game counts for a player only
 /// if his opponent had a rating at the period's start. A rated player's games against unrated
 /// opponents are not rated, and a game between two unrated players counts for neither (the
 /// original starts an unrated player's calculation with "fyrsta mótinu sem hann mætir
 /// andstæðingi með skákstig", his first event against a rated opponent).
+///
+/// Each player's counted games in order (the parts' ledger order, by round), grouped by slot:
+/// slot `s` has `games[offsets[s]..offsets[s + 1]]`.
 fn counted_games(
-    parts: &[&EventPart],
-    events: &[Event],
-    start: &BTreeMap<PlayerIdx, IslState>,
-) -> BTreeMap<PlayerIdx, Vec<Counted>> {
-    let mut by_player: BTreeMap<PlayerIdx, Vec<Counted>> = BTreeMap::new();
-    for (part_no, part) in parts.iter().enumerate() {
-        let event = &events[part.event];
-        for g in games_in_order(event, part) {
+    games: &[Vec<&Game>],
+    slots: &Slots,
+    start: &[IslState],
+) -> (Vec<Counted>, Vec<usize>) {
+    let rating: Vec<Option<Rating>> = start.iter().map(IslState::rating).collect();
+    let mut flat: Vec<(usize, Counted)> = Vec::new();
+    for (part_no, part) in games.iter().enumerate() {
+        for g in part {
             let (Some(black), Some(result)) = (g.black, g.result) else {
                 continue;
             };
-            let rating = |p: PlayerIdx| start.get(&p).and_then(IslState::rating);
+            let (Some(w), Some(b)) = (slots.get(g.white), slots.get(black)) else {
+                continue;
+            };
             let sides = [
-                (g.white, black, result.white_halves),
-                (black, g.white, result.black_halves),
+                (w, b, black, result.white_halves),
+                (b, w, g.white, result.black_halves),
             ];
-            for (me, opponent, halves) in sides {
-                if let Some(opponent_rating) = rating(opponent) {
-                    by_player.entry(me).or_default().push(Counted {
-                        part: part_no,
-                        round: g.round,
-                        opponent,
-                        opponent_rating,
-                        halves,
-                    });
+            for (me, them, opponent, halves) in sides {
+                if let Some(opponent_rating) = rating[them] {
+                    flat.push((
+                        me,
+                        Counted {
+                            part: part_no,
+                            round: g.round,
+                            opponent,
+                            opponent_rating,
+                            halves,
+                        },
+                    ));
                 }
             }
         }
     }
-    by_player
+    // Grouped by slot, each player's games kept in order (a counting sort).
+    let mut offsets = vec![0usize; slots.players.len() + 1];
+    for &(s, _) in &flat {
+        offsets[s + 1] += 1;
+    }
+    for s in 0..slots.players.len() {
+        offsets[s + 1] += offsets[s];
+    }
+    let mut next = offsets.clone();
+    let mut grouped: Vec<Counted> = flat.iter().map(|&(_, c)| c).collect();
+    for &(s, c) in &flat {
+        grouped[next[s]] = c;
+        next[s] += 1;
+    }
+    (grouped, offsets)
 }
 
 /// Tafla 1, Tafla 2 and Rbreyting for a rated player's counted games, in order; game numbers
@@ -214,45 +273,54 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
     let mut out = UnitOutcome::default();
     let period: Period = period_of_key(unit.key);
     let parts = ledger_order(unit.parts, unit.events);
+    let games: Vec<Vec<&Game>> = parts
+        .iter()
+        .map(|part| games_in_order(&unit.events[part.event], part))
+        .collect();
 
     // Every player of a played game with his state at the period's start, and the part he
     // first plays in; a foreign player without a state enters the list here when he can, and a
     // returning Icelander re-entered in the period enters it here.
-    let mut start: BTreeMap<PlayerIdx, IslState> = BTreeMap::new();
-    let mut first_part: BTreeMap<PlayerIdx, usize> = BTreeMap::new();
-    let mut entered: BTreeMap<PlayerIdx, Entry> = BTreeMap::new();
-    for (part_no, part) in parts.iter().enumerate() {
-        let event = &unit.events[part.event];
-        for g in games_in_order(event, part) {
+    let mut slots = Slots::new(unit.players.len());
+    let mut start: Vec<IslState> = Vec::new();
+    let mut first_part: Vec<usize> = Vec::new();
+    let mut entered: Vec<Option<Entry>> = Vec::new();
+    for (part_no, part) in games.iter().enumerate() {
+        for g in part {
             for p in std::iter::once(g.white).chain(g.black) {
-                if start.contains_key(&p) {
+                if !slots.insert(p).1 {
                     continue;
                 }
                 let info = unit.players.get(p);
                 // A player re-entered in this period brings the re-entry's state (the ledger
                 // gives it, `reentry_in_force`): his row says what he entered on.
-                if let Some(r) = info.and_then(|i| reentry_in(i, &period)) {
-                    entered.insert(p, r.on);
-                }
+                let mut entry = info.and_then(|i| reentry_in(i, &period)).map(|r| r.on);
                 let state = match (unit.state)(p) {
                     Some(state) => state.clone(),
                     None => match info.and_then(|i| entry_rating(i, &period)) {
                         Some((rating, how)) => {
-                            entered.insert(p, how);
+                            entry = Some(how);
                             IslState::rated(rating, 0, false)
                         }
                         None => IslState::default(),
                     },
                 };
-                start.insert(p, state);
-                first_part.insert(p, part_no);
+                start.push(state);
+                first_part.push(part_no);
+                entered.push(entry);
             }
         }
     }
-    let counted = counted_games(&parts, unit.events, &start);
+    let (counted, offsets) = counted_games(&games, &slots, &start);
 
-    for (&p, before) in &start {
-        let games = counted.get(&p).map_or(&[][..], Vec::as_slice);
+    // In the order of the players' indices.
+    let mut order: Vec<usize> = (0..slots.players.len()).collect();
+    order.sort_unstable_by_key(|&s| slots.players[s]);
+    out.states.reserve_exact(order.len());
+    for s in order {
+        let p = slots.players[s];
+        let before = &start[s];
+        let games = &counted[offsets[s]..offsets[s + 1]];
         let (after, rows) = match before {
             IslState::Rated {
                 rating,
@@ -263,7 +331,7 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
                 let figures = rated_figures(*rating, *n, junior, *reached_2400, games);
                 let total: i64 = figures.iter().map(|f| f.change).sum();
                 let new = new_rating(*rating, total);
-                let entry = entered.get(&p).copied();
+                let entry = entered[s];
                 let after = if games.is_empty() && entry.is_none() {
                     before.clone()
                 } else {
@@ -287,7 +355,7 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
                 // An entrant whose games do not count this period still shows his entry: a
                 // row without games in the part he first played in.
                 if rows.is_empty() && entry.is_some() {
-                    rows.push(builder.row(first_part[&p], &[], Some(&[])));
+                    rows.push(builder.row(first_part[s], &[], Some(&[])));
                 }
                 (after, rows)
             }
