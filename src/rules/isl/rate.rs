@@ -14,9 +14,10 @@ use crate::rules::{EventPart, Factors, GameLine, Halves, PlayerRating, Unit, Uni
 #[derive(Clone, Copy, Debug)]
 struct Counted {
     /// Position of the event part in ledger order.
-    part: usize,
+    part: u32,
     round: u32,
-    opponent: PlayerIdx,
+    /// The opponent's player index (kept in 32 bits: a period's games are many).
+    opponent: u32,
     opponent_rating: Rating,
     halves: u8,
 }
@@ -109,49 +110,55 @@ fn counted_games(
     start: &[IslState],
 ) -> (Vec<Counted>, Vec<usize>) {
     let rating: Vec<Option<Rating>> = start.iter().map(IslState::rating).collect();
-    let mut flat: Vec<(usize, Counted)> = Vec::new();
-    for (part_no, part) in games.iter().enumerate() {
-        for g in part {
-            let (Some(black), Some(result)) = (g.black, g.result) else {
-                continue;
-            };
-            let (Some(w), Some(b)) = (slots.get(g.white), slots.get(black)) else {
-                continue;
-            };
-            let sides = [
-                (w, b, black, result.white_halves),
-                (b, w, g.white, result.black_halves),
-            ];
-            for (me, them, opponent, halves) in sides {
-                if let Some(opponent_rating) = rating[them] {
-                    flat.push((
-                        me,
-                        Counted {
-                            part: part_no,
+    // Each counted side of a game, in order, with the slot of the player it counts for.
+    let sides = |visit: &mut dyn FnMut(usize, Counted)| {
+        for (part_no, part) in games.iter().enumerate() {
+            for g in part {
+                let (Some(black), Some(result)) = (g.black, g.result) else {
+                    continue;
+                };
+                let (Some(w), Some(b)) = (slots.get(g.white), slots.get(black)) else {
+                    continue;
+                };
+                let sides = [
+                    (w, b, black, result.white_halves),
+                    (b, w, g.white, result.black_halves),
+                ];
+                for (me, them, opponent, halves) in sides {
+                    if let Some(opponent_rating) = rating[them] {
+                        let counted = Counted {
+                            part: part_no as u32,
                             round: g.round,
-                            opponent,
+                            opponent: opponent as u32,
                             opponent_rating,
                             halves,
-                        },
-                    ));
+                        };
+                        visit(me, counted);
+                    }
                 }
             }
         }
-    }
-    // Grouped by slot, each player's games kept in order (a counting sort).
+    };
+    // Grouped by slot, each player's games kept in order (a counting sort: counted, then
+    // placed).
     let mut offsets = vec![0usize; slots.players.len() + 1];
-    for &(s, _) in &flat {
-        offsets[s + 1] += 1;
-    }
+    sides(&mut |me, _| offsets[me + 1] += 1);
     for s in 0..slots.players.len() {
         offsets[s + 1] += offsets[s];
     }
     let mut next = offsets.clone();
-    let mut grouped: Vec<Counted> = flat.iter().map(|&(_, c)| c).collect();
-    for &(s, c) in &flat {
-        grouped[next[s]] = c;
-        next[s] += 1;
-    }
+    let none = Counted {
+        part: 0,
+        round: 0,
+        opponent: 0,
+        opponent_rating: 0,
+        halves: 0,
+    };
+    let mut grouped = vec![none; offsets[slots.players.len()]];
+    sides(&mut |me, counted| {
+        grouped[next[me]] = counted;
+        next[me] += 1;
+    });
     (grouped, offsets)
 }
 
@@ -206,7 +213,7 @@ impl RowBuilder<'_> {
             let end = i + counted[i..].iter().take_while(|c| c.part == part).count();
             let games = &counted[i..end];
             let figs = figures.map(|f| &f[i..end]);
-            rows.push(self.row(part, games, figs));
+            rows.push(self.row(part as usize, games, figs));
             i = end;
         }
         rows
@@ -225,7 +232,7 @@ impl RowBuilder<'_> {
                 let f = figures.and_then(|f| f.get(j));
                 GameLine {
                     round: c.round,
-                    opponent: c.opponent,
+                    opponent: c.opponent as PlayerIdx,
                     halves: c.halves,
                     opponent_rating: c.opponent_rating,
                     expected: f.map(|f| f.expected.clamp(0, 100) as u8),
@@ -234,7 +241,6 @@ impl RowBuilder<'_> {
             })
             .collect();
         let score: Halves = games.iter().map(|c| Halves::from(c.halves)).sum();
-        let ratings: Vec<Rating> = games.iter().map(|c| c.opponent_rating).collect();
         let mut detail = self.detail.clone();
         match figures {
             Some(f) => {
@@ -242,7 +248,8 @@ impl RowBuilder<'_> {
                 detail.k = f.iter().map(|f| f.k).collect();
             }
             None => {
-                detail.opponents_sum = Some(ratings.iter().map(|&r| i64::from(r)).sum());
+                detail.opponents_sum =
+                    Some(games.iter().map(|c| i64::from(c.opponent_rating)).sum());
             }
         }
         PlayerRating {
@@ -317,6 +324,7 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
     let mut order: Vec<usize> = (0..slots.players.len()).collect();
     order.sort_unstable_by_key(|&s| slots.players[s]);
     out.states.reserve_exact(order.len());
+    out.ratings.reserve(order.len());
     for s in order {
         let p = slots.players[s];
         let before = &start[s];
