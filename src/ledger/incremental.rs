@@ -294,7 +294,7 @@ impl<R: Rulebook> Ledger<R> {
         key: &UnitKey,
     ) -> Option<R::State> {
         let info = book.players.get(player);
-        if info.is_some_and(|i| !i.reentries.is_empty()) {
+        if rulebook.restarts() && info.is_some_and(|i| !i.reentries.is_empty()) {
             let since = self
                 .lanes
                 .get(player, list)

@@ -60,10 +60,10 @@ pub(crate) fn restarted<R: Rulebook>(
     since: Option<&UnitKey>,
     upto: &dyn Fn(&UnitKey) -> bool,
 ) -> Option<R::State> {
-    let info = info.filter(|i| !i.reentries.is_empty())?;
     if !rulebook.restarts() {
         return None;
     }
+    let info = info.filter(|i| !i.reentries.is_empty())?;
     rulebook.restart(info, list, since, upto)
 }
 

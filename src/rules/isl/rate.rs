@@ -324,7 +324,19 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
     let mut order: Vec<usize> = (0..slots.players.len()).collect();
     order.sort_unstable_by_key(|&s| slots.players[s]);
     out.states.reserve_exact(order.len());
-    out.ratings.reserve(order.len());
+    // A row per part a player has a counted game in (and one for an entrant without any): the
+    // rows are kept as rated, so room is made for exactly these.
+    let row_count: usize = (0..order.len())
+        .map(|s| {
+            let games = &counted[offsets[s]..offsets[s + 1]];
+            let parts = games.windows(2).filter(|w| w[0].part != w[1].part).count();
+            match games.len() {
+                0 => usize::from(entered[s].is_some() && start[s].rating().is_some()),
+                _ => parts + 1,
+            }
+        })
+        .sum();
+    out.ratings.reserve_exact(row_count);
     for s in order {
         let p = slots.players[s];
         let before = &start[s];
@@ -397,6 +409,7 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
         out.ratings.extend(rows);
         out.states.push((p, after));
     }
+    debug_assert_eq!(out.ratings.len(), row_count, "the rows counted beforehand");
     out
 }
 

@@ -21,6 +21,8 @@ use crate::rules::{Factors, GameLine, Halves, Performance, PlayerRating, Unit, U
 struct Encounter {
     round: u32,
     opponent: PlayerIdx,
+    /// The opponent's place among the event's players ([`Encounters::players`]).
+    slot: u32,
     halves: u8,
 }
 
@@ -37,25 +39,77 @@ fn played_games<'e>(event: &'e Event, games: &[usize]) -> Vec<&'e Game> {
     played
 }
 
-/// Every player's games in the event; a player counts in an event if he played a game in it.
-fn encounters(played: &[&Game]) -> BTreeMap<PlayerIdx, Vec<Encounter>> {
-    let mut by_player: BTreeMap<PlayerIdx, Vec<Encounter>> = BTreeMap::new();
-    for g in played {
-        let (Some(black), Some(result)) = (g.black, g.result) else {
-            continue;
-        };
-        by_player.entry(g.white).or_default().push(Encounter {
+/// The players of an event (a player counts in an event if he played a game in it), in the
+/// order of their indices, and each one's games in round order: the per-player figures are
+/// kept in vectors by a player's place in that order, not in maps by player.
+struct Encounters {
+    players: Vec<PlayerIdx>,
+    /// Grouped by player: the `s`th player's are `games[offsets[s]..offsets[s + 1]]`.
+    games: Vec<Encounter>,
+    offsets: Vec<usize>,
+}
+
+impl Encounters {
+    /// The games of the player at place `s`.
+    fn of(&self, s: usize) -> &[Encounter] {
+        &self.games[self.offsets[s]..self.offsets[s + 1]]
+    }
+}
+
+/// Every player's games in the event.
+fn encounters(played: &[&Game]) -> Encounters {
+    let sides = played.iter().filter_map(|g| match (g.black, g.result) {
+        (Some(black), Some(result)) => Some((g, black, result)),
+        _ => None,
+    });
+    let mut players: Vec<PlayerIdx> = sides
+        .clone()
+        .flat_map(|(g, black, _)| [g.white, black])
+        .collect();
+    players.sort_unstable();
+    players.dedup();
+    let place = |p: PlayerIdx| players.binary_search(&p).unwrap_or_default();
+    // A counting sort by player, each player's games kept in round order.
+    let mut offsets = vec![0usize; players.len() + 1];
+    let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(played.len());
+    for (g, black, _) in sides.clone() {
+        let (w, b) = (place(g.white), place(black));
+        offsets[w + 1] += 1;
+        offsets[b + 1] += 1;
+        pairs.push((w, b));
+    }
+    for s in 0..players.len() {
+        offsets[s + 1] += offsets[s];
+    }
+    let mut next = offsets.clone();
+    let none = Encounter {
+        round: 0,
+        opponent: 0,
+        slot: 0,
+        halves: 0,
+    };
+    let mut games = vec![none; offsets[players.len()]];
+    for ((g, black, result), (w, b)) in sides.zip(pairs) {
+        games[next[w]] = Encounter {
             round: g.round,
             opponent: black,
+            slot: b as u32,
             halves: result.white_halves,
-        });
-        by_player.entry(black).or_default().push(Encounter {
+        };
+        next[w] += 1;
+        games[next[b]] = Encounter {
             round: g.round,
             opponent: g.white,
+            slot: w as u32,
             halves: result.black_halves,
-        });
+        };
+        next[b] += 1;
     }
-    by_player
+    Encounters {
+        players,
+        games,
+        offsets,
+    }
 }
 
 /// The figures of one event that every row shares.
@@ -70,27 +124,28 @@ struct EventFigures {
 
 impl EventFigures {
     /// A.1, A.5, A.8, B.3.a, B.4.a–c: the method and the averages of an event.
-    fn of(
-        event: &Event,
-        played: &[&Game],
-        games: &BTreeMap<PlayerIdx, Vec<Encounter>>,
-        standings: &BTreeMap<PlayerIdx, Standing>,
-    ) -> Self {
-        let rated: Vec<(PlayerIdx, Rating)> = standings
+    fn of(event: &Event, played: &[&Game], games: &Encounters, standings: &[Standing]) -> Self {
+        // The places of the rated players, and their ratings.
+        let rated: Vec<(usize, Rating)> = standings
             .iter()
-            .filter_map(|(&p, s)| s.rating().map(|r| (p, r)))
+            .enumerate()
+            .filter_map(|(s, standing)| standing.rating().map(|r| (s, r)))
             .collect();
         let average = super::tables::average(rated.iter().map(|&(_, r)| r));
-        let players: BTreeSet<PlayerIdx> = games.keys().copied().collect();
         // Pairing codes are checked on input; an unknown one is rated as Swiss (A.5).
         let pairing = Pairing::parse(&event.pairing).unwrap_or(Pairing::Swiss);
-        let m = players.len() as u32;
+        let m = games.players.len() as u32;
+        // Only a round robin asks who played whom.
+        let players: BTreeSet<PlayerIdx> = match pairing {
+            Pairing::RoundRobin => games.players.iter().copied().collect(),
+            _ => BTreeSet::new(),
+        };
         let chosen = method(pairing, &event.games, played, &players, rated.len());
         let to = match (chosen, average) {
             (Method::Berger, Some(ra)) => {
                 let (s, n) = rated
                     .iter()
-                    .flat_map(|(p, _)| games.get(p).into_iter().flatten())
+                    .flat_map(|&(s, _)| games.of(s))
                     .fold((0 as Halves, 0u32), |(s, n), e| {
                         (s + Halves::from(e.halves), n + 1)
                     });
@@ -148,14 +203,14 @@ fn rated_row(
     own: Rating,
     source: Source,
     games: &[Encounter],
-    standings: &BTreeMap<PlayerIdx, Standing>,
+    standings: &[Standing],
     ev: &EventFigures,
 ) -> PlayerRating<TsfDetail> {
-    let counted = |p: PlayerIdx| standings.get(&p).and_then(|s| s.rating());
+    let counted = |e: &Encounter| standings[e.slot as usize].rating();
     let rated_games: Vec<RatedGame> = games
         .iter()
         .map(|e| RatedGame {
-            opponent: counted(e.opponent),
+            opponent: counted(e),
             halves: e.halves,
         })
         .collect();
@@ -171,8 +226,7 @@ fn rated_row(
             round: e.round,
             opponent: e.opponent,
             halves: e.halves,
-            opponent_rating: counted(e.opponent)
-                .map_or(ev.unrated_rating(), |r| within_350(own, r)),
+            opponent_rating: counted(e).map_or(ev.unrated_rating(), |r| within_350(own, r)),
             expected: None,
             rating_after: own,
         })
@@ -201,15 +255,15 @@ fn unrated_row(
     event_idx: usize,
     player: PlayerIdx,
     games: &[Encounter],
-    standings: &BTreeMap<PlayerIdx, Standing>,
+    standings: &[Standing],
     ev: &EventFigures,
 ) -> PlayerRating<TsfDetail> {
     let own = ev.unrated_rating();
-    let counted = |p: PlayerIdx| standings.get(&p).and_then(|s| s.rating()).unwrap_or(own);
+    let counted = |e: &Encounter| standings[e.slot as usize].rating().unwrap_or(own);
     let score: Halves = games.iter().map(|e| Halves::from(e.halves)).sum();
     let f = match ev.method {
         Method::Swiss => {
-            let opponents: Vec<Rating> = games.iter().map(|e| counted(e.opponent)).collect();
+            let opponents: Vec<Rating> = games.iter().map(counted).collect();
             swiss_performance(own, &opponents, score)
         }
         Method::Berger => berger_performance(own, ev.players, games.len() as u32, score),
@@ -221,8 +275,8 @@ fn unrated_row(
             opponent: e.opponent,
             halves: e.halves,
             opponent_rating: match ev.method {
-                Method::Swiss => within_350(own, counted(e.opponent)),
-                Method::Berger => counted(e.opponent),
+                Method::Swiss => within_350(own, counted(e)),
+                Method::Berger => counted(e),
             },
             expected: None,
             rating_after: f.performance,
@@ -260,21 +314,24 @@ fn rate_event(
     let played = played_games(event, games);
     let by_player = encounters(&played);
     let nobody = crate::model::PlayerInfo::default();
-    let standings: BTreeMap<PlayerIdx, Standing> = by_player
-        .keys()
+    let standings: Vec<Standing> = by_player
+        .players
+        .iter()
         .map(|&p| {
             let info = unit.players.get(p).unwrap_or(&nobody);
-            let s = standing(info, unit.list, event.start, (unit.state)(p), || {
+            standing(info, unit.list, event.start, (unit.state)(p), || {
                 standard(p)
-            });
-            (p, s)
+            })
         })
         .collect();
     let ev = EventFigures::of(event, &played, &by_player, &standings);
     by_player
+        .players
         .iter()
-        .map(|(&p, games)| {
-            let standing = standings.get(&p).copied().unwrap_or(Standing::Unrated);
+        .enumerate()
+        .map(|(s, &p)| {
+            let standing = standings[s];
+            let games = by_player.of(s);
             let rating = match standing {
                 Standing::Rated { rating, source, .. } => {
                     rated_row(event_idx, p, rating, source, games, &standings, &ev)
@@ -339,9 +396,23 @@ pub(super) fn rate(unit: &Unit<'_, Tsf>) -> UnitOutcome<TsfState, (), TsfDetail>
     let standard = |p: PlayerIdx| (unit.state_on)(p, STANDARD).and_then(TsfState::rating);
     let mut tallies: BTreeMap<PlayerIdx, Tally> = BTreeMap::new();
     let mut outcome = UnitOutcome::default();
-    for part in parts {
-        let event_id = unit.events.get(part.event).map(|e| e.id.clone());
-        for row in rate_event(unit, part.event, &part.games, &standard) {
+    // Every event's rows first: the unit keeps its rows as rated, so room is made for exactly
+    // these (a month's rows grown by doubling would be copied, and over-allocated, many times).
+    let events: Vec<(Option<String>, Vec<Row>)> = parts
+        .iter()
+        .map(|part| {
+            let event_id = unit.events.get(part.event).map(|e| e.id.clone());
+            (
+                event_id,
+                rate_event(unit, part.event, &part.games, &standard),
+            )
+        })
+        .collect();
+    outcome
+        .ratings
+        .reserve_exact(events.iter().map(|(_, rows)| rows.len()).sum());
+    for (event_id, rows) in events {
+        for row in rows {
             let p = row.rating.player;
             match (row.standing, &row.rating.detail.figures) {
                 // B.1.d: a foreign player's FIDE rating never changes here.
