@@ -12,7 +12,7 @@
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::incremental::{Ledger, UnitId, UnitResult, rate_unit};
+use super::incremental::{Again, Ledger, UnitId, UnitResult, rate_unit};
 use crate::book::Book;
 use crate::cores::map_on_cores;
 use crate::model::PlayerIdx;
@@ -74,6 +74,18 @@ impl<R: Rulebook> Ahead<R> {
     }
 }
 
+/// What a unit is rated again from: what it published (`old`), unless the update touched its
+/// events, and the players moved so far.
+fn again<'a, R: Rulebook>(
+    unit: &UnitId,
+    old: Option<&'a UnitResult<R>>,
+    touched: &BTreeSet<UnitId>,
+    moved: &'a dyn Fn(PlayerIdx) -> bool,
+) -> Option<Again<'a, R>> {
+    let old = old.filter(|_| !touched.contains(unit))?;
+    Some((&old.ratings[..], moved))
+}
+
 impl<R: Rulebook> Ledger<R> {
     /// What a unit's participants hold before it, as things stand.
     fn inputs(&self, rulebook: &R, book: &Book<R>, id: &UnitId, parts: &[EventPart]) -> Inputs<R> {
@@ -91,7 +103,8 @@ impl<R: Rulebook> Ledger<R> {
         }
     }
 
-    /// Rates a unit from what its participants bring.
+    /// Rates a unit from what its participants bring (`again`: from what it published, its
+    /// events as they were).
     fn rate_from(
         &self,
         rulebook: &R,
@@ -99,6 +112,7 @@ impl<R: Rulebook> Ledger<R> {
         id: &UnitId,
         parts: &[EventPart],
         inputs: &Inputs<R>,
+        again: Option<Again<'_, R>>,
     ) -> UnitResult<R> {
         let key = &id.0;
         let find = |p: PlayerIdx| inputs.players.binary_search(&p).ok();
@@ -111,17 +125,24 @@ impl<R: Rulebook> Ledger<R> {
                     .as_slice()
             })
         };
-        rate_unit(rulebook, book, id, parts, &state_of, &state_on, &awards_of)
+        rate_unit(
+            rulebook, book, id, parts, &state_of, &state_on, &awards_of, again,
+        )
     }
 
     /// Rates a unit of an update (`None`: it no longer rates anything): its result rated ahead
     /// when its participants still bring what it was rated from, otherwise rated now — with the
-    /// next units of `queue` rated ahead beside it.
+    /// next units of `queue` rated ahead beside it. A unit whose events the update did not
+    /// touch (`touched`) is rated again from what it published (`old`, or the result in place
+    /// for one rated ahead), with the players moved so far in the update.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn rate(
         &self,
         rulebook: &R,
         book: &Book<R>,
         id: &UnitId,
+        old: Option<&UnitResult<R>>,
+        touched: &BTreeSet<UnitId>,
         queue: &BTreeSet<UnitId>,
         ahead: &mut Ahead<R>,
     ) -> Option<UnitResult<R>> {
@@ -129,9 +150,13 @@ impl<R: Rulebook> Ledger<R> {
         if let Some(result) = ahead.take(id) {
             return Some(result);
         }
+        let steps = &ahead.moved;
+        let moved = |p: PlayerIdx| steps.get(p).is_some_and(|&s| s > 0);
+        let again = |u: &UnitId, old| again(u, old, touched, &moved);
         if ahead.threads <= 1 {
             let inputs = self.inputs(rulebook, book, id, parts);
-            return Some(self.rate_from(rulebook, book, id, parts, &inputs));
+            let again = again(id, old);
+            return Some(self.rate_from(rulebook, book, id, parts, &inputs, again));
         }
         // This unit and the next ones not yet rated ahead, shared out among the threads (each
         // gathers what its unit's participants bring, too): four a thread, so that the threads
@@ -147,9 +172,14 @@ impl<R: Rulebook> Ledger<R> {
                 jobs.push((next.clone(), parts));
             }
         }
-        let rated = map_on_cores(&jobs, ahead.threads, |(id, parts)| {
-            let inputs = self.inputs(rulebook, book, id, parts);
-            let result = self.rate_from(rulebook, book, id, parts, &inputs);
+        let rated = map_on_cores(&jobs, ahead.threads, |(u, parts)| {
+            let inputs = self.inputs(rulebook, book, u, parts);
+            let previous = if u == id {
+                old
+            } else {
+                self.units.get(u).map(|r| &**r)
+            };
+            let result = self.rate_from(rulebook, book, u, parts, &inputs, again(u, previous));
             (inputs.players, result)
         });
         let mut mine = None;

@@ -102,7 +102,7 @@ impl<'a, R: Rulebook> Before<'a, R> {
                 .map_or(&[][..], |a| a.as_slice())
         };
         rate_unit(
-            rulebook, self.book, id, parts, &state_of, &state_on, &awards_of,
+            rulebook, self.book, id, parts, &state_of, &state_on, &awards_of, None,
         )
     }
 }

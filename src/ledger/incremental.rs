@@ -137,7 +137,16 @@ pub(super) fn placement<R: Rulebook>(
         .collect()
 }
 
-/// Rates one unit, its participants' states and awards as the closures give them.
+/// What rating a unit again may start from ([`Rulebook::rate_again`]): what it published
+/// when last rated, and which players moved since.
+pub(super) type Again<'a, R> = (
+    &'a [PlayerRating<<R as Rulebook>::Detail>],
+    &'a dyn Fn(PlayerIdx) -> bool,
+);
+
+/// Rates one unit, its participants' states and awards as the closures give them (`again`:
+/// rated again from what it published, its events as they were).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn rate_unit<'a, R: Rulebook>(
     rulebook: &R,
     book: &'a Book<R>,
@@ -146,6 +155,7 @@ pub(super) fn rate_unit<'a, R: Rulebook>(
     state: &'a dyn Fn(PlayerIdx) -> Option<&'a R::State>,
     state_on: &'a dyn Fn(PlayerIdx, ListId) -> Option<&'a R::State>,
     awards: &'a dyn Fn(PlayerIdx) -> &'a [Award<R::Award>],
+    again: Option<Again<'_, R>>,
 ) -> UnitResult<R> {
     let unit = Unit::<R> {
         key,
@@ -157,7 +167,9 @@ pub(super) fn rate_unit<'a, R: Rulebook>(
         state,
         awards,
     };
-    let outcome = rulebook.rate(&unit);
+    let outcome = again
+        .and_then(|(previous, moved)| rulebook.rate_again(&unit, previous, moved))
+        .unwrap_or_else(|| rulebook.rate(&unit));
     UnitResult {
         ratings: Ratings::new(outcome.ratings),
         states: outcome.states.into_iter().collect(),
@@ -458,12 +470,23 @@ impl<R: Rulebook> Ledger<R> {
                 queue.extend(self.place(rulebook, book, e));
             }
         }
+        // The units of the events changed: rated whole. The others the update reaches hold
+        // the events they held, and only moved players.
+        let touched = queue.clone();
         let mut update = Update::default();
         let mut ahead = Ahead::new(rulebook, book.players.len());
         while let Some(id) = queue.pop_first() {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
-            let new = self.rate(rulebook, book, &id, &queue, &mut ahead);
+            let new = self.rate(
+                rulebook,
+                book,
+                &id,
+                old.as_deref(),
+                &touched,
+                &queue,
+                &mut ahead,
+            );
             let (moved, awards_moved) = differences(old.as_deref(), new.as_ref());
             // Before the new result is indexed, remember what the moved players had.
             let list = id.1;

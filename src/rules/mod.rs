@@ -395,4 +395,18 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
 
     /// Rates one unit.
     fn rate(&self, unit: &Unit<'_, Self>) -> UnitOutcome<Self::State, Self::Award, Self::Detail>;
+
+    /// Rates again a unit whose events and games are as they were when it published
+    /// `previous`, only the states or awards of the participants `moved` says having changed
+    /// since: a rulebook whose unit is made of parts rated apart may rate again only the parts
+    /// that hold a moved player, and take the others' rows as they were. The outcome must be
+    /// [`Rulebook::rate`]'s. `None`: rate it whole.
+    fn rate_again(
+        &self,
+        _unit: &Unit<'_, Self>,
+        _previous: &[PlayerRating<Self::Detail>],
+        _moved: &dyn Fn(PlayerIdx) -> bool,
+    ) -> Option<UnitOutcome<Self::State, Self::Award, Self::Detail>> {
+        None
+    }
 }

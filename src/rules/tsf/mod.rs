@@ -188,6 +188,17 @@ impl Rulebook for Tsf {
     }
 
     fn rate(&self, unit: &Unit<'_, Self>) -> UnitOutcome<TsfState, (), TsfDetail> {
-        rate::rate(unit)
+        rate::rate(unit, None)
+    }
+
+    /// B.1.e: every event of a month is rated against the list in force at its start, apart
+    /// from the others; an event none of whose players moved rates as it did.
+    fn rate_again(
+        &self,
+        unit: &Unit<'_, Self>,
+        previous: &[crate::rules::PlayerRating<TsfDetail>],
+        moved: &dyn Fn(crate::model::PlayerIdx) -> bool,
+    ) -> Option<UnitOutcome<TsfState, (), TsfDetail>> {
+        Some(rate::rate(unit, Some((previous, moved))))
     }
 }

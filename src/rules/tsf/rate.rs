@@ -343,6 +343,54 @@ fn rate_event(
         .collect()
 }
 
+/// An event's rows as the unit last published them, when none of its players moved since
+/// (`None`: one did, or it published none): each with the standing it was rated with, which
+/// is his standing now.
+fn kept_rows(
+    unit: &Unit<'_, Tsf>,
+    event_idx: usize,
+    games: &[usize],
+    previous: &[PlayerRating<TsfDetail>],
+    moved: &dyn Fn(PlayerIdx) -> bool,
+    standard: &dyn Fn(PlayerIdx) -> Option<Rating>,
+) -> Option<Vec<Row>> {
+    let event = unit.events.get(event_idx)?;
+    let anyone_moved = games
+        .iter()
+        .filter_map(|&g| event.games.get(g))
+        .filter(|g| g.is_rated_game())
+        .any(|g| moved(g.white) || g.black.is_some_and(moved));
+    if anyone_moved {
+        return None;
+    }
+    // The event's rows are together, in player order, as `rate_event` gave them.
+    let from = previous.iter().position(|r| r.event == event_idx)?;
+    let len = previous[from..]
+        .iter()
+        .take_while(|r| r.event == event_idx)
+        .count();
+    let nobody = crate::model::PlayerInfo::default();
+    Some(
+        previous[from..from + len]
+            .iter()
+            .map(|rating| {
+                let p = rating.player;
+                let info = unit.players.get(p).unwrap_or(&nobody);
+                let standing = standing(info, unit.list, event.start, (unit.state)(p), || {
+                    standard(p)
+                });
+                Row {
+                    standing,
+                    rating: rating.clone(),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// What a month is rated again from: the rows it last published, and who moved since.
+type Again<'a> = (&'a [PlayerRating<TsfDetail>], &'a dyn Fn(PlayerIdx) -> bool);
+
 /// What a player's month adds up to on the list.
 enum Tally {
     /// Formula 1: the rating at the month's start, the games before, and the month's games
@@ -387,7 +435,14 @@ impl Tally {
 /// ratings of the list in force (nothing changes during the month); a rated player's changes
 /// from all of them are summed; an unrated player's performance in each event is archived, in
 /// the ledger order of the events.
-pub(super) fn rate(unit: &Unit<'_, Tsf>) -> UnitOutcome<TsfState, (), TsfDetail> {
+///
+/// `again`: the rows the unit published when last rated, and which players moved since (its
+/// events and games as they were then): an event none of whose players moved keeps its rows,
+/// each player's standing in it found again for the month's sums.
+pub(super) fn rate(
+    unit: &Unit<'_, Tsf>,
+    again: Option<Again<'_>>,
+) -> UnitOutcome<TsfState, (), TsfDetail> {
     let mut parts: Vec<_> = unit.parts.iter().collect();
     parts.sort_by(|a, b| {
         let key = |e: usize| unit.events.get(e).map(|e| (e.end, e.start, e.id.as_str()));
@@ -402,10 +457,11 @@ pub(super) fn rate(unit: &Unit<'_, Tsf>) -> UnitOutcome<TsfState, (), TsfDetail>
         .iter()
         .map(|part| {
             let event_id = unit.events.get(part.event).map(|e| e.id.clone());
-            (
-                event_id,
-                rate_event(unit, part.event, &part.games, &standard),
-            )
+            let kept = again.and_then(|(previous, moved)| {
+                kept_rows(unit, part.event, &part.games, previous, moved, &standard)
+            });
+            let rows = kept.unwrap_or_else(|| rate_event(unit, part.event, &part.games, &standard));
+            (event_id, rows)
         })
         .collect();
     outcome
