@@ -293,6 +293,25 @@ fn from_the_card_r_opens_the_form_and_the_effect_is_shown_before_it_is_stored() 
     press_keys(&mut app, &k, "enter");
     assert!(app.desk.book().players[0].reentries.is_empty());
     assert_eq!(app.desk.audit().len(), audited + 2);
+    // Anna has no FIDE list: the form stays open and says to type the rating, whole at 80
+    // columns.
+    press_keys(&mut app, &k, "esc");
+    app.open_card(1);
+    press_keys(&mut app, &k, "r ctrl-u");
+    type_text(&mut app, &k, "10.4.2025");
+    press_keys(&mut app, &k, "ctrl-s");
+    assert!(matches!(app.popup, Some(Popup::Form(_))));
+    let status = app.status.as_ref().map(|s| s.text.clone());
+    assert_eq!(
+        status.as_deref(),
+        Some("no FIDE rating held for ISL2 on 2025-04-10: type it")
+    );
+    let screen = crate::tui_rulebooks::text(&app, 80, 24);
+    assert!(
+        screen.contains("no FIDE rating held for ISL2 on 2025-04-10: type it"),
+        "{screen}"
+    );
+    assert_eq!(app.desk.audit().len(), audited + 2);
     assert_eq!(app.desk.check(), Vec::<String>::new());
 }
 

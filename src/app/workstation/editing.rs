@@ -157,11 +157,7 @@ impl<R: Federation> App<R> {
                         Some((on, None)) => {
                             let held = info.fide_rating_on(date, crate::model::FideKind::Standard);
                             let rating = held.ok_or_else(|| {
-                                format!(
-                                    "no FIDE standard rating of a list dated on or before {date} \
-                                     is held for {}: type it",
-                                    info.id
-                                )
+                                format!("no FIDE rating held for {} on {date}: type it", info.id)
                             })?;
                             Some((rating, on))
                         }
