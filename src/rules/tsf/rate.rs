@@ -351,6 +351,7 @@ fn kept_rows(
     event_idx: usize,
     games: &[usize],
     previous: &[PlayerRating<TsfDetail>],
+    published: &BTreeMap<usize, std::ops::Range<usize>>,
     moved: &dyn Fn(PlayerIdx) -> bool,
     standard: &dyn Fn(PlayerIdx) -> Option<Rating>,
 ) -> Option<Vec<Row>> {
@@ -363,15 +364,9 @@ fn kept_rows(
     if anyone_moved {
         return None;
     }
-    // The event's rows are together, in player order, as `rate_event` gave them.
-    let from = previous.iter().position(|r| r.event == event_idx)?;
-    let len = previous[from..]
-        .iter()
-        .take_while(|r| r.event == event_idx)
-        .count();
     let nobody = crate::model::PlayerInfo::default();
     Some(
-        previous[from..from + len]
+        previous[published.get(&event_idx)?.clone()]
             .iter()
             .map(|rating| {
                 let p = rating.player;
@@ -453,12 +448,30 @@ pub(super) fn rate(
     let mut outcome = UnitOutcome::default();
     // Every event's rows first: the unit keeps its rows as rated, so room is made for exactly
     // these (a month's rows grown by doubling would be copied, and over-allocated, many times).
+    // Where each event's rows are among those the month last published: together, in player
+    // order, as `rate_event` gave them.
+    let published = again.map(|(previous, _)| {
+        let mut at: BTreeMap<usize, std::ops::Range<usize>> = BTreeMap::new();
+        for (i, r) in previous.iter().enumerate() {
+            at.entry(r.event).or_insert(i..i).end = i + 1;
+        }
+        at
+    });
     let events: Vec<(Option<String>, Vec<Row>)> = parts
         .iter()
         .map(|part| {
             let event_id = unit.events.get(part.event).map(|e| e.id.clone());
             let kept = again.and_then(|(previous, moved)| {
-                kept_rows(unit, part.event, &part.games, previous, moved, &standard)
+                let published = published.as_ref()?;
+                kept_rows(
+                    unit,
+                    part.event,
+                    &part.games,
+                    previous,
+                    published,
+                    moved,
+                    &standard,
+                )
             });
             let rows = kept.unwrap_or_else(|| rate_event(unit, part.event, &part.games, &standard));
             (event_id, rows)
