@@ -75,14 +75,16 @@ impl<R: Rulebook> Ahead<R> {
 }
 
 /// What a unit is rated again from: what it published (`old`), unless the update touched its
-/// events, and the players moved so far.
+/// events, and the players moved so far. What a unit published is read back only for a
+/// rulebook that takes it.
 fn again<'a, R: Rulebook>(
+    rulebook: &R,
     unit: &UnitId,
     old: Option<&'a UnitResult<R>>,
     touched: &BTreeSet<UnitId>,
     moved: &'a dyn Fn(PlayerIdx) -> bool,
 ) -> Option<Again<'a, R>> {
-    let old = old.filter(|_| !touched.contains(unit))?;
+    let old = old.filter(|_| rulebook.rates_again() && !touched.contains(unit))?;
     Some((&old.ratings[..], moved))
 }
 
@@ -152,7 +154,7 @@ impl<R: Rulebook> Ledger<R> {
         }
         let steps = &ahead.moved;
         let moved = |p: PlayerIdx| steps.get(p).is_some_and(|&s| s > 0);
-        let again = |u: &UnitId, old| again(u, old, touched, &moved);
+        let again = |u: &UnitId, old| again(rulebook, u, old, touched, &moved);
         if ahead.threads <= 1 {
             let inputs = self.inputs(rulebook, book, id, parts);
             let again = again(id, old);

@@ -396,6 +396,12 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
     /// Rates one unit.
     fn rate(&self, unit: &Unit<'_, Self>) -> UnitOutcome<Self::State, Self::Award, Self::Detail>;
 
+    /// Whether [`Rulebook::rate_again`] takes what a unit published (otherwise the ledger does
+    /// not read it back for it).
+    fn rates_again(&self) -> bool {
+        false
+    }
+
     /// Rates again a unit whose events and games are as they were when it published
     /// `previous`, only the states or awards of the participants `moved` says having changed
     /// since: a rulebook whose unit is made of parts rated apart may rate again only the parts

@@ -191,6 +191,10 @@ impl Rulebook for Tsf {
         rate::rate(unit, None)
     }
 
+    fn rates_again(&self) -> bool {
+        true
+    }
+
     /// B.1.e: every event of a month is rated against the list in force at its start, apart
     /// from the others; an event none of whose players moved rates as it did.
     fn rate_again(
