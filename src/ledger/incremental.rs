@@ -101,9 +101,41 @@ pub(super) fn players_of(events: &[Event], parts: &[EventPart]) -> Vec<PlayerIdx
         })
         .flat_map(|g| std::iter::once(g.white).chain(g.black))
         .collect();
+    if players.len() > SORTED_UP_TO {
+        return in_order(&players);
+    }
     players.sort_unstable();
     players.dedup();
     players
+}
+
+/// Up to how many players' games [`players_of`] sorts; more (a period of a federation's games)
+/// are marked in a bitset over the player indices and read back in order.
+const SORTED_UP_TO: usize = 4096;
+
+/// Player indices once each, in order, from a bitset over them.
+fn in_order(players: &[PlayerIdx]) -> Vec<PlayerIdx> {
+    let mut seen: Vec<u64> = Vec::new();
+    let mut count = 0;
+    for &p in players {
+        let (word, bit) = (p / 64, 1u64 << (p % 64));
+        if word >= seen.len() {
+            seen.resize(word + 1, 0);
+        }
+        if seen[word] & bit == 0 {
+            seen[word] |= bit;
+            count += 1;
+        }
+    }
+    let mut out = Vec::with_capacity(count);
+    for (word, &bits) in seen.iter().enumerate() {
+        let mut rest = bits;
+        while rest != 0 {
+            out.push(word * 64 + rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+        }
+    }
+    out
 }
 
 /// Where event `e` is rated now: its units and the players of its games in each.
@@ -606,6 +638,19 @@ fn seed<R: Rulebook>(book: &Book<R>, player: PlayerIdx, list: ListId) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn many_players_are_read_back_in_order_once_each_as_a_sort_gives_them() {
+        let players: Vec<PlayerIdx> = (0..20_000usize)
+            .map(|i| (i * 7919) % 30_011)
+            .chain([0, 63, 64, 65, 127, 128, 30_010, 0, 64])
+            .collect();
+        let mut sorted = players.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(in_order(&players), sorted);
+        assert_eq!(in_order(&[]), Vec::<PlayerIdx>::new());
+    }
 
     #[test]
     fn changed_walks_both_maps_once_and_names_every_difference() {
