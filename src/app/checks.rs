@@ -116,12 +116,6 @@ impl<R: Rulebook> Current<'_, R> {
         after
     }
 
-    /// The boards whose own receipt date [`Edit::SetReceived`] changes, before and after:
-    /// every board of `event` (of `round`, when given) with a result. Refused where the
-    /// rulebook rates an event by its event's receipt only, for a round without a result, for
-    /// a day after today, and for a day before a game was played (naming its round and board).
-    ///
-    /// [`Edit::SetReceived`]: super::edit::Edit::SetReceived
     /// A player's re-entries with the one of `date` set to `entry`, or (`None`) taken back.
     /// Refused where the rulebook does not re-enter players, for a day after today or outside
     /// the record's years, and for taking back a re-entry he does not have.
@@ -168,6 +162,12 @@ impl<R: Rulebook> Current<'_, R> {
         Ok(())
     }
 
+    /// The boards whose own receipt date [`Edit::SetReceived`] changes, before and after:
+    /// every board of `event` (of `round`, when given) with a result. Refused where the
+    /// rulebook rates an event by its event's receipt only, for a round without a result, for
+    /// a day after today, and for a day before a game was played (naming its round and board).
+    ///
+    /// [`Edit::SetReceived`]: super::edit::Edit::SetReceived
     pub(super) fn received_set(
         &self,
         event: &Event,

@@ -121,6 +121,13 @@ pub(super) fn merge<R: Rulebook>(
             *slot = theirs.clone();
         }
     }
+    // His re-entries come along: the kept record's own stands on a day both have.
+    for r in &removed_before.info.reentries {
+        if !kept.info.reentries.iter().any(|k| k.date == r.date) {
+            kept.info.reentries.push(r.clone());
+        }
+    }
+    kept.info.reentries.sort_by_key(|r| r.date);
     for a in &removed_before.held {
         if !kept.held.iter().any(|h| h.award == a.award) {
             kept.held.push(Award {

@@ -526,13 +526,10 @@ impl<R: Rulebook> Ledger<R> {
                 if let std::collections::btree_map::Entry::Vacant(slot) =
                     update.states_before.entry((p, list))
                 {
-                    // The lanes still hold what the unit gave before.
-                    let before = self
-                        .lanes
-                        .get(p, list)
-                        .and_then(|l| l.last())
-                        .or_else(|| seed(book, p, list));
-                    slot.insert(before.cloned());
+                    // The lanes still hold what the unit gave before (with a re-entry of his
+                    // since in its place, as the state after the update is read).
+                    let before = self.state(rulebook, book, p, list);
+                    slot.insert(before.map(Cow::into_owned));
                 }
                 update
                     .awards_before

@@ -32,7 +32,8 @@ pub struct LedgerRun<R: Rulebook> {
     pub by_event: Vec<Vec<usize>>,
     /// Per player, indices into `ratings`, in processing order.
     pub by_player: Vec<Vec<usize>>,
-    /// Per player and list, the final state.
+    /// Per player and list, the state his last unit gave him (a re-entry after it is not in
+    /// it: `Ledger::state` applies one).
     pub states: Vec<Vec<Option<R::State>>>,
     /// Per player, awards held on input and reached since, in order.
     pub awards: Vec<Vec<Award<R::Award>>>,
@@ -114,13 +115,18 @@ pub fn rate_all<R: Rulebook>(
     for ((key, list), parts) in &units {
         let outcome = {
             // Participants re-entered since their last unit bring the re-entry's state.
-            let restarts: Vec<(PlayerIdx, R::State)> = incremental::players_of(events, parts)
-                .into_iter()
-                .filter_map(|p| {
-                    let since = since[p][*list].as_ref();
-                    restarted(rulebook, players.get(p), *list, since, &|k| k <= key).map(|s| (p, s))
-                })
-                .collect();
+            let restarts: Vec<(PlayerIdx, R::State)> = if rulebook.restarts() {
+                incremental::players_of(events, parts)
+                    .into_iter()
+                    .filter_map(|p| {
+                        let since = since[p][*list].as_ref();
+                        restarted(rulebook, players.get(p), *list, since, &|k| k <= key)
+                            .map(|s| (p, s))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let state_of = |p: PlayerIdx| {
                 restarts
                     .iter()

@@ -416,3 +416,60 @@ fn a_foreign_player_enters_on_a_national_rating_the_officer_gives() {
     );
     assert!(!card.contains("re-entered"), "{card}");
 }
+
+#[test]
+fn a_cascade_does_not_report_a_move_of_a_player_re_entered_since() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = desk(dir.path());
+    desk.apply(Edit::SetReentry {
+        player: 1,
+        date: d("2025-06-05"),
+        entry: Some((2100, Entry::National)),
+    })
+    .expect("re-entered");
+    // Anna lost to Jón in January: corrected, her January rating moves, but what she stands
+    // at now is her re-entry, before the correction and after it.
+    let effect = desk
+        .apply(Edit::SetResult {
+            event: 0,
+            round: 1,
+            board: 1,
+            result: Some(GameResult::BLACK_WINS),
+        })
+        .expect("corrected");
+    assert!(
+        effect.ratings.iter().all(|r| r.player != 1),
+        "{:?}",
+        effect.ratings
+    );
+    assert!(effect.ratings.iter().any(|r| r.player == 0));
+}
+
+#[test]
+fn a_merge_brings_the_removed_records_reentries_along() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = desk(dir.path());
+    desk.apply(Edit::AddPlayer {
+        info: PlayerInfo {
+            id: "ISL9".into(),
+            name: "Jónsson, Jón".into(),
+            ..PlayerInfo::default()
+        },
+        seeds: vec![None],
+        held: Vec::new(),
+    })
+    .expect("the duplicate");
+    desk.apply(Edit::SetReentry {
+        player: 3,
+        date: d("2025-04-10"),
+        entry: Some((2050, Entry::Fide)),
+    })
+    .expect("re-entered on the duplicate");
+    desk.apply(Edit::MergePlayers { keep: 0, remove: 3 })
+        .expect("merged");
+    let kept = &desk.book().players[0].reentries;
+    assert_eq!(kept.len(), 1);
+    assert_eq!((kept[0].date, kept[0].rating), (d("2025-04-10"), 2050));
+    assert_eq!(row(&desk, 1), (Some(2050), vec![30], Some(Entry::Fide)));
+    assert_eq!(desk.check(), Vec::<String>::new());
+}
