@@ -143,6 +143,26 @@ pub enum ImportedPlayer<R: Rulebook> {
     },
 }
 
+/// Changes the record of a player in use by `edit`, and adds it to `change` (refused, and
+/// nothing added, where `edit` refuses).
+fn edit_record<R: Rulebook>(
+    now: &Current<'_, R>,
+    change: &mut Change<R>,
+    player: PlayerIdx,
+    edit: impl FnOnce(&mut PlayerRecord<R>) -> Result<(), EditError>,
+) -> Result<(), EditError> {
+    now.active(player)?;
+    let before = now.record(player);
+    let mut after = before.clone();
+    edit(&mut after)?;
+    change.players.push(Delta {
+        key: player,
+        before: Some(Box::new(before)),
+        after: Some(Box::new(after)),
+    });
+    Ok(())
+}
+
 /// An edit that cannot be made, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -333,19 +353,10 @@ impl<R: Rulebook> Edit<R> {
                     after: Some(Box::new(record)),
                 });
             }
-            Edit::UpdatePlayer { player, info } => {
-                now.active(*player)?;
-                let before = now.record(*player);
-                let after = PlayerRecord {
-                    info: info.clone(),
-                    ..before.clone()
-                };
-                change.players.push(Delta {
-                    key: *player,
-                    before: Some(Box::new(before)),
-                    after: Some(Box::new(after)),
-                });
-            }
+            Edit::UpdatePlayer { player, info } => edit_record(now, &mut change, *player, |r| {
+                r.info = info.clone();
+                Ok(())
+            })?,
             Edit::FideList { kinds, entries, .. } => {
                 for (player, entry) in entries {
                     now.active(*player)?;
@@ -365,20 +376,15 @@ impl<R: Rulebook> Edit<R> {
                 player,
                 list,
                 state,
-            } => {
-                now.active(*player)?;
-                let before = now.record(*player);
-                let mut after = before.clone();
-                match after.seeds.get_mut(*list) {
-                    Some(slot) => *slot = state.clone(),
-                    None => return err(format!("there is no list {list}")),
+            } => edit_record(now, &mut change, *player, |r| {
+                match r.seeds.get_mut(*list) {
+                    Some(slot) => {
+                        *slot = state.clone();
+                        Ok(())
+                    }
+                    None => err(format!("there is no list {list}")),
                 }
-                change.players.push(Delta {
-                    key: *player,
-                    before: Some(Box::new(before)),
-                    after: Some(Box::new(after)),
-                });
-            }
+            })?,
             Edit::AddEvent(event) => {
                 now.check_event(event)?;
                 now.check_playoff(event, None, &[])?;
@@ -597,17 +603,9 @@ impl<R: Rulebook> Edit<R> {
                 player,
                 date,
                 entry,
-            } => {
-                now.active(*player)?;
-                let before = now.record(*player);
-                let mut after = before.clone();
-                now.reentry_set(&mut after.info, *date, *entry)?;
-                change.players.push(Delta {
-                    key: *player,
-                    before: Some(Box::new(before)),
-                    after: Some(Box::new(after)),
-                });
-            }
+            } => edit_record(now, &mut change, *player, |r| {
+                now.reentry_set(&mut r.info, *date, *entry)
+            })?,
             Edit::SetReceived {
                 event,
                 round,
@@ -699,20 +697,13 @@ impl<R: Rulebook> Edit<R> {
                 change = without_no_ops(edit.compile_records(now)?);
                 keep_awards(now, awards, &mut change)?;
             }
-            Edit::HoldAwards { player, awards } => {
-                now.active(*player)?;
-                let before = now.record(*player);
-                let mut after = before.clone();
-                after.held.extend(awards.iter().cloned().map(|a| Award {
+            Edit::HoldAwards { player, awards } => edit_record(now, &mut change, *player, |r| {
+                r.held.extend(awards.iter().cloned().map(|a| Award {
                     player: *player,
                     ..a
                 }));
-                change.players.push(Delta {
-                    key: *player,
-                    before: Some(Box::new(before)),
-                    after: Some(Box::new(after)),
-                });
-            }
+                Ok(())
+            })?,
             Edit::Import { players, events } => {
                 import(now, players.iter().map(Cow::Borrowed), events, &mut change)?;
             }

@@ -66,9 +66,8 @@ impl<'a, R: Rulebook> Before<'a, R> {
         let restarts: Vec<(PlayerIdx, R::State)> = if rulebook.restarts() {
             players
                 .iter()
-                .filter(|&&p| (self.book.players.get(p)).is_some_and(|i| !i.reentries.is_empty()))
                 .filter_map(|&p| {
-                    let since = self.lanes.get(p, *list).and_then(|l| l.last_key());
+                    let since = || self.lanes.get(p, *list).and_then(|l| l.last_key());
                     restarted(rulebook, self.book.players.get(p), *list, since, &|k| {
                         k <= key
                     })

@@ -248,7 +248,7 @@ impl<R: Rulebook> Ledger<R> {
         list: ListId,
     ) -> Option<Cow<'a, R::State>> {
         let lane = self.lanes.get(player, list);
-        let since = lane.and_then(|l| l.last_key());
+        let since = || lane.and_then(|l| l.last_key());
         if let Some(s) = restarted(rulebook, book.players.get(player), list, since, &|_| true) {
             return Some(Cow::Owned(s));
         }
@@ -271,7 +271,7 @@ impl<R: Rulebook> Ledger<R> {
             .lanes
             .get(player, list)
             .and_then(|lane| lane.keyed_on(date));
-        let since = own.map(|(k, _)| k);
+        let since = || own.map(|(k, _)| k);
         let upto = |k: &UnitKey| k.date <= date;
         if let Some(s) = restarted(rulebook, book.players.get(player), list, since, &upto) {
             return Some(Cow::Owned(s));
@@ -337,16 +337,13 @@ impl<R: Rulebook> Ledger<R> {
         list: ListId,
         key: &UnitKey,
     ) -> Option<R::State> {
+        let since = || {
+            let lane = self.lanes.get(player, list)?;
+            lane.keyed_before(key).map(|(k, _)| k)
+        };
         let info = book.players.get(player);
-        if rulebook.restarts() && info.is_some_and(|i| !i.reentries.is_empty()) {
-            let since = self
-                .lanes
-                .get(player, list)
-                .and_then(|lane| lane.keyed_before(key))
-                .map(|(k, _)| k);
-            if let Some(state) = restarted(rulebook, info, list, since, &|k| k <= key) {
-                return Some(state);
-            }
+        if let Some(state) = restarted(rulebook, info, list, since, &|k| k <= key) {
+            return Some(state);
         }
         self.state_before(book, player, list, key).cloned()
     }

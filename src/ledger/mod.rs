@@ -52,20 +52,20 @@ impl<R: Rulebook> LedgerRun<R> {
 
 /// The state that replaces a player's own before a point of the ledger (the unit at `key`, or
 /// what `upto` admits): his newest re-entry after `since`, the unit that gave him his state
-/// (`Rulebook::restart`). `None` for a player without re-entries, and under a rulebook
-/// without them.
-pub(crate) fn restarted<R: Rulebook>(
+/// (`Rulebook::restart`). `None` under a rulebook without re-entries and for a player without
+/// any; `since` is looked up only for a player with one.
+pub(crate) fn restarted<'k, R: Rulebook>(
     rulebook: &R,
     info: Option<&PlayerInfo>,
     list: ListId,
-    since: Option<&UnitKey>,
+    since: impl FnOnce() -> Option<&'k UnitKey>,
     upto: &dyn Fn(&UnitKey) -> bool,
 ) -> Option<R::State> {
     if !rulebook.restarts() {
         return None;
     }
     let info = info.filter(|i| !i.reentries.is_empty())?;
-    rulebook.restart(info, list, since, upto)
+    rulebook.restart(info, list, since(), upto)
 }
 
 /// The ledger order of events: end date, start date, id.
@@ -119,7 +119,7 @@ pub fn rate_all<R: Rulebook>(
                 incremental::players_of(events, parts)
                     .into_iter()
                     .filter_map(|p| {
-                        let since = since[p][*list].as_ref();
+                        let since = || since[p][*list].as_ref();
                         restarted(rulebook, players.get(p), *list, since, &|k| k <= key)
                             .map(|s| (p, s))
                     })

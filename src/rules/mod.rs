@@ -12,10 +12,13 @@
 
 pub mod arith;
 pub mod expectation;
+mod grouped;
 pub mod isl;
 pub mod performance;
 pub mod ssl;
 pub mod tsf;
+
+pub(crate) use grouped::Grouped;
 
 use chrono::NaiveDate;
 use serde::de::DeserializeOwned;

@@ -79,6 +79,19 @@ fn desk(dir: &Path) -> Desk<Isl> {
     desk
 }
 
+/// The edit that re-enters `player` on `date` (`None`: takes that day's re-entry back).
+fn reenter<R: ratedesk::rules::Rulebook>(
+    player: usize,
+    date: &str,
+    entry: Option<(i32, Entry)>,
+) -> Edit<R> {
+    Edit::SetReentry {
+        player,
+        date: d(date),
+        entry,
+    }
+}
+
 /// Jón's row in an event: the rating he brought, the K of his games, what he entered on.
 fn row(desk: &Desk<Isl>, event: usize) -> (Option<i32>, Vec<u8>, Option<Entry>) {
     let rows = desk.ledger().event_ratings(event);
@@ -111,18 +124,10 @@ fn a_returning_icelander_rates_from_his_fide_rating_from_the_periods_start_audit
     assert_eq!(info.reentries[0].rating, 2050);
     // Moved to the day before 1 March, the re-entry takes the period before: January's game
     // starts from it; May's from what January left.
-    let edit = Edit::SetReentry {
-        player: 0,
-        date: d("2025-04-10"),
-        entry: None,
-    };
+    let edit = reenter(0, "2025-04-10", None);
     desk.apply(edit).expect("taken back");
-    desk.apply(Edit::SetReentry {
-        player: 0,
-        date: d("2025-02-28"),
-        entry: Some((2050, Entry::National)),
-    })
-    .expect("re-entered earlier");
+    desk.apply(reenter(0, "2025-02-28", Some((2050, Entry::National))))
+        .expect("re-entered earlier");
     assert_eq!(row(&desk, 0), (Some(2050), vec![30], Some(Entry::National)));
     let may = row(&desk, 1);
     assert_eq!((&may.1, may.2), (&vec![30], None), "game 2, no entry");
@@ -141,12 +146,8 @@ fn a_reentry_without_games_since_stands_on_the_list_and_on_his_state() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut desk = desk(dir.path());
     // Anna re-enters in the summer period on a national rating, with no game after it.
-    desk.apply(Edit::SetReentry {
-        player: 1,
-        date: d("2025-06-05"),
-        entry: Some((2100, Entry::National)),
-    })
-    .expect("re-entered");
+    desk.apply(reenter(1, "2025-06-05", Some((2100, Entry::National))))
+        .expect("re-entered");
     let state = desk
         .ledger()
         .state(&Isl, desk.book(), 1, STANDARD)
@@ -172,13 +173,9 @@ fn a_reentry_that_cannot_be_made_says_why_and_changes_nothing() {
     let mut desk = desk(dir.path());
     let audited = desk.audit().len();
     let refused = |desk: &mut Desk<Isl>, date: &str, entry| {
-        desk.apply(Edit::SetReentry {
-            player: 0,
-            date: d(date),
-            entry,
-        })
-        .expect_err("refused")
-        .to_string()
+        desk.apply(reenter(0, date, entry))
+            .expect_err("refused")
+            .to_string()
     };
     assert_eq!(
         refused(&mut desk, "2025-06-11", Some((2050, Entry::Fide))),
@@ -219,11 +216,7 @@ fn a_reentry_that_cannot_be_made_says_why_and_changes_nothing() {
     })
     .expect("added");
     let message = ssl
-        .apply(Edit::SetReentry {
-            player: 0,
-            date: d("2025-04-10"),
-            entry: Some((2050, Entry::Fide)),
-        })
+        .apply(reenter(0, "2025-04-10", Some((2050, Entry::Fide))))
         .expect_err("refused")
         .to_string();
     assert_eq!(
@@ -394,12 +387,8 @@ fn a_foreign_player_enters_on_a_national_rating_the_officer_gives() {
             .all(|r| r.player != 0 || r.detail.k.is_empty()),
         "Jón's game against an unrated player is not rated"
     );
-    desk.apply(Edit::SetReentry {
-        player: 2,
-        date: d("2025-03-01"),
-        entry: Some((1950, Entry::National)),
-    })
-    .expect("entered");
+    desk.apply(reenter(2, "2025-03-01", Some((1950, Entry::National))))
+        .expect("entered");
     let rows = desk.ledger().event_ratings(1);
     let bjorn = rows.iter().find(|r| r.player == 2).expect("his row");
     assert_eq!(
@@ -421,12 +410,8 @@ fn a_foreign_player_enters_on_a_national_rating_the_officer_gives() {
 fn a_cascade_does_not_report_a_move_of_a_player_re_entered_since() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut desk = desk(dir.path());
-    desk.apply(Edit::SetReentry {
-        player: 1,
-        date: d("2025-06-05"),
-        entry: Some((2100, Entry::National)),
-    })
-    .expect("re-entered");
+    desk.apply(reenter(1, "2025-06-05", Some((2100, Entry::National))))
+        .expect("re-entered");
     // Anna lost to Jón in January: corrected, her January rating moves, but what she stands
     // at now is her re-entry, before the correction and after it.
     let effect = desk
@@ -459,12 +444,8 @@ fn a_merge_brings_the_removed_records_reentries_along() {
         held: Vec::new(),
     })
     .expect("the duplicate");
-    desk.apply(Edit::SetReentry {
-        player: 3,
-        date: d("2025-04-10"),
-        entry: Some((2050, Entry::Fide)),
-    })
-    .expect("re-entered on the duplicate");
+    desk.apply(reenter(3, "2025-04-10", Some((2050, Entry::Fide))))
+        .expect("re-entered on the duplicate");
     desk.apply(Edit::MergePlayers { keep: 0, remove: 3 })
         .expect("merged");
     let kept = &desk.book().players[0].reentries;

@@ -1,7 +1,7 @@
-//! Foreign players entering the Icelandic list: "Erlendur skákmaður (eða Íslendingur sem kemur
-//! erlendis frá eftir langdvöl) kemur inn á íslenska skákstigalistann á FIDE stigum eða
-//! landstigum þess lands sem hann er frá" — a foreign player enters the list on his FIDE rating
-//! or on the national rating of the country he is from.
+//! ISL Ýmsar reglur, foreign players entering the Icelandic list: "Erlendur skákmaður (eða
+//! Íslendingur sem kemur erlendis frá eftir langdvöl) kemur inn á íslenska skákstigalistann á FIDE
+//! stigum eða landstigum þess lands sem hann er frá" — a foreign player enters the list on his FIDE
+//! rating or on the national rating of the country he is from.
 //!
 //! He enters at the start of the period of his first rated game, when he has no Icelandic
 //! state: on his FIDE standard rating of the newest list entry dated on or before the period's
@@ -31,7 +31,8 @@ pub fn is_foreign(info: &PlayerInfo) -> bool {
         .is_some_and(|f| !f.eq_ignore_ascii_case(ICELAND))
 }
 
-/// The rating a foreign player enters the list on at the start of `period`, and what it is:
+/// ISL Ýmsar reglur: the rating a foreign player enters the list on at the start of `period`,
+/// and what it is:
 /// "á FIDE stigum eða landstigum þess lands sem hann er frá". `None` for an Icelander, and for
 /// a foreigner with neither rating.
 pub fn entry_rating(info: &PlayerInfo, period: &Period) -> Option<(Rating, Entry)> {
@@ -57,10 +58,10 @@ pub fn entry_rating(info: &PlayerInfo, period: &Period) -> Option<(Rating, Entry
     })
 }
 
-/// "Íslendingur sem kemur erlendis frá eftir langdvöl" (an Icelander coming home after a long
-/// stay abroad) enters the list as a foreign player does, on his FIDE or national rating: the
-/// officer records the day and the rating ([`Reentry`]). From the start of the period holding
-/// that day his state is that rating with no games counted, as an entrant's (an assumption:
+/// ISL Ýmsar reglur: "Íslendingur sem kemur erlendis frá eftir langdvöl" (an Icelander coming home
+/// after a long stay abroad) enters the list as a foreign player does, on his FIDE or national
+/// rating: the officer records the day and the rating ([`Reentry`]). From the start of the period
+/// holding that day his state is that rating with no games counted, as an entrant's (an assumption:
 /// the text gives an entrant no game count), whatever he had before he left.
 ///
 /// The re-entry in force at a point of the ledger: the newest whose period comes after `since`
@@ -80,7 +81,8 @@ pub fn reentry_in_force<'a>(
         .max_by_key(|r| r.date)
 }
 
-/// The re-entry that takes effect at the start of `period`: the newest dated in it.
+/// ISL Ýmsar reglur: the re-entry that takes effect at the start of `period`, the newest
+/// dated in it (see [`reentry_in_force`]).
 pub fn reentry_in<'a>(info: &'a PlayerInfo, period: &Period) -> Option<&'a Reentry> {
     info.reentries
         .iter()

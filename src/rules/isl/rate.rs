@@ -8,10 +8,12 @@ use super::{
     reaches_2400, reentry_in,
 };
 use crate::model::{Event, Game, PlayerIdx, Rating};
-use crate::rules::{EventPart, Factors, GameLine, Halves, PlayerRating, Unit, UnitOutcome};
+use crate::rules::{
+    EventPart, Factors, GameLine, Grouped, Halves, PlayerRating, Unit, UnitOutcome,
+};
 
 /// One game that counts for a player (his opponent was rated at the period's start).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Counted {
     /// Position of the event part in ledger order.
     part: u32,
@@ -102,13 +104,8 @@ impl Slots {
 /// original starts an unrated player's calculation with "fyrsta mótinu sem hann mætir
 /// andstæðingi með skákstig", his first event against a rated opponent).
 ///
-/// Each player's counted games in order (the parts' ledger order, by round), grouped by slot:
-/// slot `s` has `games[offsets[s]..offsets[s + 1]]`.
-fn counted_games(
-    games: &[Vec<&Game>],
-    slots: &Slots,
-    start: &[IslState],
-) -> (Vec<Counted>, Vec<usize>) {
+/// Each player's counted games in order (the parts' ledger order, by round), grouped by slot.
+fn counted_games(games: &[Vec<&Game>], slots: &Slots, start: &[IslState]) -> Grouped<Counted> {
     let rating: Vec<Option<Rating>> = start.iter().map(IslState::rating).collect();
     // Each counted side of a game, in order, with the slot of the player it counts for.
     let sides = |visit: &mut dyn FnMut(usize, Counted)| {
@@ -139,27 +136,8 @@ fn counted_games(
             }
         }
     };
-    // Grouped by slot, each player's games kept in order (a counting sort: counted, then
-    // placed).
-    let mut offsets = vec![0usize; slots.players.len() + 1];
-    sides(&mut |me, _| offsets[me + 1] += 1);
-    for s in 0..slots.players.len() {
-        offsets[s + 1] += offsets[s];
-    }
-    let mut next = offsets.clone();
-    let none = Counted {
-        part: 0,
-        round: 0,
-        opponent: 0,
-        opponent_rating: 0,
-        halves: 0,
-    };
-    let mut grouped = vec![none; offsets[slots.players.len()]];
-    sides(&mut |me, counted| {
-        grouped[next[me]] = counted;
-        next[me] += 1;
-    });
-    (grouped, offsets)
+    // Grouped by slot, each player's games kept in order.
+    Grouped::by(slots.players.len(), sides)
 }
 
 /// Tafla 1, Tafla 2 and Rbreyting for a rated player's counted games, in order; game numbers
@@ -318,7 +296,7 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
             }
         }
     }
-    let (counted, offsets) = counted_games(&games, &slots, &start);
+    let counted = counted_games(&games, &slots, &start);
 
     // In the order of the players' indices.
     let mut order: Vec<usize> = (0..slots.players.len()).collect();
@@ -328,7 +306,7 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
     // rows are kept as rated, so room is made for exactly these.
     let row_count: usize = (0..order.len())
         .map(|s| {
-            let games = &counted[offsets[s]..offsets[s + 1]];
+            let games = counted.of(s);
             let parts = games.windows(2).filter(|w| w[0].part != w[1].part).count();
             match games.len() {
                 0 => usize::from(entered[s].is_some() && start[s].rating().is_some()),
@@ -340,7 +318,7 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
     for s in order {
         let p = slots.players[s];
         let before = &start[s];
-        let games = &counted[offsets[s]..offsets[s + 1]];
+        let games = counted.of(s);
         let (after, rows) = match before {
             IslState::Rated {
                 rating,

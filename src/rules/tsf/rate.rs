@@ -14,10 +14,12 @@ use super::unrated::{
 };
 use super::{Figures, STANDARD, Tsf, TsfDetail, TsfState};
 use crate::model::{Event, Game, PlayerIdx, Rating};
-use crate::rules::{Factors, GameLine, Halves, Performance, PlayerRating, Unit, UnitOutcome};
+use crate::rules::{
+    Factors, GameLine, Grouped, Halves, Performance, PlayerRating, Unit, UnitOutcome,
+};
 
 /// One game from one side.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Encounter {
     round: u32,
     opponent: PlayerIdx,
@@ -44,15 +46,14 @@ fn played_games<'e>(event: &'e Event, games: &[usize]) -> Vec<&'e Game> {
 /// kept in vectors by a player's place in that order, not in maps by player.
 struct Encounters {
     players: Vec<PlayerIdx>,
-    /// Grouped by player: the `s`th player's are `games[offsets[s]..offsets[s + 1]]`.
-    games: Vec<Encounter>,
-    offsets: Vec<usize>,
+    /// Grouped by the player's place.
+    games: Grouped<Encounter>,
 }
 
 impl Encounters {
     /// The games of the player at place `s`.
     fn of(&self, s: usize) -> &[Encounter] {
-        &self.games[self.offsets[s]..self.offsets[s + 1]]
+        self.games.of(s)
     }
 }
 
@@ -69,47 +70,20 @@ fn encounters(played: &[&Game]) -> Encounters {
     players.sort_unstable();
     players.dedup();
     let place = |p: PlayerIdx| players.binary_search(&p).unwrap_or_default();
-    // A counting sort by player, each player's games kept in round order.
-    let mut offsets = vec![0usize; players.len() + 1];
-    let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(played.len());
-    for (g, black, _) in sides.clone() {
-        let (w, b) = (place(g.white), place(black));
-        offsets[w + 1] += 1;
-        offsets[b + 1] += 1;
-        pairs.push((w, b));
-    }
-    for s in 0..players.len() {
-        offsets[s + 1] += offsets[s];
-    }
-    let mut next = offsets.clone();
-    let none = Encounter {
-        round: 0,
-        opponent: 0,
-        slot: 0,
-        halves: 0,
-    };
-    let mut games = vec![none; offsets[players.len()]];
-    for ((g, black, result), (w, b)) in sides.zip(pairs) {
-        games[next[w]] = Encounter {
-            round: g.round,
-            opponent: black,
-            slot: b as u32,
-            halves: result.white_halves,
-        };
-        next[w] += 1;
-        games[next[b]] = Encounter {
-            round: g.round,
-            opponent: g.white,
-            slot: w as u32,
-            halves: result.black_halves,
-        };
-        next[b] += 1;
-    }
-    Encounters {
-        players,
-        games,
-        offsets,
-    }
+    let games = Grouped::by(players.len(), |visit| {
+        for (g, black, result) in sides.clone() {
+            let (w, b) = (place(g.white), place(black));
+            let side = |opponent, slot: usize, halves| Encounter {
+                round: g.round,
+                opponent,
+                slot: slot as u32,
+                halves,
+            };
+            visit(w, side(black, b, result.white_halves));
+            visit(b, side(g.white, w, result.black_halves));
+        }
+    });
+    Encounters { players, games }
 }
 
 /// The figures of one event that every row shares.
