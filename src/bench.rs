@@ -7,7 +7,7 @@
 //! timed in the same run: every figure is also given as a multiple of it.
 
 mod floor;
-mod keyed;
+pub mod keyed;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -206,6 +206,11 @@ fn run_for<R: Federation>(rulebook: R, quick: bool) -> anyhow::Result<Value> {
     if let (Value::Object(r), Value::Object(s)) = (&mut result, served(&exe, dir.path())?) {
         r.extend(s);
     }
+    say("several officers: a copy's edit to another's frame, eight keying at once …");
+    let copies = phase_in_child(&exe, &["copies".as_ref(), dir.path().as_os_str()])?;
+    if let (Value::Object(r), Value::Object(c)) = (&mut result, copies) {
+        r.extend(c);
+    }
     if !quick {
         say(&format!(
             "FIDE scale: {} players / ~{} games, in a fresh process …",
@@ -308,7 +313,6 @@ fn since_spawned() -> Option<Duration> {
 /// line: its first byte is its last), p50 and p99 of 20; and the same command with the
 /// database to itself, for comparison.
 fn served(exe: &Path, dir: &Path) -> anyhow::Result<Value> {
-    use std::io::BufRead;
     let times = |n: usize| -> anyhow::Result<Vec<Duration>> {
         (0..n)
             .map(|_| {
@@ -327,6 +331,21 @@ fn served(exe: &Path, dir: &Path) -> anyhow::Result<Value> {
             })
             .collect()
     };
+    let server = serve_in_child(exe, dir)?;
+    let served = times(20);
+    stop_serving(server)?;
+    let served = served?;
+    let alone = times(20)?;
+    Ok(json!({
+        "served_read_p50_ms": percentile(&served, 50.0),
+        "served_read_p99_ms": percentile(&served, 99.0),
+        "alone_read_p50_ms": percentile(&alone, 50.0),
+    }))
+}
+
+/// `ratedesk serve` on the database in `dir`, in another process, once it serves.
+pub fn serve_in_child(exe: &Path, dir: &Path) -> std::io::Result<std::process::Child> {
+    use std::io::BufRead;
     let mut server = std::process::Command::new(exe)
         .arg("--db")
         .arg(dir)
@@ -337,18 +356,15 @@ fn served(exe: &Path, dir: &Path) -> anyhow::Result<Value> {
     if let Some(out) = server.stdout.take() {
         std::io::BufReader::new(out).read_line(&mut line)?;
     }
-    let served = times(20);
+    Ok(server)
+}
+
+/// Stops a [`serve_in_child`] as a service manager does (SIGTERM), and waits for it.
+pub fn stop_serving(mut server: std::process::Child) -> std::io::Result<()> {
     let _ = std::process::Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
         .status();
-    server.wait()?;
-    let served = served?;
-    let alone = times(20)?;
-    Ok(json!({
-        "served_read_p50_ms": percentile(&served, 50.0),
-        "served_read_p99_ms": percentile(&served, 99.0),
-        "alone_read_p50_ms": percentile(&alone, 50.0),
-    }))
+    server.wait().map(drop)
 }
 
 /// Runs `ratedesk bench --phase ARGS…` in a fresh process and reads its figures: the last line

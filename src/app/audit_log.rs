@@ -2,7 +2,7 @@
 //! corrected result: the old and the new result and whose rating moved by how much), and the
 //! check of the chain that links every entry to the one before it.
 
-use super::{Desk, DeskError};
+use super::{Desk, DeskError, EditError};
 use crate::app::Federation;
 use crate::book::{Change, Delta, EventRecord, PlayerRecord};
 use crate::model::{Event, Game, PlayerIdx, PlayerInfo};
@@ -103,6 +103,13 @@ impl<R: Federation> Desk<R> {
     /// Where the chain of audit entries breaks: an entry edited, removed or inserted after it
     /// was written (empty: the chain holds). Entries written before the chain are not linked.
     pub fn check_chain(&self) -> Result<Vec<String>, DeskError> {
+        // A copy keeps only the entries stored since it was taken.
+        if self.is_replica() {
+            return Err(EditError(
+                "the audit log is checked where the database is held: run `ratedesk check`".into(),
+            )
+            .into());
+        }
         let entries = self.store.audit_entries::<R>()?;
         let mut problems = Vec::new();
         let mut before: Option<&AuditEntry<R>> = None;

@@ -13,6 +13,7 @@ pub mod import;
 mod merging;
 pub mod publish;
 pub mod queries;
+pub mod replica;
 pub mod restore;
 pub mod search;
 pub mod workstation;
@@ -85,6 +86,11 @@ impl DeskError {
 
     /// Whether the edit was refused for what it asked (bad input), not because the database
     /// failed.
+    /// Whether the database is held by another process.
+    pub fn is_locked(&self) -> bool {
+        matches!(self, DeskError::Store(StoreError::Locked(_)))
+    }
+
     pub fn is_input(&self) -> bool {
         matches!(self, DeskError::Edit(_))
     }
@@ -109,6 +115,20 @@ pub struct Effect<A> {
     pub units_rated: usize,
     /// Whether the edit was stored: one that would change nothing is not.
     pub stored: bool,
+}
+
+impl<A> Effect<A> {
+    /// An edit that changed nothing, and was not stored.
+    pub fn nothing(action: String) -> Self {
+        Self {
+            action,
+            ratings: Vec::new(),
+            gained: Vec::new(),
+            lost: Vec::new(),
+            units_rated: 0,
+            stored: false,
+        }
+    }
 }
 
 /// The officer's desk: one open database, its data in memory and its ratings.
@@ -137,6 +157,12 @@ pub struct Desk<R: Federation> {
     /// Who the edits are made for when not this process's user: the OS user of another
     /// `ratedesk` whose command this one runs ([`Desk::acting_for`]).
     acting_for: Option<String>,
+    /// For a copy of a database another process holds: the way to it ([`replica`]).
+    link: Option<Box<dyn replica::Link<R>>>,
+    /// Other officers' edits a copy followed while making its own, not yet told.
+    pending_followed: Vec<replica::Followed<R::Award>>,
+    /// For the holder of a database: who is told of every committed edit.
+    watcher: Option<Box<dyn replica::Watcher<R>>>,
 }
 
 /// A previewed change and the journal of its update, put back.
@@ -277,13 +303,33 @@ impl<R: Federation> Desk<R> {
             })
             .into_iter()
             .collect();
-        Ok(Self {
+        Ok(Self::from_parts(
             rulebook,
             store,
-            book: contents.book,
-            status: contents.status,
+            contents.book,
+            contents.status,
             ledger,
-            audit: contents.audit,
+            contents.audit,
+            warnings,
+        ))
+    }
+
+    fn from_parts(
+        rulebook: R,
+        store: Store,
+        book: Book<R>,
+        status: Vec<PlayerStatus>,
+        ledger: Ledger<R>,
+        audit: Vec<AuditSummary>,
+        warnings: Vec<String>,
+    ) -> Self {
+        Self {
+            rulebook,
+            store,
+            book,
+            status,
+            ledger,
+            audit,
             changed: false,
             stopped: None,
             warnings,
@@ -293,7 +339,10 @@ impl<R: Federation> Desk<R> {
             acknowledged: 0,
             last_action: String::new(),
             acting_for: None,
-        })
+            link: None,
+            pending_followed: Vec::new(),
+            watcher: None,
+        }
     }
 
     pub fn rulebook(&self) -> &R {
@@ -464,14 +513,7 @@ impl<R: Federation> Desk<R> {
             // import whose records are unchanged still says what it did to reference data: its
             // note and journal are stored.)
             if change.is_empty() && note.is_none() && done.is_empty() {
-                return Ok(Effect {
-                    action,
-                    ratings: Vec::new(),
-                    gained: Vec::new(),
-                    lost: Vec::new(),
-                    units_rated: 0,
-                    stored: false,
-                });
+                return Ok(Effect::nothing(action));
             }
             return self.commit(vec![(change, action, AuditKind::Edit)], done);
         }
@@ -510,6 +552,9 @@ impl<R: Federation> Desk<R> {
             .pending
             .take()
             .filter(|p| matches!(changes.as_slice(), [(c, _, AuditKind::Edit)] if *c == p.change));
+        if self.link.is_some() {
+            return self.commit_remote(changes, done);
+        }
         if let Some(why) = &self.stopped {
             return Err(DeskError::Stopped(why.clone()));
         }
@@ -552,7 +597,12 @@ impl<R: Federation> Desk<R> {
             return Err(e.into());
         }
         // The commit point: the edits are in the store, so they are in memory too, whatever
-        // follows.
+        // follows. Every copy of the record is told once they are on disk.
+        let told = self
+            .watcher
+            .as_ref()
+            .is_some_and(|w| w.watching())
+            .then(|| entries.clone());
         let last = entries.last().map_or(0, |e| e.seq);
         let mut touched = BTreeSet::new();
         for entry in entries {
@@ -620,6 +670,12 @@ impl<R: Federation> Desk<R> {
             self.stopped = Some(cause.to_string());
             return Err(DeskError::AfterCommit { action, cause });
         }
+        if let Some(entries) = told {
+            self.settle()?;
+            if let Some(watcher) = self.watcher.as_mut() {
+                watcher.committed(&entries);
+            }
+        }
         Ok(effect)
     }
 
@@ -650,7 +706,7 @@ impl<R: Federation> Desk<R> {
     }
 
     fn entry(&self, seq: u64) -> Result<Option<AuditEntry<R>>, DeskError> {
-        Ok(self.store.audit_entry(seq)?)
+        self.audit_entry(seq)
     }
 
     /// The entry undo (`undo`) or redo would take next, to be shown before it is taken.
@@ -911,7 +967,7 @@ fn before_of<R: Rulebook>(
         .collect()
 }
 
-type Before<R> = BTreeMap<
+pub(crate) type Before<R> = BTreeMap<
     PlayerIdx,
     (
         Vec<Option<<R as Rulebook>::State>>,

@@ -13,6 +13,7 @@ use crate::app::{self, database};
 
 mod batch;
 mod commands;
+mod copy;
 pub mod output;
 mod rulebook;
 mod serve;
@@ -559,6 +560,12 @@ fn run_bench(
         (Some("national"), Some(dir)) => crate::bench::national_phase(rules, dir).map_err(other)?,
         (Some("fide"), _) => crate::bench::fide_phase(rules).map_err(other)?,
         (Some("national-csv"), _) => crate::bench::national_csv_phase().map_err(other)?,
+        (Some("copies"), Some(dir)) => {
+            let code = database::rulebook_of(dir)
+                .map_err(other)?
+                .ok_or_else(|| Failure::from(database::missing(dir)))?;
+            app::with_federation(&code, copy::Bench { dir })??
+        }
         (Some(p), _) => return Err(Failure::Input(format!("unknown bench phase '{p}'"))),
         (None, _) => crate::bench::run(rules, quick).map_err(other)?,
     };

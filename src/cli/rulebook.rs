@@ -111,8 +111,16 @@ impl WithFederation for OpenWorkstation {
         }
         // Taken here, so that a database another process holds is said before the screen
         // changes; the database itself opens behind the first frame.
-        let lock = app::Desk::<R>::lock(&dir)?;
         let theme = theme.for_terminal(crate::ui::theme::Capabilities::from_env());
+        let lock = match app::Desk::<R>::lock(&dir) {
+            Ok(lock) => lock,
+            // Held by another process that serves it: a workstation on a copy of its record.
+            Err(held) if held.is_locked() => match super::serve::open_copy(&dir)? {
+                Some(stream) => return copy_workstation(stream, dir, rulebook, keymap, theme),
+                None => return Err(held.into()),
+            },
+            Err(e) => return Err(e.into()),
+        };
         let (at, rules) = (dir.clone(), rulebook.clone());
         let load = move || {
             let mut desk = app::Desk::open_locked(&at, rules, lock)?;
@@ -127,6 +135,31 @@ impl WithFederation for OpenWorkstation {
             super::serve::serve(&served, outside)
         })
     }
+}
+
+/// The workstation on a copy of the record of the process that holds the database (`stream`
+/// is connected to it): every edit made there shows here, and this one's are made there.
+fn copy_workstation<R: Federation>(
+    stream: std::os::unix::net::UnixStream,
+    dir: PathBuf,
+    rulebook: R,
+    keymap: crate::ui::keymap::Keymap,
+    theme: crate::ui::theme::Theme,
+) -> Result<(), Failure> {
+    let wake: super::copy::Wake<R> = Arc::default();
+    let (at, rules, woken) = (dir.clone(), rulebook.clone(), wake.clone());
+    let load = move || super::copy::copy_from(stream, at, rules, woken);
+    crate::ui::run(&dir, rulebook, load, keymap, theme, move |outside| {
+        // What arrived while the copy was taken is followed once it is open.
+        outside.send(crate::ui::Job {
+            asked: String::new(),
+            run: Box::new(crate::app::workstation::state::App::follow),
+        });
+        *wake
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(outside);
+        Ok::<_, String>(())
+    })
 }
 
 /// A command on a database, with what was read to choose its rulebook.

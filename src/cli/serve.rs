@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Command, Failure, ImportKind, commands, output};
 use crate::app::Federation;
+use crate::app::replica::{AuditEntry, Shipped, Watcher};
 use crate::ui::Outside;
 
 use crate::app::database::SERVE_SOCKET as SOCKET;
@@ -40,10 +41,10 @@ const TAKEN_WITHIN: Duration = Duration::from_secs(5);
 
 /// What another `ratedesk` asks.
 #[derive(Debug, Serialize, Deserialize)]
-struct Request {
+pub(super) struct Request {
     protocol: u32,
     version: String,
-    command: Command,
+    ask: Ask,
     /// Who the asking process says runs it (`$USER`, the SSH client): kept beside the name
     /// its credentials give, never instead of it.
     says: String,
@@ -51,12 +52,94 @@ struct Request {
     shown: String,
 }
 
+/// A command to run, or a workstation that follows the record and sends its edits.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) enum Ask {
+    Command(Command),
+    Copy,
+}
+
+/// What the holder sends a copy after the dump of the record: the entries it committed, and
+/// the answer to the copy's own edit (after that edit's entries).
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+pub(super) enum Up<R: Federation> {
+    Entries(Vec<AuditEntry<R>>),
+    Answer(Result<u64, String>),
+    Entry(Option<Box<AuditEntry<R>>>),
+}
+
+/// [`Up::Entries`] written from borrowed entries (the same bytes).
+#[derive(Serialize)]
+#[serde(bound = "")]
+enum UpRef<'a, R: Federation> {
+    Entries(&'a [AuditEntry<R>]),
+}
+
+/// What a copy sends the holder: an edit made on it.
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+pub(super) enum Down<R: Federation> {
+    Commit(Vec<Shipped<R>>),
+    /// An audit entry with its records (undo and redo of one stored before the copy).
+    Entry(u64),
+}
+
+/// Frames waiting to go to one copy: one that falls this far behind is let go (it takes a
+/// fresh copy of the record when it connects again).
+const COPY_QUEUE: usize = 4096;
+
+/// How long a write to a copy may wait for it to read.
+const COPY_WRITE_WITHIN: Duration = Duration::from_secs(30);
+
+/// The longest edit a copy may send (a file's import).
+const MAX_SHIPPED: u64 = 1 << 32;
+
+/// One copy's end: its number and the queue of frames its connection writes.
+type End = (u64, std::sync::mpsc::SyncSender<Arc<Vec<u8>>>);
+
+/// The copies of the record this process holds, each by the queue of its connection.
+#[derive(Clone, Default)]
+pub(super) struct Copies {
+    ends: Arc<std::sync::Mutex<Vec<End>>>,
+}
+
+impl Copies {
+    fn ends(&self) -> std::sync::MutexGuard<'_, Vec<End>> {
+        self.ends
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Tells every copy of the record each edit the holder stores.
+struct Broadcast {
+    copies: Copies,
+}
+
+impl<R: Federation> Watcher<R> for Broadcast {
+    fn watching(&self) -> bool {
+        !self.copies.ends().is_empty()
+    }
+
+    fn committed(&mut self, entries: &[AuditEntry<R>]) {
+        let Ok(bytes) = serde_json::to_vec(&UpRef::Entries(entries)) else {
+            return;
+        };
+        let frame = Arc::new(bytes);
+        // A copy whose queue is full (it stopped reading) is let go.
+        self.copies
+            .ends()
+            .retain(|(_, end)| end.try_send(frame.clone()).is_ok());
+    }
+}
+
 /// The frames that tell the asking process its request is taken, then started.
 const TAKEN: &[u8] = b"taken";
 const STARTED: &[u8] = b"started";
 
 /// What the two ends speak: a request or answer of another layout is refused by its number.
-const PROTOCOL: u32 = 2;
+const PROTOCOL: u32 = 3;
 
 /// Where a request is: waiting for the workstation, running there, or given up unrun.
 const QUEUED: u8 = 0;
@@ -120,6 +203,15 @@ pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Result<Se
         let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
     }
     let serving = Serving { path };
+    // Every edit stored here, from now on, is told to the copies of the record.
+    let copies = Copies::default();
+    let watcher = Broadcast {
+        copies: copies.clone(),
+    };
+    outside.send(crate::ui::Job {
+        asked: String::new(),
+        run: Box::new(move |app| app.desk.watch(Box::new(watcher))),
+    });
     let spawned = std::thread::Builder::new()
         .name("serve".into())
         .spawn(move || {
@@ -129,10 +221,10 @@ pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Result<Se
                     std::thread::sleep(Duration::from_millis(100));
                     continue;
                 };
-                let outside = outside.clone();
+                let (outside, copies) = (outside.clone(), copies.clone());
                 let _ = std::thread::Builder::new()
                     .name("serve-one".into())
-                    .spawn(move || answer(stream, &outside));
+                    .spawn(move || answer(stream, &outside, &copies));
             }
         });
     spawned.map(|_| serving).map_err(cannot)
@@ -172,7 +264,7 @@ pub(super) fn foreground<R: Federation>(
 }
 
 /// Reads one request, has the workstation run it, and writes the answer.
-fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>) {
+fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>, copies: &Copies) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let refuse = |stream: &mut UnixStream, message: String, code: u8| {
         write_answer(stream, &message, code, &[]);
@@ -204,21 +296,25 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>) {
             1,
         );
     }
-    if !served(&request.command) {
+    let user = audit_name(&who, &request.says);
+    let command = match request.ask {
+        Ask::Command(command) => command,
+        Ask::Copy => return follow_here(stream, outside, copies, user),
+    };
+    if !served(&command) {
         return refuse(
             &mut stream,
             "the database is open in the workstation: this command needs it closed".into(),
             1,
         );
     }
-    if let Err(message) = files_only(&request.command) {
+    if let Err(message) = files_only(&command) {
         return refuse(&mut stream, message, 2);
     }
     // Taken: the asking process now waits as long as the command takes.
     if write_frame(&mut stream, TAKEN).is_err() {
         return;
     }
-    let user = audit_name(&who, &request.says);
     let state = Arc::new(std::sync::atomic::AtomicU8::new(QUEUED));
     let (tx, rx) = std::sync::mpsc::channel();
     let Ok(mut watch) = stream.try_clone() else {
@@ -253,7 +349,7 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>) {
                     state.store(CANCELLED, SeqCst);
                     return;
                 }
-                let _ = tx.send(run_here(app, request.command, user));
+                let _ = tx.send(run_here(app, command, user));
             })
         },
     };
@@ -292,6 +388,110 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>) {
             1,
         ),
     }
+}
+
+/// A workstation of another process that keeps a copy of the record: sent the record's dump,
+/// then every entry stored here; its edits are made here (checked against the record as it
+/// is, audited under `user`) and answered after their entries.
+fn follow_here<R: Federation>(
+    mut stream: UnixStream,
+    outside: &Outside<R>,
+    copies: &Copies,
+    user: String,
+) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let _ = stream.set_read_timeout(None);
+    let _ = stream.set_write_timeout(Some(COPY_WRITE_WITHIN));
+    if write_frame(&mut stream, TAKEN).is_err() {
+        return;
+    }
+    let Ok(mut writer) = stream.try_clone() else {
+        return;
+    };
+    let id = NEXT.fetch_add(1, Ordering::Relaxed);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Arc<Vec<u8>>>(COPY_QUEUE);
+    // The dump and the copy's place among those told are taken between two edits.
+    let job = {
+        let (copies, tx, user) = (copies.clone(), tx.clone(), user.clone());
+        crate::ui::Job {
+            asked: String::new(),
+            run: Box::new(move |app| {
+                let Ok(copy) = app.desk.snapshot() else {
+                    return;
+                };
+                if tx.try_send(Arc::new(copy)).is_ok() {
+                    copies.ends().push((id, tx));
+                    app.asked_elsewhere(&format!("{user} opened a workstation on this database"));
+                }
+            }),
+        }
+    };
+    if !outside.send(job) {
+        return;
+    }
+    let _ = std::thread::Builder::new()
+        .name("serve-copy".into())
+        .spawn(move || {
+            for frame in rx {
+                if write_frame(&mut writer, &frame).is_err() {
+                    break;
+                }
+            }
+            let _ = writer.shutdown(std::net::Shutdown::Both);
+        });
+    while let Ok(bytes) = read_frame(&mut stream, MAX_SHIPPED) {
+        let shipped = match serde_json::from_slice::<Down<R>>(&bytes) {
+            Ok(Down::Commit(shipped)) => shipped,
+            Ok(Down::Entry(seq)) => {
+                let tx = tx.clone();
+                let job = crate::ui::Job {
+                    asked: String::new(),
+                    run: Box::new(move |app| {
+                        let entry = app.desk.audit_entry(seq).ok().flatten().map(Box::new);
+                        if let Ok(bytes) = serde_json::to_vec(&Up::<R>::Entry(entry)) {
+                            let _ = tx.try_send(Arc::new(bytes));
+                        }
+                    }),
+                };
+                if !outside.send(job) {
+                    break;
+                }
+                continue;
+            }
+            Err(_) => break,
+        };
+        let (tx, user) = (tx.clone(), user.clone());
+        let job = crate::ui::Job {
+            asked: String::new(),
+            run: Box::new(move |app| {
+                let action = shipped
+                    .iter()
+                    .map(|s| s.action.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                app.desk.acting_for(Some(user.clone()));
+                let stored = app.desk.commit_shipped(shipped);
+                app.desk.acting_for(None);
+                // On disk before the answer.
+                let stored = stored.and_then(|last| app.desk.settle().map(|()| last));
+                let answer = match stored {
+                    Ok(last) => {
+                        app.edited_elsewhere(format!("{user}: {action}"));
+                        Ok(last)
+                    }
+                    Err(e) => Err(e.to_string()),
+                };
+                if let Ok(bytes) = serde_json::to_vec(&Up::<R>::Answer(answer)) {
+                    let _ = tx.try_send(Arc::new(bytes));
+                }
+            }),
+        };
+        if !outside.send(job) {
+            break;
+        }
+    }
+    copies.ends().retain(|(end, _)| *end != id);
 }
 
 /// Whether the process at the other end has gone (closed its end).
@@ -422,12 +622,12 @@ fn peer(stream: &UnixStream) -> Result<String, String> {
     Ok(name(uid))
 }
 
-fn write_frame(stream: &mut UnixStream, bytes: &[u8]) -> std::io::Result<()> {
+pub(super) fn write_frame(stream: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
     stream.write_all(&(bytes.len() as u64).to_be_bytes())?;
     stream.write_all(bytes)
 }
 
-fn read_frame(stream: &mut UnixStream, limit: u64) -> std::io::Result<Vec<u8>> {
+pub(super) fn read_frame(stream: &mut UnixStream, limit: u64) -> std::io::Result<Vec<u8>> {
     let mut len = [0u8; 8];
     stream.read_exact(&mut len)?;
     let len = u64::from_be_bytes(len);
@@ -503,35 +703,83 @@ fn absolute(command: &mut Command) -> std::io::Result<()> {
     }
 }
 
+/// Connects to the process that holds the database in `dir` as a workstation that keeps a
+/// copy of the record: the stream, the record's dump next on it (`None`: no process serves
+/// the database).
+pub(super) fn open_copy(dir: &Path) -> Result<Option<UnixStream>, Failure> {
+    let Some(mut stream) = connect_own(dir)? else {
+        return Ok(None);
+    };
+    let request = Request {
+        protocol: PROTOCOL,
+        version: env!("CARGO_PKG_VERSION").into(),
+        ask: Ask::Copy,
+        says: crate::app::database::audit_user(),
+        shown: "workstation".into(),
+    };
+    let lost = |e: std::io::Error| {
+        Failure::Other(format!(
+            "the process that holds the database does not answer ({e}): is its workstation suspended (ctrl-z)?"
+        ))
+    };
+    send_request(&mut stream, &request).map_err(lost)?;
+    let first = read_frame(&mut stream, MAX_ANSWER_HEAD).map_err(lost)?;
+    if first != TAKEN {
+        let head: Answer =
+            serde_json::from_slice(&first).map_err(|e| lost(std::io::Error::other(e)))?;
+        return Err(Failure::Other(head.stderr));
+    }
+    let _ = stream.set_read_timeout(None);
+    let _ = stream.set_write_timeout(None);
+    Ok(Some(stream))
+}
+
+/// Writes a request, with the time the serving process has to take it.
+fn send_request(stream: &mut UnixStream, request: &Request) -> std::io::Result<()> {
+    let _ = stream.set_write_timeout(Some(TAKEN_WITHIN));
+    let _ = stream.set_read_timeout(Some(TAKEN_WITHIN));
+    write_frame(
+        stream,
+        &serde_json::to_vec(request).map_err(std::io::Error::other)?,
+    )
+}
+
+/// A connection to the process serving the database in `dir`, if one does and it is this
+/// user's (another user's is refused).
+fn connect_own(dir: &Path) -> Result<Option<UnixStream>, Failure> {
+    let path = dir.join(SOCKET);
+    let Ok(stream) = UnixStream::connect(&path) else {
+        // None listening (or a socket a killed process left).
+        return Ok(None);
+    };
+    use nix::sys::socket::{getsockopt, sockopt::PeerCredentials};
+    let theirs = getsockopt(&stream, PeerCredentials).map_err(super::other)?;
+    if theirs.uid() != nix::unistd::getuid().as_raw() {
+        return Err(Failure::Other(format!(
+            "{} is served by a process of another user (uid {}): not asked",
+            path.display(),
+            theirs.uid()
+        )));
+    }
+    Ok(Some(stream))
+}
+
 /// Has the workstation that holds the database in `dir` run `command`, when one does: its
 /// output written here, and its exit status (`None`: no workstation serves the database,
 /// and the command opens it itself).
 pub(super) fn ask(dir: &Path, command: &Command) -> Result<Option<u8>, Failure> {
-    let path = dir.join(SOCKET);
-    let Ok(mut stream) = UnixStream::connect(&path) else {
-        // None listening (or a socket a killed process left): the command opens the
-        // database, and is told if it is in use.
+    // None listening: the command opens the database, and is told if it is in use. Only a
+    // workstation of our own user is asked.
+    let Some(mut stream) = connect_own(dir)? else {
         return Ok(None);
     };
-    // Only a workstation of our own user is asked.
-    {
-        use nix::sys::socket::{getsockopt, sockopt::PeerCredentials};
-        let theirs = getsockopt(&stream, PeerCredentials).map_err(super::other)?;
-        if theirs.uid() != nix::unistd::getuid().as_raw() {
-            return Err(Failure::Other(format!(
-                "{} is served by a process of another user (uid {}): not asked",
-                path.display(),
-                theirs.uid()
-            )));
-        }
-    }
     let mut command = command.clone();
     absolute(&mut command)?;
     files_only(&command).map_err(Failure::Input)?;
     let request = Request {
         protocol: PROTOCOL,
         version: env!("CARGO_PKG_VERSION").into(),
-        command,
+        ask: Ask::Command(command),
         says: crate::app::database::audit_user(),
         shown: typed(),
     };
@@ -540,13 +788,7 @@ pub(super) fn ask(dir: &Path, command: &Command) -> Result<Option<u8>, Failure> 
             "the workstation that has the database open did not answer ({e}); the command may or may not have run: see `ratedesk log --last 3`"
         ))
     };
-    let _ = stream.set_write_timeout(Some(TAKEN_WITHIN));
-    let _ = stream.set_read_timeout(Some(TAKEN_WITHIN));
-    write_frame(
-        &mut stream,
-        &serde_json::to_vec(&request).map_err(super::other)?,
-    )
-    .map_err(lost)?;
+    send_request(&mut stream, &request).map_err(lost)?;
     // Taken (or refused at once, with an answer instead).
     let first = read_frame(&mut stream, MAX_ANSWER_HEAD).map_err(|e| {
         Failure::Other(format!(

@@ -282,6 +282,19 @@ pub fn title_code(text: &str) -> Option<(&'static str, bool)> {
 
 impl Store {
     /// The FIDE titles held for a FIDE id.
+    /// Every FIDE title kept, by FIDE id.
+    pub fn fide_titles(&self) -> Result<Vec<(u64, FideTitle)>, StoreError> {
+        self.fide_titles
+            .iter()
+            .map(|item| {
+                let (k, v) = item.map_err(|e| self.fail(e))?;
+                let id = codec::id_of(&k)
+                    .ok_or_else(|| self.fail("an unreadable FIDE id".to_string()))?;
+                Ok((id, codec::decode(&v).map_err(|e| self.fail(e))?))
+            })
+            .collect()
+    }
+
     pub fn fide_title(&self, fide_id: u64) -> Result<Option<FideTitle>, StoreError> {
         self.fide_titles
             .get(codec::key(fide_id))

@@ -18,6 +18,7 @@ pub mod lock;
 mod manifest;
 pub(crate) mod open;
 pub mod records;
+pub mod snapshot;
 mod staged;
 
 use std::collections::BTreeMap;
@@ -267,6 +268,8 @@ pub struct Store {
     manifest: Arc<manifest::Settle>,
     /// Our lock on the folder (`None` for a restore's staging database, inside a locked one).
     _lock: Option<Arc<lock::LockFile>>,
+    /// The private folder of a scratch store ([`Store::scratch`]), removed with it.
+    _scratch: Option<tempfile::TempDir>,
 }
 
 impl Drop for Store {
@@ -706,6 +709,17 @@ impl Store {
             .map(Link))
     }
 
+    /// A scratch store's audit chain continues from `head` (the newest entry of the database
+    /// it is a copy of, whose entries it does not hold).
+    pub fn continue_chain(&self, head: Option<Link>) -> Result<(), StoreError> {
+        if let Some(head) = head {
+            self.meta
+                .insert(AUDIT_HEAD, &head.0)
+                .map_err(|e| self.fail(e))?;
+        }
+        Ok(())
+    }
+
     /// The link the next audit entry carries: the hash of the newest entry.
     pub fn audit_head<R: Rulebook>(&self) -> Result<Option<Link>, StoreError> {
         if let Some(head) = self.stored_head()? {
@@ -843,6 +857,32 @@ impl Store {
                 .fetch_max(last + 1, std::sync::atomic::Ordering::Relaxed);
         }
         Ok(())
+    }
+
+    /// A copy's store ([`Store::scratch`]) keeps the audit entries the holder committed, chained
+    /// on from the head it holds (`prev` set as the holder's chain would have it), without the
+    /// records: the copy holds those in memory only. Not flushed.
+    pub fn keep_entries<R: Rulebook>(
+        &self,
+        entries: &mut [AuditEntry<R>],
+    ) -> Result<(), StoreError> {
+        let mut head = self.audit_head::<R>()?;
+        let (mut audit, mut index) = (sled::Batch::default(), sled::Batch::default());
+        for entry in entries.iter_mut() {
+            entry.prev = head;
+            head = Some(entry.hash());
+            let key = codec::key(entry.seq);
+            audit.insert(&key, codec::encode(&*entry).map_err(|e| self.fail(e))?);
+            index.insert(
+                &key,
+                codec::encode(&entry.summary()).map_err(|e| self.fail(e))?,
+            );
+        }
+        self.audit.apply_batch(audit).map_err(|e| self.fail(e))?;
+        self.audit_index
+            .apply_batch(index)
+            .map_err(|e| self.fail(e))?;
+        self.continue_chain(head)
     }
 
     /// An edit's records, audit entries and `meta` in one transaction.

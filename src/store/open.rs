@@ -159,6 +159,19 @@ impl Store {
         Self::open_sled(&staging, rules, None)
     }
 
+    /// A store of this process's own, in a private temporary folder removed when it goes: the
+    /// copy of a database another process holds ([`crate::app::Desk::replica`]).
+    pub fn scratch(rules: &str) -> Result<Self, StoreError> {
+        let folder = tempfile::Builder::new()
+            .prefix("ratedesk-copy-")
+            .tempdir()
+            .map_err(|e| e.at(&std::env::temp_dir()))?;
+        lock::set_private(folder.path());
+        let mut store = Self::open_sled(folder.path(), rules, None)?;
+        store._scratch = Some(folder);
+        Ok(store)
+    }
+
     fn open_sled(
         dir: &Path,
         rules: &str,
@@ -240,6 +253,7 @@ impl Store {
             path: dir.to_path_buf(),
             rules: rules.to_string(),
             _lock: lock,
+            _scratch: None,
             manifest: Arc::new(manifest::Settle::new(dir, rules)),
             behind: super::behind::Behind::new(dir.to_path_buf()),
             next_seq: std::sync::atomic::AtomicU64::new(0),

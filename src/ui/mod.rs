@@ -46,7 +46,8 @@ enum Message {
 /// Work another thread has the open workstation do between keys, on its record: a command of
 /// another `ratedesk` that the workstation serves.
 pub struct Job<R: Federation> {
-    /// Who asked for what, shown before it runs (the officer's keys wait meanwhile).
+    /// Who asked for what, shown before it runs (the officer's keys wait meanwhile); empty:
+    /// nothing shown.
     pub asked: String,
     pub run: Work<R>,
 }
@@ -470,10 +471,14 @@ fn session<R: Federation>(
         // Commands of other processes (those that came while the database opened included),
         // each said on the screen before it runs: the keys typed meanwhile wait for it.
         if let Ok(job) = outside.try_recv() {
-            app.asked_elsewhere(&job.asked);
-            screen
-                .terminal
-                .draw(|frame| self::frame(app, theme, keymap, frame))?;
+            // A command of another process is said before it runs (what another officer's
+            // workstation stored is said once followed).
+            if !job.asked.is_empty() {
+                app.asked_elsewhere(&job.asked);
+                screen
+                    .terminal
+                    .draw(|frame| self::frame(app, theme, keymap, frame))?;
+            }
             (job.run)(app);
             continue;
         }

@@ -9,6 +9,7 @@ mod boundaries;
 mod chaining;
 mod cli;
 mod clubs;
+mod copies;
 mod database;
 mod exports;
 mod fide_lists;

@@ -351,11 +351,7 @@ fn commands_run_on_the_record_the_open_workstation_holds() {
     let doc: serde_json::Value = serde_json::from_slice(&ratings.stdout).expect("json");
     assert!(doc["events"].as_array().is_some_and(|e| !e.is_empty()));
     // The screen says whose command it ran (the officer's keys waited for it).
-    let me = std::process::Command::new("id")
-        .arg("-un")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .expect("id -un");
+    let me = os_user();
     terminal.wait_for(&format!("{me}: export ratings"), WAIT);
     // A result from the command line: the correction of the newest event's first game.
     let events = run(&["export", "events"]);
@@ -398,6 +394,15 @@ fn commands_run_on_the_record_the_open_workstation_holds() {
     );
     let check = run(&["check"]);
     assert!(check.status.success(), "{}", said(&check));
+}
+
+/// This process's OS user, as the audit names him.
+fn os_user() -> String {
+    std::process::Command::new("id")
+        .arg("-un")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .expect("id -un")
 }
 
 /// The last audit entry of the database in `folder` of the data folder.
@@ -537,4 +542,52 @@ fn officers_day(rules: &str, id: &str, folder: &str) {
     let log = last_entry(data.path(), folder);
     assert!(log.contains(&format!(": {keyed}")), "{log}");
     assert!(!log.contains("undo"), "{log}");
+}
+
+/// Two officers at two workstations on one database: the second opens on a copy of the
+/// record the first holds; a result keyed at either shows at the other without a key, with
+/// who keyed it; the first killed, the second holds the database from then on and nothing
+/// stored is lost.
+#[test]
+fn two_workstations_on_one_database_show_each_others_results_and_outlive_a_killed_holder() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut first = Terminal::start(data.path(), "ssl");
+    first.wait_for("308 players", Duration::from_secs(180));
+    let mut second = Terminal::run(&["--demo"], &[("XDG_DATA_HOME", data.path().as_os_str())]);
+    second.wait_for("308 players", Duration::from_secs(60));
+    let me = os_user();
+    first.wait_for(&format!("{me} opened a workstation on this database"), WAIT);
+    // Keyed at the second, shown at the first.
+    let keyed = key_a_result(&mut second, "FIN10000");
+    let shown = first.wait_for(&format!("{me}: result"), WAIT);
+    assert!(shown.contains(keyed), "{shown}");
+    // Keyed at the first (the same board: a correction), shown at the second.
+    let corrected = key_a_result(&mut first, "FIN10000");
+    assert_ne!(corrected, keyed);
+    let shown = second.wait_for(&format!("{me}: result"), WAIT);
+    assert!(shown.contains(corrected), "{shown}");
+    // The holder killed: the second takes the database over.
+    first.child.kill().expect("SIGKILL");
+    second.wait_for("this workstation holds it now", WAIT);
+    let db = data.path().join("ratedesk-demo");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .expect("ratedesk")
+    };
+    let log = run(&["log", "--last", "1"]);
+    let said = String::from_utf8_lossy(&log.stdout).into_owned();
+    assert!(said.contains(&format!("{me} result")), "{said}");
+    assert!(said.contains(&format!(": {corrected}")), "{said}");
+    let check = run(&["check"]);
+    assert!(
+        check.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+    second.quit(Duration::from_secs(120));
 }

@@ -5,6 +5,7 @@
 
 pub mod action;
 pub mod confirming;
+mod copies;
 mod editing;
 pub mod forms;
 pub mod front;

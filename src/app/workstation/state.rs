@@ -178,6 +178,8 @@ pub struct App<R: Federation> {
     /// [`App::work_behind`], run by the terminal's loop between keys; otherwise they are done
     /// at once.
     pub behind: bool,
+    /// What lives as long as the workstation ([`App::keep`]).
+    pub(super) kept: Vec<Box<dyn std::any::Any + Send>>,
 }
 
 /// Keys typed before the database was open, as they are acted on ([`App::begin_typed_ahead`]).
@@ -267,6 +269,7 @@ impl<R: Federation> App<R> {
             typed_ahead: TypedAhead::No,
             behind: false,
             set_aside_small: 0,
+            kept: Vec::new(),
         };
         app.seen = app.desk.generations();
         app.titles.view = app.titles_view();
@@ -671,6 +674,13 @@ impl<R: Federation> App<R> {
         self.after_edit();
     }
 
+    /// Everything listed from the desk built again (a desk that replaced another).
+    pub(super) fn rebuilt(&mut self) {
+        self.seen = (u64::MAX, u64::MAX);
+        self.counts.set(None);
+        self.after_edit();
+    }
+
     pub(super) fn after_edit(&mut self) {
         // The card's list places again, at once when a card is in view.
         self.players.places = None;
@@ -731,36 +741,7 @@ impl<R: Federation> App<R> {
                 false
             }
             Ok(effect) => {
-                // A player who moves on two lists is named with each list.
-                let lists: std::collections::BTreeSet<_> =
-                    effect.ratings.iter().map(|c| c.list).collect();
-                let list_names = self.desk.rulebook().lists();
-                let mut moved: Vec<String> = effect
-                    .ratings
-                    .iter()
-                    .take(4)
-                    .map(|c| {
-                        let name = self.name(c.player);
-                        let delta = match (c.before, c.after) {
-                            (Some(b), Some(a)) => crate::figures::signed(a - b),
-                            (_, Some(a)) => a.to_string(),
-                            _ => "-".into(),
-                        };
-                        if lists.len() > 1 {
-                            format!("{name} {} {delta}", list_names[c.list])
-                        } else {
-                            format!("{name} {delta}")
-                        }
-                    })
-                    .collect();
-                if effect.ratings.len() > 4 {
-                    moved.push(format!("{} more", effect.ratings.len() - 4));
-                }
-                let text = if moved.is_empty() {
-                    format!("saved: {}", effect.action)
-                } else {
-                    format!("saved: {} · {}", effect.action, moved.join(" · "))
-                };
+                let text = format!("saved: {}", self.effect_text(&effect));
                 self.say(text);
                 self.after_edit();
                 true
@@ -769,6 +750,39 @@ impl<R: Federation> App<R> {
                 self.warn(e.to_string());
                 false
             }
+        }
+    }
+
+    /// An edit's action and the first ratings it moved, for the status line.
+    pub(super) fn effect_text(&self, effect: &crate::app::Effect<R::Award>) -> String {
+        // A player who moves on two lists is named with each list.
+        let lists: std::collections::BTreeSet<_> = effect.ratings.iter().map(|c| c.list).collect();
+        let list_names = self.desk.rulebook().lists();
+        let mut moved: Vec<String> = effect
+            .ratings
+            .iter()
+            .take(4)
+            .map(|c| {
+                let name = self.name(c.player);
+                let delta = match (c.before, c.after) {
+                    (Some(b), Some(a)) => crate::figures::signed(a - b),
+                    (_, Some(a)) => a.to_string(),
+                    _ => "-".into(),
+                };
+                if lists.len() > 1 {
+                    format!("{name} {} {delta}", list_names[c.list])
+                } else {
+                    format!("{name} {delta}")
+                }
+            })
+            .collect();
+        if effect.ratings.len() > 4 {
+            moved.push(format!("{} more", effect.ratings.len() - 4));
+        }
+        if moved.is_empty() {
+            effect.action.clone()
+        } else {
+            format!("{} · {}", effect.action, moved.join(" · "))
         }
     }
 }

@@ -1,0 +1,389 @@
+//! Several workstations on one record. The process that holds a database (the first
+//! workstation, or `ratedesk serve`) is its one writer; a second workstation keeps a copy of
+//! the record in a scratch store of its own and sends its edits to the holder, which checks
+//! them against the record as it is, commits them under its audit chain and passes every
+//! committed entry back to every copy. A copy follows the entries by the same incremental path
+//! as the holder (the ledger invariant makes it the same record), so its screens read locally
+//! and its keys never wait on another process except for an edit.
+//!
+//! No transport here: the holder's end is a [`Watcher`], the copy's a [`Link`] (both in
+//! `cli::serve`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Desk, DeskError, EditError, Effect, Federation};
+use crate::book::{Change, PlayerStatus};
+use crate::rules::Rulebook;
+pub use crate::store::AuditEntry;
+use crate::store::{AuditKind, Store, snapshot};
+
+/// A change made on a copy, sent to the holder as it was compiled there: the records it read
+/// (`before`) are what the officer saw.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct Shipped<R: Rulebook> {
+    pub change: Change<R>,
+    pub action: String,
+    pub kind: AuditKind,
+}
+
+/// Why a copy's edit was not stored.
+#[derive(Debug)]
+pub enum LinkError {
+    /// The holder refused it (the record changed meanwhile, a rule): nothing was stored.
+    Refused(String),
+    /// The holder cannot be reached: whether it was stored is not known here.
+    Lost(String),
+}
+
+/// A copy's way to the holder of the database.
+pub trait Link<R: Rulebook>: Send {
+    /// Has the holder commit `changes` in one transaction; the sequence number of the last
+    /// entry it stored, answered once those entries are among those [`Link::arrived`] gives.
+    fn commit(&self, changes: Vec<Shipped<R>>) -> Result<u64, LinkError>;
+
+    /// The entries the holder committed that arrived since last asked, oldest first.
+    fn arrived(&self) -> Vec<AuditEntry<R>>;
+
+    /// An audit entry with its records, from the holder (one stored before this copy was
+    /// taken: undo and redo show and take it).
+    fn entry(&self, seq: u64) -> Result<Option<AuditEntry<R>>, LinkError>;
+}
+
+/// What the holder of a database tells of every edit it commits.
+pub trait Watcher<R: Rulebook>: Send {
+    /// Whether anyone is told (the entries are not copied for no one).
+    fn watching(&self) -> bool;
+
+    /// Entries just committed (on disk once the flush that follows their commit is done),
+    /// oldest first, chained as stored.
+    fn committed(&mut self, entries: &[AuditEntry<R>]);
+}
+
+/// An edit another workstation made, as a copy followed it.
+pub struct Followed<A> {
+    pub user: String,
+    pub effect: Effect<A>,
+}
+
+impl<R: Federation> Desk<R> {
+    /// The record as this desk holds it, in one message for a copy ([`Desk::replica`]).
+    pub fn snapshot(&self) -> Result<Vec<u8>, DeskError> {
+        let head = self.store.audit_head::<R>()?;
+        let titles = self.store.fide_titles()?;
+        snapshot::write(
+            &self.book,
+            &self.status,
+            &self.audit,
+            self.ledger.units(),
+            head,
+            titles,
+        )
+        .map_err(|e| DeskError::Backup(format!("the copy of the record: {e}")))
+    }
+
+    /// A copy of the record a holder's [`Desk::snapshot`] gave, whose edits go through `link`:
+    /// in memory as the holder has it (no calculation), with a scratch store of its own for
+    /// the entries that follow.
+    pub fn replica(rulebook: R, bytes: &[u8], link: Box<dyn Link<R>>) -> Result<Self, DeskError> {
+        let copy = snapshot::read::<R>(bytes)
+            .map_err(|e| DeskError::Backup(format!("the copy of the record: {e}")))?;
+        let store = Store::scratch(rulebook.code())?;
+        store.continue_chain(copy.head)?;
+        store.note_fide_titles(copy.titles)?;
+        let ledger = crate::ledger::Ledger::from_units(&rulebook, &copy.book, copy.units);
+        let mut desk = Self::from_parts(
+            rulebook,
+            store,
+            copy.book,
+            copy.status,
+            ledger,
+            copy.audit,
+            Vec::new(),
+        );
+        desk.link = Some(link);
+        Ok(desk)
+    }
+
+    /// An audit entry with its records: from the store, or for a copy from the holder when it
+    /// was stored before the copy was taken.
+    pub fn audit_entry(&self, seq: u64) -> Result<Option<AuditEntry<R>>, DeskError> {
+        if let Some(entry) = self.store.audit_entry(seq)? {
+            return Ok(Some(entry));
+        }
+        match &self.link {
+            Some(link) => link.entry(seq).map_err(|e| match e {
+                LinkError::Refused(why) | LinkError::Lost(why) => EditError(format!(
+                    "audit entry #{seq} could not be read from the holder: {why}"
+                ))
+                .into(),
+            }),
+            None => Ok(None),
+        }
+    }
+
+    /// Whether this desk is a copy whose edits the holder of the database makes.
+    pub fn is_replica(&self) -> bool {
+        self.link.is_some()
+    }
+
+    /// Has `watcher` told of every edit committed from now on.
+    pub fn watch(&mut self, watcher: Box<dyn Watcher<R>>) {
+        self.watcher = Some(watcher);
+    }
+
+    /// A copy that has lost its holder: no more edits here, with why.
+    pub fn lost(&mut self, why: String) {
+        self.stopped = Some(why);
+    }
+
+    /// The holder's side of a copy's edit: refused, with the record as it is now, when a
+    /// record it read has changed since the copy compiled it; otherwise committed as any edit
+    /// here. The sequence number of its last entry.
+    pub fn commit_shipped(&mut self, shipped: Vec<Shipped<R>>) -> Result<u64, DeskError> {
+        if shipped.is_empty() {
+            return Err(EditError("an empty edit".into()).into());
+        }
+        if let Some(changed) = self.stale(&shipped) {
+            return Err(EditError(format!(
+                "{changed} changed meanwhile (another officer's edit); nothing was done: look again"
+            ))
+            .into());
+        }
+        if let Some(why) = &self.stopped {
+            return Err(DeskError::Stopped(why.clone()));
+        }
+        let changes = shipped
+            .into_iter()
+            .map(|s| (s.change, s.action, s.kind))
+            .collect();
+        self.commit(changes, &[])?;
+        Ok(self.audit.last().map_or(0, |a| a.seq))
+    }
+
+    /// A copy's commit: sent to the holder, then followed here with whatever the holder
+    /// committed before it.
+    pub(super) fn commit_remote(
+        &mut self,
+        changes: Vec<(Change<R>, String, AuditKind)>,
+        done: &[&str],
+    ) -> Result<Effect<R::Award>, DeskError> {
+        if let Some(why) = &self.stopped {
+            return Err(EditError(format!("not stored: {why}")).into());
+        }
+        if !done.is_empty() {
+            return Err(EditError(
+                "an import that keeps reference data is made where the database is held: \
+                 run `ratedesk import …` from the command line (the process holding it runs it)"
+                    .into(),
+            )
+            .into());
+        }
+        let count = changes.len() as u64;
+        let shipped = changes
+            .into_iter()
+            .map(|(change, action, kind)| Shipped {
+                change,
+                action,
+                kind,
+            })
+            .collect();
+        let link = self.link.as_ref().expect("a copy");
+        let last = match link.commit(shipped) {
+            Ok(last) => last,
+            Err(LinkError::Refused(why)) => {
+                // What it was refused for is followed here, for the officer to see.
+                let followed = self.catch_up()?;
+                self.pending_followed.extend(followed);
+                return Err(EditError(why).into());
+            }
+            Err(LinkError::Lost(why)) => {
+                return Err(DeskError::Stopped(format!(
+                    "the process holding the database did not answer ({why}): the edit may or may not be stored; it shows here once this copy follows the database again"
+                )));
+            }
+        };
+        // What arrived before the edit, the edit's own entries, and what other officers
+        // stored after it (the stream may already hold them): followed in that order.
+        let first = last + 1 - count;
+        let arrived = self.link.as_ref().expect("a copy").arrived();
+        let (before, rest): (Vec<_>, Vec<_>) = arrived.into_iter().partition(|e| e.seq < first);
+        let (ours, after): (Vec<_>, Vec<_>) = rest.into_iter().partition(|e| e.seq <= last);
+        for entry in before {
+            let user = entry.user.clone();
+            let effect = self.follow(vec![entry])?;
+            self.pending_followed.push(Followed { user, effect });
+        }
+        if ours.len() as u64 != count {
+            let why = format!(
+                "this copy of the database missed entries #{first}–#{last}; close it and open the database again"
+            );
+            self.stopped = Some(why.clone());
+            return Err(DeskError::Stopped(why));
+        }
+        let effect = self.follow(ours)?;
+        for entry in after {
+            let user = entry.user.clone();
+            let effect = self.follow(vec![entry])?;
+            self.pending_followed.push(Followed { user, effect });
+        }
+        Ok(effect)
+    }
+
+    /// Follows the entries the holder committed since last asked: each other officer's edit
+    /// with its effect here, oldest first.
+    pub fn catch_up(&mut self) -> Result<Vec<Followed<R::Award>>, DeskError> {
+        let mut followed = std::mem::take(&mut self.pending_followed);
+        let Some(link) = self.link.as_ref() else {
+            return Ok(followed);
+        };
+        for entry in link.arrived() {
+            let user = entry.user.clone();
+            let effect = self.follow(vec![entry])?;
+            followed.push(Followed { user, effect });
+        }
+        Ok(followed)
+    }
+
+    /// Follows entries the holder committed (one transaction's): kept here as they were
+    /// chained there (the records in memory only), re-rated by the same incremental path. An entry this copy already holds
+    /// is passed over; one that does not chain to it stops the copy.
+    fn follow(&mut self, entries: Vec<AuditEntry<R>>) -> Result<Effect<R::Award>, DeskError> {
+        let head = self.audit.last().map_or(0, |a| a.seq);
+        let mut entries: Vec<AuditEntry<R>> =
+            entries.into_iter().filter(|e| e.seq > head).collect();
+        let action = entries
+            .iter()
+            .map(|e| e.action.as_str())
+            .collect::<Vec<_>>()
+            .join("; ");
+        if entries.is_empty() {
+            return Ok(Effect::nothing(action));
+        }
+        self.pending = None;
+        let chained: Vec<_> = entries.iter().map(|e| e.prev).collect();
+        let mut explicit = super::Before::<R>::new();
+        for entry in &entries {
+            for (p, before) in self.before_of(&entry.change) {
+                explicit.entry(p).or_insert(before);
+            }
+        }
+        let diverged = |why: String| {
+            DeskError::Stopped(format!(
+                "this copy of the record no longer follows the database ({why}); close it and open the database again"
+            ))
+        };
+        if entries[0].seq != head + 1 {
+            let why = diverged(format!("entry #{} came after #{head}", entries[0].seq));
+            self.stopped = Some(why.to_string());
+            return Err(why);
+        }
+        self.store.keep_entries(&mut entries)?;
+        if entries.iter().map(|e| e.prev).ne(chained) {
+            let why = diverged("its audit chain differs".into());
+            self.stopped = Some(why.to_string());
+            return Err(why);
+        }
+        let mut touched = std::collections::BTreeSet::new();
+        for entry in entries {
+            self.audit.push(entry.summary());
+            let (players, events) = &mut self.generations;
+            *players += u64::from(!entry.change.players.is_empty());
+            *events += u64::from(!entry.change.events.is_empty());
+            touched.extend(Self::touch(entry.change, &mut self.book, &mut self.status));
+        }
+        let update = self.ledger.update(&self.rulebook, &self.book, touched);
+        let effect = super::effect(
+            &self.rulebook,
+            action,
+            &self.book,
+            &self.ledger,
+            update,
+            explicit,
+        );
+        Ok(effect)
+    }
+}
+
+impl<R: Federation> Desk<R> {
+    /// The first record a copy's change read that is no longer as it read it, named with what
+    /// it holds now; `None` when every one is as it was. Later changes of one transaction read
+    /// the records as the earlier ones leave them.
+    fn stale(&self, shipped: &[Shipped<R>]) -> Option<String> {
+        let (book, status) = (&self.book, &self.status);
+        let current = self.current();
+        let mut players = BTreeMap::new();
+        let mut events = BTreeMap::new();
+        let mut games = BTreeMap::new();
+        for s in shipped {
+            for d in &s.change.players {
+                let now = players.get(&d.key).cloned().unwrap_or_else(|| {
+                    (d.key < book.players.len() && d.key < status.len())
+                        .then(|| current.record(d.key))
+                });
+                let read = d.before.as_deref();
+                let same = match (&now, read) {
+                    // A deleted record's slot is read as no record.
+                    (Some(now), None) => now.status == PlayerStatus::Deleted,
+                    (now, read) => now.as_ref() == read,
+                };
+                if !same {
+                    let who = match (&now, read) {
+                        (Some(r), _) | (None, Some(r)) => {
+                            format!("{} ({})", r.info.name, r.info.id)
+                        }
+                        (None, None) => format!("player #{}", d.key),
+                    };
+                    return Some(format!("the record of {who}"));
+                }
+                players.insert(d.key, d.after.as_deref().cloned());
+            }
+            for d in &s.change.events {
+                let now = events.get(&d.key).cloned().unwrap_or_else(|| {
+                    (d.key < book.events.len() && d.key < book.live.len())
+                        .then(|| current.event_record(d.key))
+                });
+                let same = match (&now, &d.before) {
+                    (Some(now), None) => !now.live,
+                    (now, read) => now == read,
+                };
+                if !same {
+                    let name = now
+                        .as_ref()
+                        .or(d.before.as_ref())
+                        .map_or_else(|| format!("#{}", d.key), |r| r.event.id.clone());
+                    return Some(format!("event {name}"));
+                }
+                events.insert(d.key, d.after.clone());
+            }
+            for d in &s.change.games {
+                let (e, round, board) = d.key;
+                let now = games.get(&d.key).cloned().unwrap_or_else(|| {
+                    book.events
+                        .get(e)
+                        .and_then(|ev| {
+                            ev.games
+                                .iter()
+                                .find(|g| (g.round, g.board) == (round, board))
+                        })
+                        .cloned()
+                });
+                if now != d.before {
+                    let event = book.events.get(e).map_or("?", |ev| ev.id.as_str());
+                    let holds = now.as_ref().map_or_else(
+                        || "no game there now".to_string(),
+                        |g| match g.result {
+                            Some(result) => format!("now {}", result.code()),
+                            None => "now without a result".to_string(),
+                        },
+                    );
+                    return Some(format!("round {round} board {board} of {event} ({holds})"));
+                }
+                games.insert(d.key, d.after.clone());
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,303 @@
+//! Several officers on one record: workstations that keep a copy of the record and send their
+//! edits to the process that holds the database. Whatever the order the officers' edits come
+//! in, and however far behind each copy is when its officer keys one, every copy, the holder
+//! and the database on disk end with the same record, the audit log's, and its ratings equal a
+//! from-scratch calculation (the ledger invariant with several officers). An edit made on a
+//! record that changed meanwhile is refused and shows what it holds now.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use proptest::prelude::*;
+use ratedesk::app::replica::{AuditEntry, Link, LinkError, Shipped, Watcher};
+use ratedesk::app::{Desk, DeskError, Edit};
+use ratedesk::model::GameResult;
+use ratedesk::rules::ssl::Ssl;
+
+use crate::ledger_invariant::{apply, assert_invariant, op, setup, way};
+
+type Queue = Arc<Mutex<VecDeque<AuditEntry<Ssl>>>>;
+
+/// The holder's side: every committed entry queued for every copy.
+struct Everyone {
+    queues: Arc<Mutex<Vec<Queue>>>,
+}
+
+impl Watcher<Ssl> for Everyone {
+    fn watching(&self) -> bool {
+        true
+    }
+
+    fn committed(&mut self, entries: &[AuditEntry<Ssl>]) {
+        for queue in self.queues.lock().expect("queues").iter() {
+            queue.lock().expect("queue").extend(entries.iter().cloned());
+        }
+    }
+}
+
+/// A copy's side, straight to the holder (the socket's framing is the only thing left out).
+struct Direct {
+    holder: Arc<Mutex<Desk<Ssl>>>,
+    arrived: Queue,
+    user: String,
+}
+
+impl Link<Ssl> for Direct {
+    fn commit(&self, changes: Vec<Shipped<Ssl>>) -> Result<u64, LinkError> {
+        let stored = {
+            let mut holder = self.holder.lock().expect("holder");
+            holder.acting_for(Some(self.user.clone()));
+            let stored = holder.commit_shipped(changes);
+            holder.acting_for(None);
+            stored
+        };
+        // The answer takes a moment to come back, as through a socket: other officers'
+        // edits may be stored, and arrive here, before it.
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        stored.map_err(|e| LinkError::Refused(e.to_string()))
+    }
+
+    fn arrived(&self) -> Vec<AuditEntry<Ssl>> {
+        self.arrived.lock().expect("queue").drain(..).collect()
+    }
+
+    fn entry(&self, seq: u64) -> Result<Option<AuditEntry<Ssl>>, LinkError> {
+        let holder = self.holder.lock().expect("holder");
+        holder
+            .audit_entry(seq)
+            .map_err(|e| LinkError::Lost(e.to_string()))
+    }
+}
+
+/// A database held by one desk, and `copies` workstations on copies of it.
+struct Office {
+    holder: Arc<Mutex<Desk<Ssl>>>,
+    copies: Vec<Desk<Ssl>>,
+    _dir: tempfile::TempDir,
+}
+
+fn office(copies: usize) -> Office {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = setup(dir.path());
+    let queues: Arc<Mutex<Vec<Queue>>> = Arc::default();
+    desk.watch(Box::new(Everyone {
+        queues: queues.clone(),
+    }));
+    let holder = Arc::new(Mutex::new(desk));
+    let copies = (0..copies)
+        .map(|k| {
+            // Its place among those told, and the dump, taken between two edits.
+            let arrived: Queue = Arc::default();
+            queues.lock().expect("queues").push(arrived.clone());
+            let copy = holder.lock().expect("holder").snapshot().expect("a copy");
+            let link = Direct {
+                holder: holder.clone(),
+                arrived,
+                user: format!("officer{k}"),
+            };
+            Desk::replica(Ssl, &copy, Box::new(link)).expect("a copy")
+        })
+        .collect();
+    Office {
+        holder,
+        copies,
+        _dir: dir,
+    }
+}
+
+/// The copy's record is the holder's: players, events, games, ratings and the audit log.
+fn assert_same(copy: &Desk<Ssl>, holder: &Desk<Ssl>) -> Result<(), TestCaseError> {
+    prop_assert_eq!(format!("{:?}", copy.book()), format!("{:?}", holder.book()));
+    prop_assert_eq!(copy.status(), holder.status());
+    prop_assert_eq!(copy.audit(), holder.audit());
+    prop_assert!(copy.ledger().units() == holder.ledger().units());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Edits of the holder's officer and of two others on copies, in any order, each copy
+    /// following the others' edits only now and then (so that some of its edits are made on
+    /// a record that changed meanwhile).
+    #[test]
+    fn every_copy_and_the_database_end_with_the_record_the_audit_log_gives(
+        ops in proptest::collection::vec((0..3usize, op(8), way(), any::<bool>()), 1..16)
+    ) {
+        let mut office = office(2);
+        let mut counter = 0;
+        for (who, op, way, follow) in &ops {
+            match who {
+                0 => apply(&mut office.holder.lock().expect("holder"), op, *way, &mut counter),
+                k => {
+                    let copy = &mut office.copies[k - 1];
+                    if *follow {
+                        copy.catch_up().expect("follow");
+                    }
+                    apply(copy, op, *way, &mut counter);
+                }
+            }
+        }
+        for copy in &mut office.copies {
+            copy.catch_up().expect("follow");
+        }
+        {
+            let holder = office.holder.lock().expect("holder");
+            assert_invariant(&holder)?;
+            for copy in &office.copies {
+                assert_same(copy, &holder)?;
+                assert_invariant(copy)?;
+            }
+            prop_assert_eq!(holder.check_chain().expect("chain"), Vec::<String>::new());
+        }
+        // What the holder stored is what the database holds when opened again.
+        let Office { holder, copies, _dir } = office;
+        drop(copies);
+        let holder = Arc::try_unwrap(holder).ok().expect("the only holder").into_inner().expect("holder");
+        let rows = format!("{:?}", holder.ledger().units());
+        let live = |desk: &Desk<Ssl>| format!("{:?}", desk.book().events.iter().zip(&desk.book().live).filter(|(_, l)| **l).collect::<Vec<_>>());
+        let (events, players) = (live(&holder), format!("{:?}", holder.book().players));
+        holder.close().expect("close");
+        // (A deleted event at the end of the list is not read back as a slot.)
+        let reopened = Desk::open(_dir.path(), Ssl).expect("reopen");
+        prop_assert_eq!(live(&reopened), events);
+        prop_assert_eq!(format!("{:?}", reopened.book().players), players);
+        prop_assert_eq!(format!("{:?}", reopened.ledger().units()), rows);
+        assert_invariant(&reopened)?;
+    }
+}
+
+/// Two officers on one game: the second keys it on a copy that has not yet shown the first's
+/// result. His edit is refused with the result the board holds now, nothing is stored, and his
+/// copy then shows it; the same key again is stored.
+#[test]
+fn an_edit_on_a_result_another_officer_changed_meanwhile_is_refused_with_the_new_value() {
+    let mut office = office(2);
+    let (event, round, board) = {
+        let holder = office.holder.lock().expect("holder");
+        let g = &holder.book().events[0].games[0];
+        (0, g.round, g.board)
+    };
+    let result = |r: GameResult| Edit::SetResult {
+        event,
+        round,
+        board,
+        result: Some(r),
+    };
+    office.copies[0]
+        .apply(result(GameResult::WHITE_WINS))
+        .expect("the first officer's result");
+    let refused = office.copies[1]
+        .apply(result(GameResult::BLACK_WINS))
+        .expect_err("made on the record as it was");
+    let said = refused.to_string();
+    assert!(matches!(refused, DeskError::Edit(_)), "{said}");
+    assert!(
+        said.contains(&format!(
+            "round {round} board {board} of s0 (now 1-0) changed meanwhile"
+        )),
+        "{said}"
+    );
+    let holder_log = office.holder.lock().expect("holder").audit().to_vec();
+    assert_eq!(holder_log.last().map(|a| a.user.as_str()), Some("officer0"));
+    // The refused copy follows what it was refused for: the board shows 1-0 there now.
+    let shown = |copy: &Desk<Ssl>| {
+        copy.book().events[0]
+            .games
+            .iter()
+            .find(|g| (g.round, g.board) == (round, board))
+            .and_then(|g| g.result)
+    };
+    assert_eq!(shown(&office.copies[1]), Some(GameResult::WHITE_WINS));
+    assert_eq!(office.copies[1].audit(), holder_log.as_slice());
+    // Keyed again on the record as it is now: stored, under his name, on every copy.
+    office.copies[1]
+        .apply(result(GameResult::BLACK_WINS))
+        .expect("keyed again");
+    office.copies[0].catch_up().expect("follow");
+    let holder = office.holder.lock().expect("holder");
+    assert_eq!(
+        holder.audit().last().map(|a| a.user.as_str()),
+        Some("officer1")
+    );
+    for copy in &office.copies {
+        assert_eq!(shown(copy), Some(GameResult::BLACK_WINS));
+        assert_eq!(copy.audit(), holder.audit());
+        assert!(copy.ledger().units() == holder.ledger().units());
+    }
+}
+
+/// Four officers keying at once, each in a thread of his own, on boards some of which they
+/// share: every edit is stored or refused as made on a changed record, and at the end every
+/// copy holds the holder's record, whose ratings equal a from-scratch calculation.
+#[test]
+fn four_officers_keying_at_once_leave_one_record() {
+    let office = office(4);
+    let games: Vec<(usize, u32, u32)> = {
+        let holder = office.holder.lock().expect("holder");
+        (0..holder.book().events.len())
+            .flat_map(|e| {
+                holder.book().events[e]
+                    .games
+                    .iter()
+                    .map(move |g| (e, g.round, g.board))
+            })
+            .collect()
+    };
+    let results = [
+        GameResult::WHITE_WINS,
+        GameResult::BLACK_WINS,
+        GameResult::DRAW,
+    ];
+    let Office {
+        holder,
+        copies,
+        _dir,
+    } = office;
+    let threads: Vec<_> = copies
+        .into_iter()
+        .enumerate()
+        .map(|(k, mut copy)| {
+            let games = games.clone();
+            std::thread::spawn(move || {
+                let (mut stored, mut refused) = (0, 0);
+                let mut seed = 7 + k as u64;
+                for _ in 0..30 {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let (event, round, board) = games[(seed >> 33) as usize % games.len()];
+                    let result = results[(seed >> 20) as usize % 3];
+                    match copy.apply(Edit::SetResult {
+                        event,
+                        round,
+                        board,
+                        result: Some(result),
+                    }) {
+                        Ok(_) => stored += 1,
+                        Err(DeskError::Edit(e)) => {
+                            assert!(e.to_string().contains("changed meanwhile"), "{e}");
+                            refused += 1;
+                        }
+                        Err(e) => panic!("{e}"),
+                    }
+                }
+                (copy, stored, refused)
+            })
+        })
+        .collect();
+    let mut copies = Vec::new();
+    let mut stored = 0;
+    for thread in threads {
+        let (copy, s, _) = thread.join().expect("an officer's thread");
+        copies.push(copy);
+        stored += s;
+    }
+    assert!(stored > 30, "most edits are stored: {stored}");
+    let holder = holder.lock().expect("holder");
+    assert_invariant(&holder).expect("the holder's ratings");
+    for copy in &mut copies {
+        copy.catch_up().expect("follow");
+        assert_same(copy, &holder).expect("the copy is the holder's record");
+    }
+}
