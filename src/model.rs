@@ -1012,3 +1012,22 @@ mod tests {
         assert_eq!(tc.seconds_for_60_moves(), (90 + 30 + 30) * 60);
     }
 }
+
+/// Someone who may edit a database beside its owner: an OS user, or every member of an OS
+/// group.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Officer {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub group: bool,
+}
+
+impl std::fmt::Display for Officer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.group {
+            write!(f, "group {}", self.name)
+        } else {
+            f.write_str(&self.name)
+        }
+    }
+}

@@ -173,3 +173,68 @@ pub fn missing(dir: &Path) -> DeskError {
 pub fn backup_rules(text: &str) -> Option<&str> {
     backup::rules_of(text)
 }
+
+/// The database's owner: the OS user of this process, which holds it.
+pub fn owner_name() -> String {
+    user_of(nix::unistd::getuid())
+}
+
+/// An officer by the name of an OS user (or group) that exists on this machine.
+pub fn officer(name: &str, group: bool) -> Result<crate::model::Officer, String> {
+    let known = if group {
+        nix::unistd::Group::from_name(name).ok().flatten().is_some()
+    } else {
+        nix::unistd::User::from_name(name).ok().flatten().is_some()
+    };
+    if !known {
+        return Err(format!(
+            "there is no {} named '{name}' on this machine",
+            if group { "group" } else { "user" }
+        ));
+    }
+    Ok(crate::model::Officer {
+        name: name.to_string(),
+        group,
+    })
+}
+
+/// Opens the database folder to `group` (0710: its members reach the socket of the process
+/// that holds the database, and nothing else), or closes it to everyone but the owner again
+/// (`None`, 0700). What could not be done, if anything.
+pub fn admit_group(dir: &Path, group: Option<&str>) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let gid = match group {
+        Some(name) => match nix::unistd::Group::from_name(name) {
+            Ok(Some(g)) => Some(g.gid),
+            _ => return Some(format!("there is no group named '{name}' on this machine")),
+        },
+        None => None,
+    };
+    if let Some(gid) = gid
+        && let Err(e) = nix::unistd::chown(dir, None, Some(gid))
+    {
+        return Some(format!(
+            "{} could not be given to group {}: {e}",
+            dir.display(),
+            group.unwrap_or_default()
+        ));
+    }
+    let mode = if gid.is_some() { 0o710 } else { 0o700 };
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode))
+        .err()
+        .map(|e| format!("{}: {e}", dir.display()))
+}
+
+/// The group a database folder is open to (its group, when it grants the group entry), for
+/// the socket of the process holding it.
+pub fn admitted_group(dir: &Path) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(dir).ok()?;
+    (meta.mode() & 0o010 != 0).then(|| meta.gid())
+}
+
+/// The OS user who owns a database folder (the one whose process may hold it).
+pub fn folder_owner(dir: &Path) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(dir).ok().map(|m| m.uid())
+}

@@ -11,6 +11,7 @@ pub mod edit;
 mod fixture;
 pub mod import;
 mod merging;
+pub mod officers;
 pub mod publish;
 pub mod queries;
 pub mod replica;
@@ -65,6 +66,10 @@ pub enum DeskError {
         "the restore of {file} is complete: the database holds that backup now (do not restore it again). Finishing it failed: {cause}; what was not finished (its ratings, the automatic backup) is done again when the database is next opened"
     )]
     Restored { file: String, cause: String },
+    /// A workstation's copy of the record cannot store an edit: its holder is gone or it no
+    /// longer follows it ([`replica`]).
+    #[error("{0}")]
+    Copy(String),
     /// An earlier failure to write: no more edits until the database is opened again.
     #[error(
         "the database could not be written earlier ({0}); ratedesk has stopped editing it: close it and open it again"
@@ -84,13 +89,13 @@ impl DeskError {
         }
     }
 
-    /// Whether the edit was refused for what it asked (bad input), not because the database
-    /// failed.
     /// Whether the database is held by another process.
     pub fn is_locked(&self) -> bool {
         matches!(self, DeskError::Store(StoreError::Locked(_)))
     }
 
+    /// Whether the edit was refused for what it asked (bad input), not because the database
+    /// failed.
     pub fn is_input(&self) -> bool {
         matches!(self, DeskError::Edit(_))
     }
@@ -163,6 +168,8 @@ pub struct Desk<R: Federation> {
     pending_followed: Vec<replica::Followed<R::Award>>,
     /// For the holder of a database: who is told of every committed edit.
     watcher: Option<Box<dyn replica::Watcher<R>>>,
+    /// Who may edit beside the owner ([`officers`]).
+    officers: Vec<crate::model::Officer>,
 }
 
 /// A previewed change and the journal of its update, put back.
@@ -303,7 +310,8 @@ impl<R: Federation> Desk<R> {
             })
             .into_iter()
             .collect();
-        Ok(Self::from_parts(
+        let officers = store.officers()?;
+        let mut desk = Self::from_parts(
             rulebook,
             store,
             contents.book,
@@ -311,7 +319,9 @@ impl<R: Federation> Desk<R> {
             ledger,
             contents.audit,
             warnings,
-        ))
+        );
+        desk.officers = officers;
+        Ok(desk)
     }
 
     fn from_parts(
@@ -342,6 +352,7 @@ impl<R: Federation> Desk<R> {
             link: None,
             pending_followed: Vec::new(),
             watcher: None,
+            officers: Vec::new(),
         }
     }
 
@@ -382,6 +393,11 @@ impl<R: Federation> Desk<R> {
             action: self.last_action.clone(),
             cause,
         })
+    }
+
+    /// The database folder.
+    pub fn folder(&self) -> &Path {
+        self.store.path()
     }
 
     pub fn book(&self) -> &Book<R> {
@@ -680,7 +696,7 @@ impl<R: Federation> Desk<R> {
     }
 
     /// The entries undo and redo would take next: (done, undone) stacks of sequence numbers.
-    fn stacks(&self) -> (Vec<u64>, Vec<u64>) {
+    pub(super) fn stacks(&self) -> (Vec<u64>, Vec<u64>) {
         let (mut done, mut undone) = (Vec::new(), Vec::new());
         for entry in &self.audit {
             match entry.kind {
@@ -700,6 +716,7 @@ impl<R: Federation> Desk<R> {
                     done.clear();
                     undone.clear();
                 }
+                AuditKind::Officers => {}
             }
         }
         (done, undone)

@@ -9,12 +9,13 @@
 //! No transport here: the holder's end is a [`Watcher`], the copy's a [`Link`] (both in
 //! `cli::serve`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
 use super::{Desk, DeskError, EditError, Effect, Federation};
 use crate::book::{Change, PlayerStatus};
+use crate::model::PlayerIdx;
 use crate::rules::Rulebook;
 pub use crate::store::AuditEntry;
 use crate::store::{AuditKind, Store, snapshot};
@@ -42,7 +43,8 @@ pub enum LinkError {
 pub trait Link<R: Rulebook>: Send {
     /// Has the holder commit `changes` in one transaction; the sequence number of the last
     /// entry it stored, answered once those entries are among those [`Link::arrived`] gives.
-    fn commit(&self, changes: Vec<Shipped<R>>) -> Result<u64, LinkError>;
+    /// `at` is the newest entry the copy held when it made them.
+    fn commit(&self, changes: Vec<Shipped<R>>, at: u64) -> Result<u64, LinkError>;
 
     /// The entries the holder committed that arrived since last asked, oldest first.
     fn arrived(&self) -> Vec<AuditEntry<R>>;
@@ -139,28 +141,123 @@ impl<R: Federation> Desk<R> {
         self.stopped = Some(why);
     }
 
-    /// The holder's side of a copy's edit: refused, with the record as it is now, when a
-    /// record it read has changed since the copy compiled it; otherwise committed as any edit
-    /// here. The sequence number of its last entry.
-    pub fn commit_shipped(&mut self, shipped: Vec<Shipped<R>>) -> Result<u64, DeskError> {
+    /// The holder's side of a copy's edit, made on the record as it stood after entry `at`:
+    /// refused when anything it read or relies on has changed since — a record it changes
+    /// (named with what it holds now), a record another edit since then changed beside it (a
+    /// player of its games deleted or merged, its event deleted, a slot reused), an undo or
+    /// redo no longer next, an id another record took meanwhile; otherwise committed as any
+    /// edit here. The sequence number of its last entry.
+    pub fn commit_shipped(&mut self, shipped: Vec<Shipped<R>>, at: u64) -> Result<u64, DeskError> {
         if shipped.is_empty() {
             return Err(EditError("an empty edit".into()).into());
         }
-        if let Some(changed) = self.stale(&shipped) {
+        if let Some(why) = &self.stopped {
+            return Err(DeskError::Stopped(why.clone()));
+        }
+        let changed = match self.stale(&shipped) {
+            Some(changed) => Some(changed),
+            None => self.crossed(&shipped, at)?,
+        };
+        if let Some(changed) = changed {
             return Err(EditError(format!(
                 "{changed} changed meanwhile (another officer's edit); nothing was done: look again"
             ))
             .into());
         }
-        if let Some(why) = &self.stopped {
-            return Err(DeskError::Stopped(why.clone()));
-        }
+        self.still_next(&shipped)?;
+        self.ids_free(&shipped)?;
         let changes = shipped
             .into_iter()
             .map(|s| (s.change, s.action, s.kind))
             .collect();
         self.commit(changes, &[])?;
         Ok(self.audit.last().map_or(0, |a| a.seq))
+    }
+
+    /// What an entry stored since `at` changed that the shipped edit also touches: the same
+    /// player's record, or a player of its games; the same event, or the event of its games;
+    /// the same game. `None`: nothing crossed it.
+    fn crossed(&self, shipped: &[Shipped<R>], at: u64) -> Result<Option<String>, DeskError> {
+        let ours = Touches::of(shipped.iter().map(|s| &s.change));
+        let newest = self.audit.last().map_or(0, |a| a.seq);
+        for seq in at.saturating_add(1)..=newest {
+            let Some(entry) = self.store.audit_entry::<R>(seq)? else {
+                continue;
+            };
+            let theirs = Touches::of(std::iter::once(&entry.change));
+            if let Some(what) = ours.crossing(&theirs) {
+                return Ok(Some(match what {
+                    Crossed::Player(p) => self.book.players.get(p).map_or_else(
+                        || format!("player #{p}"),
+                        |i| format!("the record of {} ({})", i.name, i.id),
+                    ),
+                    Crossed::Event(e) => format!(
+                        "event {}",
+                        self.book.events.get(e).map_or("?", |ev| ev.id.as_str())
+                    ),
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// An undo or redo from a copy is the one the holder's history would take next.
+    fn still_next(&self, shipped: &[Shipped<R>]) -> Result<(), DeskError> {
+        let (done, undone) = self.stacks();
+        for s in shipped {
+            let next = match s.kind {
+                AuditKind::Undo(seq) => (done.last() != Some(&seq)).then_some(("undo", seq)),
+                AuditKind::Redo(seq) => (undone.last() != Some(&seq)).then_some(("redo", seq)),
+                _ => None,
+            };
+            if let Some((what, seq)) = next {
+                return Err(EditError(format!(
+                    "{what} of #{seq} is no longer next (another officer's edit came between); nothing was done: look again"
+                ))
+                .into());
+            }
+        }
+        Ok(())
+    }
+
+    /// A player or event the edit writes keeps an id no other record holds.
+    fn ids_free(&self, shipped: &[Shipped<R>]) -> Result<(), DeskError> {
+        for s in shipped {
+            for d in &s.change.players {
+                if let Some(after) = d
+                    .after
+                    .as_deref()
+                    .filter(|r| r.status == PlayerStatus::Active)
+                    && let Some(other) = self.book.players.iter().enumerate().position(|(p, i)| {
+                        p != d.key
+                            && self.status.get(p) == Some(&PlayerStatus::Active)
+                            && i.id == after.info.id
+                    })
+                {
+                    return Err(EditError(format!(
+                        "id {} was given to player #{other} meanwhile (another officer's edit); nothing was done",
+                        after.info.id
+                    ))
+                    .into());
+                }
+            }
+            for d in &s.change.events {
+                if let Some(after) = d.after.as_ref().filter(|r| r.live)
+                    && self.book.events.iter().enumerate().any(|(e, ev)| {
+                        e != d.key
+                            && self.book.live.get(e) == Some(&true)
+                            && ev.id == after.event.id
+                    })
+                {
+                    return Err(EditError(format!(
+                        "event id {} was taken meanwhile (another officer's edit); nothing was done",
+                        after.event.id
+                    ))
+                    .into());
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A copy's commit: sent to the holder, then followed here with whatever the holder
@@ -171,7 +268,7 @@ impl<R: Federation> Desk<R> {
         done: &[&str],
     ) -> Result<Effect<R::Award>, DeskError> {
         if let Some(why) = &self.stopped {
-            return Err(EditError(format!("not stored: {why}")).into());
+            return Err(DeskError::Copy(format!("not stored: {why}")));
         }
         if !done.is_empty() {
             return Err(EditError(
@@ -190,8 +287,9 @@ impl<R: Federation> Desk<R> {
                 kind,
             })
             .collect();
+        let at = self.audit.last().map_or(0, |a| a.seq);
         let link = self.link.as_ref().expect("a copy");
-        let last = match link.commit(shipped) {
+        let last = match link.commit(shipped, at) {
             Ok(last) => last,
             Err(LinkError::Refused(why)) => {
                 // What it was refused for is followed here, for the officer to see.
@@ -200,9 +298,10 @@ impl<R: Federation> Desk<R> {
                 return Err(EditError(why).into());
             }
             Err(LinkError::Lost(why)) => {
-                return Err(DeskError::Stopped(format!(
-                    "the process holding the database did not answer ({why}): the edit may or may not be stored; it shows here once this copy follows the database again"
-                )));
+                // Nothing more is sent on this link; the copy is taken again.
+                let why = format!("not answered ({why}): stored or not, it shows once reconnected");
+                self.stopped = Some(why.clone());
+                return Err(DeskError::Copy(why));
             }
         };
         // What arrived before the edit, the edit's own entries, and what other officers
@@ -217,11 +316,9 @@ impl<R: Federation> Desk<R> {
             self.pending_followed.push(Followed { user, effect });
         }
         if ours.len() as u64 != count {
-            let why = format!(
-                "this copy of the database missed entries #{first}–#{last}; close it and open the database again"
-            );
+            let why = format!("entries #{first}–#{last} missed here: close and open again");
             self.stopped = Some(why.clone());
-            return Err(DeskError::Stopped(why));
+            return Err(DeskError::Copy(why));
         }
         let effect = self.follow(ours)?;
         for entry in after {
@@ -248,8 +345,9 @@ impl<R: Federation> Desk<R> {
     }
 
     /// Follows entries the holder committed (one transaction's): kept here as they were
-    /// chained there (the records in memory only), re-rated by the same incremental path. An entry this copy already holds
-    /// is passed over; one that does not chain to it stops the copy.
+    /// chained there (the records in memory only), re-rated by the same incremental path. An
+    /// entry this copy already holds is passed over; one that does not chain to it stops the
+    /// copy.
     fn follow(&mut self, entries: Vec<AuditEntry<R>>) -> Result<Effect<R::Award>, DeskError> {
         let head = self.audit.last().map_or(0, |a| a.seq);
         let mut entries: Vec<AuditEntry<R>> =
@@ -270,21 +368,25 @@ impl<R: Federation> Desk<R> {
                 explicit.entry(p).or_insert(before);
             }
         }
-        let diverged = |why: String| {
-            DeskError::Stopped(format!(
-                "this copy of the record no longer follows the database ({why}); close it and open the database again"
-            ))
-        };
         if entries[0].seq != head + 1 {
-            let why = diverged(format!("entry #{} came after #{head}", entries[0].seq));
-            self.stopped = Some(why.to_string());
-            return Err(why);
+            let why = format!(
+                "#{} came after #{head} here: close and open again",
+                entries[0].seq
+            );
+            self.stopped = Some(why.clone());
+            return Err(DeskError::Copy(why));
         }
-        self.store.keep_entries(&mut entries)?;
+        if let Err(e) = self.store.keep_entries(&mut entries) {
+            self.stopped = Some(e.to_string());
+            return Err(e.into());
+        }
         if entries.iter().map(|e| e.prev).ne(chained) {
-            let why = diverged("its audit chain differs".into());
-            self.stopped = Some(why.to_string());
-            return Err(why);
+            let why = format!(
+                "#{}'s audit chain differs here: close and open again",
+                entries[0].seq
+            );
+            self.stopped = Some(why.clone());
+            return Err(DeskError::Copy(why));
         }
         let mut touched = std::collections::BTreeSet::new();
         for entry in entries {
@@ -385,5 +487,75 @@ impl<R: Federation> Desk<R> {
             }
         }
         None
+    }
+}
+
+/// What changes touch: players' records, the players of their games, events, the events of
+/// their games, and games.
+struct Touches {
+    records: BTreeSet<PlayerIdx>,
+    playing: BTreeSet<PlayerIdx>,
+    events: BTreeSet<usize>,
+    of_games: BTreeSet<usize>,
+    games: BTreeSet<(usize, u32, u32)>,
+}
+
+/// Where two changes cross.
+enum Crossed {
+    Player(PlayerIdx),
+    Event(usize),
+}
+
+impl Touches {
+    fn of<'a, R: Rulebook + 'a>(changes: impl Iterator<Item = &'a Change<R>>) -> Self {
+        let mut t = Self {
+            records: BTreeSet::new(),
+            playing: BTreeSet::new(),
+            events: BTreeSet::new(),
+            of_games: BTreeSet::new(),
+            games: BTreeSet::new(),
+        };
+        for change in changes {
+            t.records.extend(change.players.iter().map(|d| d.key));
+            t.events.extend(change.events.iter().map(|d| d.key));
+            for d in &change.games {
+                t.games.insert(d.key);
+                t.of_games.insert(d.key.0);
+                for g in d.before.iter().chain(&d.after) {
+                    t.playing.insert(g.white);
+                    t.playing.extend(g.black);
+                }
+            }
+        }
+        t
+    }
+
+    /// Where these changes and `other`'s cross: a player's record changed by one and changed
+    /// or playing in the other; an event changed by one and changed, or holding a game
+    /// changed, in the other; the same game. Two results on other boards of one event, or two
+    /// games of one player, do not cross.
+    fn crossing(&self, other: &Self) -> Option<Crossed> {
+        let player = |a: &Self, b: &Self| {
+            a.records
+                .iter()
+                .find(|p| b.records.contains(p) || b.playing.contains(p))
+                .copied()
+        };
+        let event = |a: &Self, b: &Self| {
+            a.events
+                .iter()
+                .find(|e| b.events.contains(e) || b.of_games.contains(e))
+                .copied()
+        };
+        if let Some(p) = player(self, other).or_else(|| player(other, self)) {
+            return Some(Crossed::Player(p));
+        }
+        if let Some(e) = event(self, other).or_else(|| event(other, self)) {
+            return Some(Crossed::Event(e));
+        }
+        self.games
+            .iter()
+            .find(|g| other.games.contains(g))
+            .map(|g| Crossed::Event(g.0))
     }
 }

@@ -136,6 +136,7 @@ fn stage<R: Federation>(
     let (change, audit) = (&dump.change, &dump.audit);
     let staging = Store::create_staging(dir, rulebook.code())?;
     staging.restore(change, audit, &dump.moves)?;
+    staging.restore_officers(&dump.officers)?;
     let rated_seq = audit.last().map_or(0, |a| a.seq) + 1;
     let action = match replaced {
         Some(replaced) => format!("restore {}: replaced {replaced}", file.display()),

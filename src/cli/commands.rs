@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{Command, ExportKind, Failure, ImportKind, OnDatabase, batch, output};
+use super::{Command, ExportKind, Failure, ImportKind, OfficersCommand, OnDatabase, batch, output};
 use crate::app::import::{fide_list, json, national_csv, trf};
 use crate::app::publish::{self, ListFormat, ListRequest};
 use crate::app::queries;
@@ -155,6 +155,7 @@ pub(super) fn run_on<R: Federation>(
                 writeln!(out, "{line}")?;
             }
         }
+        Command::Officers { what } => officers(desk, what, out)?,
         Command::Init { .. }
         | Command::Demo { .. }
         | Command::Restore { .. }
@@ -587,4 +588,55 @@ pub(super) fn label(info: &crate::model::PlayerInfo) -> String {
     } else {
         format!("{} ({})", info.name, info.id)
     }
+}
+
+/// `ratedesk officers …`: who may edit, and the owner naming them.
+fn officers<R: Federation>(
+    desk: &mut Desk<R>,
+    what: OfficersCommand,
+    out: &mut Out<'_>,
+) -> Result<(), Failure> {
+    let (name, group, editor) = match what {
+        OfficersCommand::List => {
+            writeln!(out, "{} (the owner)", database::owner_name())?;
+            for officer in desk.officers() {
+                writeln!(out, "{officer}")?;
+            }
+            return Ok(());
+        }
+        OfficersCommand::Add { name, group } => (name, group, true),
+        OfficersCommand::Remove { name, group } => (name, group, false),
+    };
+    let officer = database::officer(&name, group).map_err(Failure::Input)?;
+    let shown = officer.to_string();
+    if desk.name_officer(officer, editor)? {
+        writeln!(
+            out,
+            "{shown} {}",
+            if editor {
+                "may edit from now on"
+            } else {
+                "may look up, no longer edit"
+            }
+        )?;
+        if group {
+            let remaining: Vec<&str> = desk
+                .officers()
+                .iter()
+                .filter(|o| o.group)
+                .map(|o| o.name.as_str())
+                .collect();
+            if let Some(warning) = database::admit_group(desk.folder(), remaining.first().copied())
+            {
+                writeln!(out, "warning: {warning}")?;
+            }
+        }
+    } else {
+        writeln!(
+            out,
+            "{shown} {} already",
+            if editor { "may edit" } else { "may not edit" }
+        )?;
+    }
+    Ok(())
 }

@@ -67,22 +67,23 @@ impl<R: Federation> SocketLink<R> {
         serve::write_frame(&mut &self.stream, &bytes)
             .map_err(|e| LinkError::Lost(e.to_string()))?;
         let replies = self.replies.lock().unwrap_or_else(PoisonError::into_inner);
-        match replies.recv_timeout(ANSWER_WITHIN) {
-            Ok(reply) => Ok(reply),
-            Err(mpsc::RecvTimeoutError::Timeout) => Err(LinkError::Lost(format!(
-                "no answer within {} s",
-                ANSWER_WITHIN.as_secs()
-            ))),
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                Err(LinkError::Lost("the connection closed".into()))
+        let lost = match replies.recv_timeout(ANSWER_WITHIN) {
+            Ok(reply) => return Ok(reply),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                format!("{} s without an answer", ANSWER_WITHIN.as_secs())
             }
-        }
+            Err(mpsc::RecvTimeoutError::Disconnected) => "the connection closed".into(),
+        };
+        // A late answer must not be taken for the next request's: the connection goes, and
+        // the workstation takes the record again.
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+        Err(LinkError::Lost(lost))
     }
 }
 
 impl<R: Federation> Link<R> for SocketLink<R> {
-    fn commit(&self, changes: Vec<Shipped<R>>) -> Result<u64, LinkError> {
-        match self.ask(&Down::Commit(changes))? {
+    fn commit(&self, changes: Vec<Shipped<R>>, at: u64) -> Result<u64, LinkError> {
+        match self.ask(&Down::Commit(changes, at))? {
             Reply::Committed(Ok(last)) => Ok(last),
             Reply::Committed(Err(why)) => Err(LinkError::Refused(why)),
             Reply::Entry(_) => Err(LinkError::Lost("an answer out of turn".into())),
@@ -133,6 +134,8 @@ pub(super) fn copy_from<R: Federation>(
         .name("copy".into())
         .spawn(move || {
             follow(reader, &arrived, &answers_in, &wake);
+            // An edit waiting for its answer is told at once.
+            drop(answers_in);
             take_over(&dir, rulebook, wake);
         })?;
     Ok(desk)

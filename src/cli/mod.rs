@@ -223,6 +223,35 @@ enum Command {
         #[arg(long, conflicts_with_all = ["last", "full"])]
         head: bool,
     },
+    /// Who may edit the database beside its owner: OS users, or every member of an OS group.
+    /// Anyone else the database folder lets in may look up, not edit. Naming a group also
+    /// opens the folder (0710) and the socket of the process that holds the database (0660)
+    /// to that group, and to no one else.
+    Officers {
+        #[command(subcommand)]
+        what: OfficersCommand,
+    },
+}
+
+#[derive(Subcommand, Clone, Debug, serde::Serialize, serde::Deserialize)]
+enum OfficersCommand {
+    /// The database's owner and the officers named.
+    List,
+    /// Name an officer (audited): he may edit from now on.
+    Add {
+        /// An OS user's name (a group's, with --group).
+        name: String,
+        /// Every member of this OS group.
+        #[arg(long)]
+        group: bool,
+    },
+    /// Take an officer back (audited): he may look up, not edit.
+    Remove {
+        /// An OS user's name (a group's, with --group).
+        name: String,
+        #[arg(long)]
+        group: bool,
+    },
 }
 
 #[derive(Subcommand, Clone, Debug, serde::Serialize, serde::Deserialize)]

@@ -52,7 +52,12 @@ pub(super) fn workstation(asked: Workstation) -> Result<(), Failure> {
         (dir, code)
     } else {
         let dir = database_dir(asked.db.clone());
-        let code = match database::rulebook_of(&dir).map_err(other)? {
+        // Another user's database, closed to us but served by its owner's process: the
+        // rulebook as that process says.
+        let code = match database::rulebook_of(&dir)
+            .or_else(|refused| super::serve::holder_rules(&dir).map(Some).ok_or(refused))
+            .map_err(other)?
+        {
             Some(code) => code,
             // A folder named with --db that holds no database is a mistyped path, not a
             // request for an empty one: `init` creates one.
@@ -114,12 +119,12 @@ impl WithFederation for OpenWorkstation {
         let theme = theme.for_terminal(crate::ui::theme::Capabilities::from_env());
         let lock = match app::Desk::<R>::lock(&dir) {
             Ok(lock) => lock,
-            // Held by another process that serves it: a workstation on a copy of its record.
-            Err(held) if held.is_locked() => match super::serve::open_copy(&dir)? {
+            // Held by another process that serves it (or another user's database, held by its
+            // owner's process): a workstation on a copy of its record.
+            Err(refused) => match super::serve::open_copy(&dir)? {
                 Some(stream) => return copy_workstation(stream, dir, rulebook, keymap, theme),
-                None => return Err(held.into()),
+                None => return Err(refused.into()),
             },
-            Err(e) => return Err(e.into()),
         };
         let (at, rules) = (dir.clone(), rulebook.clone());
         let load = move || {

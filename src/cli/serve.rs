@@ -18,8 +18,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Command, Failure, ImportKind, commands, output};
+use super::{Command, Failure, ImportKind, OfficersCommand, commands, output};
 use crate::app::Federation;
+use crate::app::officers::Person;
 use crate::app::replica::{AuditEntry, Shipped, Watcher};
 use crate::ui::Outside;
 
@@ -57,6 +58,8 @@ pub(super) struct Request {
 pub(super) enum Ask {
     Command(Command),
     Copy,
+    /// The rulebook of the database (for a workstation that cannot read the folder itself).
+    Rules,
 }
 
 /// What the holder sends a copy after the dump of the record: the entries it committed, and
@@ -80,7 +83,8 @@ enum UpRef<'a, R: Federation> {
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 pub(super) enum Down<R: Federation> {
-    Commit(Vec<Shipped<R>>),
+    /// An edit, made on the record as it stood after the entry numbered.
+    Commit(Vec<Shipped<R>>, u64),
     /// An audit entry with its records (undo and redo of one stored before the copy).
     Entry(u64),
 }
@@ -95,8 +99,9 @@ const COPY_WRITE_WITHIN: Duration = Duration::from_secs(30);
 /// The longest edit a copy may send (a file's import).
 const MAX_SHIPPED: u64 = 1 << 32;
 
-/// One copy's end: its number and the queue of frames its connection writes.
-type End = (u64, std::sync::mpsc::SyncSender<Arc<Vec<u8>>>);
+/// One copy's end: its number, the queue of frames its connection writes, and the connection
+/// (shut when the copy is let go, so that it knows and takes the record again).
+type End = (u64, std::sync::mpsc::SyncSender<Arc<Vec<u8>>>, UnixStream);
 
 /// The copies of the record this process holds, each by the queue of its connection.
 #[derive(Clone, Default)]
@@ -128,9 +133,13 @@ impl<R: Federation> Watcher<R> for Broadcast {
         };
         let frame = Arc::new(bytes);
         // A copy whose queue is full (it stopped reading) is let go.
-        self.copies
-            .ends()
-            .retain(|(_, end)| end.try_send(frame.clone()).is_ok());
+        self.copies.ends().retain(|(_, end, stream)| {
+            let sent = end.try_send(frame.clone()).is_ok();
+            if !sent {
+                let _ = stream.shutdown(std::net::Shutdown::Both);
+            }
+            sent
+        });
     }
 }
 
@@ -171,7 +180,41 @@ pub(super) fn served(command: &Command) -> bool {
             | Command::Undo
             | Command::Redo
             | Command::Log { .. }
+            | Command::Officers { .. }
     )
+}
+
+/// What a served command needs of the process that asks for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Needs {
+    /// Anyone the database folder lets reach the socket: it reads.
+    Reader,
+    /// An officer: it edits.
+    Editor,
+    /// The owner: it reads or writes files as the owner (an import, a backup), or names
+    /// officers.
+    Owner,
+}
+
+fn needs(command: &Command) -> Needs {
+    match command {
+        Command::Import { .. }
+        | Command::Backup { .. }
+        | Command::Check {
+            against: Some(_), ..
+        } => Needs::Owner,
+        Command::Officers {
+            what: OfficersCommand::List,
+        } => Needs::Reader,
+        Command::Officers { .. } => Needs::Owner,
+        Command::Result { .. }
+        | Command::Received { .. }
+        | Command::Reenter { .. }
+        | Command::Confirm { .. }
+        | Command::Undo
+        | Command::Redo => Needs::Editor,
+        _ => Needs::Reader,
+    }
 }
 
 /// Serving the database in `dir` while the value lives: the socket is removed when it goes.
@@ -197,10 +240,20 @@ pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Result<Se
         format!("other commands cannot use the database while it is open here ({shown}: {e})")
     };
     let listener = UnixListener::bind(&path).map_err(&cannot)?;
-    // Only the owner: the folder admits no one else either.
+    // The owner, and the group the folder is open to (`officers add --group`): no one else.
     {
         use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
+        let mode = match crate::app::database::admitted_group(dir) {
+            Some(gid) => {
+                let group = Some(nix::unistd::Gid::from_raw(gid));
+                match nix::unistd::chown(&path, None, group) {
+                    Ok(()) => 0o660,
+                    Err(_) => 0o600,
+                }
+            }
+            None => 0o600,
+        };
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode));
     }
     let serving = Serving { path };
     // Every edit stored here, from now on, is told to the copies of the record.
@@ -269,8 +322,8 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>, copies: &
     let refuse = |stream: &mut UnixStream, message: String, code: u8| {
         write_answer(stream, &message, code, &[]);
     };
-    let who = match peer(&stream) {
-        Ok(who) => who,
+    let person = match peer(&stream) {
+        Ok(person) => person,
         Err(message) => return refuse(&mut stream, message, 1),
     };
     let request: Request = match read_frame(&mut stream, MAX_REQUEST)
@@ -296,11 +349,24 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>, copies: &
             1,
         );
     }
-    let user = audit_name(&who, &request.says);
+    let user = audit_name(&person.name, &request.says);
     let command = match request.ask {
         Ask::Command(command) => command,
-        Ask::Copy => return follow_here(stream, outside, copies, user),
+        Ask::Copy => return follow_here(stream, outside, copies, user, person),
+        Ask::Rules => return write_answer(&mut stream, "", 0, R::default().code().as_bytes()),
     };
+    let needs = needs(&command);
+    if needs == Needs::Owner && !person.is_owner() {
+        return refuse(
+            &mut stream,
+            format!(
+                "{} reads or writes files as the database's owner, or names its officers: run it as {}",
+                request.shown,
+                crate::app::database::owner_name()
+            ),
+            1,
+        );
+    }
     if !served(&command) {
         return refuse(
             &mut stream,
@@ -347,6 +413,10 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>, copies: &
                 // Started: the asking process now waits for the answer however long it takes.
                 if write_frame(&mut watch, STARTED).is_err() {
                     state.store(CANCELLED, SeqCst);
+                    return;
+                }
+                if needs == Needs::Editor && !app.desk.may_edit(&person) {
+                    let _ = tx.send((Vec::new(), crate::app::officers::may_not_edit(&person), 1));
                     return;
                 }
                 let _ = tx.send(run_here(app, command, user));
@@ -398,6 +468,7 @@ fn follow_here<R: Federation>(
     outside: &Outside<R>,
     copies: &Copies,
     user: String,
+    person: Person,
 ) {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -411,18 +482,29 @@ fn follow_here<R: Federation>(
     };
     let id = NEXT.fetch_add(1, Ordering::Relaxed);
     let (tx, rx) = std::sync::mpsc::sync_channel::<Arc<Vec<u8>>>(COPY_QUEUE);
-    // The dump and the copy's place among those told are taken between two edits.
+    let (Ok(kept), Ok(shut)) = (stream.try_clone(), stream.try_clone()) else {
+        return;
+    };
+    // Shuts the connection: the copy knows it was let go (or never taken) and takes the
+    // record again.
+    let let_go = move || {
+        let _ = shut.shutdown(std::net::Shutdown::Both);
+    };
+    let let_go = Arc::new(let_go);
+    // The record and the copy's place among those told are taken between two edits.
     let job = {
-        let (copies, tx, user) = (copies.clone(), tx.clone(), user.clone());
+        let (copies, tx, user, let_go) = (copies.clone(), tx.clone(), user.clone(), let_go.clone());
         crate::ui::Job {
             asked: String::new(),
             run: Box::new(move |app| {
                 let Ok(copy) = app.desk.snapshot() else {
-                    return;
+                    return let_go();
                 };
                 if tx.try_send(Arc::new(copy)).is_ok() {
-                    copies.ends().push((id, tx));
+                    copies.ends().push((id, tx, kept));
                     app.asked_elsewhere(&format!("{user} opened a workstation on this database"));
+                } else {
+                    let_go();
                 }
             }),
         }
@@ -440,18 +522,28 @@ fn follow_here<R: Federation>(
             }
             let _ = writer.shutdown(std::net::Shutdown::Both);
         });
+    // An answer that cannot be queued lets the copy go rather than leave it waiting.
+    let answer = {
+        let (tx, let_go) = (tx.clone(), let_go.clone());
+        move |up: &Up<R>| {
+            let sent =
+                serde_json::to_vec(up).is_ok_and(|bytes| tx.try_send(Arc::new(bytes)).is_ok());
+            if !sent {
+                let_go();
+            }
+        }
+    };
+    let answer = Arc::new(answer);
     while let Ok(bytes) = read_frame(&mut stream, MAX_SHIPPED) {
-        let shipped = match serde_json::from_slice::<Down<R>>(&bytes) {
-            Ok(Down::Commit(shipped)) => shipped,
+        let (shipped, at) = match serde_json::from_slice::<Down<R>>(&bytes) {
+            Ok(Down::Commit(shipped, at)) => (shipped, at),
             Ok(Down::Entry(seq)) => {
-                let tx = tx.clone();
+                let answer = answer.clone();
                 let job = crate::ui::Job {
                     asked: String::new(),
                     run: Box::new(move |app| {
                         let entry = app.desk.audit_entry(seq).ok().flatten().map(Box::new);
-                        if let Ok(bytes) = serde_json::to_vec(&Up::<R>::Entry(entry)) {
-                            let _ = tx.try_send(Arc::new(bytes));
-                        }
+                        answer(&Up::<R>::Entry(entry));
                     }),
                 };
                 if !outside.send(job) {
@@ -461,37 +553,40 @@ fn follow_here<R: Federation>(
             }
             Err(_) => break,
         };
-        let (tx, user) = (tx.clone(), user.clone());
+        let (answer, user, person) = (answer.clone(), user.clone(), person.clone());
         let job = crate::ui::Job {
             asked: String::new(),
             run: Box::new(move |app| {
+                if !app.desk.may_edit(&person) {
+                    return answer(&Up::Answer(Err(crate::app::officers::may_not_edit(
+                        &person,
+                    ))));
+                }
                 let action = shipped
                     .iter()
                     .map(|s| s.action.as_str())
                     .collect::<Vec<_>>()
                     .join("; ");
                 app.desk.acting_for(Some(user.clone()));
-                let stored = app.desk.commit_shipped(shipped);
+                let stored = app.desk.commit_shipped(shipped, at);
                 app.desk.acting_for(None);
                 // On disk before the answer.
                 let stored = stored.and_then(|last| app.desk.settle().map(|()| last));
-                let answer = match stored {
+                let outcome = match stored {
                     Ok(last) => {
                         app.edited_elsewhere(format!("{user}: {action}"));
                         Ok(last)
                     }
                     Err(e) => Err(e.to_string()),
                 };
-                if let Ok(bytes) = serde_json::to_vec(&Up::<R>::Answer(answer)) {
-                    let _ = tx.try_send(Arc::new(bytes));
-                }
+                answer(&Up::Answer(outcome));
             }),
         };
         if !outside.send(job) {
             break;
         }
     }
-    copies.ends().retain(|(end, _)| *end != id);
+    copies.ends().retain(|(end, _, _)| *end != id);
 }
 
 /// Whether the process at the other end has gone (closed its end).
@@ -603,23 +698,14 @@ fn run_here<R: Federation>(
     (stdout, stderr, code)
 }
 
-/// The OS user of the process at the other end (its name, else its uid), if it is this
-/// process's user: the folder and the socket admit no one else.
-fn peer(stream: &UnixStream) -> Result<String, String> {
+/// The OS user of the process at the other end, as its credentials give him. Anyone the
+/// database folder and the socket let reach it (the owner, and the group it is open to) reads;
+/// who edits is the officers' matter.
+fn peer(stream: &UnixStream) -> Result<Person, String> {
     use nix::sys::socket::{getsockopt, sockopt::PeerCredentials};
     let cred = getsockopt(stream, PeerCredentials)
         .map_err(|e| format!("the other process cannot be told: {e}"))?;
-    let uid = nix::unistd::Uid::from_raw(cred.uid());
-    let name = crate::app::database::user_of;
-    let me = nix::unistd::getuid();
-    if uid != me {
-        return Err(format!(
-            "the database is open by {}; {} may not use it meanwhile",
-            name(me),
-            name(uid)
-        ));
-    }
-    Ok(name(uid))
+    Ok(Person::of(cred.uid(), cred.gid()))
 }
 
 pub(super) fn write_frame(stream: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
@@ -744,6 +830,26 @@ fn send_request(stream: &mut UnixStream, request: &Request) -> std::io::Result<(
     )
 }
 
+/// The rulebook of the database in `dir` as the process serving it says (`None`: none serves
+/// it, or it does not say).
+pub(super) fn holder_rules(dir: &Path) -> Option<String> {
+    let mut stream = connect_own(dir).ok()??;
+    let request = Request {
+        protocol: PROTOCOL,
+        version: env!("CARGO_PKG_VERSION").into(),
+        ask: Ask::Rules,
+        says: crate::app::database::audit_user(),
+        shown: "rules".into(),
+    };
+    send_request(&mut stream, &request).ok()?;
+    let head: Answer =
+        serde_json::from_slice(&read_frame(&mut stream, MAX_ANSWER_HEAD).ok()?).ok()?;
+    let mut code = String::new();
+    (head.code == 0 && head.stdout <= 64).then_some(())?;
+    stream.take(head.stdout).read_to_string(&mut code).ok()?;
+    Some(code)
+}
+
 /// A connection to the process serving the database in `dir`, if one does and it is this
 /// user's (another user's is refused).
 fn connect_own(dir: &Path) -> Result<Option<UnixStream>, Failure> {
@@ -753,10 +859,12 @@ fn connect_own(dir: &Path) -> Result<Option<UnixStream>, Failure> {
         return Ok(None);
     };
     use nix::sys::socket::{getsockopt, sockopt::PeerCredentials};
+    // Our own user's process, or the folder owner's: no one else's is asked.
     let theirs = getsockopt(&stream, PeerCredentials).map_err(super::other)?;
-    if theirs.uid() != nix::unistd::getuid().as_raw() {
+    let owner = crate::app::database::folder_owner(dir);
+    if theirs.uid() != nix::unistd::getuid().as_raw() && Some(theirs.uid()) != owner {
         return Err(Failure::Other(format!(
-            "{} is served by a process of another user (uid {}): not asked",
+            "{} is served by a process of another user (uid {}) than the database's owner: not asked",
             path.display(),
             theirs.uid()
         )));

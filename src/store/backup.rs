@@ -33,6 +33,8 @@ pub struct Dump<R: Rulebook> {
     pub change: Change<R>,
     pub audit: Vec<AuditEntry<R>>,
     pub moves: std::collections::BTreeMap<u64, Vec<Moved>>,
+    /// Who may edit the database beside its owner.
+    pub officers: Vec<crate::model::Officer>,
 }
 
 /// A record of a dump's line with its number (`player {"id":…,"record":…}`).
@@ -72,6 +74,10 @@ pub fn write<R: Rulebook>(
         writeln!(out)
     }
     writeln!(out, "{HEADER} rules={rules}")?;
+    let officers = store.officers().map_err(std::io::Error::other)?;
+    if !officers.is_empty() {
+        line(out, "officers", &serde_json::json!({ "list": officers }))?;
+    }
     for (p, info) in book.players.iter().enumerate() {
         let record = PlayerRecord::<R> {
             info: info.clone(),
@@ -162,6 +168,7 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
     let mut audit_lines = Vec::new();
     let mut moves = std::collections::BTreeMap::new();
     let mut move_lines = Vec::new();
+    let mut officers = Vec::new();
     let mut boards = std::collections::BTreeSet::new();
     let lists = R::default().lists().len();
     for (i, text) in lines {
@@ -185,6 +192,10 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
                 .ok_or_else(|| err(i, format!("'{name}' is not an id")))
         };
         match kind {
+            "officers" => {
+                officers =
+                    serde_json::from_value(field("list")?).map_err(|e| err(i, e.to_string()))?;
+            }
             "player" => {
                 let record: PlayerRecord<R> =
                     serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
@@ -320,6 +331,7 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
         change,
         audit,
         moves,
+        officers,
     })
 }
 

@@ -281,7 +281,6 @@ pub fn title_code(text: &str) -> Option<(&'static str, bool)> {
 }
 
 impl Store {
-    /// The FIDE titles held for a FIDE id.
     /// Every FIDE title kept, by FIDE id.
     pub fn fide_titles(&self) -> Result<Vec<(u64, FideTitle)>, StoreError> {
         self.fide_titles
@@ -295,6 +294,7 @@ impl Store {
             .collect()
     }
 
+    /// The FIDE titles held for a FIDE id.
     pub fn fide_title(&self, fide_id: u64) -> Result<Option<FideTitle>, StoreError> {
         self.fide_titles
             .get(codec::key(fide_id))

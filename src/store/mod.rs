@@ -87,6 +87,8 @@ mod fault {
 
 /// `meta`'s key of the newest audit entry's hash.
 const AUDIT_HEAD: &str = "audit_head";
+/// The database's editors beside its owner ([`crate::model::Officer`]s, as JSON).
+const OFFICERS: &str = "officers";
 
 /// The schema this version writes: 2, every event one record with its games (1: games in a
 /// tree of their own, one record each; migrated when opened).
@@ -709,6 +711,30 @@ impl Store {
             .map(Link))
     }
 
+    /// Who may edit the database beside its owner.
+    pub fn officers(&self) -> Result<Vec<crate::model::Officer>, StoreError> {
+        match self.meta.get(OFFICERS).map_err(|e| self.fail(e))? {
+            Some(v) => serde_json::from_slice(&v).map_err(|e| StoreError::Corrupt {
+                path: self.path.clone(),
+                detail: format!("the list of officers: {e}"),
+                backups: backup::backup_dir(&self.path),
+            }),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// A restored database's editors (not an edit: the backup's own list).
+    pub fn restore_officers(&self, officers: &[crate::model::Officer]) -> Result<(), StoreError> {
+        if officers.is_empty() {
+            return Ok(());
+        }
+        let value = serde_json::to_vec(officers).map_err(|e| self.fail(e.to_string()))?;
+        self.meta
+            .insert(OFFICERS, value)
+            .map_err(|e| self.fail(e))?;
+        Ok(())
+    }
+
     /// A scratch store's audit chain continues from `head` (the newest entry of the database
     /// it is a copy of, whose entries it does not hold).
     pub fn continue_chain(&self, head: Option<Link>) -> Result<(), StoreError> {
@@ -779,6 +805,16 @@ impl Store {
         entries: &mut [AuditEntry<R>],
         done: &[&str],
     ) -> Result<(), StoreError> {
+        self.commit_with(entries, done, None)
+    }
+
+    /// [`Store::commit_all`], the database's editors set to `officers` in the same transaction.
+    pub fn commit_with<R: Rulebook>(
+        &self,
+        entries: &mut [AuditEntry<R>],
+        done: &[&str],
+        officers: Option<&[crate::model::Officer]>,
+    ) -> Result<(), StoreError> {
         let newest = entries.iter().map(|e| e.seq).max();
         self.next_seq.store(0, std::sync::atomic::Ordering::Relaxed);
         let mut head = self.audit_head::<R>()?;
@@ -827,6 +863,12 @@ impl Store {
         meta.insert("audit", &counts.audit.to_be_bytes());
         for key in done {
             meta.remove(*key);
+        }
+        if let Some(officers) = officers {
+            meta.insert(
+                OFFICERS,
+                serde_json::to_vec(officers).map_err(|e| self.fail(e.to_string()))?,
+            );
         }
         if let Some(head) = head {
             meta.insert(AUDIT_HEAD, &head.0);

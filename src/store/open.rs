@@ -162,10 +162,16 @@ impl Store {
     /// A store of this process's own, in a private temporary folder removed when it goes: the
     /// copy of a database another process holds ([`crate::app::Desk::replica`]).
     pub fn scratch(rules: &str) -> Result<Self, StoreError> {
+        // The session's own runtime folder when there is one (emptied at logout, so a copy
+        // killed before it could remove its folder does not leave the record behind).
+        let under = std::env::var_os("XDG_RUNTIME_DIR")
+            .map(std::path::PathBuf::from)
+            .filter(|d| d.is_dir())
+            .unwrap_or_else(std::env::temp_dir);
         let folder = tempfile::Builder::new()
             .prefix("ratedesk-copy-")
-            .tempdir()
-            .map_err(|e| e.at(&std::env::temp_dir()))?;
+            .tempdir_in(&under)
+            .map_err(|e| e.at(&under))?;
         lock::set_private(folder.path());
         let mut store = Self::open_sled(folder.path(), rules, None)?;
         store._scratch = Some(folder);
@@ -286,8 +292,11 @@ impl Store {
             manifest::remove_leftovers(dir);
             manifest::remove_leftovers(&backup::backup_dir(dir));
         }
+        // (The socket of the process holding the database is as open as the folder.)
         for entry in std::fs::read_dir(dir).map_err(|e| e.at(dir))?.flatten() {
-            lock::set_private(&entry.path());
+            if entry.file_name() != lock::SERVE_SOCKET {
+                lock::set_private(&entry.path());
+            }
         }
         Ok(store)
     }

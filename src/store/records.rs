@@ -18,6 +18,9 @@ pub enum AuditKind {
     /// A backup restored over the database: the entry says what it replaced. Nothing before
     /// it can be undone.
     Restore,
+    /// Who may edit the database changed (the database's editors, kept beside the record):
+    /// no record changes, and undo passes it over.
+    Officers,
 }
 
 /// One audited change: when, by whom, what, the records before and after, and the link that

@@ -43,11 +43,11 @@ struct Direct {
 }
 
 impl Link<Ssl> for Direct {
-    fn commit(&self, changes: Vec<Shipped<Ssl>>) -> Result<u64, LinkError> {
+    fn commit(&self, changes: Vec<Shipped<Ssl>>, at: u64) -> Result<u64, LinkError> {
         let stored = {
             let mut holder = self.holder.lock().expect("holder");
             holder.acting_for(Some(self.user.clone()));
-            let stored = holder.commit_shipped(changes);
+            let stored = holder.commit_shipped(changes, at);
             holder.acting_for(None);
             stored
         };
@@ -300,4 +300,217 @@ fn four_officers_keying_at_once_leave_one_record() {
         copy.catch_up().expect("follow");
         assert_same(copy, &holder).expect("the copy is the holder's record");
     }
+}
+
+/// Edits that cross without writing the same record: one officer deletes an event while
+/// another keys a result in it; one corrects a player's record (his birthday) while another
+/// keys a result of his. The second is refused, naming what changed, and nothing of it is
+/// stored; two results on other boards of one event do not cross.
+#[test]
+fn an_edit_crossed_by_another_officers_edit_on_a_record_it_relies_on_is_refused() {
+    let mut office = office(2);
+    let (round, board, white) = {
+        let holder = office.holder.lock().expect("holder");
+        let g = &holder.book().events[1].games[0];
+        (g.round, g.board, g.white)
+    };
+    // Other boards of one event, by two officers: both stored.
+    let other = {
+        let holder = office.holder.lock().expect("holder");
+        let g = &holder.book().events[0].games[1];
+        (g.round, g.board)
+    };
+    office.copies[0]
+        .apply(Edit::SetResult {
+            event: 0,
+            round: 1,
+            board: 1,
+            result: Some(GameResult::WHITE_WINS),
+        })
+        .expect("one board");
+    office.copies[1]
+        .apply(Edit::SetResult {
+            event: 0,
+            round: other.0,
+            board: other.1,
+            result: Some(GameResult::BLACK_WINS),
+        })
+        .expect("another board of the same event, made without following the first");
+    // The event deleted by one, a result keyed in it by the other.
+    office.copies[0].catch_up().expect("follow");
+    office.copies[1].catch_up().expect("follow");
+    office.copies[0]
+        .apply(Edit::DeleteEvent(1))
+        .expect("the event deleted");
+    let before = office.holder.lock().expect("holder").audit().len();
+    let refused = office.copies[1]
+        .apply(Edit::SetResult {
+            event: 1,
+            round,
+            board,
+            result: Some(GameResult::BLACK_WINS),
+        })
+        .expect_err("its event was deleted meanwhile");
+    assert!(
+        refused.to_string().contains("event s1 changed meanwhile"),
+        "{refused}"
+    );
+    assert_eq!(office.holder.lock().expect("holder").audit().len(), before);
+    // A player's record corrected by one, a result of his keyed by the other.
+    office.copies[0].catch_up().expect("follow");
+    office.copies[1].catch_up().expect("follow");
+    let (round, board, info) = {
+        let holder = office.holder.lock().expect("holder");
+        let g = holder.book().events[2]
+            .games
+            .iter()
+            .find(|g| g.white == white || g.black == Some(white))
+            .expect("a game of his");
+        (g.round, g.board, holder.book().players[white].clone())
+    };
+    office.copies[0]
+        .apply(Edit::UpdatePlayer {
+            player: white,
+            info: ratedesk::model::PlayerInfo {
+                born: chrono::NaiveDate::from_ymd_opt(1990, 5, 1),
+                ..info
+            },
+        })
+        .expect("corrected");
+    let refused = office.copies[1]
+        .apply(Edit::SetResult {
+            event: 2,
+            round,
+            board,
+            result: Some(GameResult::WHITE_WINS),
+        })
+        .expect_err("his record changed meanwhile");
+    assert!(
+        refused.to_string().contains("changed meanwhile"),
+        "{refused}"
+    );
+    let holder = office.holder.lock().expect("holder");
+    assert_invariant(&holder).expect("the holder's ratings");
+    for copy in &mut office.copies {
+        copy.catch_up().expect("follow");
+        assert_same(copy, &holder).expect("the copy is the holder's record");
+    }
+}
+
+fn said(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn id(flag: &str) -> String {
+    let out = std::process::Command::new("id")
+        .arg(flag)
+        .output()
+        .expect("id");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// The owner names officers — a user, a group — each an audited entry that undo passes over;
+/// naming a group opens the folder to it alone (0710) and taking it back closes it (0700); a
+/// name that is no user of the machine is refused; a backup keeps them through a restore.
+#[test]
+fn the_owner_names_officers_audited_kept_by_a_backup_and_passed_over_by_undo() {
+    use crate::common::{ok, ratedesk};
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let db = tmp.path().join("db");
+    ok(&ratedesk(
+        &db,
+        &[
+            "demo",
+            "--players",
+            "20",
+            "--years",
+            "1",
+            "--out",
+            db.to_str().expect("path"),
+        ],
+    ));
+    let (me, group) = (id("-un"), id("-gn"));
+    let list = ok(&ratedesk(&db, &["officers", "list"]));
+    assert_eq!(list.trim(), format!("{me} (the owner)"));
+    let added = ok(&ratedesk(&db, &["officers", "add", &me]));
+    assert!(
+        added.contains(&format!("{me} may edit from now on")),
+        "{added}"
+    );
+    let again = ok(&ratedesk(&db, &["officers", "add", &me]));
+    assert!(again.contains("may edit already"), "{again}");
+    ok(&ratedesk(&db, &["officers", "add", "--group", &group]));
+    let mode =
+        |p: &std::path::Path| std::fs::metadata(p).expect("folder").permissions().mode() & 0o777;
+    assert_eq!(mode(&db), 0o710, "the folder opened to the group alone");
+    let list = ok(&ratedesk(&db, &["officers", "list"]));
+    assert!(
+        list.contains(&format!("\n{me}\n")) && list.contains(&format!("group {group}")),
+        "{list}"
+    );
+    let log = ok(&ratedesk(&db, &["log", "--last", "1"]));
+    assert!(
+        log.contains(&format!("officers: group {group} may edit")),
+        "{log}"
+    );
+    let unknown = ratedesk(&db, &["officers", "add", "no-such-user-of-this-machine"]);
+    assert_eq!(unknown.status.code(), Some(2), "{}", said(&unknown));
+    assert!(
+        said(&unknown).contains("there is no user named"),
+        "{}",
+        said(&unknown)
+    );
+    // Undo takes the edit before them, never an officer's naming: here a result keyed
+    // before the group was named.
+    let events: serde_json::Value =
+        serde_json::from_str(&ok(&ratedesk(&db, &["export", "events"]))).expect("json");
+    let event = &events["events"][0];
+    let game = event["games"]
+        .as_array()
+        .and_then(|g| g.iter().find(|g| !g["black"].is_null()))
+        .expect("a game");
+    let (ev, round, board) = (
+        event["id"].as_str().expect("id").to_string(),
+        game["round"].to_string(),
+        game["board"].to_string(),
+    );
+    let mut keyed = ratedesk(
+        &db,
+        &["result", &ev, &round, &board, "1-0", "--keep-titles"],
+    );
+    if said(&keyed).contains("nothing to change") {
+        keyed = ratedesk(
+            &db,
+            &["result", &ev, &round, &board, "0-1", "--keep-titles"],
+        );
+    }
+    ok(&keyed);
+    ok(&ratedesk(&db, &["officers", "add", "root"]));
+    let undone = ok(&ratedesk(&db, &["undo"]));
+    assert!(
+        undone.starts_with(&format!("undo: result {ev}")),
+        "{undone}"
+    );
+    // Through a backup and a restore into another folder.
+    let file = tmp.path().join("backup.txt");
+    ok(&ratedesk(&db, &["backup", file.to_str().expect("path")]));
+    let restored = tmp.path().join("restored");
+    ok(&ratedesk(
+        &restored,
+        &["restore", file.to_str().expect("path")],
+    ));
+    assert_eq!(
+        ok(&ratedesk(&restored, &["officers", "list"])),
+        ok(&ratedesk(&db, &["officers", "list"]))
+    );
+    let removed = ok(&ratedesk(&db, &["officers", "remove", "--group", &group]));
+    assert!(removed.contains("may look up, no longer edit"), "{removed}");
+    assert_eq!(mode(&db), 0o700, "closed to everyone but the owner again");
+    let check = ok(&ratedesk(&db, &["check"]));
+    assert!(check.starts_with("ok"), "{check}");
 }

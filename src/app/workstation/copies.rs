@@ -4,7 +4,7 @@
 
 use crate::app::{Desk, Federation};
 
-use super::state::{App, Popup};
+use super::state::{App, PlayersState, Popup, Tab, TournamentsState};
 
 impl<R: Federation> App<R> {
     /// Follows what other officers stored since last asked (this workstation holds a copy of
@@ -15,7 +15,12 @@ impl<R: Federation> App<R> {
             Ok(followed) => {
                 for f in followed.iter().filter(|f| f.effect.stored) {
                     let said = format!("{}: {}", f.user, self.effect_text(&f.effect));
+                    // A refusal just said (an edit crossed by this one) stays in view.
+                    let refusal = self.status.clone().filter(|s| s.error);
                     self.edited_elsewhere(said);
+                    if let Some(refusal) = refusal {
+                        self.status = Some(refusal);
+                    }
                 }
             }
             Err(e) => self.warn(e.to_string()),
@@ -33,10 +38,20 @@ impl<R: Federation> App<R> {
     pub fn replace_desk(&mut self, mut desk: Desk<R>, said: String) {
         desk.flush_behind();
         let old = std::mem::replace(&mut self.desk, desk);
-        drop(old);
         if matches!(self.popup, Some(Popup::Confirm(_) | Popup::Import { .. })) {
             self.popup = None;
         }
+        // A database opened again does not read back removed records at the end of its
+        // lists: a place on one of them is given up for the first screen.
+        let (book, before) = (self.desk.book(), old.book());
+        if book.players.len() < before.players.len() || book.events.len() < before.events.len() {
+            self.popup = None;
+            self.back.clear();
+            self.tab = Tab::Players;
+            self.players = PlayersState::default();
+            self.tournaments = TournamentsState::default();
+        }
+        drop(old);
         self.rebuilt();
         self.say(said);
     }
