@@ -529,7 +529,7 @@ fn time_control(e: &Event) -> String {
 }
 
 /// A field on one line: control characters (line breaks too) escaped.
-pub(super) fn one_line(text: &str) -> String {
+pub fn one_line(text: &str) -> String {
     text.chars()
         .map(|c| {
             if c.is_control() {

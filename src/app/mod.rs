@@ -26,7 +26,7 @@ pub use crate::federations::Federation;
 pub use crate::federations::registry::{
     DEFAULT as DEFAULT_RULEBOOK, WithFederation, with_federation,
 };
-pub use audit_log::{HeadError, find_head, head_line};
+pub use audit_log::{HeadError, find_head, head_line, one_line as audit_log_line};
 pub use checks::is_bidi_control;
 
 use std::borrow::Cow;
@@ -726,10 +726,44 @@ impl<R: Federation> Desk<R> {
         self.audit_entry(seq)
     }
 
-    /// The entry undo (`undo`) or redo would take next, to be shown before it is taken.
+    /// The OS user whom the edits are made for now (his name as the audit gives it, without
+    /// what he says of himself): whose own edits undo and redo take.
+    pub fn me(&self) -> String {
+        let user = self.acting_for.clone().unwrap_or_else(store::lock::user);
+        os_name(&user).to_string()
+    }
+
+    /// Who made the audited edit `seq` (his OS user's name).
+    fn author(&self, seq: u64) -> Option<&str> {
+        let at = self.audit.binary_search_by_key(&seq, |a| a.seq).ok()?;
+        Some(os_name(&self.audit[at].user))
+    }
+
+    /// The entry undo (`undo`) or redo would take next, to be shown before it is taken: the
+    /// newest edit in force (undone) of the officer making the edits; when he has none, the
+    /// newest anyone's — whose author the caller names, and has confirmed, before taking it.
     pub fn next_undo(&self, undo: bool) -> Result<Option<AuditEntry<R>>, DeskError> {
+        self.next_undo_of(undo, None)
+    }
+
+    /// [`Desk::next_undo`]; with `of`, that officer's newest edit in force (undone) only.
+    pub fn next_undo_of(
+        &self,
+        undo: bool,
+        of: Option<&str>,
+    ) -> Result<Option<AuditEntry<R>>, DeskError> {
         let (done, undone) = self.stacks();
-        let next = if undo { done.last() } else { undone.last() };
+        let stack = if undo { done } else { undone };
+        let whose = of.map_or_else(|| self.me(), str::to_string);
+        let own = stack
+            .iter()
+            .rev()
+            .find(|&&seq| self.author(seq) == Some(whose.as_str()));
+        let next = if of.is_some() {
+            own
+        } else {
+            own.or(stack.last())
+        };
         match next {
             Some(&seq) => self.entry(seq),
             None => Ok(None),
@@ -737,23 +771,24 @@ impl<R: Federation> Desk<R> {
     }
 
     /// Undoes (`undo`) or redoes the entry `seq` the officer was shown, as a new audited
-    /// entry; refused when it is no longer the one undo or redo takes next.
+    /// entry; refused when it is no longer in force (undone), or when an edit made since has
+    /// changed what it would change back (named, with who made it).
     pub fn undo_entry(
         &mut self,
         undo: bool,
         seq: u64,
     ) -> Result<Option<Effect<R::Award>>, DeskError> {
-        let Some(entry) = self.next_undo(undo)? else {
-            return Ok(None);
-        };
-        if entry.seq != seq {
+        let (done, undone) = self.stacks();
+        let what = if undo { "undo" } else { "redo" };
+        if !(if undo { &done } else { &undone }).contains(&seq) {
             return Err(EditError(format!(
-                "the record changed meanwhile: {} would now take '{}'; nothing was done",
-                if undo { "undo" } else { "redo" },
-                entry.action
+                "not stored, changed meanwhile: #{seq} is no longer there to {what}"
             ))
             .into());
         }
+        let Some(entry) = self.entry(seq)? else {
+            return Ok(None);
+        };
         let (change, action, kind) = if undo {
             (
                 entry.change.inverse(),
@@ -767,10 +802,32 @@ impl<R: Federation> Desk<R> {
                 AuditKind::Redo(seq),
             )
         };
+        if let Some(crossed) = self.crossed(std::iter::once(&change), self.undo_base(kind))? {
+            return Err(EditError(format!(
+                "not stored: {what} of #{seq} would overwrite {crossed}"
+            ))
+            .into());
+        }
         self.commit(vec![(change, action, kind)], &[]).map(Some)
     }
 
-    /// Undoes the latest edit still in force, as a new audited entry.
+    /// The newest entry an undo or redo is made over: the undone entry itself, or for a redo
+    /// the newest undo of it. Edits after it that cross it refuse it.
+    fn undo_base(&self, kind: AuditKind) -> u64 {
+        match kind {
+            AuditKind::Undo(seq) => seq,
+            AuditKind::Redo(seq) => self
+                .audit
+                .iter()
+                .rev()
+                .find(|a| a.kind == AuditKind::Undo(seq))
+                .map_or(seq, |a| a.seq),
+            _ => self.audit.last().map_or(0, |a| a.seq),
+        }
+    }
+
+    /// Undoes the officer's own newest edit still in force (anyone's when he has none), as a
+    /// new audited entry.
     pub fn undo(&mut self) -> Result<Option<Effect<R::Award>>, DeskError> {
         match self.next_undo(true)? {
             Some(entry) => self.undo_entry(true, entry.seq),
@@ -778,7 +835,8 @@ impl<R: Federation> Desk<R> {
         }
     }
 
-    /// Applies again the latest undone edit, as a new audited entry.
+    /// Applies again the officer's own newest undone edit (anyone's when he has none), as a
+    /// new audited entry.
     pub fn redo(&mut self) -> Result<Option<Effect<R::Award>>, DeskError> {
         match self.next_undo(false)? {
             Some(entry) => self.undo_entry(false, entry.seq),
@@ -959,6 +1017,11 @@ impl<R: Federation> Desk<R> {
         }
         Ok(())
     }
+}
+
+/// The OS user's name in an audit entry's user (`anna (ssh from 10.0.0.7)` is anna's).
+pub fn os_name(user: &str) -> &str {
+    user.split(" (").next().unwrap_or(user)
 }
 
 /// Per player whose record an edit changes: his final state per list and his awards before it.

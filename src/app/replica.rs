@@ -154,15 +154,23 @@ impl<R: Federation> Desk<R> {
         if let Some(why) = &self.stopped {
             return Err(DeskError::Stopped(why.clone()));
         }
+        // An undo or redo is made over the entry it takes back (or its undo), not only over
+        // what the copy held.
+        let base = shipped
+            .iter()
+            .map(|s| match s.kind {
+                AuditKind::Undo(_) | AuditKind::Redo(_) => self.undo_base(s.kind),
+                _ => at,
+            })
+            .min()
+            .unwrap_or(at)
+            .min(at);
         let changed = match self.stale(&shipped) {
             Some(changed) => Some(changed),
-            None => self.crossed(&shipped, at)?,
+            None => self.crossed(shipped.iter().map(|s| &s.change), base)?,
         };
         if let Some(changed) = changed {
-            return Err(EditError(format!(
-                "{changed} changed meanwhile (another officer's edit); nothing was done: look again"
-            ))
-            .into());
+            return Err(EditError(format!("not stored, changed meanwhile: {changed}")).into());
         }
         self.still_next(&shipped)?;
         self.ids_free(&shipped)?;
@@ -174,45 +182,79 @@ impl<R: Federation> Desk<R> {
         Ok(self.audit.last().map_or(0, |a| a.seq))
     }
 
-    /// What an entry stored since `at` changed that the shipped edit also touches: the same
-    /// player's record, or a player of its games; the same event, or the event of its games;
-    /// the same game. `None`: nothing crossed it.
-    fn crossed(&self, shipped: &[Shipped<R>], at: u64) -> Result<Option<String>, DeskError> {
-        let ours = Touches::of(shipped.iter().map(|s| &s.change));
-        let newest = self.audit.last().map_or(0, |a| a.seq);
-        for seq in at.saturating_add(1)..=newest {
+    /// What an entry stored since `at` changed that `changes` also touch — the same player's
+    /// record, or a player of their games; the same event, or the event of their games; the
+    /// same game — named with who changed it. `None`: nothing crossed them.
+    pub(super) fn crossed<'a>(
+        &self,
+        changes: impl Iterator<Item = &'a Change<R>>,
+        at: u64,
+    ) -> Result<Option<String>, DeskError> {
+        let ours = Touches::of(changes);
+        for seq in self.in_force_after(at) {
             let Some(entry) = self.store.audit_entry::<R>(seq)? else {
                 continue;
             };
             let theirs = Touches::of(std::iter::once(&entry.change));
             if let Some(what) = ours.crossing(&theirs) {
-                return Ok(Some(match what {
-                    Crossed::Player(p) => self.book.players.get(p).map_or_else(
-                        || format!("player #{p}"),
-                        |i| format!("the record of {} ({})", i.name, i.id),
-                    ),
-                    Crossed::Event(e) => format!(
-                        "event {}",
-                        self.book.events.get(e).map_or("?", |ev| ev.id.as_str())
-                    ),
-                }));
+                let by = super::os_name(&entry.user).to_string();
+                return Ok(Some(format!(
+                    "{} (#{seq}, {by})",
+                    match what {
+                        Crossed::Player(p) => self.book.players.get(p).map_or_else(
+                            || format!("player #{p}"),
+                            |i| format!("the record of {} ({})", i.name, i.id),
+                        ),
+                        Crossed::Event(e) => format!(
+                            "event {}",
+                            self.book.events.get(e).map_or("?", |ev| ev.id.as_str())
+                        ),
+                        Crossed::Game((e, round, board)) => format!(
+                            "round {round} board {board} of {}",
+                            self.book.events.get(e).map_or("?", |ev| ev.id.as_str())
+                        ),
+                    }
+                )));
             }
         }
         Ok(None)
     }
 
-    /// An undo or redo from a copy is the one the holder's history would take next.
+    /// The entries after `at` whose change is in force now: an edit not undone, the newest
+    /// redo of an edit in force, the newest undo of an edit from before `at` that stays undone
+    /// (an edit made and undone since left the record as it was).
+    fn in_force_after(&self, at: u64) -> Vec<u64> {
+        let (done, undone) = self.stacks();
+        let mut decided = BTreeSet::new();
+        let mut seqs = Vec::new();
+        for a in self.audit.iter().rev().take_while(|a| a.seq > at) {
+            let in_force = match a.kind {
+                AuditKind::Edit => done.contains(&a.seq),
+                AuditKind::Redo(t) => decided.insert(t) && done.contains(&t),
+                // (An edit after `at` and its undo leave the record as it was.)
+                AuditKind::Undo(t) => decided.insert(t) && undone.contains(&t) && t <= at,
+                AuditKind::Restore | AuditKind::Officers => false,
+            };
+            if in_force {
+                seqs.push(a.seq);
+            }
+        }
+        seqs.reverse();
+        seqs
+    }
+
+    /// An undo or redo from a copy takes an entry still in force (still undone) here.
     fn still_next(&self, shipped: &[Shipped<R>]) -> Result<(), DeskError> {
         let (done, undone) = self.stacks();
         for s in shipped {
-            let next = match s.kind {
-                AuditKind::Undo(seq) => (done.last() != Some(&seq)).then_some(("undo", seq)),
-                AuditKind::Redo(seq) => (undone.last() != Some(&seq)).then_some(("redo", seq)),
+            let gone = match s.kind {
+                AuditKind::Undo(seq) => (!done.contains(&seq)).then_some(("undo", seq)),
+                AuditKind::Redo(seq) => (!undone.contains(&seq)).then_some(("redo", seq)),
                 _ => None,
             };
-            if let Some((what, seq)) = next {
+            if let Some((what, seq)) = gone {
                 return Err(EditError(format!(
-                    "{what} of #{seq} is no longer next (another officer's edit came between); nothing was done: look again"
+                    "not stored, changed meanwhile: #{seq} is no longer there to {what}"
                 ))
                 .into());
             }
@@ -475,13 +517,13 @@ impl<R: Federation> Desk<R> {
                 if now != d.before {
                     let event = book.events.get(e).map_or("?", |ev| ev.id.as_str());
                     let holds = now.as_ref().map_or_else(
-                        || "no game there now".to_string(),
+                        || "no longer paired".to_string(),
                         |g| match g.result {
-                            Some(result) => format!("now {}", result.code()),
-                            None => "now without a result".to_string(),
+                            Some(result) => format!("is now {}", result.code()),
+                            None => "now has no result".to_string(),
                         },
                     );
-                    return Some(format!("round {round} board {board} of {event} ({holds})"));
+                    return Some(format!("round {round} board {board} of {event} {holds}"));
                 }
                 games.insert(d.key, d.after.clone());
             }
@@ -504,6 +546,7 @@ struct Touches {
 enum Crossed {
     Player(PlayerIdx),
     Event(usize),
+    Game((usize, u32, u32)),
 }
 
 impl Touches {
@@ -556,6 +599,6 @@ impl Touches {
         self.games
             .iter()
             .find(|g| other.games.contains(g))
-            .map(|g| Crossed::Event(g.0))
+            .map(|&g| Crossed::Game(g))
     }
 }

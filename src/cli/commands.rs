@@ -138,14 +138,8 @@ pub(super) fn run_on<R: Federation>(
             writeln!(out, "{}", desk.apply(edit)?.action)?;
         }
         Command::Results => batch::results_batch(desk, stop, out)?,
-        Command::Undo => match desk.undo()? {
-            Some(effect) => write_effect(desk, &effect, "changed", out)?,
-            None => writeln!(out, "nothing to undo")?,
-        },
-        Command::Redo => match desk.redo()? {
-            Some(effect) => write_effect(desk, &effect, "changed", out)?,
-            None => writeln!(out, "nothing to redo")?,
-        },
+        Command::Undo { of } => undo(desk, true, of.as_deref(), out)?,
+        Command::Redo { of } => undo(desk, false, of.as_deref(), out)?,
         Command::Log { head: true, .. } => {
             let head = desk.head().map_err(crate::app::DeskError::from)?;
             writeln!(out, "{}", crate::app::head_line(head))?;
@@ -637,6 +631,38 @@ fn officers<R: Federation>(
             "{shown} {} already",
             if editor { "may edit" } else { "may not edit" }
         )?;
+    }
+    Ok(())
+}
+
+/// `undo` / `redo [--of USER]`: the officer's own newest edit (undone edit); another's only
+/// when he is named.
+fn undo<R: Federation>(
+    desk: &mut Desk<R>,
+    undo: bool,
+    of: Option<&str>,
+    out: &mut Out<'_>,
+) -> Result<(), Failure> {
+    let what = if undo { "undo" } else { "redo" };
+    let Some(entry) = desk.next_undo_of(undo, of)? else {
+        match of {
+            Some(name) => writeln!(out, "nothing of {name}'s to {what}")?,
+            None => writeln!(out, "nothing to {what}")?,
+        }
+        return Ok(());
+    };
+    let author = crate::app::os_name(&entry.user).to_string();
+    if of.is_none() && author != desk.me() {
+        return Err(Failure::Input(format!(
+            "your edits are all {}; the newest is {author}'s (#{} {}): `ratedesk {what} --of {author}` takes it",
+            if undo { "undone" } else { "in force" },
+            entry.seq,
+            crate::app::audit_log_line(&entry.action),
+        )));
+    }
+    match desk.undo_entry(undo, entry.seq)? {
+        Some(effect) => write_effect(desk, &effect, "changed", out)?,
+        None => writeln!(out, "nothing to {what}")?,
     }
     Ok(())
 }

@@ -166,10 +166,19 @@ enum Command {
     /// Set many results, one `EVENT ROUND BOARD RESULT` a line on stdin; each line is answered
     /// once it is stored and flushed.
     Results,
-    /// Undo the latest edit (itself an audited edit).
-    Undo,
-    /// Apply again the latest undone edit.
-    Redo,
+    /// Undo your own latest edit still in force (itself an audited edit); another officer's
+    /// only when named with --of.
+    Undo {
+        /// Undo this officer's latest edit instead (his OS user's name).
+        #[arg(long, value_name = "USER")]
+        of: Option<String>,
+    },
+    /// Apply again your own latest undone edit; another officer's only when named with --of.
+    Redo {
+        /// Redo this officer's latest undone edit instead.
+        #[arg(long, value_name = "USER")]
+        of: Option<String>,
+    },
     /// Build a generated federation into a new database (deterministic for a seed).
     Demo {
         #[arg(long, default_value_t = 3000)]

@@ -177,8 +177,8 @@ pub(super) fn served(command: &Command) -> bool {
             | Command::Received { .. }
             | Command::Reenter { .. }
             | Command::Confirm { .. }
-            | Command::Undo
-            | Command::Redo
+            | Command::Undo { .. }
+            | Command::Redo { .. }
             | Command::Log { .. }
             | Command::Officers { .. }
     )
@@ -211,8 +211,8 @@ fn needs(command: &Command) -> Needs {
         | Command::Received { .. }
         | Command::Reenter { .. }
         | Command::Confirm { .. }
-        | Command::Undo
-        | Command::Redo => Needs::Editor,
+        | Command::Undo { .. }
+        | Command::Redo { .. } => Needs::Editor,
         _ => Needs::Reader,
     }
 }

@@ -194,7 +194,7 @@ fn an_edit_on_a_result_another_officer_changed_meanwhile_is_refused_with_the_new
     assert!(matches!(refused, DeskError::Edit(_)), "{said}");
     assert!(
         said.contains(&format!(
-            "round {round} board {board} of s0 (now 1-0) changed meanwhile"
+            "not stored, changed meanwhile: round {round} board {board} of s0 is now 1-0"
         )),
         "{said}"
     );
@@ -352,7 +352,9 @@ fn an_edit_crossed_by_another_officers_edit_on_a_record_it_relies_on_is_refused(
         })
         .expect_err("its event was deleted meanwhile");
     assert!(
-        refused.to_string().contains("event s1 changed meanwhile"),
+        refused
+            .to_string()
+            .contains("changed meanwhile: event s1 (#"),
         "{refused}"
     );
     assert_eq!(office.holder.lock().expect("holder").audit().len(), before);
@@ -513,4 +515,86 @@ fn the_owner_names_officers_audited_kept_by_a_backup_and_passed_over_by_undo() {
     assert_eq!(mode(&db), 0o700, "closed to everyone but the owner again");
     let check = ok(&ratedesk(&db, &["check"]));
     assert!(check.starts_with("ok"), "{check}");
+}
+
+/// Undo takes the officer's own newest edit, passing over another officer's newer one; an
+/// own edit another officer has changed since is not undone over his change; with none of his
+/// own left, what undo would take is another's, and says whose.
+#[test]
+fn undo_takes_the_officers_own_newest_edit_and_never_over_anothers_change() {
+    let mut office = office(2);
+    for (k, copy) in office.copies.iter_mut().enumerate() {
+        copy.acting_for(Some(format!("officer{k}")));
+    }
+    let boards: Vec<(u32, u32)> = {
+        let holder = office.holder.lock().expect("holder");
+        holder.book().events[0]
+            .games
+            .iter()
+            .filter(|g| g.round == 1)
+            .map(|g| (g.round, g.board))
+            .collect()
+    };
+    let key = |copy: &mut Desk<Ssl>, (round, board): (u32, u32), result| {
+        copy.apply(Edit::SetResult {
+            event: 0,
+            round,
+            board,
+            result: Some(result),
+        })
+        .expect("stored");
+    };
+    let result_of = |desk: &Desk<Ssl>, (round, board): (u32, u32)| {
+        desk.book().events[0]
+            .games
+            .iter()
+            .find(|g| (g.round, g.board) == (round, board))
+            .and_then(|g| g.result)
+    };
+    key(&mut office.copies[0], boards[0], GameResult::WHITE_WINS);
+    office.copies[1].catch_up().expect("follow");
+    key(&mut office.copies[1], boards[1], GameResult::BLACK_WINS);
+    office.copies[0].catch_up().expect("follow");
+    // officer0's undo takes his own result, not officer1's newer one.
+    let undone = office.copies[0].undo().expect("undo").expect("his edit");
+    assert!(
+        undone.action.starts_with("undo: result s0 round 1 board 1"),
+        "{}",
+        undone.action
+    );
+    {
+        let holder = office.holder.lock().expect("holder");
+        assert_eq!(result_of(&holder, boards[0]), Some(GameResult::DRAW));
+        assert_eq!(result_of(&holder, boards[1]), Some(GameResult::BLACK_WINS));
+    }
+    // With none of his own left, undo would take officer1's, and says whose it is.
+    let next = office.copies[0]
+        .next_undo(true)
+        .expect("next")
+        .expect("an edit");
+    assert_eq!(ratedesk::app::os_name(&next.user), "officer1");
+    assert!(
+        office.copies[0]
+            .next_undo_of(true, Some("officer0"))
+            .expect("next")
+            .is_none()
+    );
+    // officer0 keys board 3; officer1 corrects it; officer0's undo is refused, naming him.
+    key(&mut office.copies[0], boards[2], GameResult::WHITE_WINS);
+    office.copies[1].catch_up().expect("follow");
+    key(&mut office.copies[1], boards[2], GameResult::BLACK_WINS);
+    office.copies[0].catch_up().expect("follow");
+    let refused = office.copies[0]
+        .undo()
+        .expect_err("over officer1's correction");
+    assert!(
+        refused
+            .to_string()
+            .contains("would overwrite round 1 board 3 of s0"),
+        "{refused}"
+    );
+    assert!(refused.to_string().contains(", officer1)"), "{refused}");
+    let holder = office.holder.lock().expect("holder");
+    assert_eq!(result_of(&holder, boards[2]), Some(GameResult::BLACK_WINS));
+    assert_invariant(&holder).expect("the holder's ratings");
 }

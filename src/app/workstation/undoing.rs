@@ -56,11 +56,18 @@ impl<R: Federation> App<R> {
         };
         let left = self.show_change(&entry.change);
         let lines = self.change_lines(&entry.change, undo);
+        // Another officer's edit (the officer has none left to take) says whose it is.
+        let author = crate::app::os_name(&entry.user);
+        let made = if author == self.desk.me() {
+            made(&entry)
+        } else {
+            format!("{author}'s, not yours: {}", made(&entry))
+        };
         self.popup = Some(Popup::Undo(Box::new(UndoPreview {
             undo,
             seq: entry.seq,
             action: crate::app::audit_log::one_line(&entry.action),
-            made: made(&entry),
+            made,
             lines,
             left,
         })));
