@@ -331,14 +331,7 @@ fn commands_run_on_the_record_the_open_workstation_holds() {
     let mut terminal = Terminal::start(data.path(), "ssl");
     terminal.wait_for("308 players", Duration::from_secs(180));
     let db = data.path().join("ratedesk-demo");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-            .arg("--db")
-            .arg(&db)
-            .args(args)
-            .output()
-            .expect("ratedesk")
-    };
+    let run = |args: &[&str]| crate::common::ratedesk(&db, args);
     let said = |out: &std::process::Output| {
         format!(
             "{}{}",
@@ -570,14 +563,7 @@ fn two_workstations_on_one_database_show_each_others_results_and_outlive_a_kille
     first.child.kill().expect("SIGKILL");
     second.wait_for("this workstation holds it now", WAIT);
     let db = data.path().join("ratedesk-demo");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-            .arg("--db")
-            .arg(&db)
-            .args(args)
-            .output()
-            .expect("ratedesk")
-    };
+    let run = |args: &[&str]| crate::common::ratedesk(&db, args);
     let log = run(&["log", "--last", "1"]);
     let said = String::from_utf8_lossy(&log.stdout).into_owned();
     assert!(said.contains(&format!("{me} result")), "{said}");

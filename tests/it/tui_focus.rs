@@ -681,3 +681,74 @@ fn every_screen_offers_only_what_acts_there_with_a_bound_key() {
     check(&app, "the help");
     assert_eq!(seen.len(), 9);
 }
+
+/// A correction's preview open when another officer changes the same board: worked out again
+/// on the record as it is (the board's old result is the other officer's), said first in the
+/// status line, and stored only on a new Enter; a form half typed stays as it was.
+#[test]
+fn a_preview_open_when_another_officer_changes_its_board_is_worked_out_again() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = crate::screen::generated(dir.path(), 600);
+    let k = keys();
+    let book = app.desk.book();
+    let first = (0..book.events.len())
+        .filter(|&e| book.events[e].games.iter().any(|g| g.black.is_some()))
+        .min_by_key(|&e| book.events[e].start)
+        .expect("an event");
+    app.open_event(first);
+    let game = app.desk.book().events[first].games[app.boards(first, 1)[0]].clone();
+    let (key, other) = if game.result == Some(GameResult::BLACK_WINS) {
+        ("1", GameResult::DRAW)
+    } else {
+        (
+            "0",
+            if game.result == Some(GameResult::DRAW) {
+                GameResult::WHITE_WINS
+            } else {
+                GameResult::DRAW
+            },
+        )
+    };
+    press_keys(&mut app, &k, key);
+    assert!(
+        matches!(app.popup, Some(Popup::Confirm(_))),
+        "a correction asks first"
+    );
+    // Another officer's result on the same board, stored meanwhile.
+    app.desk.acting_for(Some("anna".into()));
+    app.desk
+        .apply(Edit::SetResult {
+            event: first,
+            round: game.round,
+            board: game.board,
+            result: Some(other),
+        })
+        .expect("anna's result");
+    app.desk.acting_for(None);
+    let audit = app.desk.audit().len();
+    app.edited_elsewhere(format!("anna: result of board {}", game.board));
+    let Some(Popup::Confirm(preview)) = &app.popup else {
+        panic!("the preview stays, worked out again: {:?}", app.status)
+    };
+    let old = ratedesk::app::workstation::views::result_label(other, false);
+    assert!(
+        preview.what.iter().any(|l| l.contains(&format!("{old} →"))),
+        "the board's result now is the other officer's: {:?}",
+        preview.what
+    );
+    let status = app.status.clone().expect("said");
+    assert!(
+        status.error
+            && status
+                .text
+                .starts_with("preview redone, the record changed"),
+        "{status:?}"
+    );
+    assert_eq!(
+        app.desk.audit().len(),
+        audit,
+        "nothing stored without a new Enter"
+    );
+    press_keys(&mut app, &k, "enter");
+    assert_eq!(app.desk.audit().len(), audit + 1);
+}

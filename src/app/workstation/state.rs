@@ -658,18 +658,34 @@ impl<R: Federation> App<R> {
         self.say(asked.to_string());
     }
 
-    /// After another `ratedesk`'s command changed the record here: who did what in the status
-    /// line, and every list refreshed, the officer's place and what he is typing kept.
+    /// After another `ratedesk`'s command (or another officer's edit) changed the record here:
+    /// who did what in the status line, and every list refreshed, the officer's place and what
+    /// he is typing kept. A confirmation open on the record as it was is worked out again on
+    /// the record as it is, to be confirmed again (or, refused there now, closed back to its
+    /// form); an import previewed on it is closed, to be looked at again.
     pub fn edited_elsewhere(&mut self, said: String) {
-        // A confirmation or an import previewed on the record as it was is not applied to the
-        // record as it is: the officer looks again.
-        if matches!(self.popup, Some(Popup::Confirm(_) | Popup::Import { .. })) {
-            self.popup = None;
-            self.warn(format!(
-                "{said} — the record changed under the preview, which is closed: look again"
-            ));
-        } else {
-            self.say(said);
+        match self.popup.take() {
+            Some(Popup::Confirm(preview)) => {
+                let super::confirming::Preview { edit, form, .. } = *preview;
+                match self.desk.preview(&edit) {
+                    Ok(effect) => {
+                        self.confirm(*edit, effect, form);
+                        // What happened to his preview first: the line may be cut at its end.
+                        self.warn(format!("preview redone, the record changed — {said}"));
+                    }
+                    Err(e) => {
+                        self.popup = form.map(Popup::Form);
+                        self.warn(format!("not possible now ({e}) — {said}"));
+                    }
+                }
+            }
+            Some(Popup::Import { .. }) => {
+                self.warn(format!("preview closed, the record changed — {said}"));
+            }
+            other => {
+                self.popup = other;
+                self.say(said);
+            }
         }
         self.after_edit();
     }
