@@ -6,8 +6,8 @@
 //! as the holder (the ledger invariant makes it the same record), so its screens read locally
 //! and its keys never wait on another process except for an edit.
 //!
-//! No transport here: the holder's end is a [`Watcher`], the copy's a [`Link`] (both in
-//! `cli::serve`).
+//! No transport here: the holder's end is a [`Watcher`] (in `cli::serve`), the copy's a
+//! [`Link`] (in `cli::copy`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
