@@ -304,8 +304,40 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
         let Some(record) = &d.after else { continue };
         check_player(record, players).map_err(|m| err(0, format!("player {}: {m}", d.key)))?;
     }
+    // A database whose last records were removed does not read their slots back (a deleted
+    // player or event at the end of its lists), yet its audit entries name them: the slots are
+    // those the entries made, each next to the ones before (so that undo and redo stay inside).
+    let (mut slots_players, mut slots_events) = (players, events);
     for (entry, &line) in audit.iter().zip(&audit_lines) {
-        check_change(&entry.change, players, events, lists)
+        let grown = |slots: &mut usize, mut added: Vec<usize>| {
+            added.sort_unstable();
+            for key in added {
+                if key == *slots {
+                    *slots += 1;
+                }
+            }
+        };
+        grown(
+            &mut slots_players,
+            entry
+                .change
+                .players
+                .iter()
+                .filter(|d| d.before.is_none())
+                .map(|d| d.key)
+                .collect(),
+        );
+        grown(
+            &mut slots_events,
+            entry
+                .change
+                .events
+                .iter()
+                .filter(|d| d.before.is_none())
+                .map(|d| d.key)
+                .collect(),
+        );
+        check_change(&entry.change, slots_players, slots_events, lists)
             .map_err(|m| err(line, format!("audit entry #{}: {m}", entry.seq)))?;
         if let super::AuditKind::Undo(n) | super::AuditKind::Redo(n) = entry.kind
             && n >= entry.seq
@@ -317,7 +349,10 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
         }
     }
     for ((seq, m), &line) in moves.iter().zip(&move_lines) {
-        if let Some(bad) = m.iter().find(|m| m.player >= players || m.list >= lists) {
+        if let Some(bad) = m
+            .iter()
+            .find(|m| m.player >= slots_players || m.list >= lists)
+        {
             return Err(err(
                 line,
                 format!(

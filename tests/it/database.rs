@@ -232,6 +232,30 @@ fn demo_db(dir: &Path) -> PathBuf {
     db
 }
 
+/// The import that brought every record undone, the database holds none of them (its lists'
+/// removed slots at the end are not read back), yet its audit log names them: its backup
+/// restores all the same, and its every byte with the restore entry after them.
+#[test]
+fn a_backup_after_the_whole_import_was_undone_restores() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    ok(&ratedesk(&db, &["undo"]));
+    let first = dir.path().join("first.backup");
+    ok(&ratedesk(&db, &["backup", first.to_str().expect("path")]));
+    let other = dir.path().join("other");
+    ok(&ratedesk(
+        &other,
+        &["restore", first.to_str().expect("path")],
+    ));
+    let second = dir.path().join("second.backup");
+    ok(&ratedesk(
+        &other,
+        &["backup", second.to_str().expect("path")],
+    ));
+    crate::common::assert_restored_as(&first, &second);
+    assert!(ok(&ratedesk(&other, &["check"])).starts_with("ok"));
+}
+
 #[test]
 fn backup_restore_backup_keeps_every_byte_and_adds_the_restore_entry() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -72,9 +72,19 @@ fn a_backup_with_an_unknown_participant_or_an_absurd_id_is_refused_before_anythi
             format!("player {v}")
         })
     });
+    // An audit entry that would add a player far beyond the slots the log ever made (undo
+    // and redo would then reach outside the database).
+    let beyond = edited_backup(dir.path(), "beyond", |l| {
+        l.starts_with("audit ").then(|| {
+            let mut v: Value = serde_json::from_str(&l["audit ".len()..]).expect("json");
+            v["change"]["players"][0]["key"] = Value::from(100_000_000u64);
+            format!("audit {v}")
+        })
+    });
     for (file, says) in [
         (&unknown, "unknown participant 999"),
         (&absurd, "player 100000000 out of order"),
+        (&beyond, "unknown player 100000000"),
     ] {
         let db = dir.path().join("target");
         let message = refused(&ratedesk(&db, &["restore", file.to_str().expect("path")]));
