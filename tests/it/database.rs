@@ -232,6 +232,25 @@ fn demo_db(dir: &Path) -> PathBuf {
     db
 }
 
+/// `db`'s backup (`first.backup` in `dir`), restored into `dir/other` and backed up again: the
+/// same bytes and the restore's entry after them. The backup and the restored database.
+fn round_trip(dir: &Path, db: &Path) -> (PathBuf, PathBuf) {
+    let first = dir.join("first.backup");
+    ok(&ratedesk(db, &["backup", first.to_str().expect("path")]));
+    let other = dir.join("other");
+    ok(&ratedesk(
+        &other,
+        &["restore", first.to_str().expect("path")],
+    ));
+    let second = dir.join("second.backup");
+    ok(&ratedesk(
+        &other,
+        &["backup", second.to_str().expect("path")],
+    ));
+    crate::common::assert_restored_as(&first, &second);
+    (first, other)
+}
+
 /// The import that brought every record undone, the database holds none of them (its lists'
 /// removed slots at the end are not read back), yet its audit log names them: its backup
 /// restores all the same, and its every byte with the restore entry after them.
@@ -240,19 +259,7 @@ fn a_backup_after_the_whole_import_was_undone_restores() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = demo_db(dir.path());
     ok(&ratedesk(&db, &["undo"]));
-    let first = dir.path().join("first.backup");
-    ok(&ratedesk(&db, &["backup", first.to_str().expect("path")]));
-    let other = dir.path().join("other");
-    ok(&ratedesk(
-        &other,
-        &["restore", first.to_str().expect("path")],
-    ));
-    let second = dir.path().join("second.backup");
-    ok(&ratedesk(
-        &other,
-        &["backup", second.to_str().expect("path")],
-    ));
-    crate::common::assert_restored_as(&first, &second);
+    let (_, other) = round_trip(dir.path(), &db);
     assert!(ok(&ratedesk(&other, &["check"])).starts_with("ok"));
 }
 
@@ -269,19 +276,7 @@ fn backup_restore_backup_keeps_every_byte_and_adds_the_restore_entry() {
         &["result", "2025-hki-open", "2", "3", "1/2-1/2"],
     ));
     ok(&ratedesk(&db, &["undo"]));
-    let first = dir.path().join("first.backup");
-    ok(&ratedesk(&db, &["backup", first.to_str().expect("path")]));
-    let other = dir.path().join("other");
-    ok(&ratedesk(
-        &other,
-        &["restore", first.to_str().expect("path")],
-    ));
-    let second = dir.path().join("second.backup");
-    ok(&ratedesk(
-        &other,
-        &["backup", second.to_str().expect("path")],
-    ));
-    crate::common::assert_restored_as(&first, &second);
+    let (first, other) = round_trip(dir.path(), &db);
     assert_eq!(
         ok(&ratedesk(&db, &["export", "ratings"])),
         ok(&ratedesk(&other, &["export", "ratings"]))

@@ -414,14 +414,7 @@ fn a_corrections_preview_lists_every_mover_the_games_players_first_and_scrolls()
     let dir = tempfile::tempdir().expect("tempdir");
     let mut app = crate::screen::generated(dir.path(), 600);
     let k = keys();
-    // The first event of the year: a correction there moves the ratings of every event after.
-    let book = app.desk.book();
-    let first = (0..book.events.len())
-        .filter(|&e| book.events[e].games.iter().any(|g| g.black.is_some()))
-        .min_by_key(|&e| book.events[e].start)
-        .expect("an event");
-    app.open_event(first);
-    let game = app.desk.book().events[first].games[app.boards(first, 1)[0]].clone();
+    let (_, game) = first_board(&mut app);
     let key = if game.result == Some(GameResult::BLACK_WINS) {
         "1"
     } else {
@@ -690,13 +683,7 @@ fn a_preview_open_when_another_officer_changes_its_board_is_worked_out_again() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut app = crate::screen::generated(dir.path(), 600);
     let k = keys();
-    let book = app.desk.book();
-    let first = (0..book.events.len())
-        .filter(|&e| book.events[e].games.iter().any(|g| g.black.is_some()))
-        .min_by_key(|&e| book.events[e].start)
-        .expect("an event");
-    app.open_event(first);
-    let game = app.desk.book().events[first].games[app.boards(first, 1)[0]].clone();
+    let (first, game) = first_board(&mut app);
     let (key, other) = if game.result == Some(GameResult::BLACK_WINS) {
         ("1", GameResult::DRAW)
     } else {
@@ -751,4 +738,19 @@ fn a_preview_open_when_another_officer_changes_its_board_is_worked_out_again() {
     );
     press_keys(&mut app, &k, "enter");
     assert_eq!(app.desk.audit().len(), audit + 1);
+}
+
+/// The year's first event with a played pairing, opened at its first board: the event and
+/// that board's game (a correction there moves the ratings of every event after).
+fn first_board(
+    app: &mut ratedesk::app::workstation::state::App<ratedesk::rules::ssl::Ssl>,
+) -> (usize, ratedesk::model::Game) {
+    let book = app.desk.book();
+    let first = (0..book.events.len())
+        .filter(|&e| book.events[e].games.iter().any(|g| g.black.is_some()))
+        .min_by_key(|&e| book.events[e].start)
+        .expect("an event");
+    app.open_event(first);
+    let game = app.desk.book().events[first].games[app.boards(first, 1)[0]].clone();
+    (first, game)
 }
