@@ -37,13 +37,18 @@ pub(super) type Wake<R> = Arc<Mutex<Option<Outside<R>>>>;
 
 /// Has the workstation do `run` between two keys (nothing when it has closed).
 fn tell<R: Federation>(wake: &Wake<R>, run: impl FnOnce(&mut App<R>) + Send + 'static) {
+    let _ = told(wake, run);
+}
+
+/// [`tell`]; `false` when the workstation has closed.
+fn told<R: Federation>(wake: &Wake<R>, run: impl FnOnce(&mut App<R>) + Send + 'static) -> bool {
     let outside = wake.lock().unwrap_or_else(PoisonError::into_inner).clone();
-    if let Some(outside) = outside {
+    outside.is_none_or(|outside| {
         outside.send(Job {
             asked: String::new(),
             run: Box::new(run),
-        });
-    }
+        })
+    })
 }
 
 /// What the holder answers a copy's request.
@@ -171,11 +176,15 @@ fn follow<R: Federation>(
 /// The holder has gone: this workstation takes the database over (the first to take its lock),
 /// or follows the one that did.
 fn take_over<R: Federation>(dir: &Path, rulebook: R, wake: Wake<R>) {
-    tell(&wake, |app: &mut App<R>| {
+    let open = told(&wake, |app: &mut App<R>| {
         app.holder_lost(
             "the database's holder stopped: taking it over, or following the new one…".into(),
         );
     });
+    // A workstation closed meanwhile takes nothing over.
+    if !open {
+        return;
+    }
     let deadline = Instant::now() + REJOIN_WITHIN;
     loop {
         match Desk::<R>::lock(dir) {
