@@ -563,6 +563,16 @@ impl<R: Federation> Desk<R> {
         changes: Vec<(Change<R>, String, AuditKind)>,
         done: &[&str],
     ) -> Result<Effect<R::Award>, DeskError> {
+        self.commit_with(changes, done, None)
+    }
+
+    /// [`Desk::commit`], the database's editors set to `officers` in the same transaction.
+    fn commit_with(
+        &mut self,
+        changes: Vec<(Change<R>, String, AuditKind)>,
+        done: &[&str],
+        officers: Option<&[crate::model::Officer]>,
+    ) -> Result<Effect<R::Award>, DeskError> {
         // The edit just previewed: its update is done again rather than rated again.
         let mut previewed = self
             .pending
@@ -607,7 +617,7 @@ impl<R: Federation> Desk<R> {
             .map(|e| e.action.as_str())
             .collect::<Vec<_>>()
             .join("; ");
-        if let Err(e) = self.store.commit_all(&mut entries, done) {
+        if let Err(e) = self.store.commit_with(&mut entries, done, officers) {
             // sled may hold a write error it will repeat: stop rather than guess.
             self.stopped = Some(e.to_string());
             return Err(e.into());
@@ -722,10 +732,6 @@ impl<R: Federation> Desk<R> {
         (done, undone)
     }
 
-    fn entry(&self, seq: u64) -> Result<Option<AuditEntry<R>>, DeskError> {
-        self.audit_entry(seq)
-    }
-
     /// The OS user whom the edits are made for now (his name as the audit gives it, without
     /// what he says of himself): whose own edits undo and redo take.
     pub fn me(&self) -> String {
@@ -765,7 +771,7 @@ impl<R: Federation> Desk<R> {
             own.or(stack.last())
         };
         match next {
-            Some(&seq) => self.entry(seq),
+            Some(&seq) => self.audit_entry(seq),
             None => Ok(None),
         }
     }
@@ -786,7 +792,7 @@ impl<R: Federation> Desk<R> {
             ))
             .into());
         }
-        let Some(entry) = self.entry(seq)? else {
+        let Some(entry) = self.audit_entry(seq)? else {
             return Ok(None);
         };
         let (change, action, kind) = if undo {

@@ -6,7 +6,7 @@
 
 use super::{Desk, DeskError, EditError, Federation};
 use crate::model::Officer;
-use crate::store::{self, AuditEntry, AuditKind};
+use crate::store::{self, AuditKind};
 
 /// A process's user as the operating system gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,30 +111,16 @@ impl<R: Federation> Desk<R> {
         } else {
             format!("officers: {officer} may no longer edit")
         };
-        self.settle_all()?;
-        let mut entries = vec![AuditEntry::<R> {
-            seq: self.store.next_seq()?,
-            time: crate::clock::timestamp(),
-            user: self.acting_for.clone().unwrap_or_else(store::lock::user),
-            action,
-            kind: AuditKind::Officers,
-            change: crate::book::Change::default(),
-            prev: None,
-        }];
-        if let Err(e) = self
-            .store
-            .commit_with(&mut entries, &[], Some(officers.as_slice()))
-        {
-            self.stopped = Some(e.to_string());
-            return Err(e.into());
+        let stored = self.commit_with(
+            vec![(crate::book::Change::default(), action, AuditKind::Officers)],
+            &[],
+            Some(&officers),
+        );
+        // Past the commit point the list is stored, whatever failed after it.
+        if matches!(stored, Ok(_) | Err(DeskError::AfterCommit { .. })) {
+            self.officers = officers;
         }
-        self.officers = officers;
-        self.audit.extend(entries.iter().map(AuditEntry::summary));
-        self.store.flush()?;
-        if let Some(watcher) = self.watcher.as_mut().filter(|w| w.watching()) {
-            watcher.committed(&entries);
-        }
-        Ok(true)
+        stored.map(|_| true)
     }
 }
 

@@ -335,8 +335,8 @@ impl<R: Federation> Desk<R> {
             Ok(last) => last,
             Err(LinkError::Refused(why)) => {
                 // What it was refused for is followed here, for the officer to see.
-                let followed = self.catch_up()?;
-                self.pending_followed.extend(followed);
+                let arrived = self.link.as_ref().expect("a copy").arrived();
+                self.follow_others(arrived)?;
                 return Err(EditError(why).into());
             }
             Err(LinkError::Lost(why)) => {
@@ -352,38 +352,35 @@ impl<R: Federation> Desk<R> {
         let arrived = self.link.as_ref().expect("a copy").arrived();
         let (before, rest): (Vec<_>, Vec<_>) = arrived.into_iter().partition(|e| e.seq < first);
         let (ours, after): (Vec<_>, Vec<_>) = rest.into_iter().partition(|e| e.seq <= last);
-        for entry in before {
-            let user = entry.user.clone();
-            let effect = self.follow(vec![entry])?;
-            self.pending_followed.push(Followed { user, effect });
-        }
+        self.follow_others(before)?;
         if ours.len() as u64 != count {
             let why = format!("entries #{first}–#{last} missed here: close and open again");
             self.stopped = Some(why.clone());
             return Err(DeskError::Copy(why));
         }
         let effect = self.follow(ours)?;
-        for entry in after {
-            let user = entry.user.clone();
-            let effect = self.follow(vec![entry])?;
-            self.pending_followed.push(Followed { user, effect });
-        }
+        self.follow_others(after)?;
         Ok(effect)
     }
 
     /// Follows the entries the holder committed since last asked: each other officer's edit
-    /// with its effect here, oldest first.
+    /// with its effect here, oldest first (those followed while this copy made its own too).
     pub fn catch_up(&mut self) -> Result<Vec<Followed<R::Award>>, DeskError> {
-        let mut followed = std::mem::take(&mut self.pending_followed);
-        let Some(link) = self.link.as_ref() else {
-            return Ok(followed);
-        };
-        for entry in link.arrived() {
+        if let Some(link) = self.link.as_ref() {
+            let arrived = link.arrived();
+            self.follow_others(arrived)?;
+        }
+        Ok(std::mem::take(&mut self.pending_followed))
+    }
+
+    /// Follows other officers' entries, each kept with its effect to be told.
+    fn follow_others(&mut self, entries: Vec<AuditEntry<R>>) -> Result<(), DeskError> {
+        for entry in entries {
             let user = entry.user.clone();
             let effect = self.follow(vec![entry])?;
-            followed.push(Followed { user, effect });
+            self.pending_followed.push(Followed { user, effect });
         }
-        Ok(followed)
+        Ok(())
     }
 
     /// Follows entries the holder committed (one transaction's): kept here as they were

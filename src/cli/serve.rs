@@ -62,8 +62,8 @@ pub(super) enum Ask {
     Rules,
 }
 
-/// What the holder sends a copy after the dump of the record: the entries it committed, and
-/// the answer to the copy's own edit (after that edit's entries).
+/// What the holder sends a copy after the record itself (one message): the entries it
+/// committed, and the answer to the copy's own edit (after that edit's entries).
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 pub(super) enum Up<R: Federation> {
@@ -460,9 +460,9 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>, copies: &
     }
 }
 
-/// A workstation of another process that keeps a copy of the record: sent the record's dump,
-/// then every entry stored here; its edits are made here (checked against the record as it
-/// is, audited under `user`) and answered after their entries.
+/// A workstation of another process that keeps a copy of the record: sent the record (one
+/// message), then every entry stored here; its edits are made here (checked against the
+/// record as it is, audited under `user`) and answered after their entries.
 fn follow_here<R: Federation>(
     mut stream: UnixStream,
     outside: &Outside<R>,
@@ -790,7 +790,7 @@ fn absolute(command: &mut Command) -> std::io::Result<()> {
 }
 
 /// Connects to the process that holds the database in `dir` as a workstation that keeps a
-/// copy of the record: the stream, the record's dump next on it (`None`: no process serves
+/// copy of the record: the stream, the record next on it (`None`: no process serves
 /// the database).
 pub(super) fn open_copy(dir: &Path) -> Result<Option<UnixStream>, Failure> {
     let Some(mut stream) = connect_own(dir)? else {
