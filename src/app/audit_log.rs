@@ -78,7 +78,10 @@ impl<R: Federation> Desk<R> {
     /// `Err` when the text carries no head.
     pub fn check_against(&self, text: &str) -> Result<Vec<String>, HeadError> {
         let (seq, link) = find_head(text).ok_or(HeadError::NoHead)?;
-        let entries = self.store.audit_entries::<R>().map_err(HeadError::Store)?;
+        let entries = self
+            .store
+            .audit_entries_upto::<R>(self.read_upto())
+            .map_err(HeadError::Store)?;
         let Some(entry) = entries.iter().find(|e| e.seq == seq) else {
             return Ok(vec![format!(
                 "entry #{seq}, the newest when the list was published, is no longer in the audit log: the history was rewritten since"
@@ -110,7 +113,7 @@ impl<R: Federation> Desk<R> {
             )
             .into());
         }
-        let entries = self.store.audit_entries::<R>()?;
+        let entries = self.store.audit_entries_upto::<R>(self.read_upto())?;
         let mut problems = Vec::new();
         let mut before: Option<&AuditEntry<R>> = None;
         let mut chained = false;
@@ -133,7 +136,13 @@ impl<R: Federation> Desk<R> {
             chained |= entry.prev.is_some();
             before = Some(entry);
         }
-        if let (Some(last), Some(head)) = (entries.last(), self.store.stored_head()?)
+        // The head as stored; for a reading copy, as the holder chained it (the store's may
+        // be newer already).
+        let head = match self.read_head() {
+            Some(head) => head,
+            None => self.store.stored_head()?,
+        };
+        if let (Some(last), Some(head)) = (entries.last(), head)
             && last.hash() != head
         {
             problems.push(format!(

@@ -14,6 +14,7 @@ mod merging;
 pub mod officers;
 pub mod publish;
 pub mod queries;
+pub mod reading;
 pub mod replica;
 pub mod restore;
 pub mod search;
@@ -139,7 +140,8 @@ impl<A> Effect<A> {
 /// The officer's desk: one open database, its data in memory and its ratings.
 pub struct Desk<R: Federation> {
     rulebook: R,
-    store: Store,
+    /// Shared with the reading copy of the record beside this desk, if any ([`reading`]).
+    store: std::sync::Arc<Store>,
     book: Book<R>,
     status: Vec<PlayerStatus>,
     ledger: Ledger<R>,
@@ -170,6 +172,9 @@ pub struct Desk<R: Federation> {
     watcher: Option<Box<dyn replica::Watcher<R>>>,
     /// Who may edit beside the owner ([`officers`]).
     officers: Vec<crate::model::Officer>,
+    /// For a copy of the record kept for reading beside the desk that edits it: the entries
+    /// that desk commits ([`reading`]).
+    reading: Option<reading::Reading<R>>,
 }
 
 /// A previewed change and the journal of its update, put back.
@@ -313,7 +318,7 @@ impl<R: Federation> Desk<R> {
         let officers = store.officers()?;
         let mut desk = Self::from_parts(
             rulebook,
-            store,
+            std::sync::Arc::new(store),
             contents.book,
             contents.status,
             ledger,
@@ -326,7 +331,7 @@ impl<R: Federation> Desk<R> {
 
     fn from_parts(
         rulebook: R,
-        store: Store,
+        store: std::sync::Arc<Store>,
         book: Book<R>,
         status: Vec<PlayerStatus>,
         ledger: Ledger<R>,
@@ -353,6 +358,7 @@ impl<R: Federation> Desk<R> {
             pending_followed: Vec::new(),
             watcher: None,
             officers: Vec::new(),
+            reading: None,
         }
     }
 
@@ -581,6 +587,11 @@ impl<R: Federation> Desk<R> {
         if self.link.is_some() {
             return self.commit_remote(changes, done);
         }
+        if self.is_reading() {
+            return Err(
+                EditError("a copy of the record kept for reading stores nothing".into()).into(),
+            );
+        }
         if let Some(why) = &self.stopped {
             return Err(DeskError::Stopped(why.clone()));
         }
@@ -623,7 +634,8 @@ impl<R: Federation> Desk<R> {
             return Err(e.into());
         }
         // The commit point: the edits are in the store, so they are in memory too, whatever
-        // follows. Every copy of the record is told once they are on disk.
+        // follows. Every copy of the record is told (those of other processes once they are
+        // on disk).
         let told = self
             .watcher
             .as_ref()
@@ -697,7 +709,9 @@ impl<R: Federation> Desk<R> {
             return Err(DeskError::AfterCommit { action, cause });
         }
         if let Some(entries) = told {
-            self.settle()?;
+            if self.watcher.as_ref().is_some_and(|w| w.durable()) {
+                self.settle()?;
+            }
             if let Some(watcher) = self.watcher.as_mut() {
                 watcher.committed(&entries);
             }
@@ -911,17 +925,28 @@ impl<R: Federation> Desk<R> {
 
     /// For a desk that has stored edits since it opened (an open workstation, or `serve`, that
     /// runs `check` for another process): the results on disk against those it holds, once
-    /// what it writes behind the screen is written. A desk just opened read them from disk.
-    pub fn check_stored(&self) -> Result<Vec<String>, DeskError> {
+    /// what it writes behind the screen is written. A desk just opened read them from disk. A
+    /// reading copy compares them with its record while the edits go on.
+    pub fn check_stored(&mut self) -> Result<Vec<String>, DeskError> {
+        if self.is_reading() {
+            return self.check_stored_reading();
+        }
         if !self.changed {
             return Ok(Vec::new());
         }
         self.settle_all()?;
         let stored = self.store.stored_results::<R>()?;
-        let held = self.ledger.units();
+        Ok(self.differences(&stored, self.ledger.units()))
+    }
+
+    /// Every unit whose results on disk (`stored`) differ from those held.
+    fn differences(
+        &self,
+        stored: &crate::ledger::Units<R>,
+        held: &crate::ledger::Units<R>,
+    ) -> Vec<String> {
         let ids: BTreeSet<&UnitId> = stored.keys().chain(held.keys()).collect();
-        Ok(ids
-            .into_iter()
+        ids.into_iter()
             .filter(|id| stored.get(id) != held.get(id))
             .map(|id| {
                 format!(
@@ -930,7 +955,7 @@ impl<R: Federation> Desk<R> {
                     id.0.date
                 )
             })
-            .collect())
+            .collect()
     }
 
     /// Writes the portable text dump of everything, including the audit log, as it is read
@@ -938,9 +963,9 @@ impl<R: Federation> Desk<R> {
     pub fn write_backup_into(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         backup::write(
             self.rulebook.code(),
-            &self.book,
-            &self.status,
+            (&self.book, &self.status, &self.officers),
             &self.store,
+            self.read_upto(),
             out,
         )
     }
@@ -1123,6 +1148,10 @@ fn effect<R: Federation>(
 
 impl<R: Federation> Drop for Desk<R> {
     fn drop(&mut self) {
+        // A reading copy leaves the database to the desk that edits it.
+        if self.is_reading() {
+            return;
+        }
         let _ = self.finish();
     }
 }

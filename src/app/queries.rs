@@ -406,7 +406,7 @@ pub struct Checked {
 
 /// Re-rates everything from scratch, compares it with what is stored, and verifies the audit
 /// log's chain.
-pub fn check<R: Federation>(desk: &Desk<R>) -> Result<Checked, DeskError> {
+pub fn check<R: Federation>(desk: &mut Desk<R>) -> Result<Checked, DeskError> {
     let mut problems = desk.check();
     problems.extend(desk.check_stored()?);
     problems.extend(desk.check_chain()?);

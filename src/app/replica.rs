@@ -59,8 +59,12 @@ pub trait Watcher<R: Rulebook>: Send {
     /// Whether anyone is told (the entries are not copied for no one).
     fn watching(&self) -> bool;
 
-    /// Entries just committed (on disk once the flush that follows their commit is done),
-    /// oldest first, chained as stored.
+    /// Whether one of those told must have the entries on disk first (a copy in another
+    /// process, which may take the database over); a copy for reading in this one need not.
+    fn durable(&self) -> bool;
+
+    /// Entries just committed (on disk first when [`Watcher::durable`]), oldest first,
+    /// chained as stored.
     fn committed(&mut self, entries: &[AuditEntry<R>]);
 }
 
@@ -98,7 +102,7 @@ impl<R: Federation> Desk<R> {
         let ledger = crate::ledger::Ledger::from_units(&rulebook, &copy.book, copy.units);
         let mut desk = Self::from_parts(
             rulebook,
-            store,
+            std::sync::Arc::new(store),
             copy.book,
             copy.status,
             ledger,
@@ -387,7 +391,10 @@ impl<R: Federation> Desk<R> {
     /// chained there (the records in memory only), re-rated by the same incremental path. An
     /// entry this copy already holds is passed over; one that does not chain to it stops the
     /// copy.
-    fn follow(&mut self, entries: Vec<AuditEntry<R>>) -> Result<Effect<R::Award>, DeskError> {
+    pub(super) fn follow(
+        &mut self,
+        entries: Vec<AuditEntry<R>>,
+    ) -> Result<Effect<R::Award>, DeskError> {
         let head = self.audit.last().map_or(0, |a| a.seq);
         let mut entries: Vec<AuditEntry<R>> =
             entries.into_iter().filter(|e| e.seq > head).collect();
@@ -415,9 +422,9 @@ impl<R: Federation> Desk<R> {
             self.stopped = Some(why.clone());
             return Err(DeskError::Copy(why));
         }
-        if let Err(e) = self.store.keep_entries(&mut entries) {
+        if let Err(e) = self.keep_followed(&mut entries) {
             self.stopped = Some(e.to_string());
-            return Err(e.into());
+            return Err(e);
         }
         if entries.iter().map(|e| e.prev).ne(chained) {
             let why = format!(

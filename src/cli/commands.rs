@@ -448,7 +448,7 @@ fn backup_to<R: Federation>(desk: &Desk<R>, file: &Path, out: &mut Out<'_>) -> R
 
 /// `ratedesk check [--against LIST]`.
 fn check<R: Federation>(
-    desk: &Desk<R>,
+    desk: &mut Desk<R>,
     against: Option<&Path>,
     out: &mut Out<'_>,
 ) -> Result<(), Failure> {

@@ -359,7 +359,9 @@ fn officers<R: Federation>(
         shown.push(t.elapsed());
         run_jobs(&mut keying);
     }
-    drop((keying, watching));
+    drop(watching);
+    let reads = edits_while_reading(dir, &mut keying)?;
+    drop(keying);
     // Several at once, each on boards of its own.
     let mut all: Vec<Officer<R>> = (0..writers)
         .map(|_| officer(dir, rulebook))
@@ -393,7 +395,7 @@ fn officers<R: Federation>(
     }
     let wall = t.elapsed();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    Ok(serde_json::json!({
+    let mut figures = serde_json::json!({
         "copy_open_ms": (ms(copy_open) * 10.0).round() / 10.0,
         "other_frame_p50_ms": crate::bench::percentile(&shown, 50.0),
         "other_frame_p99_ms": crate::bench::percentile(&shown, 99.0),
@@ -401,6 +403,100 @@ fn officers<R: Federation>(
         "writers_edits_per_s": (each.len() as f64 / wall.as_secs_f64()).round(),
         "writers_edit_p50_ms": crate::bench::percentile(&each, 50.0),
         "writers_edit_p99_ms": crate::bench::percentile(&each, 99.0),
+    });
+    if let (serde_json::Value::Object(f), serde_json::Value::Object(r)) = (&mut figures, reads) {
+        f.extend(r);
+    }
+    Ok(figures)
+}
+
+/// A workstation's edits (from the key to its answer, followed here) with nothing else going
+/// on, then while another process reads the whole record without a pause — `export ratings`,
+/// `check`, `backup` in turn — p50 / p99 of each, with how long those reads took.
+fn edits_while_reading<R: Federation>(
+    dir: &Path,
+    keying: &mut Officer<R>,
+) -> Result<serde_json::Value, Failure> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    const EDITS: usize = 40;
+    // Two rounds of the reads, at least, are keyed through.
+    const READS: usize = 6;
+    let exe = std::env::current_exe()?;
+    let boards = boards(&keying.0, 1, 2 * EDITS + 2000).concat();
+    let read = AtomicUsize::new(0);
+    let mut key = |boards: &[(usize, u32, u32)], until: usize| -> Result<Vec<Duration>, Failure> {
+        let mut times = Vec::new();
+        for &board in boards {
+            if times.len() >= EDITS && read.load(Ordering::SeqCst) >= until {
+                break;
+            }
+            run_jobs(keying);
+            let edit = next_result(&keying.0, board);
+            let t = Instant::now();
+            keying.0.desk.apply(edit)?;
+            times.push(t.elapsed());
+            // A pause between keys, as an officer's.
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Ok(times)
+    };
+    let quiet = key(&boards[..EDITS], 0)?;
+    let reading = AtomicBool::new(true);
+    let backup = tempfile::NamedTempFile::new()?;
+    let (during, reads) = std::thread::scope(|s| {
+        let reader = s.spawn(|| -> Result<Vec<(&str, Duration)>, String> {
+            let mut reads = Vec::new();
+            while reading.load(Ordering::SeqCst) {
+                for (name, args) in [
+                    ("export", &["export", "ratings"][..]),
+                    ("check", &["check"]),
+                    ("backup", &["backup", &backup.path().to_string_lossy()]),
+                ] {
+                    let t = Instant::now();
+                    let out = std::process::Command::new(&exe)
+                        .arg("--db")
+                        .arg(dir)
+                        .args(args)
+                        .stdout(std::process::Stdio::null())
+                        .output()
+                        .map_err(|e| e.to_string())?;
+                    if !out.status.success() {
+                        return Err(format!("{name}: {}", String::from_utf8_lossy(&out.stderr)));
+                    }
+                    reads.push((name, t.elapsed()));
+                    read.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+            Ok(reads)
+        });
+        // The reads under way before the first key.
+        std::thread::sleep(Duration::from_millis(300));
+        let during = key(&boards[EDITS..], READS);
+        reading.store(false, Ordering::SeqCst);
+        let reads = reader
+            .join()
+            .map_err(|_| Failure::Other("the reading process panicked".into()))
+            .and_then(|r| r.map_err(Failure::Other));
+        (during, reads)
+    });
+    let (during, reads) = (during?, reads?);
+    let longest = |name: &str| {
+        let times: Vec<Duration> = reads
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+            .collect();
+        crate::bench::percentile(&times, 100.0)
+    };
+    Ok(serde_json::json!({
+        "edit_quiet_p50_ms": crate::bench::percentile(&quiet, 50.0),
+        "edit_quiet_p99_ms": crate::bench::percentile(&quiet, 99.0),
+        "edit_while_reading_p50_ms": crate::bench::percentile(&during, 50.0),
+        "edit_while_reading_p99_ms": crate::bench::percentile(&during, 99.0),
+        "reads_while_editing": reads.len(),
+        "read_export_max_ms": longest("export"),
+        "read_check_max_ms": longest("check"),
+        "read_backup_max_ms": longest("backup"),
     }))
 }
 

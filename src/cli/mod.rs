@@ -15,6 +15,7 @@ mod batch;
 mod commands;
 mod copy;
 pub mod output;
+mod reader;
 mod rulebook;
 mod serve;
 

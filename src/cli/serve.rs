@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::reader::{self, Feed, ReadAsked, Reader};
 use super::{Command, Failure, ImportKind, OfficersCommand, commands, output};
 use crate::app::Federation;
 use crate::app::officers::Person;
@@ -117,17 +118,27 @@ impl Copies {
     }
 }
 
-/// Tells every copy of the record each edit the holder stores.
-struct Broadcast {
+/// Tells every copy of the record each edit the holder stores: the copy for reading in this
+/// process, and those of other workstations.
+struct Broadcast<R: Federation> {
     copies: Copies,
+    feed: Feed<R>,
 }
 
-impl<R: Federation> Watcher<R> for Broadcast {
+impl<R: Federation> Watcher<R> for Broadcast<R> {
     fn watching(&self) -> bool {
+        self.durable() || self.feed.following()
+    }
+
+    fn durable(&self) -> bool {
         !self.copies.ends().is_empty()
     }
 
     fn committed(&mut self, entries: &[AuditEntry<R>]) {
+        self.feed.committed(entries);
+        if !self.durable() {
+            return;
+        }
         let Ok(bytes) = serde_json::to_vec(&UpRef::Entries(entries)) else {
             return;
         };
@@ -217,14 +228,17 @@ fn needs(command: &Command) -> Needs {
     }
 }
 
-/// Serving the database in `dir` while the value lives: the socket is removed when it goes.
+/// Serving the database in `dir` while the value lives: the socket is removed when it goes,
+/// and the thread of reads stops (after the read under way).
 pub(super) struct Serving {
     path: PathBuf,
+    reader: Option<Reader>,
 }
 
 impl Drop for Serving {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
+        drop(self.reader.take());
     }
 }
 
@@ -255,11 +269,18 @@ pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Result<Se
         };
         let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode));
     }
-    let serving = Serving { path };
     // Every edit stored here, from now on, is told to the copies of the record.
     let copies = Copies::default();
+    let feed = Feed::default();
     let watcher = Broadcast {
         copies: copies.clone(),
+        feed: feed.clone(),
+    };
+    let reader = Reader::start(outside.clone(), feed).map_err(&cannot)?;
+    let reads = reader.requests();
+    let serving = Serving {
+        path,
+        reader: Some(reader),
     };
     outside.send(crate::ui::Job {
         asked: String::new(),
@@ -274,10 +295,10 @@ pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Result<Se
                     std::thread::sleep(Duration::from_millis(100));
                     continue;
                 };
-                let (outside, copies) = (outside.clone(), copies.clone());
+                let (outside, copies, reads) = (outside.clone(), copies.clone(), reads.clone());
                 let _ = std::thread::Builder::new()
                     .name("serve-one".into())
-                    .spawn(move || answer(stream, &outside, &copies));
+                    .spawn(move || answer(stream, &outside, &copies, &reads));
             }
         });
     spawned.map(|_| serving).map_err(cannot)
@@ -317,7 +338,12 @@ pub(super) fn foreground<R: Federation>(
 }
 
 /// Reads one request, has the workstation run it, and writes the answer.
-fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>, copies: &Copies) {
+fn answer<R: Federation>(
+    mut stream: UnixStream,
+    outside: &Outside<R>,
+    copies: &Copies,
+    reads: &std::sync::mpsc::Sender<ReadAsked>,
+) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let refuse = |stream: &mut UnixStream, message: String, code: u8| {
         write_answer(stream, &message, code, &[]);
@@ -391,28 +417,45 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>, copies: &
         );
     };
     let deadline = std::time::Instant::now() + START_WITHIN;
-    let asked = format!("{}: {}", user, request.shown);
-    let job: crate::ui::Job<R> = crate::ui::Job {
-        asked,
-        run: {
-            let state = state.clone();
-            Box::new(move |app| {
-                use std::sync::atomic::Ordering::SeqCst;
-                if state
-                    .compare_exchange(QUEUED, RUNNING, SeqCst, SeqCst)
-                    .is_err()
-                {
-                    return;
-                }
-                // Too late (a workstation resumed after a long suspension), or the asking process
-                // has gone (ctrl-c): not run.
-                if std::time::Instant::now() > deadline || gone(&watch) {
-                    state.store(CANCELLED, SeqCst);
-                    return;
-                }
-                // Started: the asking process now waits for the answer however long it takes.
-                if write_frame(&mut watch, STARTED).is_err() {
-                    state.store(CANCELLED, SeqCst);
+    let mut start = {
+        let state = state.clone();
+        move || {
+            use std::sync::atomic::Ordering::SeqCst;
+            if state
+                .compare_exchange(QUEUED, RUNNING, SeqCst, SeqCst)
+                .is_err()
+            {
+                return false;
+            }
+            // Too late (a workstation resumed after a long suspension), or the asking process
+            // has gone (ctrl-c): not run.
+            if std::time::Instant::now() > deadline || gone(&watch) {
+                state.store(CANCELLED, SeqCst);
+                return false;
+            }
+            // Started: the asking process now waits for the answer however long it takes.
+            if write_frame(&mut watch, STARTED).is_err() {
+                state.store(CANCELLED, SeqCst);
+                return false;
+            }
+            true
+        }
+    };
+    let unrun = "the workstation closed before the command ran: nothing was run; run it again";
+    // A read runs beside the edits, on the copy kept for reading; anything else between two
+    // of the workstation's keys.
+    let handed = if reader::reads_only(&command) {
+        let read = ReadAsked {
+            command,
+            start: Box::new(start),
+            answer: tx,
+        };
+        reads.send(read).is_ok()
+    } else {
+        let job: crate::ui::Job<R> = crate::ui::Job {
+            asked: format!("{}: {}", user, request.shown),
+            run: Box::new(move |app| {
+                if !start() {
                     return;
                 }
                 if needs == Needs::Editor && !app.desk.may_edit(&person) {
@@ -420,11 +463,11 @@ fn answer<R: Federation>(mut stream: UnixStream, outside: &Outside<R>, copies: &
                     return;
                 }
                 let _ = tx.send(run_here(app, command, user));
-            })
-        },
+            }),
+        };
+        outside.send(job)
     };
-    let unrun = "the workstation closed before the command ran: nothing was run; run it again";
-    if !outside.send(job) {
+    if !handed {
         return refuse(&mut stream, unrun.into(), 1);
     }
     use std::sync::atomic::Ordering::SeqCst;

@@ -60,12 +60,13 @@ struct MovesOf<'a> {
 
 /// Writes the dump of a book, its player statuses, and `store`'s audit log with the rating
 /// moves beside each entry, a line at a time (an entry is written as it is read from its
-/// stored bytes, never held whole).
+/// stored bytes, never held whole): the entries up to `upto` (`None`: all), with the officers
+/// the record names after them.
 pub fn write<R: Rulebook>(
     rules: &str,
-    book: &Book<R>,
-    status: &[PlayerStatus],
+    (book, status, officers): (&Book<R>, &[PlayerStatus], &[crate::model::Officer]),
     store: &super::Store,
+    upto: Option<u64>,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     fn line(out: &mut dyn Write, kind: &str, v: &impl serde::Serialize) -> std::io::Result<()> {
@@ -74,7 +75,6 @@ pub fn write<R: Rulebook>(
         writeln!(out)
     }
     writeln!(out, "{HEADER} rules={rules}")?;
-    let officers = store.officers().map_err(std::io::Error::other)?;
     if !officers.is_empty() {
         line(out, "officers", &serde_json::json!({ "list": officers }))?;
     }
@@ -122,7 +122,10 @@ pub fn write<R: Rulebook>(
             )?;
         }
     }
-    for item in store.audit.iter() {
+    let last = upto.map_or(std::ops::Bound::Unbounded, |seq| {
+        std::ops::Bound::Included(super::codec::key(seq))
+    });
+    for item in store.audit.range((std::ops::Bound::Unbounded, last)) {
         let (_, bytes) = item.map_err(std::io::Error::other)?;
         write!(out, "audit ")?;
         let seq = super::entry_json::write::<R>(&bytes, out)?;

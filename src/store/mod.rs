@@ -230,6 +230,15 @@ pub struct Contents<R: Rulebook> {
     pub rated_seq: u64,
 }
 
+/// A part of the stored results ([`Store::stored_results_part`]): the units stored under the
+/// keys after the one asked from, through `through` (`None`: to the end), as they stood after
+/// audit entry `rated_seq`.
+pub struct ResultsPart<R: Rulebook> {
+    pub rated_seq: u64,
+    pub units: Units<R>,
+    pub through: Option<Vec<u8>>,
+}
+
 pub struct Store {
     /// Flushes and results' writes asked for and not yet seen done (first, so that it stops
     /// before the rest).
@@ -260,6 +269,9 @@ pub struct Store {
     fide_undo: sled::Tree,
     /// The sequence number the next audit entry takes, once known.
     next_seq: std::sync::atomic::AtomicU64,
+    /// Counts the starts and ends of results' writes (odd while one is under way), for a
+    /// reader that compares the stored results with a record while edits go on.
+    results_writes: Arc<std::sync::atomic::AtomicU64>,
     /// A commit failed: what sled holds may be half an edit ([`Store::failed`]).
     poisoned: std::sync::atomic::AtomicBool,
     /// The action of an edit that never finished, undone as the database opened.
@@ -346,10 +358,23 @@ fn counts(meta: &sled::Tree) -> Result<Counts, sled::Error> {
     })
 }
 
-/// Writes units' results in one batch, then the audit entry they follow from.
+/// Writes units' results in one batch, then the audit entry they follow from; `writes` is
+/// odd while it does ([`Store::stored_results_part`]).
 fn write_results<'a, R: Rulebook + 'a>(
-    results: &sled::Tree,
-    meta: &sled::Tree,
+    (results, meta, writes): (&sled::Tree, &sled::Tree, &std::sync::atomic::AtomicU64),
+    units: impl IntoIterator<Item = (&'a UnitId, Option<&'a UnitResult<R>>)>,
+    rated_seq: u64,
+    path: &Path,
+) -> Result<(), StoreError> {
+    use std::sync::atomic::Ordering::SeqCst;
+    writes.fetch_add(1, SeqCst);
+    let written = write_results_now((results, meta), units, rated_seq, path);
+    writes.fetch_add(1, SeqCst);
+    written
+}
+
+fn write_results_now<'a, R: Rulebook + 'a>(
+    (results, meta): (&sled::Tree, &sled::Tree),
     units: impl IntoIterator<Item = (&'a UnitId, Option<&'a UnitResult<R>>)>,
     rated_seq: u64,
     path: &Path,
@@ -560,6 +585,50 @@ impl Store {
         self.load_results()
     }
 
+    /// Up to `max` stored results after the key `after` (from the first: `None`), read while
+    /// no results were written (`None`: a write began or ended meanwhile; ask again), with
+    /// the audit entry they follow from. For a reader of the database beside the process that
+    /// edits it, a part at a time: a part is read in a moment, between two edits.
+    pub fn stored_results_part<R: Rulebook>(
+        &self,
+        after: Option<&[u8]>,
+        max: usize,
+    ) -> Result<Option<ResultsPart<R>>, StoreError> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        use std::sync::atomic::Ordering::SeqCst;
+        let before = self.results_writes.load(SeqCst);
+        if before % 2 == 1 {
+            return Ok(None);
+        }
+        let rated_seq = self.counter(layout::RATED_SEQ)?;
+        let bad = |what: &str, e: &dyn std::fmt::Display| self.corrupt(what, e);
+        let from = after.map_or(Unbounded, |k| Excluded(k.to_vec()));
+        let mut units = Units::new();
+        let mut last = None;
+        for item in self.results.range((from, Unbounded)).take(max) {
+            let (k, v) = item.map_err(|e| self.fail(e))?;
+            let id: UnitId = codec::decode(&k).map_err(|e| bad("result key", &e))?;
+            let unit: UnitResult<R> =
+                layout::decode_unit(&v).map_err(|e| bad("result record", &e))?;
+            units.insert(id, Arc::new(unit));
+            last = Some(k.to_vec());
+        }
+        if self.results_writes.load(SeqCst) != before {
+            return Ok(None);
+        }
+        let through = if units.len() < max { None } else { last };
+        Ok(Some(ResultsPart {
+            rated_seq,
+            units,
+            through,
+        }))
+    }
+
+    /// The key a unit's results are stored under (the order of [`Store::stored_results_part`]).
+    pub fn result_key(&self, id: &UnitId) -> Result<Vec<u8>, StoreError> {
+        codec::encode_key(id).map_err(|e| e.at(&self.path))
+    }
+
     fn load_results<R: Rulebook>(&self) -> Result<Units<R>, StoreError> {
         let bad = |what: &str, e: &dyn std::fmt::Display| self.corrupt(what, e);
         let mut units = Vec::new();
@@ -663,6 +732,20 @@ impl Store {
     /// The whole audit log with its records, oldest first.
     pub fn audit_entries<R: Rulebook>(&self) -> Result<Vec<AuditEntry<R>>, StoreError> {
         self.audit_iter().collect()
+    }
+
+    /// The audit log up to entry `last` (all of it: `None`), oldest first.
+    pub fn audit_entries_upto<R: Rulebook>(
+        &self,
+        last: Option<u64>,
+    ) -> Result<Vec<AuditEntry<R>>, StoreError> {
+        match last {
+            None => self.audit_entries(),
+            Some(last) => self
+                .audit_iter()
+                .take_while(|e| e.as_ref().map_or(true, |e| e.seq <= last))
+                .collect(),
+        }
     }
 
     /// The audit log oldest first, an entry at a time as it is read.
@@ -1028,7 +1111,12 @@ impl Store {
         units: impl IntoIterator<Item = (&'a UnitId, Option<&'a UnitResult<R>>)>,
         rated_seq: u64,
     ) -> Result<(), StoreError> {
-        write_results(&self.results, &self.meta, units, rated_seq, &self.path)
+        write_results(
+            (&self.results, &self.meta, &self.results_writes),
+            units,
+            rated_seq,
+            &self.path,
+        )
     }
 
     /// [`Store::save_results`] and a flush, behind the screen (after everything asked before):
@@ -1040,10 +1128,11 @@ impl Store {
         rated_seq: u64,
     ) -> Result<Ticket, StoreError> {
         let (results, meta) = (self.results.clone(), self.meta.clone());
+        let writes = self.results_writes.clone();
         let (path, flush) = (self.path.clone(), self.flush_job());
         self.behind.ask(Box::new(move || {
             let units = units.iter().map(|(id, unit)| (id, unit.as_deref()));
-            write_results(&results, &meta, units, rated_seq, &path)?;
+            write_results((&results, &meta, &writes), units, rated_seq, &path)?;
             flush()
         }))
     }
@@ -1054,8 +1143,22 @@ impl Store {
         units: &Units<R>,
         rated_seq: u64,
     ) -> Result<(), StoreError> {
-        self.results.clear().map_err(|e| self.fail(e))?;
-        self.save_results(units.iter().map(|(k, v)| (k, Some(&**v))), rated_seq)
+        use std::sync::atomic::Ordering::SeqCst;
+        self.results_writes.fetch_add(1, SeqCst);
+        let written = self
+            .results
+            .clear()
+            .map_err(|e| self.fail(e))
+            .and_then(|()| {
+                write_results_now(
+                    (&self.results, &self.meta),
+                    units.iter().map(|(k, v)| (k, Some(&**v))),
+                    rated_seq,
+                    &self.path,
+                )
+            });
+        self.results_writes.fetch_add(1, SeqCst);
+        written
     }
 
     /// The player with this federation code, by the index.

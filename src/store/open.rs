@@ -263,6 +263,7 @@ impl Store {
             manifest: Arc::new(manifest::Settle::new(dir, rules)),
             behind: super::behind::Behind::new(dir.to_path_buf()),
             next_seq: std::sync::atomic::AtomicU64::new(0),
+            results_writes: Arc::default(),
             poisoned: std::sync::atomic::AtomicBool::new(false),
             undone: None,
         };

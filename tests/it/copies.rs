@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
+use ratedesk::app::reading::Making;
 use ratedesk::app::replica::{AuditEntry, Link, LinkError, Shipped, Watcher};
 use ratedesk::app::{Desk, DeskError, Edit};
 use ratedesk::model::GameResult;
@@ -25,6 +26,10 @@ struct Everyone {
 
 impl Watcher<Ssl> for Everyone {
     fn watching(&self) -> bool {
+        true
+    }
+
+    fn durable(&self) -> bool {
         true
     }
 
@@ -597,4 +602,100 @@ fn undo_takes_the_officers_own_newest_edit_and_never_over_anothers_change() {
     let holder = office.holder.lock().expect("holder");
     assert_eq!(result_of(&holder, boards[2]), Some(GameResult::BLACK_WINS));
     assert_invariant(&holder).expect("the holder's ratings");
+}
+
+/// The holder's side for a copy kept for reading in its own process: every committed
+/// transaction sent to it at once (it need not be on disk first).
+struct ToReader(std::sync::mpsc::Sender<Vec<AuditEntry<Ssl>>>);
+
+impl Watcher<Ssl> for ToReader {
+    fn watching(&self) -> bool {
+        true
+    }
+
+    fn durable(&self) -> bool {
+        false
+    }
+
+    fn committed(&mut self, entries: &[AuditEntry<Ssl>]) {
+        let _ = self.0.send(entries.to_vec());
+    }
+}
+
+/// The dump `backup` writes of a desk's record.
+fn dump(desk: &Desk<Ssl>) -> String {
+    let mut text = Vec::new();
+    desk.write_backup_into(&mut text).expect("dump");
+    String::from_utf8(text).expect("utf-8")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// A copy kept for reading beside the desk that edits reads the record as it stood when it
+    /// last caught up, however far the edits have gone since: its dump is the one the desk
+    /// would have written then (the audit log up to there, not beyond), `check` passes on it
+    /// (the results on disk compared with its record once brought to where they were written
+    /// from), and caught up it holds the desk's record, the audit log's.
+    #[test]
+    fn a_copy_for_reading_reads_the_record_as_it_stood_while_edits_go_on(
+        making in proptest::collection::vec((op(8), way()), 0..12),
+        ops in proptest::collection::vec((op(8), way(), any::<bool>()), 1..16),
+        behind in any::<bool>(),
+    ) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut holder = setup(dir.path());
+        if behind {
+            // As in the workstation: the flush and the results written behind the screen.
+            holder.flush_behind();
+        }
+        let mut counter = 0;
+        // Made a player, then an event, at a time, with edits between the parts (each record
+        // copied before or after the edits that change it).
+        let (feed, incoming) = std::sync::mpsc::channel();
+        holder.watch(Box::new(ToReader(feed)));
+        let mut parts = Making::in_parts_of(1, 0);
+        let mut between = making.iter();
+        while !holder.copy_part(&mut parts) {
+            if let Some((op, way)) = between.next() {
+                apply(&mut holder, op, *way, &mut counter);
+            }
+        }
+        if let Some((op, way)) = between.next() {
+            apply(&mut holder, op, *way, &mut counter);
+        }
+        let made = holder.made(parts).expect("made");
+        holder.settle_all().expect("settled");
+        let mut then = dump(&holder);
+        // Edits after the last part, before the copy is a desk: followed later.
+        for (op, way) in between {
+            apply(&mut holder, op, *way, &mut counter);
+        }
+        let mut reader = made.into_desk(incoming);
+        prop_assert_eq!(dump(&reader), then.clone());
+        for (op, way, catch_up) in &ops {
+            if *catch_up {
+                reader.read_on().expect("follow");
+                holder.settle_all().expect("settled");
+                then = dump(&holder);
+                assert_same(&reader, &holder)?;
+            }
+            apply(&mut holder, op, *way, &mut counter);
+        }
+        prop_assert_eq!(dump(&reader), then);
+        let checked = ratedesk::app::queries::check(&mut reader).expect("check");
+        prop_assert_eq!(checked.problems, Vec::<String>::new());
+        let g = &reader.book().events[0].games[0];
+        let other = match g.result {
+            Some(GameResult::WHITE_WINS) => GameResult::BLACK_WINS,
+            _ => GameResult::WHITE_WINS,
+        };
+        let edit = Edit::SetResult { event: 0, round: g.round, board: g.board, result: Some(other) };
+        prop_assert!(reader.apply(edit).is_err(), "a copy for reading stores nothing");
+        reader.read_on().expect("follow");
+        holder.settle_all().expect("settled");
+        assert_same(&reader, &holder)?;
+        prop_assert_eq!(dump(&reader), dump(&holder));
+        assert_invariant(&reader)?;
+    }
 }

@@ -96,7 +96,7 @@ impl WithFederation for RoundTrip<'_> {
         ratedesk::app::import::json::apply(&mut desk, plan).expect("import");
         let ratings = publish::ratings_document(&desk, self.as_of);
         let events = publish::events_document(&desk, self.as_of);
-        let problems = ratedesk::app::queries::check(&desk)
+        let problems = ratedesk::app::queries::check(&mut desk)
             .expect("check")
             .problems;
         (ratings, events, problems)

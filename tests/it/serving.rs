@@ -71,9 +71,12 @@ fn results_keyed_at_once_by_four_processes_leave_the_record_the_audit_log_gives(
         .nth(2)
         .and_then(|s| s.trim_start_matches('#').parse().ok())
         .expect("the head's number");
-    std::thread::scope(|s| {
+    // Reads while the edits go on: each of a record as it stood, consistent in itself.
+    let keying = std::sync::atomic::AtomicUsize::new(4);
+    let backup = dir.path().join("mid.backup");
+    let reads = std::thread::scope(|s| {
         for mine in boards.chunks(6) {
-            let db = &db;
+            let (db, keying) = (&db, &keying);
             s.spawn(move || {
                 for (event, round, board, result) in mine {
                     let out = ratedesk(
@@ -83,9 +86,38 @@ fn results_keyed_at_once_by_four_processes_leave_the_record_the_audit_log_gives(
                     assert!(out.status.success(), "{}", said(&out));
                     assert!(!said(&out).contains("nothing to change"), "{}", said(&out));
                 }
+                keying.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
             });
         }
+        let (db, keying, backup) = (&db, &keying, &backup);
+        s.spawn(move || {
+            let mut reads = 0;
+            loop {
+                let last = keying.load(std::sync::atomic::Ordering::SeqCst) == 0;
+                for args in [
+                    &["check"][..],
+                    &["export", "ratings"],
+                    &["backup", backup.to_str().expect("utf-8")],
+                ] {
+                    let out = ratedesk(db, args);
+                    assert!(out.status.success(), "{args:?}: {}", said(&out));
+                    reads += 1;
+                }
+                if last {
+                    break reads;
+                }
+            }
+        })
+        .join()
+        .expect("the reads")
     });
+    assert!(reads >= 3, "{reads}");
+    // The backup, taken while the edits went on, restores to a database that checks.
+    let restored = dir.path().join("restored");
+    let out = ratedesk(&restored, &["restore", backup.to_str().expect("utf-8")]);
+    assert!(out.status.success(), "{}", said(&out));
+    let check = ratedesk(&restored, &["check"]);
+    assert!(check.status.success(), "{}", said(&check));
     // One entry an edit, numbered on from the head before, each under the user who keyed it.
     let after = ratedesk(&db, &["log", "--head"]);
     assert!(

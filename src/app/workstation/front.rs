@@ -49,7 +49,9 @@ impl<R: Federation> App<R> {
     /// Closes the workstation: keeps the front page for the next opening, then closes the desk.
     /// A front page that cannot be written costs only the next opening's first frame; the
     /// warning says so.
-    pub fn close(self) -> Result<Option<String>, DeskError> {
+    pub fn close(mut self) -> Result<Option<String>, DeskError> {
+        // What it keeps (the serving of a database it took over, with its reads) stops first.
+        self.kept.clear();
         let kept = self.desk.save_front(&self.front_page());
         self.desk.close()?;
         Ok(kept
