@@ -87,6 +87,8 @@ impl<R: Federation> Feed<R> {
 /// is told it started), and where its output, message and exit status go.
 pub(super) struct ReadAsked {
     pub command: Command,
+    /// Who asked for what (`anna: export ratings`).
+    pub asked: String,
     pub start: Box<dyn FnOnce() -> bool + Send>,
     pub answer: Sender<(Vec<u8>, String, u8)>,
 }
@@ -95,6 +97,8 @@ pub(super) struct ReadAsked {
 pub(super) struct Reader {
     requests: Sender<ReadAsked>,
     closing: Arc<AtomicBool>,
+    /// The read under way, if one is.
+    running: Arc<Mutex<Option<String>>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -107,13 +111,15 @@ impl Reader {
     ) -> std::io::Result<Self> {
         let (requests, incoming) = mpsc::channel();
         let closing = Arc::new(AtomicBool::new(false));
+        let running = Arc::default();
         let thread = std::thread::Builder::new().name("read".into()).spawn({
-            let closing = closing.clone();
-            move || reads(&incoming, &outside, &feed, &closing)
+            let (closing, running) = (closing.clone(), Arc::clone(&running));
+            move || reads(&incoming, &outside, &feed, (&closing, &running))
         })?;
         Ok(Self {
             requests,
             closing,
+            running,
             thread: Some(thread),
         })
     }
@@ -129,6 +135,12 @@ impl Drop for Reader {
     /// those waiting are answered as not run.
     fn drop(&mut self) {
         self.closing.store(true, Ordering::SeqCst);
+        if let Some(asked) = &*self.running.lock().unwrap_or_else(PoisonError::into_inner) {
+            eprintln!(
+                "ratedesk: closing once the read under way ends ({})",
+                output::escape_text(asked)
+            );
+        }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -139,7 +151,7 @@ fn reads<R: Federation>(
     incoming: &Receiver<ReadAsked>,
     outside: &Outside<R>,
     feed: &Feed<R>,
-    closing: &AtomicBool,
+    (closing, running): (&AtomicBool, &Mutex<Option<String>>),
 ) {
     let mut copy: Option<Desk<R>> = None;
     let mut idle = Duration::ZERO;
@@ -159,10 +171,12 @@ fn reads<R: Federation>(
         if !(read.start)() {
             continue;
         }
+        *running.lock().unwrap_or_else(PoisonError::into_inner) = Some(read.asked);
         let answer = match current(&mut copy, outside, feed, closing) {
             Ok(desk) => run(desk, read.command),
             Err(message) => (Vec::new(), message, 1),
         };
+        *running.lock().unwrap_or_else(PoisonError::into_inner) = None;
         let _ = read.answer.send(answer);
     }
     // Nothing more is sent to a copy that has gone.

@@ -446,6 +446,7 @@ fn answer<R: Federation>(
     // of the workstation's keys.
     let handed = if reader::reads_only(&command) {
         let read = ReadAsked {
+            asked: format!("{}: {}", user, request.shown),
             command,
             start: Box::new(start),
             answer: tx,

@@ -168,8 +168,9 @@ impl Store {
             .map(std::path::PathBuf::from)
             .filter(|d| d.is_dir())
             .unwrap_or_else(std::env::temp_dir);
+        sweep_scratch(&under);
         let folder = tempfile::Builder::new()
-            .prefix("ratedesk-copy-")
+            .prefix(SCRATCH_PREFIX)
             .tempdir_in(&under)
             .map_err(|e| e.at(&under))?;
         lock::set_private(folder.path());
@@ -499,9 +500,70 @@ pub fn set_aside(dir: &Path) -> Result<PathBuf, StoreError> {
     Ok(aside)
 }
 
+/// The name a copy's scratch folder starts with.
+const SCRATCH_PREFIX: &str = "ratedesk-copy-";
+
+/// Removes the scratch folders that copies killed before they could remove their own left in
+/// `under`: this user's, whose store no process holds (sled's lock on its log is free), or
+/// that never got one and are older than a copy takes to open.
+fn sweep_scratch(under: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(under) else {
+        return;
+    };
+    let me = nix::unistd::geteuid().as_raw();
+    for entry in entries.flatten() {
+        let dir = entry.path();
+        let ours = entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(SCRATCH_PREFIX)
+            && std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir() && m.uid() == me);
+        if !ours {
+            continue;
+        }
+        let left = match std::fs::File::open(dir.join("db")) {
+            // Held by a copy's sled while it lives (also one of this process).
+            Ok(log) => log.try_lock().is_ok(),
+            Err(_) => std::fs::metadata(&dir)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > SCRATCH_UNOPENED)),
+        };
+        if left {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
+/// How long a scratch folder may be without a store before it is taken as left behind.
+const SCRATCH_UNOPENED: std::time::Duration = std::time::Duration::from_secs(600);
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A copy killed before it removed its scratch folder leaves it; the next copy of this
+    /// user removes it, and never the folder of a copy that lives, nor one just made.
+    #[test]
+    fn the_scratch_folders_of_killed_copies_are_swept_and_live_ones_kept() {
+        let under = tempfile::tempdir().expect("tempdir");
+        let killed = under.path().join(format!("{SCRATCH_PREFIX}killed"));
+        let live = under.path().join(format!("{SCRATCH_PREFIX}live"));
+        let new = under.path().join(format!("{SCRATCH_PREFIX}new"));
+        let other = under.path().join("someone-elses");
+        for dir in [&killed, &live, &new, &other] {
+            std::fs::create_dir(dir).expect("folder");
+        }
+        for dir in [&killed, &live, &other] {
+            std::fs::write(dir.join("db"), "log").expect("log");
+        }
+        let held = std::fs::File::open(live.join("db")).expect("the live copy's log");
+        held.lock().expect("held as sled holds it");
+        sweep_scratch(under.path());
+        assert!(!killed.exists());
+        assert!(live.exists() && new.exists() && other.exists());
+        drop(held);
+    }
 
     #[test]
     fn a_folder_is_empty_a_database_or_a_database_without_its_log() {

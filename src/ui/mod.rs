@@ -291,8 +291,9 @@ where
         Some(e) => Err(e),
         None => session(&mut screen, &mut app, &rx, &outside_jobs, &keymap, &theme),
     };
-    drop(served);
+    // The terminal is the shell's again before a read another process asked for ends.
     screen.restore();
+    drop(served);
     let closed = app.close()?;
     outcome?;
     if let Some(warning) = closed {
