@@ -77,7 +77,11 @@ pub struct Followed<A> {
 impl<R: Federation> Desk<R> {
     /// The record as this desk holds it, in one message for a copy ([`Desk::replica`]).
     pub fn snapshot(&self) -> Result<Vec<u8>, DeskError> {
-        let head = self.store.audit_head::<R>()?;
+        // A copy for reading: the chain's head as the holder chained its newest entry.
+        let head = match self.read_head() {
+            Some(head) => head,
+            None => self.store.audit_head::<R>()?,
+        };
         let titles = self.store.fide_titles()?;
         snapshot::write(
             &self.book,

@@ -83,32 +83,52 @@ impl<R: Federation> Feed<R> {
     }
 }
 
-/// A read to run: the command, whether it may start now (the asking process still waits, and
-/// is told it started), and where its output, message and exit status go.
-pub(super) struct ReadAsked {
-    pub command: Command,
-    /// Who asked for what (`anna: export ratings`).
+/// A read to run: who asked for what (`anna: export ratings`), whether it may start now (the
+/// asking process still waits, and is told it started), and the work, given the copy for
+/// reading brought up to the newest edit (or why there is none), which answers for itself.
+pub(super) struct ReadAsked<R: Federation> {
     pub asked: String,
     pub start: Box<dyn FnOnce() -> bool + Send>,
-    pub answer: Sender<(Vec<u8>, String, u8)>,
+    pub work: Work<R>,
+}
+
+/// What a read does with the copy for reading.
+pub(super) type Work<R> = Box<dyn FnOnce(Result<&mut Desk<R>, String>) + Send>;
+
+impl<R: Federation> ReadAsked<R> {
+    /// A command, answered on `answer` with its output, message and exit status.
+    pub(super) fn command(
+        command: Command,
+        asked: String,
+        start: Box<dyn FnOnce() -> bool + Send>,
+        answer: Sender<(Vec<u8>, String, u8)>,
+    ) -> Self {
+        Self {
+            asked,
+            start,
+            work: Box::new(move |copy| {
+                let _ = answer.send(match copy {
+                    Ok(desk) => run(desk, command),
+                    Err(message) => (Vec::new(), message, 1),
+                });
+            }),
+        }
+    }
 }
 
 /// The thread that runs reads, while the database is served.
-pub(super) struct Reader {
-    requests: Sender<ReadAsked>,
+pub(super) struct Reader<R: Federation> {
+    requests: Sender<ReadAsked<R>>,
     closing: Arc<AtomicBool>,
     /// The read under way, if one is.
     running: Arc<Mutex<Option<String>>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
-impl Reader {
+impl<R: Federation> Reader<R> {
     /// Starts the thread; the copy for reading is made on the first read, by a job `outside`
     /// runs between two edits, and told every edit through `feed`.
-    pub(super) fn start<R: Federation>(
-        outside: Outside<R>,
-        feed: Feed<R>,
-    ) -> std::io::Result<Self> {
+    pub(super) fn start(outside: Outside<R>, feed: Feed<R>) -> std::io::Result<Self> {
         let (requests, incoming) = mpsc::channel();
         let closing = Arc::new(AtomicBool::new(false));
         let running = Arc::default();
@@ -125,12 +145,12 @@ impl Reader {
     }
 
     /// The handle to give reads to.
-    pub(super) fn requests(&self) -> Sender<ReadAsked> {
+    pub(super) fn requests(&self) -> Sender<ReadAsked<R>> {
         self.requests.clone()
     }
 }
 
-impl Drop for Reader {
+impl<R: Federation> Drop for Reader<R> {
     /// The read under way ends first (the copy goes before the database it shares closes);
     /// those waiting are answered as not run.
     fn drop(&mut self) {
@@ -148,7 +168,7 @@ impl Drop for Reader {
 }
 
 fn reads<R: Federation>(
-    incoming: &Receiver<ReadAsked>,
+    incoming: &Receiver<ReadAsked<R>>,
     outside: &Outside<R>,
     feed: &Feed<R>,
     (closing, running): (&AtomicBool, &Mutex<Option<String>>),
@@ -172,12 +192,8 @@ fn reads<R: Federation>(
             continue;
         }
         *running.lock().unwrap_or_else(PoisonError::into_inner) = Some(read.asked);
-        let answer = match current(&mut copy, outside, feed, closing) {
-            Ok(desk) => run(desk, read.command),
-            Err(message) => (Vec::new(), message, 1),
-        };
+        (read.work)(current(&mut copy, outside, feed, closing));
         *running.lock().unwrap_or_else(PoisonError::into_inner) = None;
-        let _ = read.answer.send(answer);
     }
     // Nothing more is sent to a copy that has gone.
     *feed.to() = None;

@@ -232,7 +232,8 @@ fn needs(command: &Command) -> Needs {
 /// and the thread of reads stops (after the read under way).
 pub(super) struct Serving {
     path: PathBuf,
-    reader: Option<Reader>,
+    /// The thread of reads (a [`Reader`] of the database's rulebook).
+    reader: Option<Box<dyn Send>>,
 }
 
 impl Drop for Serving {
@@ -280,7 +281,7 @@ pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Result<Se
     let reads = reader.requests();
     let serving = Serving {
         path,
-        reader: Some(reader),
+        reader: Some(Box::new(reader)),
     };
     outside.send(crate::ui::Job {
         asked: String::new(),
@@ -298,7 +299,7 @@ pub(super) fn serve<R: Federation>(dir: &Path, outside: Outside<R>) -> Result<Se
                 let (outside, copies, reads) = (outside.clone(), copies.clone(), reads.clone());
                 let _ = std::thread::Builder::new()
                     .name("serve-one".into())
-                    .spawn(move || answer(stream, &outside, &copies, &reads));
+                    .spawn(move || answer(stream, &outside, (&copies, &reads)));
             }
         });
     spawned.map(|_| serving).map_err(cannot)
@@ -341,8 +342,7 @@ pub(super) fn foreground<R: Federation>(
 fn answer<R: Federation>(
     mut stream: UnixStream,
     outside: &Outside<R>,
-    copies: &Copies,
-    reads: &std::sync::mpsc::Sender<ReadAsked>,
+    (copies, reads): (&Copies, &std::sync::mpsc::Sender<ReadAsked<R>>),
 ) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let refuse = |stream: &mut UnixStream, message: String, code: u8| {
@@ -378,7 +378,7 @@ fn answer<R: Federation>(
     let user = audit_name(&person.name, &request.says);
     let command = match request.ask {
         Ask::Command(command) => command,
-        Ask::Copy => return follow_here(stream, outside, copies, user, person),
+        Ask::Copy => return follow_here(stream, outside, (copies, reads), user, person),
         Ask::Rules => return write_answer(&mut stream, "", 0, R::default().code().as_bytes()),
     };
     let needs = needs(&command);
@@ -445,12 +445,8 @@ fn answer<R: Federation>(
     // A read runs beside the edits, on the copy kept for reading; anything else between two
     // of the workstation's keys.
     let handed = if reader::reads_only(&command) {
-        let read = ReadAsked {
-            asked: format!("{}: {}", user, request.shown),
-            command,
-            start: Box::new(start),
-            answer: tx,
-        };
+        let asked = format!("{}: {}", user, request.shown);
+        let read = ReadAsked::command(command, asked, Box::new(start), tx);
         reads.send(read).is_ok()
     } else {
         let job: crate::ui::Job<R> = crate::ui::Job {
@@ -510,7 +506,7 @@ fn answer<R: Federation>(
 fn follow_here<R: Federation>(
     mut stream: UnixStream,
     outside: &Outside<R>,
-    copies: &Copies,
+    (copies, reads): (&Copies, &std::sync::mpsc::Sender<ReadAsked<R>>),
     user: String,
     person: Person,
 ) {
@@ -535,25 +531,47 @@ fn follow_here<R: Federation>(
         let _ = shut.shutdown(std::net::Shutdown::Both);
     };
     let let_go = Arc::new(let_go);
-    // The record and the copy's place among those told are taken between two edits.
-    let job = {
-        let (copies, tx, user, let_go) = (copies.clone(), tx.clone(), user.clone(), let_go.clone());
-        crate::ui::Job {
-            asked: String::new(),
-            run: Box::new(move |app| {
-                let Ok(copy) = app.desk.snapshot() else {
+    // The record is written from the copy for reading, beside the officers' edits; then,
+    // between two edits, the entries stored since it and the copy's place among those told.
+    let read = {
+        let (outside, copies, tx, user, let_go) = (
+            outside.clone(),
+            copies.clone(),
+            tx.clone(),
+            user.clone(),
+            let_go.clone(),
+        );
+        ReadAsked::<R> {
+            asked: format!("{user}: a workstation on a copy"),
+            start: Box::new(|| true),
+            work: Box::new(move |copy| {
+                let written = copy.and_then(|desk| {
+                    let at = desk.audit().last().map_or(0, |a| a.seq);
+                    desk.snapshot()
+                        .map(|bytes| (at, bytes))
+                        .map_err(|e| e.to_string())
+                });
+                let Ok((at, record)) = written else {
                     return let_go();
                 };
-                if tx.try_send(Arc::new(copy)).is_ok() {
-                    copies.ends().push((id, tx, kept));
-                    app.asked_elsewhere(&format!("{user} opened a workstation on this database"));
-                } else {
-                    let_go();
-                }
+                let job = crate::ui::Job {
+                    asked: String::new(),
+                    run: Box::new(move |app| {
+                        if tx.try_send(Arc::new(record)).is_ok() && send_since(&app.desk, at, &tx) {
+                            copies.ends().push((id, tx, kept));
+                            app.asked_elsewhere(&format!(
+                                "{user} opened a workstation on this database"
+                            ));
+                        } else {
+                            let_go();
+                        }
+                    }),
+                };
+                outside.send(job);
             }),
         }
     };
-    if !outside.send(job) {
+    if reads.send(read).is_err() {
         return;
     }
     let _ = std::thread::Builder::new()
@@ -631,6 +649,34 @@ fn follow_here<R: Federation>(
         }
     }
     copies.ends().retain(|(end, _, _)| *end != id);
+}
+
+/// Queues for a copy the entries `desk` stored after entry `at` (on disk first, as every entry
+/// a copy is told): whether they were queued.
+fn send_since<R: Federation>(
+    desk: &crate::app::Desk<R>,
+    at: u64,
+    queue: &std::sync::mpsc::SyncSender<Arc<Vec<u8>>>,
+) -> bool {
+    let since: Vec<u64> = desk
+        .audit()
+        .iter()
+        .map(|a| a.seq)
+        .filter(|&seq| seq > at)
+        .collect();
+    if since.is_empty() {
+        return true;
+    }
+    let entries: Option<Vec<AuditEntry<R>>> = since
+        .into_iter()
+        .map(|seq| desk.audit_entry(seq).ok().flatten())
+        .collect();
+    let Some(entries) = entries else {
+        return false;
+    };
+    desk.settle().is_ok()
+        && serde_json::to_vec(&UpRef::Entries(&entries))
+            .is_ok_and(|bytes| queue.try_send(Arc::new(bytes)).is_ok())
 }
 
 /// Whether the process at the other end has gone (closed its end).
