@@ -438,6 +438,11 @@ impl<R: Federation> Desk<R> {
             self.stopped = Some(why.clone());
             return Err(DeskError::Copy(why));
         }
+        // The officers are kept beside the chain (an entry names the change): a copy for
+        // reading, which backs up and lists them, reads them again.
+        if self.is_reading() && entries.iter().any(|e| e.kind == AuditKind::Officers) {
+            self.officers = self.store.officers()?;
+        }
         let mut touched = std::collections::BTreeSet::new();
         for entry in entries {
             self.audit.push(entry.summary());

@@ -1,17 +1,19 @@
-//! The reads other `ratedesk`s ask of the process that holds a database — exports, `log`,
-//! `check`, previews, backups, the list of officers — run on a copy of the record kept for
-//! reading ([`crate::app::reading`]), on a thread of their own: a long export or `check` never
-//! holds the officers' keys, nor their edits, and reads the record as it stood when it began.
+//! The long reads other `ratedesk`s ask of the process that holds a database — exports, the
+//! whole `log`, `check`, backups — run on a copy of the record kept for reading
+//! ([`crate::app::reading`]), on a thread of their own: a long export or `check` never holds
+//! the officers' keys, nor their edits, and reads the record as it stood when it began. A
+//! second workstation's copy of the record is written from it too.
 //!
-//! The copy is made between two edits, on the first read, and follows every edit from then
-//! on; it is let go after [`IDLE`] without a read (its memory is the record's again).
+//! The copy is made on the first long read, a part at a time between two edits, and follows
+//! every edit from then on; it is let go after [`IDLE`] without a read (its memory is the
+//! record's again).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use super::{Command, OfficersCommand, commands, output};
+use super::{Command, commands, output};
 use crate::app::reading::Making;
 use crate::app::replica::AuditEntry;
 use crate::app::workstation::state::App;
@@ -24,18 +26,20 @@ const IDLE: Duration = Duration::from_secs(120);
 /// How often a waiting reader looks whether the holder is closing.
 const POLL: Duration = Duration::from_millis(100);
 
-/// The commands that only read the record: run on the copy for reading.
-pub(super) fn reads_only(command: &Command) -> bool {
+/// The reads that take long (the whole record, or the whole audit log): run on the copy for
+/// reading. Those of a moment — the audit chain's head, the newest entries, an edit's preview,
+/// the officers — are answered between two keys, as edits are, without a copy.
+pub(super) fn long_read(command: &Command) -> bool {
     matches!(
         command,
         Command::Export { .. }
-            | Command::Log { .. }
-            | Command::Check { .. }
-            | Command::Preview { .. }
-            | Command::Backup { .. }
-            | Command::Officers {
-                what: OfficersCommand::List
+            | Command::Log {
+                head: false,
+                last: None,
+                ..
             }
+            | Command::Check { .. }
+            | Command::Backup { .. }
     )
 }
 

@@ -442,9 +442,9 @@ fn answer<R: Federation>(
         }
     };
     let unrun = "the workstation closed before the command ran: nothing was run; run it again";
-    // A read runs beside the edits, on the copy kept for reading; anything else between two
-    // of the workstation's keys.
-    let handed = if reader::reads_only(&command) {
+    // A long read runs beside the edits, on the copy kept for reading; anything else between
+    // two of the workstation's keys.
+    let handed = if reader::long_read(&command) {
         let asked = format!("{}: {}", user, request.shown);
         let read = ReadAsked::command(command, asked, Box::new(start), tx);
         reads.send(read).is_ok()

@@ -673,6 +673,14 @@ proptest! {
         }
         let mut reader = made.into_desk(incoming);
         prop_assert_eq!(dump(&reader), then.clone());
+        // An officer named (kept beside the chain): the copy lists him, and its dump has him.
+        let anna = ratedesk::model::Officer { name: "anna".into(), group: false };
+        holder.name_officer(anna.clone(), true).expect("anna named");
+        reader.read_on().expect("follow");
+        prop_assert_eq!(reader.officers().to_vec(), vec![anna]);
+        holder.settle_all().expect("settled");
+        then = dump(&holder);
+        prop_assert_eq!(dump(&reader), then.clone());
         for (op, way, catch_up) in &ops {
             if *catch_up {
                 reader.read_on().expect("follow");
