@@ -634,12 +634,13 @@ impl<R: Federation> Desk<R> {
             return Err(e.into());
         }
         // The commit point: the edits are in the store, so they are in memory too, whatever
-        // follows. Every copy of the record is told (those of other processes once they are
-        // on disk).
+        // follows. The copies of the record are told: one in this process once the edit's
+        // moves are stored too (or once finishing it failed), those of other processes once
+        // it is on disk.
         let told = self
             .watcher
             .as_ref()
-            .is_some_and(|w| w.watching())
+            .is_some_and(|w| w.watching() || w.durable())
             .then(|| entries.clone());
         let last = entries.last().map_or(0, |e| e.seq);
         let mut touched = BTreeSet::new();
@@ -704,14 +705,15 @@ impl<R: Federation> Desk<R> {
                 .and_then(|()| self.store.flush())
         };
         self.last_action.clone_from(&action);
+        if let (Some(watcher), Some(entries)) = (self.watcher.as_mut(), &told) {
+            watcher.stored(entries);
+        }
         if let Err(cause) = finished {
             self.stopped = Some(cause.to_string());
             return Err(DeskError::AfterCommit { action, cause });
         }
-        if let Some(entries) = told {
-            if self.watcher.as_ref().is_some_and(|w| w.durable()) {
-                self.settle()?;
-            }
+        if let Some(entries) = told.filter(|_| self.watcher.as_ref().is_some_and(|w| w.durable())) {
+            self.settle()?;
             if let Some(watcher) = self.watcher.as_mut() {
                 watcher.committed(&entries);
             }

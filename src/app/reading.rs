@@ -157,9 +157,16 @@ impl<R: Federation> Desk<R> {
     }
 
     /// Follows every transaction committed so far: the record as it stands now. An error
-    /// when the entries do not follow (the copy is of no use any more).
+    /// when the entries do not follow, or its holder has stopped sending them (the copy is of
+    /// no use any more).
     pub fn read_on(&mut self) -> Result<(), DeskError> {
+        if let Some(why) = &self.stopped {
+            return Err(DeskError::Stopped(why.clone()));
+        }
         self.receive(None);
+        if self.read_ended() {
+            return Err(DeskError::Stopped("the desk it copies has closed".into()));
+        }
         while let Some(entries) = self.reading.as_mut().and_then(|r| r.waiting.pop_front()) {
             self.follow(entries)?;
         }

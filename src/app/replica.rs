@@ -56,15 +56,19 @@ pub trait Link<R: Rulebook>: Send {
 
 /// What the holder of a database tells of every edit it commits.
 pub trait Watcher<R: Rulebook>: Send {
-    /// Whether anyone is told (the entries are not copied for no one).
+    /// Whether a copy in this process (one kept for reading) is told.
     fn watching(&self) -> bool;
 
-    /// Whether one of those told must have the entries on disk first (a copy in another
-    /// process, which may take the database over); a copy for reading in this one need not.
+    /// Entries just stored with their moves (or whose finishing failed: past the commit point
+    /// they are the record's), oldest first, chained as stored: for a copy in this process,
+    /// told before the next edit whether or not they are on disk yet.
+    fn stored(&mut self, entries: &[AuditEntry<R>]);
+
+    /// Whether a copy in another process is told (the entries are not copied for no one).
     fn durable(&self) -> bool;
 
-    /// Entries just committed (on disk first when [`Watcher::durable`]), oldest first,
-    /// chained as stored.
+    /// Entries just committed and on disk, oldest first, chained as stored: for the copies
+    /// in other processes, which may take the database over.
     fn committed(&mut self, entries: &[AuditEntry<R>]);
 }
 

@@ -75,7 +75,7 @@ impl<R: Federation> Feed<R> {
         self.to().is_some()
     }
 
-    /// Sends a committed transaction to the copy for reading (let go when it has gone).
+    /// Sends a stored transaction to the copy for reading (let go when it has gone).
     pub(super) fn committed(&self, entries: &[AuditEntry<R>]) {
         let mut to = self.to();
         if to
@@ -192,11 +192,14 @@ fn reads<R: Federation>(
             Err(RecvTimeoutError::Disconnected) => break,
         };
         idle = Duration::ZERO;
+        // The copy first, while the read may still be given up (the asking process told the
+        // workstation did not get to it, as for a command between two keys).
+        let ready = current(&mut copy, outside, feed, closing);
         if !(read.start)() {
             continue;
         }
         *running.lock().unwrap_or_else(PoisonError::into_inner) = Some(read.asked);
-        (read.work)(current(&mut copy, outside, feed, closing));
+        (read.work)(ready);
         *running.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
     // Nothing more is sent to a copy that has gone.
@@ -210,9 +213,7 @@ fn current<'a, R: Federation>(
     feed: &Feed<R>,
     closing: &AtomicBool,
 ) -> Result<&'a mut Desk<R>, String> {
-    let kept = copy
-        .as_mut()
-        .is_some_and(|desk| !desk.read_ended() && desk.read_on().is_ok());
+    let kept = copy.as_mut().is_some_and(|desk| desk.read_on().is_ok());
     if !kept {
         // The old copy goes before the new one is made.
         *copy = None;
@@ -268,11 +269,23 @@ fn on_holder<R: Federation, T: Send + 'static>(
     if !outside.send(job) {
         return Err(closed());
     }
+    // A workstation suspended (ctrl-z) does no job: the read is given up as a command
+    // between two keys is.
+    let until = std::time::Instant::now() + super::serve::START_WITHIN;
     loop {
         match rx.recv_timeout(POLL) {
             Ok(done) => return Ok(done),
-            Err(RecvTimeoutError::Timeout) if !closing.load(Ordering::SeqCst) => {}
-            Err(_) => return Err(closed()),
+            Err(RecvTimeoutError::Timeout) if closing.load(Ordering::SeqCst) => {
+                return Err(closed());
+            }
+            Err(RecvTimeoutError::Timeout) if std::time::Instant::now() > until => {
+                return Err(format!(
+                    "the workstation did not get to the command within {} minutes (is it suspended?): nothing was run",
+                    super::serve::START_WITHIN.as_secs() / 60
+                ));
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Err(closed()),
         }
     }
 }

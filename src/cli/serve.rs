@@ -35,7 +35,7 @@ const MAX_ANSWER_HEAD: u64 = 16 << 20;
 
 /// How long a command may wait for the workstation to start it (it runs commands between two
 /// keys, one after another); one not started by then is not run.
-const START_WITHIN: Duration = Duration::from_secs(600);
+pub(super) const START_WITHIN: Duration = Duration::from_secs(600);
 
 /// How long the asking process waits for the workstation to take its request: one that does
 /// not (a workstation suspended with ctrl-z) runs nothing.
@@ -127,7 +127,11 @@ struct Broadcast<R: Federation> {
 
 impl<R: Federation> Watcher<R> for Broadcast<R> {
     fn watching(&self) -> bool {
-        self.durable() || self.feed.following()
+        self.feed.following()
+    }
+
+    fn stored(&mut self, entries: &[AuditEntry<R>]) {
+        self.feed.committed(entries);
     }
 
     fn durable(&self) -> bool {
@@ -135,10 +139,6 @@ impl<R: Federation> Watcher<R> for Broadcast<R> {
     }
 
     fn committed(&mut self, entries: &[AuditEntry<R>]) {
-        self.feed.committed(entries);
-        if !self.durable() {
-            return;
-        }
         let Ok(bytes) = serde_json::to_vec(&UpRef::Entries(entries)) else {
             return;
         };
@@ -557,7 +557,11 @@ fn follow_here<R: Federation>(
                 let job = crate::ui::Job {
                     asked: String::new(),
                     run: Box::new(move |app| {
-                        if tx.try_send(Arc::new(record)).is_ok() && send_since(&app.desk, at, &tx) {
+                        // A workstation that went while its record was written is not told.
+                        if !gone(&kept)
+                            && tx.try_send(Arc::new(record)).is_ok()
+                            && send_since(&app.desk, at, &tx)
+                        {
                             copies.ends().push((id, tx, kept));
                             app.asked_elsewhere(&format!(
                                 "{user} opened a workstation on this database"

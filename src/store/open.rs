@@ -522,18 +522,27 @@ fn sweep_scratch(under: &Path) {
         if !ours {
             continue;
         }
+        // One just made may not hold its store yet.
+        let age = std::fs::metadata(&dir)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok());
         let left = match std::fs::File::open(dir.join("db")) {
             // Held by a copy's sled while it lives (also one of this process).
-            Ok(log) => log.try_lock().is_ok(),
-            Err(_) => std::fs::metadata(&dir)
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > SCRATCH_UNOPENED)),
+            Ok(log) => age.is_some_and(|a| a > SCRATCH_NEW) && log.try_lock().is_ok(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                age.is_some_and(|a| a > SCRATCH_UNOPENED)
+            }
+            Err(_) => false,
         };
         if left {
             let _ = std::fs::remove_dir_all(&dir);
         }
     }
 }
+
+/// How long a copy may take to open its scratch store.
+const SCRATCH_NEW: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// How long a scratch folder may be without a store before it is taken as left behind.
 const SCRATCH_UNOPENED: std::time::Duration = std::time::Duration::from_secs(600);
@@ -557,11 +566,30 @@ mod tests {
         for dir in [&killed, &live, &other] {
             std::fs::write(dir.join("db"), "log").expect("log");
         }
+        let abandoned = under.path().join(format!("{SCRATCH_PREFIX}abandoned"));
+        std::fs::create_dir(&abandoned).expect("folder");
         let held = std::fs::File::open(live.join("db")).expect("the live copy's log");
         held.lock().expect("held as sled holds it");
+        // Made before: two minutes ago, and twenty without a store.
+        let ago = |dir: &Path, minutes: u64| {
+            let then = std::time::SystemTime::now() - std::time::Duration::from_secs(minutes * 60);
+            std::fs::File::open(dir)
+                .and_then(|f| f.set_modified(then))
+                .expect("dated");
+        };
+        for dir in [&killed, &live, &other] {
+            ago(dir, 2);
+        }
+        ago(&abandoned, 20);
         sweep_scratch(under.path());
-        assert!(!killed.exists());
+        assert!(!killed.exists() && !abandoned.exists());
         assert!(live.exists() && new.exists() && other.exists());
+        // One just made, its log not yet locked, is left to the copy making it.
+        let starting = under.path().join(format!("{SCRATCH_PREFIX}starting"));
+        std::fs::create_dir(&starting).expect("folder");
+        std::fs::write(starting.join("db"), "").expect("log");
+        sweep_scratch(under.path());
+        assert!(starting.exists());
         drop(held);
     }
 

@@ -26,8 +26,10 @@ struct Everyone {
 
 impl Watcher<Ssl> for Everyone {
     fn watching(&self) -> bool {
-        true
+        false
     }
+
+    fn stored(&mut self, _: &[AuditEntry<Ssl>]) {}
 
     fn durable(&self) -> bool {
         true
@@ -613,13 +615,15 @@ impl Watcher<Ssl> for ToReader {
         true
     }
 
+    fn stored(&mut self, entries: &[AuditEntry<Ssl>]) {
+        let _ = self.0.send(entries.to_vec());
+    }
+
     fn durable(&self) -> bool {
         false
     }
 
-    fn committed(&mut self, entries: &[AuditEntry<Ssl>]) {
-        let _ = self.0.send(entries.to_vec());
-    }
+    fn committed(&mut self, _: &[AuditEntry<Ssl>]) {}
 }
 
 /// The dump `backup` writes of a desk's record.
