@@ -1024,3 +1024,70 @@ fn a_full_disk_after_a_restore_completed_never_says_to_restore_again() {
     }
     assert!(completed > 0, "no flush after the swap failed");
 }
+
+/// An edit acknowledged, whose finishing then failed (its results written behind the answer,
+/// the disk full: the debug build's switch), is part of the record: while the database is
+/// served, the long reads — run on the copy of the record kept for reading — show it.
+#[test]
+fn an_edit_whose_finishing_failed_shows_in_the_served_long_reads() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let lines = result_lines(&db, 40);
+    let mut server = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .arg("--db")
+        .arg(&db)
+        .arg("serve")
+        .env("RATEDESK_TEST_DISK_FULL_AFTER", "6")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("serve");
+    let mut said = String::new();
+    BufReader::new(server.stdout.take().expect("stdout"))
+        .read_line(&mut said)
+        .expect("the server says it serves");
+    assert!(said.contains("serving"), "{said}");
+    // The copy for reading made before the edits.
+    ok(&ratedesk(&db, &["export", "events"]));
+    // Results keyed until the finishing of one (its results written behind) fails: a later
+    // one is refused, naming it.
+    let action = lines.iter().find_map(|line| {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let out = ratedesk(&db, &["result", args[0], args[1], args[2], args[3]]);
+        let message = String::from_utf8_lossy(&out.stderr).into_owned();
+        let (_, named) = message.split_once('\'')?;
+        let (action, rest) = named.split_once('\'')?;
+        rest.starts_with(" is stored, but finishing it failed")
+            .then(|| action.to_string())
+    });
+    let action = action.expect("a result whose finishing failed");
+    // The whole log, and the events, read on the copy: the edit is there.
+    let log = ok(&ratedesk(&db, &["log"]));
+    let newest = log.lines().rfind(|l| l.starts_with('#')).expect("entries");
+    assert!(newest.ends_with(&action), "{newest} / {action}");
+    let (event, rest) = action
+        .trim_start_matches("result ")
+        .split_once(" round ")
+        .expect("an event");
+    let (round, rest) = rest.split_once(" board ").expect("a round");
+    let (board, result) = rest.split_once(": ").expect("a board");
+    let events: Value =
+        serde_json::from_str(&ok(&ratedesk(&db, &["export", "events"]))).expect("json");
+    let game = events["events"]
+        .as_array()
+        .and_then(|all| all.iter().find(|e| e["id"] == event))
+        .and_then(|e| {
+            e["games"].as_array()?.iter().find(|g| {
+                g["round"].as_u64() == round.parse().ok()
+                    && g["board"].as_u64() == board.parse().ok()
+            })
+        })
+        .expect("the game")
+        .clone();
+    let shown = game["result"]
+        .as_str()
+        .unwrap_or_default()
+        .replace('½', "1/2");
+    assert_eq!(shown, result, "{game}");
+    let _ = server.kill();
+    let _ = server.wait();
+}
