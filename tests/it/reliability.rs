@@ -1064,6 +1064,12 @@ fn an_edit_whose_finishing_failed_shows_in_the_served_long_reads() {
     let log = ok(&ratedesk(&db, &["log"]));
     let newest = log.lines().rfind(|l| l.starts_with('#')).expect("entries");
     assert!(newest.ends_with(&action), "{newest} / {action}");
+    // A read between two keys answers too (it stored nothing to wait for).
+    let last = ok(&ratedesk(&db, &["log", "--last", "1"]));
+    assert!(
+        last.lines().next().is_some_and(|l| l.ends_with(&action)),
+        "{last}"
+    );
     let (event, rest) = action
         .trim_start_matches("result ")
         .split_once(" round ")
