@@ -1033,16 +1033,26 @@ fn an_edit_whose_finishing_failed_shows_in_the_served_long_reads() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = demo_db(dir.path());
     let lines = result_lines(&db, 40);
-    let mut server = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
-        .arg("--db")
-        .arg(&db)
-        .arg("serve")
-        .env("RATEDESK_TEST_DISK_FULL_AFTER", "6")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("serve");
+    /// The server, stopped also when an assertion fails.
+    struct Serving(std::process::Child);
+    impl Drop for Serving {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut server = Serving(
+        Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+            .arg("--db")
+            .arg(&db)
+            .arg("serve")
+            .env("RATEDESK_TEST_DISK_FULL_AFTER", "6")
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("serve"),
+    );
     let mut said = String::new();
-    BufReader::new(server.stdout.take().expect("stdout"))
+    BufReader::new(server.0.stdout.take().expect("stdout"))
         .read_line(&mut said)
         .expect("the server says it serves");
     assert!(said.contains("serving"), "{said}");
@@ -1094,6 +1104,4 @@ fn an_edit_whose_finishing_failed_shows_in_the_served_long_reads() {
         .unwrap_or_default()
         .replace('½', "1/2");
     assert_eq!(shown, result, "{game}");
-    let _ = server.kill();
-    let _ = server.wait();
 }
