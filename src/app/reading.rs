@@ -82,14 +82,6 @@ pub struct Made<R: Federation> {
 }
 
 impl<R: Federation> Desk<R> {
-    /// A copy of this desk's record made at once, to read while edits go on here: `incoming`
-    /// must be sent every transaction this desk commits from now on (its watcher's).
-    pub fn reading(&self, incoming: Receiver<Vec<AuditEntry<R>>>) -> Result<Self, DeskError> {
-        let mut making = Making::default();
-        while !self.copy_part(&mut making) {}
-        Ok(self.made(making)?.into_desk(incoming))
-    }
-
     /// Copies the next part of the record into `making` (players first, then events with
     /// their games): whether it is all copied. The edits stored between two parts must be
     /// sent to the copy from the first part on.
@@ -174,7 +166,7 @@ impl<R: Federation> Desk<R> {
     }
 
     /// Whether the holder has stopped sending entries (it closed).
-    pub fn read_ended(&self) -> bool {
+    fn read_ended(&self) -> bool {
         self.reading.as_ref().is_some_and(|r| r.ended)
     }
 

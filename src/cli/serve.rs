@@ -54,6 +54,19 @@ pub(super) struct Request {
     shown: String,
 }
 
+impl Request {
+    /// A request of this process: its version, its protocol, and who it says runs it.
+    fn of_this_process(ask: Ask, shown: String) -> Self {
+        Self {
+            protocol: PROTOCOL,
+            version: env!("CARGO_PKG_VERSION").into(),
+            ask,
+            says: crate::app::database::audit_user(),
+            shown,
+        }
+    }
+}
+
 /// A command to run, or a workstation that follows the record and sends its edits.
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) enum Ask {
@@ -895,13 +908,7 @@ pub(super) fn open_copy(dir: &Path) -> Result<Option<UnixStream>, Failure> {
     let Some(mut stream) = connect_own(dir)? else {
         return Ok(None);
     };
-    let request = Request {
-        protocol: PROTOCOL,
-        version: env!("CARGO_PKG_VERSION").into(),
-        ask: Ask::Copy,
-        says: crate::app::database::audit_user(),
-        shown: "workstation".into(),
-    };
+    let request = Request::of_this_process(Ask::Copy, "workstation".into());
     let lost = |e: std::io::Error| {
         Failure::Other(format!(
             "the process that holds the database does not answer ({e}): is its workstation suspended (ctrl-z)?"
@@ -933,13 +940,7 @@ fn send_request(stream: &mut UnixStream, request: &Request) -> std::io::Result<(
 /// it, or it does not say).
 pub(super) fn holder_rules(dir: &Path) -> Option<String> {
     let mut stream = connect_own(dir).ok()??;
-    let request = Request {
-        protocol: PROTOCOL,
-        version: env!("CARGO_PKG_VERSION").into(),
-        ask: Ask::Rules,
-        says: crate::app::database::audit_user(),
-        shown: "rules".into(),
-    };
+    let request = Request::of_this_process(Ask::Rules, "rules".into());
     send_request(&mut stream, &request).ok()?;
     let head: Answer =
         serde_json::from_slice(&read_frame(&mut stream, MAX_ANSWER_HEAD).ok()?).ok()?;
@@ -983,13 +984,7 @@ pub(super) fn ask(dir: &Path, command: &Command) -> Result<Option<u8>, Failure> 
     let mut command = command.clone();
     absolute(&mut command)?;
     files_only(&command).map_err(Failure::Input)?;
-    let request = Request {
-        protocol: PROTOCOL,
-        version: env!("CARGO_PKG_VERSION").into(),
-        ask: Ask::Command(command),
-        says: crate::app::database::audit_user(),
-        shown: typed(),
-    };
+    let request = Request::of_this_process(Ask::Command(command), typed());
     let lost = |e: std::io::Error| {
         Failure::Other(format!(
             "the workstation that has the database open did not answer ({e}); the command may or may not have run: see `ratedesk log --last 3`"

@@ -320,26 +320,8 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
                 }
             }
         };
-        grown(
-            &mut slots_players,
-            entry
-                .change
-                .players
-                .iter()
-                .filter(|d| d.before.is_none())
-                .map(|d| d.key)
-                .collect(),
-        );
-        grown(
-            &mut slots_events,
-            entry
-                .change
-                .events
-                .iter()
-                .filter(|d| d.before.is_none())
-                .map(|d| d.key)
-                .collect(),
-        );
+        grown(&mut slots_players, added(&entry.change.players));
+        grown(&mut slots_events, added(&entry.change.events));
         check_change(&entry.change, slots_players, slots_events, lists)
             .map_err(|m| err(line, format!("audit entry #{}: {m}", entry.seq)))?;
         if let super::AuditKind::Undo(n) | super::AuditKind::Redo(n) = entry.kind
@@ -579,6 +561,15 @@ pub fn automatic_backups(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         .collect();
     all.sort();
     Ok(all)
+}
+
+/// The keys of the records a change's deltas add (none before them).
+fn added<K: Copy, V>(deltas: &[crate::book::Delta<K, V>]) -> Vec<K> {
+    deltas
+        .iter()
+        .filter(|d| d.before.is_none())
+        .map(|d| d.key)
+        .collect()
 }
 
 #[cfg(test)]

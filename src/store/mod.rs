@@ -739,20 +739,26 @@ impl Store {
         &self,
         last: Option<u64>,
     ) -> Result<Vec<AuditEntry<R>>, StoreError> {
-        match last {
-            None => self.audit_entries(),
-            Some(last) => self
-                .audit_iter()
-                .take_while(|e| e.as_ref().map_or(true, |e| e.seq <= last))
-                .collect(),
-        }
+        let upto = last.map_or(std::ops::Bound::Unbounded, |seq| {
+            std::ops::Bound::Included(codec::key(seq))
+        });
+        self.audit_range((std::ops::Bound::Unbounded, upto))
+            .collect()
     }
 
     /// The audit log oldest first, an entry at a time as it is read.
     pub fn audit_iter<R: Rulebook>(
         &self,
     ) -> impl Iterator<Item = Result<AuditEntry<R>, StoreError>> + '_ {
-        self.audit.iter().map(|item| {
+        self.audit_range::<R, [u8; 8]>(..)
+    }
+
+    /// The entries whose keys are in `range`, oldest first, an entry at a time.
+    fn audit_range<R: Rulebook, K: AsRef<[u8]>>(
+        &self,
+        range: impl std::ops::RangeBounds<K>,
+    ) -> impl Iterator<Item = Result<AuditEntry<R>, StoreError>> + '_ {
+        self.audit.range(range).map(|item| {
             let (_, v) = item.map_err(|e| self.fail(e))?;
             legacy::audit_entry::<R>(&v).map_err(|e| StoreError::Corrupt {
                 path: self.path.clone(),
