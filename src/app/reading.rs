@@ -20,7 +20,10 @@ use crate::store::{AuditEntry, Link};
 /// leave them uncompared, and `check` says so.
 const RESULTS_WITHIN: Duration = Duration::from_secs(10);
 
-/// The units of the stored results read at once: a moment's reading.
+/// The units of the stored results read at once at first: a moment's reading. A part that
+/// could not be read between two writes is halved for the next try (down to one unit): a
+/// federation whose edits each write many large units (a cascade over Turkey's months) leaves
+/// only short pauses between its writes.
 const RESULTS_PART: usize = 512;
 
 /// What a reading copy follows: the entries its holder commits, one transaction at a time.
@@ -231,8 +234,9 @@ impl<R: Federation> Desk<R> {
     pub(super) fn check_stored_reading(&mut self) -> Result<Vec<String>, DeskError> {
         let mut problems = Vec::new();
         let mut after: Option<Vec<u8>> = None;
+        let mut size = RESULTS_PART;
         loop {
-            let part = self.results_part(after.as_deref())?;
+            let part = self.results_part(after.as_deref(), &mut size)?;
             // The units held under the keys of this part.
             let within = |key: &[u8]| {
                 after.as_deref().is_none_or(|a| key > a)
@@ -252,19 +256,21 @@ impl<R: Federation> Desk<R> {
         }
     }
 
-    /// The part of the stored results after key `after`, with this copy brought to the entry
-    /// they were rated after.
+    /// Up to `size` units of the stored results after key `after`, with this copy brought to
+    /// the entry they were rated after; `size` is halved on each try that fell between two
+    /// writes.
     fn results_part(
         &mut self,
         after: Option<&[u8]>,
+        size: &mut usize,
     ) -> Result<crate::store::ResultsPart<R>, DeskError> {
         let until = Instant::now() + RESULTS_WITHIN;
         loop {
             self.receive(None);
-            if let Some(part) = self.store.stored_results_part::<R>(after, RESULTS_PART)?
-                && self.follow_to(part.rated_seq, until)?
-            {
-                return Ok(part);
+            match self.store.stored_results_part::<R>(after, *size)? {
+                Some(part) if self.follow_to(part.rated_seq, until)? => return Ok(part),
+                None => *size = (*size / 2).max(1),
+                Some(_) => {}
             }
             if Instant::now() >= until {
                 return Err(EditError(format!(
