@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 use crate::book::Book;
 use crate::book::{Change, PlayerStatus};
-use crate::ledger::{Journal, Ledger, UnitId, UnitResult, Update};
+use crate::ledger::{Journal, Ledger, Touched, UnitId, UnitResult, Update};
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::{Award, ListId, Rulebook};
 pub use crate::store::backup::Occasion as BackupOccasion;
@@ -457,7 +457,9 @@ impl<R: Federation> Desk<R> {
         let saved = Saved::take(&change, &self.book, &self.status);
         let touched = Self::touch(change.clone(), &mut self.book, &mut self.status);
         self.ledger.begin_journal();
-        let update = self.ledger.update(&self.rulebook, &self.book, touched);
+        let update = self
+            .ledger
+            .update_touched(&self.rulebook, &self.book, &touched);
         let effect = effect(
             &self.rulebook,
             action,
@@ -484,16 +486,16 @@ impl<R: Federation> Desk<R> {
         before_of(&self.rulebook, &self.book, &self.ledger, change)
     }
 
-    /// Applies a change to a book and says which events it touches (before and after).
-    fn touch(
-        change: Change<R>,
-        book: &mut Book<R>,
-        status: &mut Vec<PlayerStatus>,
-    ) -> BTreeSet<usize> {
+    /// Applies a change to a book and says what it touches: the events it moves as a whole
+    /// (found before and after), and the games it changes.
+    fn touch(change: Change<R>, book: &mut Book<R>, status: &mut Vec<PlayerStatus>) -> Touched {
         let reach = change.reach();
-        let mut touched = reach.events_touched(book);
+        let mut touched = Touched::events(reach.events_changed(book));
         change.apply_owned(book, status);
-        touched.extend(reach.events_touched(book));
+        touched.events.extend(reach.events_changed(book));
+        for &((e, round, board), ref players) in reach.games() {
+            touched.game(e, (round, board), players.iter().copied());
+        }
         touched
     }
 
@@ -643,7 +645,7 @@ impl<R: Federation> Desk<R> {
             .is_some_and(|w| w.watching() || w.durable())
             .then(|| entries.clone());
         let last = entries.last().map_or(0, |e| e.seq);
-        let mut touched = BTreeSet::new();
+        let mut touched = Touched::default();
         for entry in entries {
             self.audit.push(entry.summary());
             let (players, events) = &mut self.generations;
@@ -661,7 +663,9 @@ impl<R: Federation> Desk<R> {
                 self.ledger.swap(journal);
                 std::mem::take(&mut journal.update)
             }
-            None => self.ledger.update(&self.rulebook, &self.book, touched),
+            None => self
+                .ledger
+                .update_touched(&self.rulebook, &self.book, &touched),
         };
         self.changed = true;
         let units: Vec<(UnitId, Option<Arc<UnitResult<R>>>)> = update

@@ -447,7 +447,7 @@ impl<R: Federation> Desk<R> {
         if self.is_reading() && entries.iter().any(|e| e.kind == AuditKind::Officers) {
             self.officers = self.store.officers()?;
         }
-        let mut touched = std::collections::BTreeSet::new();
+        let mut touched = crate::ledger::Touched::default();
         for entry in entries {
             self.audit.push(entry.summary());
             let (players, events) = &mut self.generations;
@@ -455,7 +455,9 @@ impl<R: Federation> Desk<R> {
             *events += u64::from(!entry.change.events.is_empty());
             touched.extend(Self::touch(entry.change, &mut self.book, &mut self.status));
         }
-        let update = self.ledger.update(&self.rulebook, &self.book, touched);
+        let update = self
+            .ledger
+            .update_touched(&self.rulebook, &self.book, &touched);
         let effect = super::effect(
             &self.rulebook,
             action,

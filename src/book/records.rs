@@ -164,11 +164,18 @@ impl<R: Rulebook> Change<R> {
     /// with the first day his change can matter from.
     pub fn reach(&self) -> Reach {
         Reach {
-            events: self
-                .events
+            events: self.events.iter().map(|d| d.key).collect(),
+            games: self
+                .games
                 .iter()
-                .map(|d| d.key)
-                .chain(self.games.iter().map(|d| d.key.0))
+                .map(|d| {
+                    let players = [&d.before, &d.after]
+                        .into_iter()
+                        .flatten()
+                        .flat_map(|g| std::iter::once(g.white).chain(g.black))
+                        .collect();
+                    (d.key, players)
+                })
                 .collect(),
             players: self
                 .players
@@ -182,13 +189,30 @@ impl<R: Rulebook> Change<R> {
 /// What a change can reach ([`Change::reach`]), kept apart from it so that the events it
 /// touches can be found in the book both before and after the change is moved into it.
 pub struct Reach {
+    /// The events whose own records it changes.
     events: std::collections::BTreeSet<usize>,
+    /// The games it changes, with their players before and after.
+    games: Vec<(GameKey, Vec<PlayerIdx>)>,
     players: std::collections::BTreeMap<PlayerIdx, chrono::NaiveDate>,
 }
 
 impl Reach {
     /// The events of `book` whose ratings the change may move.
     pub fn events_touched<R: Rulebook>(&self, book: &Book<R>) -> std::collections::BTreeSet<usize> {
+        let mut touched = self.events_changed(book);
+        touched.extend(self.games.iter().map(|((e, _, _), _)| *e));
+        touched
+    }
+
+    /// The games the change keys, corrects, adds or takes away, with their players before and
+    /// after.
+    pub fn games(&self) -> &[(GameKey, Vec<PlayerIdx>)] {
+        &self.games
+    }
+
+    /// The events of `book` the change may move as a whole, beside its games: those whose
+    /// records it changes, and those a changed player's record reaches.
+    pub fn events_changed<R: Rulebook>(&self, book: &Book<R>) -> std::collections::BTreeSet<usize> {
         let mut touched = self.events.clone();
         if !self.players.is_empty() {
             for (e, event) in book.events.iter().enumerate() {

@@ -50,7 +50,7 @@ pub fn write_csv<R: Rulebook>(
     let _ = out.write_record(COLUMNS);
     for (list, r) in rows {
         let ev = &book.events[r.event];
-        for line in &r.lines {
+        for line in r.lines.iter() {
             let opponent = &book.players[line.opponent];
             let date = ev
                 .games

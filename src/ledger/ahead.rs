@@ -12,18 +12,21 @@
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::incremental::{Again, Ledger, UnitId, UnitResult, rate_unit};
+use fixedbitset::FixedBitSet;
+
+use super::incremental::{Changes, Ledger, UnitId, UnitResult, rate_unit};
 use crate::book::Book;
 use crate::cores::map_on_cores;
 use crate::model::PlayerIdx;
-use crate::rules::{Award, EventPart, ListId, Rulebook};
+use crate::rules::{Award, EventPart, ListId, Previous, Rulebook};
 
 /// What a unit's participants bring to it: the only thing its result depends on besides the
 /// book. Their awards are gathered when the rulebook first asks for them (most units ask for
 /// few: a rating far from every title's needs none).
 pub(super) struct Inputs<R: Rulebook> {
     players: Vec<PlayerIdx>,
-    states: Vec<Option<R::State>>,
+    /// Gathered when the rulebook first asks (rated again, a unit asks for few).
+    states: Vec<OnceCell<Option<R::State>>>,
     awards: Vec<OnceCell<Vec<Award<R::Award>>>>,
 }
 
@@ -34,12 +37,14 @@ pub(super) struct Ahead<R: Rulebook> {
     /// Units done so far in this update.
     step: u64,
     /// Per player (by index), the step at which a unit last moved his state or awards (0:
-    /// none has).
+    /// none has; grown as players move).
     moved: Vec<u64>,
+    /// The players a unit has moved so far.
+    any_moved: FixedBitSet,
 }
 
 impl<R: Rulebook> Ahead<R> {
-    pub fn new(rulebook: &R, players: usize) -> Self {
+    pub fn new(rulebook: &R) -> Self {
         let cores = crate::cores::threads();
         Self {
             threads: if rulebook.reads_other_lists() {
@@ -49,7 +54,8 @@ impl<R: Rulebook> Ahead<R> {
             },
             rated: BTreeMap::new(),
             step: 0,
-            moved: vec![0; players],
+            moved: Vec::new(),
+            any_moved: FixedBitSet::new(),
         }
     }
 
@@ -61,6 +67,7 @@ impl<R: Rulebook> Ahead<R> {
                 self.moved.resize(p + 1, 0);
             }
             self.moved[p] = self.step;
+            self.any_moved.grow_and_insert(p);
         }
     }
 
@@ -74,29 +81,30 @@ impl<R: Rulebook> Ahead<R> {
     }
 }
 
-/// What a unit is rated again from: what it published (`old`), unless the update touched its
-/// events, and the players moved so far. What a unit published is read back only for a
-/// rulebook that takes it.
+/// What a unit is rated again from: what it published (`old`), with what changed in the update
+/// and the players moved so far. What a unit published is read back only for a rulebook that
+/// takes it.
 fn again<'a, R: Rulebook>(
     rulebook: &R,
-    unit: &UnitId,
     old: Option<&'a UnitResult<R>>,
-    touched: &BTreeSet<UnitId>,
-    moved: &'a dyn Fn(PlayerIdx) -> bool,
-) -> Option<Again<'a, R>> {
-    let old = old.filter(|_| rulebook.rates_again() && !touched.contains(unit))?;
-    Some((&old.ratings[..], moved))
+    changes: &'a Changes,
+    moved: &'a FixedBitSet,
+) -> Option<Previous<'a, R>> {
+    let old = old.filter(|_| rulebook.rates_again())?;
+    Some(Previous {
+        ratings: &old.ratings[..],
+        states: &old.states,
+        moved,
+        changed: &changes.players,
+        events_changed: &changes.events,
+    })
 }
 
 impl<R: Rulebook> Ledger<R> {
-    /// What a unit's participants hold before it, as things stand.
-    fn inputs(&self, rulebook: &R, book: &Book<R>, id: &UnitId, parts: &[EventPart]) -> Inputs<R> {
-        let (key, list) = id;
+    /// A unit's participants, what they hold before it to be gathered as things stand.
+    fn inputs(&self, book: &Book<R>, id: &UnitId, parts: &[EventPart]) -> Inputs<R> {
         let players = self.participants(book, id, parts);
-        let states = players
-            .iter()
-            .map(|&p| self.state_brought(rulebook, book, p, *list, key))
-            .collect();
+        let states = players.iter().map(|_| OnceCell::new()).collect();
         let awards = players.iter().map(|_| OnceCell::new()).collect();
         Inputs {
             players,
@@ -105,8 +113,8 @@ impl<R: Rulebook> Ledger<R> {
         }
     }
 
-    /// Rates a unit from what its participants bring (`again`: from what it published, its
-    /// events as they were).
+    /// Rates a unit from what its participants bring (`again`: from what it published, with
+    /// what changed since).
     fn rate_from(
         &self,
         rulebook: &R,
@@ -114,11 +122,17 @@ impl<R: Rulebook> Ledger<R> {
         id: &UnitId,
         parts: &[EventPart],
         inputs: &Inputs<R>,
-        again: Option<Again<'_, R>>,
+        again: Option<Previous<'_, R>>,
     ) -> UnitResult<R> {
-        let key = &id.0;
+        let (key, list) = id;
         let find = |p: PlayerIdx| inputs.players.binary_search(&p).ok();
-        let state_of = |p: PlayerIdx| find(p).and_then(|i| inputs.states[i].as_ref());
+        let state_of = |p: PlayerIdx| {
+            find(p).and_then(|i| {
+                inputs.states[i]
+                    .get_or_init(|| self.state_brought(rulebook, book, p, *list, key))
+                    .as_ref()
+            })
+        };
         let state_on = |p: PlayerIdx, other: ListId| self.state_before(book, p, other, key);
         let awards_of = |p: PlayerIdx| {
             find(p).map_or(&[][..], |i| {
@@ -134,9 +148,9 @@ impl<R: Rulebook> Ledger<R> {
 
     /// Rates a unit of an update (`None`: it no longer rates anything): its result rated ahead
     /// when its participants still bring what it was rated from, otherwise rated now — with the
-    /// next units of `queue` rated ahead beside it. A unit whose events the update did not
-    /// touch (`touched`) is rated again from what it published (`old`, or the result in place
-    /// for one rated ahead), with the players moved so far in the update.
+    /// next units of `queue` rated ahead beside it. A unit is rated again from what it
+    /// published (`old`, or the result in place for one rated ahead), with what the update
+    /// changed and the players moved so far in it.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn rate(
         &self,
@@ -144,7 +158,7 @@ impl<R: Rulebook> Ledger<R> {
         book: &Book<R>,
         id: &UnitId,
         old: Option<&UnitResult<R>>,
-        touched: &BTreeSet<UnitId>,
+        changes: &Changes,
         queue: &BTreeSet<UnitId>,
         ahead: &mut Ahead<R>,
     ) -> Option<UnitResult<R>> {
@@ -152,12 +166,11 @@ impl<R: Rulebook> Ledger<R> {
         if let Some(result) = ahead.take(id) {
             return Some(result);
         }
-        let steps = &ahead.moved;
-        let moved = |p: PlayerIdx| steps.get(p).is_some_and(|&s| s > 0);
-        let again = |u: &UnitId, old| again(rulebook, u, old, touched, &moved);
+        let moved = &ahead.any_moved;
+        let again = |old| again(rulebook, old, changes, moved);
         if ahead.threads <= 1 {
-            let inputs = self.inputs(rulebook, book, id, parts);
-            let again = again(id, old);
+            let inputs = self.inputs(book, id, parts);
+            let again = again(old);
             return Some(self.rate_from(rulebook, book, id, parts, &inputs, again));
         }
         // This unit and the next ones not yet rated ahead, shared out among the threads (each
@@ -175,13 +188,13 @@ impl<R: Rulebook> Ledger<R> {
             }
         }
         let rated = map_on_cores(&jobs, ahead.threads, |(u, parts)| {
-            let inputs = self.inputs(rulebook, book, u, parts);
+            let inputs = self.inputs(book, u, parts);
             let previous = if u == id {
                 old
             } else {
                 self.units.get(u).map(|r| &**r)
             };
-            let result = self.rate_from(rulebook, book, u, parts, &inputs, again(u, previous));
+            let result = self.rate_from(rulebook, book, u, parts, &inputs, again(previous));
             (inputs.players, result)
         });
         let mut mine = None;

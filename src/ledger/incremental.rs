@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use fixedbitset::FixedBitSet;
 use serde::{Deserialize, Serialize};
 
 use super::ahead::Ahead;
@@ -20,7 +21,7 @@ use super::ratings::Ratings;
 use super::restarted;
 use crate::book::Book;
 use crate::model::{Event, PlayerIdx};
-use crate::rules::{Award, EventPart, ListId, PlayerRating, Rulebook, Unit, UnitKey};
+use crate::rules::{Award, EventPart, ListId, PlayerRating, Previous, Rulebook, Unit, UnitKey};
 
 /// One unit's published results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -37,6 +38,13 @@ pub type Units<R> = BTreeMap<UnitId, Arc<UnitResult<R>>>;
 
 /// A player's awards reached in each unit.
 pub(super) type AwardsByUnit<R> = BTreeMap<UnitId, Vec<Award<<R as Rulebook>::Award>>>;
+
+/// What changed in an update, for the units rated again in it: the players whose games in them
+/// may have changed, and the events changed.
+pub(super) struct Changes {
+    pub players: FixedBitSet,
+    pub events: BTreeSet<usize>,
+}
 
 /// Unit identity: its key and list.
 pub type UnitId = (UnitKey, ListId);
@@ -87,6 +95,71 @@ impl<R: Rulebook> Default for Update<R> {
             states_before: BTreeMap::new(),
             awards_before: BTreeMap::new(),
         }
+    }
+}
+
+/// What an edit changed, as an update re-rates it: events changed as a whole (their details,
+/// or a player's record that reaches them), and games keyed, corrected, added or taken away in
+/// events otherwise as they were. A unit that holds none of the changed games, its parts as
+/// they were, is not rated again for them; one that is rated again takes the rows and states
+/// of the players untouched from what it published ([`Rulebook::rate_again`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Touched {
+    /// Events changed as a whole.
+    pub events: BTreeSet<usize>,
+    /// Per event, its games changed.
+    pub games: BTreeMap<usize, Vec<GameTouched>>,
+}
+
+/// A game changed: its (round, board), and its players before and after.
+pub type GameTouched = ((u32, u32), Vec<PlayerIdx>);
+
+impl Touched {
+    /// Events changed as a whole.
+    pub fn events(events: impl IntoIterator<Item = usize>) -> Self {
+        Self {
+            events: events.into_iter().collect(),
+            games: BTreeMap::new(),
+        }
+    }
+
+    /// A game of event `e` changed; `players` played it before or play it now.
+    pub fn game(&mut self, e: usize, at: (u32, u32), players: impl IntoIterator<Item = PlayerIdx>) {
+        let games = self.games.entry(e).or_default();
+        let mut players: Vec<PlayerIdx> = players.into_iter().collect();
+        players.sort_unstable();
+        players.dedup();
+        match games.iter_mut().find(|(g, _)| *g == at) {
+            Some((_, known)) => {
+                known.extend(players);
+                known.sort_unstable();
+                known.dedup();
+            }
+            None => games.push((at, players)),
+        }
+    }
+
+    /// Adds what another edit changed.
+    pub fn extend(&mut self, other: Touched) {
+        self.events.extend(other.events);
+        for (e, games) in other.games {
+            for (at, players) in games {
+                self.game(e, at, players);
+            }
+        }
+    }
+
+    /// Every event changed, as a whole or in a game.
+    pub fn all_events(&self) -> BTreeSet<usize> {
+        self.events
+            .iter()
+            .chain(self.games.keys())
+            .copied()
+            .collect()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty() && self.games.is_empty()
     }
 }
 
@@ -169,15 +242,8 @@ pub(super) fn placement<R: Rulebook>(
         .collect()
 }
 
-/// What rating a unit again may start from ([`Rulebook::rate_again`]): what it published
-/// when last rated, and which players moved since.
-pub(super) type Again<'a, R> = (
-    &'a [PlayerRating<<R as Rulebook>::Detail>],
-    &'a dyn Fn(PlayerIdx) -> bool,
-);
-
 /// Rates one unit, its participants' states and awards as the closures give them (`again`:
-/// rated again from what it published, its events as they were).
+/// rated again from what it published, with what changed since).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn rate_unit<'a, R: Rulebook>(
     rulebook: &R,
@@ -187,7 +253,7 @@ pub(super) fn rate_unit<'a, R: Rulebook>(
     state: &'a dyn Fn(PlayerIdx) -> Option<&'a R::State>,
     state_on: &'a dyn Fn(PlayerIdx, ListId) -> Option<&'a R::State>,
     awards: &'a dyn Fn(PlayerIdx) -> &'a [Award<R::Award>],
-    again: Option<Again<'_, R>>,
+    again: Option<Previous<'_, R>>,
 ) -> UnitResult<R> {
     let unit = Unit::<R> {
         key,
@@ -200,7 +266,7 @@ pub(super) fn rate_unit<'a, R: Rulebook>(
         awards,
     };
     let outcome = again
-        .and_then(|(previous, moved)| rulebook.rate_again(&unit, previous, moved))
+        .and_then(|previous| rulebook.rate_again(&unit, &previous))
         .unwrap_or_else(|| rulebook.rate(&unit));
     UnitResult {
         ratings: Ratings::new(outcome.ratings),
@@ -385,8 +451,25 @@ impl<R: Rulebook> Ledger<R> {
         players_of(&book.events, parts)
     }
 
-    /// Records which units event `e` now belongs to; returns the units it left or joined.
-    fn place(&mut self, rulebook: &R, book: &Book<R>, e: usize) -> Vec<UnitId> {
+    /// Records which units event `e` now belongs to; returns the units to rate again for it,
+    /// and adds to `changed` the players whose games in them may have changed. An event
+    /// changed as a whole (`games`: `None`) is rated again in every unit it left or joined, for
+    /// all its players. One whose `games` alone changed, in the same units with the same
+    /// players, only in the units whose part of it changed or holds one of those games, for
+    /// the players of those games.
+    fn place(
+        &mut self,
+        rulebook: &R,
+        book: &Book<R>,
+        e: usize,
+        games: Option<&[GameTouched]>,
+        changed: &mut FixedBitSet,
+    ) -> Vec<UnitId> {
+        let mut mark = |players: &[PlayerIdx]| {
+            for &p in players {
+                changed.grow_and_insert(p);
+            }
+        };
         let new = placement(rulebook, book, e);
         if self.placed.len() <= e {
             self.placed.resize(e + 1, Vec::new());
@@ -396,22 +479,57 @@ impl<R: Rulebook> Ledger<R> {
         // The same units with the same players (a result keyed or corrected): only the parts
         // change; the indexes stay.
         let same = old.len() == new.len() && old.iter().zip(&new).all(|(o, (n, _))| o == n);
-        let mut touched: Vec<UnitId> = old.iter().map(|p| p.id.clone()).collect();
+        // Where the changed games stand among the event's games now, when only they changed
+        // (a game taken away stands nowhere: the parts it was in are no longer as they were).
+        let at: Option<Vec<usize>> = games.filter(|_| same).map(|games| {
+            let all = book.events.get(e).map_or(&[][..], |ev| ev.games.as_slice());
+            games
+                .iter()
+                .filter_map(|(key, _)| all.binary_search_by_key(key, |g| (g.round, g.board)).ok())
+                .collect()
+        });
+        for (_, players) in games.into_iter().flatten() {
+            mark(players);
+        }
+        let mut touched: Vec<UnitId> = Vec::new();
+        let mut old_parts: Vec<Option<EventPart>> = Vec::with_capacity(old.len());
         for placed in &old {
             self.save_members(&placed.id);
+            let mut part = None;
             if let Some(parts) = self.members.get_mut(&placed.id) {
+                if let Some(i) = parts.iter().position(|part| part.event == e) {
+                    part = Some(parts.remove(i));
+                }
                 parts.retain(|part| part.event != e);
                 if parts.is_empty() {
                     self.members.remove(&placed.id);
                 }
             }
+            old_parts.push(part);
             if !same {
                 for &p in &placed.players {
                     self.lanes.get_mut(p, placed.id.1).remove_play(&placed.id.0);
                 }
             }
+            if at.is_none() {
+                mark(&placed.players);
+                touched.push(placed.id.clone());
+            }
         }
-        for (placed, part) in new {
+        for (k, (placed, part)) in new.into_iter().enumerate() {
+            if let Some(at) = &at {
+                // The same units in the same order: this one's part as it was.
+                let was = old_parts.get(k).and_then(Option::as_ref);
+                let part_changed = was.is_none_or(|was| was.games != part.games);
+                if part_changed || part.games.iter().any(|g| at.contains(g)) {
+                    touched.push(placed.id.clone());
+                }
+            } else {
+                mark(&placed.players);
+                if !touched.contains(&placed.id) {
+                    touched.push(placed.id.clone());
+                }
+            }
             self.save_members(&placed.id);
             let parts = self.members.entry(placed.id.clone()).or_default();
             let at = parts.partition_point(|p| p.event < e);
@@ -420,9 +538,6 @@ impl<R: Rulebook> Ledger<R> {
                 for &p in &placed.players {
                     self.lanes.get_mut(p, placed.id.1).add_play(&placed.id.0);
                 }
-            }
-            if !touched.contains(&placed.id) {
-                touched.push(placed.id.clone());
             }
             self.placed[e].push(placed);
         }
@@ -466,15 +581,21 @@ impl<R: Rulebook> Ledger<R> {
         }
     }
 
-    /// Re-rates the units of the given events and everything that follows from them.
+    /// Re-rates the units of the given events, changed as a whole, and everything that follows
+    /// from them.
     pub fn update(
         &mut self,
         rulebook: &R,
         book: &Book<R>,
         events: impl IntoIterator<Item = usize>,
     ) -> Update<R> {
+        self.update_touched(rulebook, book, &Touched::events(events))
+    }
+
+    /// Re-rates what an edit changed ([`Touched`]) and everything that follows from it.
+    pub fn update_touched(&mut self, rulebook: &R, book: &Book<R>, touched: &Touched) -> Update<R> {
         let mut queue: BTreeSet<UnitId> = BTreeSet::new();
-        let events: BTreeSet<usize> = events.into_iter().collect();
+        let events: BTreeSet<usize> = touched.all_events();
         self.playoffs.extend(
             events
                 .iter()
@@ -494,16 +615,28 @@ impl<R: Rulebook> Ledger<R> {
                 .is_some_and(|id| ids.contains(id))
         });
         let all: BTreeSet<usize> = events.iter().copied().chain(playoffs).collect();
-        for e in all {
+        let mut changed = FixedBitSet::with_capacity(book.players.len());
+        for &e in &all {
             if e < book.events.len() {
-                queue.extend(self.place(rulebook, book, e));
+                // A play-off placed again for the event it decides is changed as a whole.
+                let games = touched
+                    .games
+                    .get(&e)
+                    .filter(|_| !touched.events.contains(&e))
+                    .map(Vec::as_slice);
+                for id in self.place(rulebook, book, e, games, &mut changed) {
+                    queue.insert(id);
+                }
             }
         }
-        // The units of the events changed: rated whole. The others the update reaches hold
-        // the events they held, and only moved players.
-        let touched = queue.clone();
+        // Every unit is rated again from what it published: the players of the changed games
+        // (and of the events changed as a whole), and those moved so far, rated anew.
+        let changes = Changes {
+            players: changed,
+            events: all,
+        };
         let mut update = Update::default();
-        let mut ahead = Ahead::new(rulebook, book.players.len());
+        let mut ahead = Ahead::new(rulebook);
         while let Some(id) = queue.pop_first() {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
@@ -512,7 +645,7 @@ impl<R: Rulebook> Ledger<R> {
                 book,
                 &id,
                 old.as_deref(),
-                &touched,
+                &changes,
                 &queue,
                 &mut ahead,
             );

@@ -13,7 +13,7 @@ mod ratings;
 
 use std::collections::BTreeMap;
 
-pub use incremental::{Ledger, UnitId, UnitResult, Units, Update};
+pub use incremental::{Ledger, Touched, UnitId, UnitResult, Units, Update};
 pub use journal::Journal;
 pub use ratings::{Decoder, Ratings};
 

@@ -124,7 +124,7 @@ mod tests {
             expected: None,
             performance: None,
             factors: crate::rules::Factors::default(),
-            lines: Vec::new(),
+            lines: Default::default(),
             detail: (),
         }
     }

@@ -157,7 +157,9 @@ pub struct PlayerRating<D = ()> {
     pub performance: Option<Performance>,
     /// The factors the rulebook applied, for reports.
     pub factors: Factors,
-    pub lines: Vec<GameLine>,
+    /// Shared, not copied, when a unit rated again takes the row as it was (stored as a
+    /// sequence, as a vector would be).
+    pub lines: std::sync::Arc<[GameLine]>,
     pub detail: D,
 }
 
@@ -405,17 +407,36 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
         false
     }
 
-    /// Rates again a unit whose events and games are as they were when it published
-    /// `previous`, only the states or awards of the participants `moved` says having changed
-    /// since: a rulebook whose unit is made of parts rated apart may rate again only the parts
-    /// that hold a moved player, and take the others' rows as they were. The outcome must be
-    /// [`Rulebook::rate`]'s. `None`: rate it whole.
+    /// Rates again a unit from what it published when last rated (`previous`): since then the
+    /// states or awards of some participants moved, and the games of some players in it were
+    /// keyed, corrected, added or taken away (every other game, and every event, is as it
+    /// was). A rulebook whose unit is made of events rated apart may rate again only the
+    /// events changed or holding a moved player, and one that rates each player from his own
+    /// games and his opponents' states only those players and their opponents; the others'
+    /// rows and states are taken as they were. The outcome must be [`Rulebook::rate`]'s. `None`: rate it
+    /// whole.
     fn rate_again(
         &self,
         _unit: &Unit<'_, Self>,
-        _previous: &[PlayerRating<Self::Detail>],
-        _moved: &dyn Fn(PlayerIdx) -> bool,
+        _previous: &Previous<'_, Self>,
     ) -> Option<UnitOutcome<Self::State, Self::Award, Self::Detail>> {
         None
     }
+}
+
+/// What a unit published when last rated, and what moved since: what
+/// [`Rulebook::rate_again`] starts from.
+pub struct Previous<'a, R: Rulebook> {
+    /// Its rows, in the order [`Rulebook::rate`] gave them.
+    pub ratings: &'a [PlayerRating<R::Detail>],
+    /// The state it gave each participant.
+    pub states: &'a std::collections::BTreeMap<PlayerIdx, R::State>,
+    /// The participants (by index) whose state or awards before the unit moved since.
+    pub moved: &'a fixedbitset::FixedBitSet,
+    /// The players whose games in the unit may have changed since: those of a game keyed,
+    /// corrected, added or taken away, and every player of an event changed as a whole (its
+    /// details, or a player's record that reaches it), before and after the change.
+    pub changed: &'a fixedbitset::FixedBitSet,
+    /// The events (by index) that may have changed since, as a whole or in one of their games.
+    pub events_changed: &'a std::collections::BTreeSet<usize>,
 }

@@ -4,10 +4,11 @@
 //! equal `ledger::rate_all`. Books mix rated, provisional, junior and near-2400 players with
 //! events inside a period, events over a list date with dated games, and late results.
 
+use crate::common::game_touched;
 use chrono::NaiveDate;
 use proptest::prelude::*;
 use ratedesk::book::Book;
-use ratedesk::ledger::{Ledger, rate_all};
+use ratedesk::ledger::{Ledger, Touched, rate_all};
 use ratedesk::model::{Entry, Event, Game, GameResult, PlayerInfo, Reentry, TimeControl};
 use ratedesk::rules::isl::{Isl, IslState, Provisional, STANDARD, period_of};
 
@@ -58,6 +59,10 @@ enum Op {
     /// Player p re-entered on day d on this rating (added to his re-entries when the flag says
     /// so, otherwise replacing them), or all his re-entries taken back.
     Reenter(usize, i64, Option<i32>, bool),
+    /// Take the k-th game away.
+    DropGame(usize),
+    /// A game between two players added to the k-th live event's last round.
+    AddGame(usize, usize, usize, usize),
 }
 
 fn event_spec() -> impl Strategy<Value = EventSpec> {
@@ -97,6 +102,9 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(p, d, r)| Op::Fide(p, d, r)),
         2 => (0..PLAYERS, 0i64..480, proptest::option::weighted(0.8, 1500i32..2500), any::<bool>())
             .prop_map(|(p, d, r, add)| Op::Reenter(p, d, r, add)),
+        1 => any::<usize>().prop_map(Op::DropGame),
+        1 => (any::<usize>(), 0..PLAYERS, 0..PLAYERS, 0..=RESULTS.len())
+            .prop_map(|(k, w, b, r)| Op::AddGame(k, w, b, r)),
     ]
 }
 
@@ -185,62 +193,89 @@ fn live(book: &Book<Isl>) -> Vec<usize> {
     (0..book.events.len()).filter(|&e| book.live[e]).collect()
 }
 
-/// Applies one edit to the book; returns the events it touched.
-fn apply(book: &mut Book<Isl>, op: &Op) -> Vec<usize> {
+/// The k-th game of the live events: its event and position.
+fn nth_game(book: &Book<Isl>, k: usize) -> Option<(usize, usize)> {
+    let all: Vec<(usize, usize)> = live(book)
+        .into_iter()
+        .flat_map(|e| (0..book.events[e].games.len()).map(move |g| (e, g)))
+        .collect();
+    all.get(k % all.len().max(1)).copied()
+}
+
+/// Applies one edit to the book; returns what it touched, as the desk finds it: a game's
+/// result, received day, addition or removal as that game; the rest as whole events.
+fn apply(book: &mut Book<Isl>, op: &Op) -> Touched {
     match op {
         Op::Result(k, r) => {
-            let all: Vec<(usize, usize)> = live(book)
-                .into_iter()
-                .flat_map(|e| (0..book.events[e].games.len()).map(move |g| (e, g)))
-                .collect();
-            let Some(&(e, g)) = all.get(k % all.len().max(1)) else {
-                return vec![];
+            let Some((e, g)) = nth_game(book, *k) else {
+                return Touched::default();
             };
             book.events[e].games[g].result = RESULTS
                 .get(*r)
                 .map(|code| GameResult::parse(code).expect("code"));
-            vec![e]
+            game_touched(book, e, g)
+        }
+        Op::DropGame(k) => {
+            let Some((e, g)) = nth_game(book, *k) else {
+                return Touched::default();
+            };
+            let touched = game_touched(book, e, g);
+            book.events[e].games.remove(g);
+            touched
+        }
+        Op::AddGame(k, w, b, r) => {
+            let events = live(book);
+            let Some(&e) = events.get(k % events.len().max(1)) else {
+                return Touched::default();
+            };
+            let event = &mut book.events[e];
+            let round = event.games.iter().map(|g| g.round).max().unwrap_or(1);
+            let board = event.games.iter().map(|g| g.board).max().unwrap_or(0) + 1;
+            let mut added = game(round, board, *w, *b, *r);
+            added.date = event.games.iter().rev().find_map(|g| g.date);
+            if w == b {
+                return Touched::default();
+            }
+            event.games.push(added);
+            let g = event.games.len() - 1;
+            game_touched(book, e, g)
         }
         Op::NewEvent(spec) => {
             let e = book.events.len();
             book.events.push(build_event(format!("e{e}"), spec));
             book.live.push(true);
-            vec![e]
+            Touched::events([e])
         }
         Op::Remove(k) => {
             let events = live(book);
             let Some(&e) = events.get(k % events.len().max(1)) else {
-                return vec![];
+                return Touched::default();
             };
             book.live[e] = false;
-            vec![e]
+            Touched::events([e])
         }
         Op::Received(k, r) => {
             let events = live(book);
             let Some(&e) = events.get(k % events.len().max(1)) else {
-                return vec![];
+                return Touched::default();
             };
             let event = &mut book.events[e];
             event.received = r.map(|r| event.end + chrono::Days::new(u64::from(r)));
-            vec![e]
+            Touched::events([e])
         }
         Op::GameReceived(k, r) => {
-            let all: Vec<(usize, usize)> = live(book)
-                .into_iter()
-                .flat_map(|e| (0..book.events[e].games.len()).map(move |g| (e, g)))
-                .collect();
-            let Some(&(e, g)) = all.get(k % all.len().max(1)) else {
-                return vec![];
+            let Some((e, g)) = nth_game(book, *k) else {
+                return Touched::default();
             };
             let event = &mut book.events[e];
             let played = event.games[g].date.unwrap_or(event.start);
             event.games[g].received = r.map(|r| played + chrono::Days::new(u64::from(r)));
-            vec![e]
+            game_touched(book, e, g)
         }
         Op::Move(k, delta) => {
             let events = live(book);
             let Some(&e) = events.get(k % events.len().max(1)) else {
-                return vec![];
+                return Touched::default();
             };
             let event = &mut book.events[e];
             let shift = |d: NaiveDate| d + chrono::TimeDelta::days(*delta);
@@ -259,7 +294,7 @@ fn apply(book: &mut Book<Isl>, op: &Op) -> Vec<usize> {
             event.start = start;
             event.end = end;
             event.received = event.received.map(shift);
-            vec![e]
+            Touched::events([e])
         }
         Op::Fide(p, d, rating) => edit_player(book, *p, |info| {
             info.fide = rating
@@ -294,7 +329,7 @@ fn apply(book: &mut Book<Isl>, op: &Op) -> Vec<usize> {
 
 /// Edits player p's record as the desk does; returns the events it touches (found as the desk
 /// finds them, [`ratedesk::book::Change::reach`]).
-fn edit_player(book: &mut Book<Isl>, p: usize, edit: impl FnOnce(&mut PlayerInfo)) -> Vec<usize> {
+fn edit_player(book: &mut Book<Isl>, p: usize, edit: impl FnOnce(&mut PlayerInfo)) -> Touched {
     use ratedesk::book::{Change, Delta, PlayerRecord, PlayerStatus};
     let before = PlayerRecord::<Isl> {
         info: book.players[p].clone(),
@@ -318,7 +353,7 @@ fn edit_player(book: &mut Book<Isl>, p: usize, edit: impl FnOnce(&mut PlayerInfo
     let mut status = vec![PlayerStatus::Active; book.players.len()];
     change.apply(book, &mut status);
     touched.extend(reach.events_touched(book));
-    touched.into_iter().collect()
+    Touched::events(touched)
 }
 
 fn check(book: &Book<Isl>, ledger: &Ledger<Isl>) -> Result<(), TestCaseError> {
@@ -411,7 +446,7 @@ proptest! {
         check(&book, &ledger)?;
         for op in &ops {
             let touched = apply(&mut book, op);
-            ledger.update(&Isl, &book, touched);
+            ledger.update_touched(&Isl, &book, &touched);
             check(&book, &ledger)?;
         }
     }
@@ -451,8 +486,12 @@ fn a_list_for_the_entrant_moves_the_event(mut book: Book<Isl>, list_date: NaiveD
     check(&book, &ledger).expect("built");
     let d = (list_date - day(0)).num_days();
     let touched = apply(&mut book, &Op::Fide(2, d, Some(2100)));
-    assert_eq!(touched, [0], "the event is moved by the list");
-    ledger.update(&Isl, &book, touched);
+    assert_eq!(
+        touched,
+        Touched::events([0]),
+        "the event is moved by the list"
+    );
+    ledger.update_touched(&Isl, &book, &touched);
     check(&book, &ledger).expect("the same as afresh");
 }
 
@@ -493,4 +532,33 @@ fn a_fide_list_after_the_end_moves_a_game_received_in_a_later_period() {
         book,
         NaiveDate::from_ymd_opt(2025, 3, 1).expect("date"),
     );
+}
+
+/// A result keyed in an event over a list date re-rates only the period that holds its game
+/// (the other period's part of the event is as it was); the event changed as a whole re-rates
+/// both. Either way the ledger is the one built afresh.
+#[test]
+fn a_result_re_rates_only_the_period_that_holds_its_game() {
+    let start = NaiveDate::from_ymd_opt(2025, 2, 20).expect("date");
+    let end = NaiveDate::from_ymd_opt(2025, 3, 8).expect("date");
+    let mut first = game(1, 1, 0, 1, 0);
+    first.date = Some(start);
+    let mut second = game(2, 1, 1, 0, 0);
+    second.date = Some(NaiveDate::from_ymd_opt(2025, 3, 5).expect("date"));
+    let mut book = book_with_an_entrant(start, end, vec![first, second]);
+    let mut ledger = Ledger::build(&Isl, &book);
+    assert_eq!(ledger.units().len(), 2, "the event is rated in two periods");
+    let later = ledger.units().keys().map(|(k, _)| k.date).max();
+
+    book.events[0].games[1].result = GameResult::parse("0-1");
+    let update = ledger.update_touched(&Isl, &book, &game_touched(&book, 0, 1));
+    let rated: Vec<NaiveDate> = update.units.iter().map(|(k, _)| k.date).collect();
+    assert_eq!(rated.iter().max(), later.as_ref());
+    assert_eq!(rated.len(), 1, "only the later period: {rated:?}");
+    assert_eq!(ledger.units(), Ledger::build(&Isl, &book).units());
+
+    book.events[0].games[1].result = GameResult::parse("1-0");
+    let whole = ledger.update(&Isl, &book, [0]);
+    assert_eq!(whole.units.len(), 2, "both periods");
+    assert_eq!(ledger.units(), Ledger::build(&Isl, &book).units());
 }

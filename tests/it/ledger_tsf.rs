@@ -5,10 +5,11 @@
 //! across lists (a first rapid or blitz event counts the standard UKD), so an edit on one list
 //! must reach the next units on the others.
 
+use crate::common::game_touched;
 use chrono::NaiveDate;
 use proptest::prelude::*;
 use ratedesk::book::Book;
-use ratedesk::ledger::Ledger;
+use ratedesk::ledger::{Ledger, Touched};
 use ratedesk::model::{Event, FideEntry, Game, GameResult, PlayerInfo, TimeControl};
 use ratedesk::rules::tsf::{Archived, Tsf, TsfState};
 
@@ -46,6 +47,8 @@ enum Op {
     Tempo(usize, usize),
     /// The k-th live event's pairing system.
     Pairing(usize, usize),
+    /// Take the k-th game away.
+    DropGame(usize),
 }
 
 fn round() -> impl Strategy<Value = (Vec<usize>, usize, Vec<usize>)> {
@@ -81,6 +84,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (any::<usize>(), 0u32..40).prop_map(|(k, n)| Op::Received(k, n)),
         2 => (any::<usize>(), 0..MINUTES.len()).prop_map(|(k, m)| Op::Tempo(k, m)),
         1 => (any::<usize>(), 0..PAIRINGS.len()).prop_map(|(k, p)| Op::Pairing(k, p)),
+        1 => any::<usize>().prop_map(Op::DropGame),
     ]
 }
 
@@ -187,46 +191,53 @@ fn live(book: &Book<Tsf>) -> Vec<usize> {
 }
 
 /// Applies one edit to the book; returns the events it touched.
-fn apply(book: &mut Book<Tsf>, op: &Op) -> Vec<usize> {
+/// Applies one edit to the book; returns what it touched: a game's result or removal as that
+/// game, the rest as whole events.
+fn apply(book: &mut Book<Tsf>, op: &Op) -> Touched {
     let pick = |book: &Book<Tsf>, k: usize| {
         let l = live(book);
         (!l.is_empty()).then(|| l[k % l.len()])
     };
+    let nth_game = |book: &Book<Tsf>, k: usize| {
+        let all: Vec<(usize, usize)> = live(book)
+            .into_iter()
+            .flat_map(|e| (0..book.events[e].games.len()).map(move |g| (e, g)))
+            .collect();
+        (!all.is_empty()).then(|| all[k % all.len()])
+    };
+    let whole = |e: usize| Touched::events([e]);
     match op {
-        Op::Result(k, r) => {
-            let all: Vec<(usize, usize)> = live(book)
-                .into_iter()
-                .flat_map(|e| (0..book.events[e].games.len()).map(move |g| (e, g)))
-                .collect();
-            if all.is_empty() {
-                return vec![];
-            }
-            let (e, g) = all[k % all.len()];
+        Op::Result(k, r) => nth_game(book, *k).map_or_else(Touched::default, |(e, g)| {
             book.events[e].games[g].result = RESULTS.get(*r).and_then(|c| GameResult::parse(c));
-            vec![e]
-        }
+            game_touched(book, e, g)
+        }),
+        Op::DropGame(k) => nth_game(book, *k).map_or_else(Touched::default, |(e, g)| {
+            let touched = game_touched(book, e, g);
+            book.events[e].games.remove(g);
+            touched
+        }),
         Op::AddEvent(spec) => {
             let id = format!("e{}", book.events.len());
             book.events.push(event(id, spec));
             book.live.push(true);
-            vec![book.events.len() - 1]
+            whole(book.events.len() - 1)
         }
-        Op::Remove(k) => pick(book, *k).map_or_else(Vec::new, |e| {
+        Op::Remove(k) => pick(book, *k).map_or_else(Touched::default, |e| {
             book.live[e] = false;
-            vec![e]
+            whole(e)
         }),
-        Op::Received(k, n) => pick(book, *k).map_or_else(Vec::new, |e| {
+        Op::Received(k, n) => pick(book, *k).map_or_else(Touched::default, |e| {
             let end = book.events[e].end;
             book.events[e].received = Some(end + chrono::Days::new(u64::from(*n)));
-            vec![e]
+            whole(e)
         }),
-        Op::Tempo(k, m) => pick(book, *k).map_or_else(Vec::new, |e| {
+        Op::Tempo(k, m) => pick(book, *k).map_or_else(Touched::default, |e| {
             book.events[e].time_control = time_control(MINUTES[*m]);
-            vec![e]
+            whole(e)
         }),
-        Op::Pairing(k, p) => pick(book, *k).map_or_else(Vec::new, |e| {
+        Op::Pairing(k, p) => pick(book, *k).map_or_else(Touched::default, |e| {
             book.events[e].pairing = PAIRINGS[*p].into();
-            vec![e]
+            whole(e)
         }),
     }
 }
@@ -264,7 +275,7 @@ proptest! {
         assert_same(&ledger, &book)?;
         for op in &ops {
             let touched = apply(&mut book, op);
-            ledger.update(&Tsf, &book, touched);
+            ledger.update_touched(&Tsf, &book, &touched);
             assert_same(&ledger, &book)?;
         }
     }

@@ -96,7 +96,7 @@ fn reenter<R: ratedesk::rules::Rulebook>(
 fn row(desk: &Desk<Isl>, event: usize) -> (Option<i32>, Vec<u8>, Option<Entry>) {
     let rows = desk.ledger().event_ratings(event);
     let r = rows.iter().find(|r| r.player == 0).expect("Jón's row");
-    (r.old, r.detail.k.clone(), r.detail.entry)
+    (r.old, r.detail.k.to_vec(), r.detail.entry)
 }
 
 #[test]

@@ -87,7 +87,7 @@ impl Federation for Isl {
         Some(
             row.lines
                 .iter()
-                .zip(&row.detail.k)
+                .zip(row.detail.k.iter())
                 .map(|(line, &k)| {
                     change_hundredths(k, line.halves, i64::from(line.expected.unwrap_or(0)))
                 })

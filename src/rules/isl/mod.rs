@@ -102,8 +102,9 @@ impl IslState {
 pub struct IslDetail {
     /// Σ Rbreyting of the part's games, exact in hundredths (rated players).
     pub change: Option<i64>,
-    /// The K of each of the part's games, in order (rated players).
-    pub k: Vec<u8>,
+    /// The K of each of the part's games, in order (rated players; shared as the row's lines
+    /// are).
+    pub k: std::sync::Arc<[u8]>,
     /// Σ of the opponents' ratings in the part's games (unrated players).
     pub opponents_sum: Option<i64>,
     /// His initial rating was computed at this period's end.
@@ -270,6 +271,20 @@ impl Rulebook for Isl {
 
     fn rate(&self, unit: &Unit<'_, Self>) -> UnitOutcome<IslState, (), IslDetail> {
         rate::rate(unit)
+    }
+
+    fn rates_again(&self) -> bool {
+        true
+    }
+
+    /// Útreikningur: each player is rated from his own games against his opponents' ratings
+    /// at the period's start, so a period is rated again for the players touched alone.
+    fn rate_again(
+        &self,
+        unit: &Unit<'_, Self>,
+        previous: &super::Previous<'_, Self>,
+    ) -> Option<UnitOutcome<IslState, (), IslDetail>> {
+        Some(rate::rate_again(unit, previous))
     }
 }
 

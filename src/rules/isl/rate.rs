@@ -8,8 +8,12 @@ use super::{
     reaches_2400, reentry_in,
 };
 use crate::model::{Event, Game, PlayerIdx, Rating};
+use std::collections::{BTreeMap, BTreeSet};
+
+use fixedbitset::FixedBitSet;
+
 use crate::rules::{
-    EventPart, Factors, GameLine, Grouped, Halves, PlayerRating, Unit, UnitOutcome,
+    EventPart, Factors, GameLine, Grouped, Halves, PlayerRating, Previous, Unit, UnitOutcome,
 };
 
 /// One game that counts for a player (his opponent was rated at the period's start).
@@ -203,7 +207,7 @@ impl RowBuilder<'_> {
         games: &[Counted],
         figures: Option<&[Figures]>,
     ) -> PlayerRating<IslDetail> {
-        let lines: Vec<GameLine> = games
+        let lines: std::sync::Arc<[GameLine]> = games
             .iter()
             .enumerate()
             .map(|(j, c)| {
@@ -251,51 +255,149 @@ impl RowBuilder<'_> {
     }
 }
 
+/// A player's state at the period's start as the unit gives it, with what he enters the list
+/// on here: a foreign player without a state enters on his FIDE or national rating when he
+/// can, and a returning Icelander re-entered in the period on his re-entry (the ledger gives
+/// its state, `reentry_in_force`).
+fn start_of(unit: &Unit<'_, Isl>, period: &Period, p: PlayerIdx) -> (IslState, Option<Entry>) {
+    let info = unit.players.get(p);
+    let mut entry = info.and_then(|i| reentry_in(i, period)).map(|r| r.on);
+    let state = match (unit.state)(p) {
+        Some(state) => state.clone(),
+        None => match info.and_then(|i| entry_rating(i, period)) {
+            Some((rating, how)) => {
+                entry = Some(how);
+                IslState::rated(rating, 0, false)
+            }
+            None => IslState::default(),
+        },
+    };
+    (state, entry)
+}
+
+/// What one player of the period brings to it: his state at its start, what he enters the list
+/// on here, and the part he first plays in.
+struct Start {
+    state: IslState,
+    entry: Option<Entry>,
+    first_part: usize,
+}
+
+/// The rows a player's counted games give, and his state after the period.
+fn rate_player(
+    unit: &Unit<'_, Isl>,
+    period: &Period,
+    parts: &[&EventPart],
+    p: PlayerIdx,
+    start: &Start,
+    games: &[Counted],
+) -> (IslState, Vec<PlayerRating<IslDetail>>) {
+    let before = &start.state;
+    match before {
+        IslState::Rated {
+            rating,
+            games: n,
+            reached_2400,
+        } => {
+            let junior = is_junior(unit.players.get(p).and_then(|i| i.born), period);
+            let figures = rated_figures(*rating, *n, junior, *reached_2400, games);
+            let total: i64 = figures.iter().map(|f| f.change).sum();
+            let new = new_rating(*rating, total);
+            let entry = start.entry;
+            let after = if games.is_empty() && entry.is_none() {
+                before.clone()
+            } else {
+                IslState::Rated {
+                    rating: new,
+                    games: n.saturating_add(games.len() as u32),
+                    reached_2400: *reached_2400 || reaches_2400(new),
+                }
+            };
+            let builder = RowBuilder {
+                player: p,
+                parts,
+                old: Some(*rating),
+                new,
+                detail: IslDetail {
+                    entry,
+                    ..IslDetail::default()
+                },
+            };
+            let mut rows = builder.rows(games, Some(&figures));
+            // An entrant whose games do not count this period still shows his entry: a row
+            // without games in the part he first played in.
+            if rows.is_empty() && entry.is_some() {
+                rows.push(builder.row(start.first_part, &[], Some(&[])));
+            }
+            (after, rows)
+        }
+        IslState::Provisional(record) => {
+            let mut totals: Provisional = *record;
+            for c in games {
+                totals.add(c.opponent_rating, c.halves);
+            }
+            let initial = totals
+                .qualifies()
+                .then(|| initial_rating(&totals))
+                .flatten();
+            let after = match initial {
+                Some(r) => IslState::rated(r, totals.games, false),
+                None => IslState::Provisional(totals),
+            };
+            let builder = RowBuilder {
+                player: p,
+                parts,
+                old: None,
+                new: initial.unwrap_or(0),
+                detail: IslDetail {
+                    initial: initial.is_some(),
+                    provisional: Some(totals),
+                    ..IslDetail::default()
+                },
+            };
+            (after, builder.rows(games, None))
+        }
+    }
+}
+
+/// The period's event parts in ledger order, and each part's played games by round.
+fn period_games<'a>(unit: &Unit<'a, Isl>) -> (Vec<&'a EventPart>, Vec<Vec<&'a Game>>) {
+    let parts = ledger_order(unit.parts, unit.events);
+    let games = parts
+        .iter()
+        .map(|part| games_in_order(&unit.events[part.event], part))
+        .collect();
+    (parts, games)
+}
+
 /// Rates one period (the unit's key names it). Every player of a played game gets his state
 /// after the period back, changed or not: whether his games count for his opponents depends on
 /// it, so the ledger must see him in the unit.
 pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail> {
     let mut out = UnitOutcome::default();
     let period: Period = period_of_key(unit.key);
-    let parts = ledger_order(unit.parts, unit.events);
-    let games: Vec<Vec<&Game>> = parts
-        .iter()
-        .map(|part| games_in_order(&unit.events[part.event], part))
-        .collect();
+    let (parts, games) = period_games(unit);
 
     // Every player of a played game with his state at the period's start, and the part he
-    // first plays in; a foreign player without a state enters the list here when he can, and a
-    // returning Icelander re-entered in the period enters it here.
+    // first plays in.
     let mut slots = Slots::new(unit.players.len());
-    let mut start: Vec<IslState> = Vec::new();
-    let mut first_part: Vec<usize> = Vec::new();
-    let mut entered: Vec<Option<Entry>> = Vec::new();
+    let mut starts: Vec<Start> = Vec::new();
     for (part_no, part) in games.iter().enumerate() {
         for g in part {
             for p in std::iter::once(g.white).chain(g.black) {
                 if !slots.insert(p).1 {
                     continue;
                 }
-                let info = unit.players.get(p);
-                // A player re-entered in this period brings the re-entry's state (the ledger
-                // gives it, `reentry_in_force`): his row says what he entered on.
-                let mut entry = info.and_then(|i| reentry_in(i, &period)).map(|r| r.on);
-                let state = match (unit.state)(p) {
-                    Some(state) => state.clone(),
-                    None => match info.and_then(|i| entry_rating(i, &period)) {
-                        Some((rating, how)) => {
-                            entry = Some(how);
-                            IslState::rated(rating, 0, false)
-                        }
-                        None => IslState::default(),
-                    },
-                };
-                start.push(state);
-                first_part.push(part_no);
-                entered.push(entry);
+                let (state, entry) = start_of(unit, &period, p);
+                starts.push(Start {
+                    state,
+                    entry,
+                    first_part: part_no,
+                });
             }
         }
     }
+    let start: Vec<IslState> = starts.iter().map(|s| s.state.clone()).collect();
     let counted = counted_games(&games, &slots, &start);
 
     // In the order of the players' indices.
@@ -309,7 +411,7 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
             let games = counted.of(s);
             let parts = games.windows(2).filter(|w| w[0].part != w[1].part).count();
             match games.len() {
-                0 => usize::from(entered[s].is_some() && start[s].rating().is_some()),
+                0 => usize::from(starts[s].entry.is_some() && start[s].rating().is_some()),
                 _ => parts + 1,
             }
         })
@@ -317,77 +419,150 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
     out.ratings.reserve_exact(row_count);
     for s in order {
         let p = slots.players[s];
-        let before = &start[s];
-        let games = counted.of(s);
-        let (after, rows) = match before {
-            IslState::Rated {
-                rating,
-                games: n,
-                reached_2400,
-            } => {
-                let junior = is_junior(unit.players.get(p).and_then(|i| i.born), &period);
-                let figures = rated_figures(*rating, *n, junior, *reached_2400, games);
-                let total: i64 = figures.iter().map(|f| f.change).sum();
-                let new = new_rating(*rating, total);
-                let entry = entered[s];
-                let after = if games.is_empty() && entry.is_none() {
-                    before.clone()
-                } else {
-                    IslState::Rated {
-                        rating: new,
-                        games: n.saturating_add(games.len() as u32),
-                        reached_2400: *reached_2400 || reaches_2400(new),
-                    }
-                };
-                let builder = RowBuilder {
-                    player: p,
-                    parts: &parts,
-                    old: Some(*rating),
-                    new,
-                    detail: IslDetail {
-                        entry,
-                        ..IslDetail::default()
-                    },
-                };
-                let mut rows = builder.rows(games, Some(&figures));
-                // An entrant whose games do not count this period still shows his entry: a
-                // row without games in the part he first played in.
-                if rows.is_empty() && entry.is_some() {
-                    rows.push(builder.row(first_part[s], &[], Some(&[])));
-                }
-                (after, rows)
-            }
-            IslState::Provisional(record) => {
-                let mut totals: Provisional = *record;
-                for c in games {
-                    totals.add(c.opponent_rating, c.halves);
-                }
-                let initial = totals
-                    .qualifies()
-                    .then(|| initial_rating(&totals))
-                    .flatten();
-                let after = match initial {
-                    Some(r) => IslState::rated(r, totals.games, false),
-                    None => IslState::Provisional(totals),
-                };
-                let builder = RowBuilder {
-                    player: p,
-                    parts: &parts,
-                    old: None,
-                    new: initial.unwrap_or(0),
-                    detail: IslDetail {
-                        initial: initial.is_some(),
-                        provisional: Some(totals),
-                        ..IslDetail::default()
-                    },
-                };
-                (after, builder.rows(games, None))
-            }
-        };
+        let (after, rows) = rate_player(unit, &period, &parts, p, &starts[s], counted.of(s));
         out.ratings.extend(rows);
         out.states.push((p, after));
     }
     debug_assert_eq!(out.ratings.len(), row_count, "the rows counted beforehand");
+    out
+}
+
+/// Rates a period again from what it published ([`crate::rules::Rulebook::rate_again`]): each
+/// player is rated from his state at the start, his own games and his opponents' states at the
+/// start, so only the players whose games changed or whose state moved, and the opponents of
+/// those moved, are rated anew; every other player's rows and state are taken as published.
+pub(super) fn rate_again(
+    unit: &Unit<'_, Isl>,
+    previous: &Previous<'_, Isl>,
+) -> UnitOutcome<IslState, (), IslDetail> {
+    let period: Period = period_of_key(unit.key);
+    let (parts, games) = period_games(unit);
+    let moved = |p: PlayerIdx| previous.moved.contains(p);
+    // The players rated anew whoever they play: those whose games changed or who moved.
+    let mut touched = previous.changed.clone();
+    touched.union_with(previous.moved);
+    let anew_alone = |p: PlayerIdx| touched.contains(p);
+
+    // The players rated anew, with what they bring (their first part found below).
+    let mut anew: BTreeMap<PlayerIdx, Start> = BTreeMap::new();
+    let mut marked = FixedBitSet::new();
+    let mut add = |p: PlayerIdx| {
+        marked.grow_and_insert(p);
+        anew.entry(p).or_insert_with(|| {
+            let (state, entry) = start_of(unit, &period, p);
+            Start {
+                state,
+                entry,
+                first_part: 0,
+            }
+        });
+    };
+    for g in games.iter().flatten() {
+        if anew_alone(g.white) {
+            add(g.white);
+        }
+        if let Some(black) = g.black {
+            if anew_alone(black) || moved(g.white) {
+                add(black);
+            }
+            if moved(black) {
+                add(g.white);
+            }
+        }
+    }
+    // The part each first plays in.
+    let mut found: BTreeSet<PlayerIdx> = BTreeSet::new();
+    'parts: for (part_no, part) in games.iter().enumerate() {
+        if found.len() == anew.len() {
+            break 'parts;
+        }
+        for g in part {
+            for p in std::iter::once(g.white).chain(g.black) {
+                if marked.contains(p)
+                    && found.insert(p)
+                    && let Some(start) = anew.get_mut(&p)
+                {
+                    start.first_part = part_no;
+                }
+            }
+        }
+    }
+
+    // Their counted games, in order, against their opponents' states at the start.
+    let mut opponents: BTreeMap<PlayerIdx, Option<Rating>> = BTreeMap::new();
+    let mut counted: BTreeMap<PlayerIdx, Vec<Counted>> = BTreeMap::new();
+    for (part_no, part) in games.iter().enumerate() {
+        for g in part {
+            let (Some(black), Some(result)) = (g.black, g.result) else {
+                continue;
+            };
+            let sides = [
+                (g.white, black, result.white_halves),
+                (black, g.white, result.black_halves),
+            ];
+            for (me, them, halves) in sides {
+                if !marked.contains(me) {
+                    continue;
+                }
+                let opponent_rating = match marked.contains(them).then(|| anew.get(&them)).flatten()
+                {
+                    Some(start) => start.state.rating(),
+                    None => *opponents
+                        .entry(them)
+                        .or_insert_with(|| start_of(unit, &period, them).0.rating()),
+                };
+                if let Some(opponent_rating) = opponent_rating {
+                    counted.entry(me).or_default().push(Counted {
+                        part: part_no as u32,
+                        round: g.round,
+                        opponent: them as u32,
+                        opponent_rating,
+                        halves,
+                    });
+                }
+            }
+        }
+    }
+
+    // Every player in index order: those rated anew from here, the others as published (a
+    // player whose games changed or whose state moved and who no longer plays here is gone).
+    let mut out = UnitOutcome::default();
+    out.states.reserve(previous.states.len() + anew.len());
+    out.ratings.reserve(previous.ratings.len() + 2 * anew.len());
+    let mut rows = previous.ratings.iter().peekable();
+    let mut kept = previous
+        .states
+        .iter()
+        .filter(|(p, _)| !anew_alone(**p) && !marked.contains(**p))
+        .peekable();
+    let mut rated = anew.iter().peekable();
+    loop {
+        // The next player by index: one kept, or one rated anew.
+        let kept_next = match (kept.peek(), rated.peek()) {
+            (None, None) => break,
+            (Some((k, _)), Some((r, _))) => k < r,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+        };
+        if kept_next {
+            let Some((&p, state)) = kept.next() else {
+                break;
+            };
+            while rows.next_if(|r| r.player < p).is_some() {}
+            while let Some(row) = rows.next_if(|r| r.player == p) {
+                out.ratings.push(row.clone());
+            }
+            out.states.push((p, state.clone()));
+        } else {
+            let Some((&p, start)) = rated.next() else {
+                break;
+            };
+            let games = counted.get(&p).map_or(&[][..], Vec::as_slice);
+            let (after, new_rows) = rate_player(unit, &period, &parts, p, start, games);
+            out.ratings.extend(new_rows);
+            out.states.push((p, after));
+        }
+    }
     out
 }
 
@@ -480,8 +655,10 @@ mod tests {
         let states = [rated(1600, 99), rated(1600, 50), rated(1600, 50)];
         let out = rate_period("2025-03-01", &events, &players, &states);
         let rows = rows_of(&out, 0);
-        let k_by_event: Vec<(usize, Vec<u8>)> =
-            rows.iter().map(|r| (r.event, r.detail.k.clone())).collect();
+        let k_by_event: Vec<(usize, Vec<u8>)> = rows
+            .iter()
+            .map(|r| (r.event, r.detail.k.to_vec()))
+            .collect();
         assert_eq!(k_by_event, vec![(1, vec![30]), (0, vec![25])]);
         // −15 + 12.5 = −2.5 → 1597.5 → 1598.
         assert_eq!(state_of(&out, 0), rated(1598, 101).as_ref());
@@ -588,7 +765,7 @@ mod tests {
         let players = vec![PlayerInfo::default(); 2];
         let states = [rated(2390, 120), rated(2390, 120)];
         let out = rate_period("2025-03-01", &events, &players, &states);
-        assert_eq!(rows_of(&out, 0)[0].detail.k, vec![25], "not yet locked");
+        assert_eq!(*rows_of(&out, 0)[0].detail.k, [25], "not yet locked");
         assert_eq!(
             state_of(&out, 0),
             Some(&IslState::Rated {
@@ -609,8 +786,8 @@ mod tests {
         let players = vec![born("2004-03-02"), born("2004-03-01")];
         let states = [rated(1500, 40), rated(1500, 40)];
         let out = rate_period("2025-06-01", &events, &players, &states);
-        assert_eq!(rows_of(&out, 0)[0].detail.k, vec![35]);
-        assert_eq!(rows_of(&out, 1)[0].detail.k, vec![30]);
+        assert_eq!(*rows_of(&out, 0)[0].detail.k, [35]);
+        assert_eq!(*rows_of(&out, 1)[0].detail.k, [30]);
         assert_eq!(rows_of(&out, 0)[0].detail.change, Some(1750));
         assert_eq!(rows_of(&out, 1)[0].detail.change, Some(-1500));
     }

@@ -84,7 +84,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
         opponents.clear();
         opponents.extend(encounters.iter().map(|e| (start[e.opponent], e.halves)));
         let after = pelo_after_each(ro, &opponents);
-        let lines: Vec<GameLine> = encounters
+        let lines: std::sync::Arc<[GameLine]> = encounters
             .iter()
             .zip(&opponents)
             .zip(&after)

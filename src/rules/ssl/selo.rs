@@ -262,7 +262,7 @@ fn player_rating(
     opponents: &[(Rating, u8)],
     after: &[Rating],
 ) -> PlayerRating {
-    let lines: Vec<GameLine> = games
+    let lines: std::sync::Arc<[GameLine]> = games
         .of_slot(slot)
         .iter()
         .zip(opponents)

@@ -196,13 +196,13 @@ impl Rulebook for Tsf {
     }
 
     /// B.1.e: every event of a month is rated against the list in force at its start, apart
-    /// from the others; an event none of whose players moved rates as it did.
+    /// from the others; an event none of whose players moved or had a game changed rates as
+    /// it did.
     fn rate_again(
         &self,
         unit: &Unit<'_, Self>,
-        previous: &[crate::rules::PlayerRating<TsfDetail>],
-        moved: &dyn Fn(crate::model::PlayerIdx) -> bool,
+        previous: &crate::rules::Previous<'_, Self>,
     ) -> Option<UnitOutcome<TsfState, (), TsfDetail>> {
-        Some(rate::rate(unit, Some((previous, moved))))
+        Some(rate::rate(unit, Some(previous)))
     }
 }

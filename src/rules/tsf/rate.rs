@@ -15,7 +15,7 @@ use super::unrated::{
 use super::{Figures, STANDARD, Tsf, TsfDetail, TsfState};
 use crate::model::{Event, Game, PlayerIdx, Rating};
 use crate::rules::{
-    Factors, GameLine, Grouped, Halves, Performance, PlayerRating, Unit, UnitOutcome,
+    Factors, GameLine, Grouped, Halves, Performance, PlayerRating, Previous, Unit, UnitOutcome,
 };
 
 /// One game from one side.
@@ -317,19 +317,22 @@ fn rate_event(
         .collect()
 }
 
-/// An event's rows as the unit last published them, when none of its players moved since
-/// (`None`: one did, or it published none): each with the standing it was rated with, which
-/// is his standing now.
+/// An event's rows as the unit last published them, when it is as it was and none of its
+/// players moved since (`None`: it changed, one did, or it published none): each with the
+/// standing it was rated with, which is his standing now.
 fn kept_rows(
     unit: &Unit<'_, Tsf>,
     event_idx: usize,
     games: &[usize],
-    previous: &[PlayerRating<TsfDetail>],
+    previous: &Previous<'_, Tsf>,
     published: &BTreeMap<usize, std::ops::Range<usize>>,
-    moved: &dyn Fn(PlayerIdx) -> bool,
     standard: &dyn Fn(PlayerIdx) -> Option<Rating>,
 ) -> Option<Vec<Row>> {
     let event = unit.events.get(event_idx)?;
+    if previous.events_changed.contains(&event_idx) {
+        return None;
+    }
+    let moved = |p: PlayerIdx| previous.moved.contains(p);
     let anyone_moved = games
         .iter()
         .filter_map(|&g| event.games.get(g))
@@ -340,7 +343,7 @@ fn kept_rows(
     }
     let nobody = crate::model::PlayerInfo::default();
     Some(
-        previous[published.get(&event_idx)?.clone()]
+        previous.ratings[published.get(&event_idx)?.clone()]
             .iter()
             .map(|rating| {
                 let p = rating.player;
@@ -356,9 +359,6 @@ fn kept_rows(
             .collect(),
     )
 }
-
-/// What a month is rated again from: the rows it last published, and who moved since.
-type Again<'a> = (&'a [PlayerRating<TsfDetail>], &'a dyn Fn(PlayerIdx) -> bool);
 
 /// What a player's month adds up to on the list.
 enum Tally {
@@ -405,12 +405,12 @@ impl Tally {
 /// from all of them are summed; an unrated player's performance in each event is archived, in
 /// the ledger order of the events.
 ///
-/// `again`: the rows the unit published when last rated, and which players moved since (its
-/// events and games as they were then): an event none of whose players moved keeps its rows,
-/// each player's standing in it found again for the month's sums.
+/// `again`: what the unit published when last rated, and what moved since: an event as it was,
+/// none of whose players moved, keeps its rows, each player's standing in it
+/// found again for the month's sums.
 pub(super) fn rate(
     unit: &Unit<'_, Tsf>,
-    again: Option<Again<'_>>,
+    again: Option<&Previous<'_, Tsf>>,
 ) -> UnitOutcome<TsfState, (), TsfDetail> {
     let mut parts: Vec<_> = unit.parts.iter().collect();
     parts.sort_by(|a, b| {
@@ -424,9 +424,9 @@ pub(super) fn rate(
     // these (a month's rows grown by doubling would be copied, and over-allocated, many times).
     // Where each event's rows are among those the month last published: together, in player
     // order, as `rate_event` gave them.
-    let published = again.map(|(previous, _)| {
+    let published = again.map(|previous| {
         let mut at: BTreeMap<usize, std::ops::Range<usize>> = BTreeMap::new();
-        for (i, r) in previous.iter().enumerate() {
+        for (i, r) in previous.ratings.iter().enumerate() {
             at.entry(r.event).or_insert(i..i).end = i + 1;
         }
         at
@@ -435,7 +435,7 @@ pub(super) fn rate(
         .iter()
         .map(|part| {
             let event_id = unit.events.get(part.event).map(|e| e.id.clone());
-            let kept = again.and_then(|(previous, moved)| {
+            let kept = again.and_then(|previous| {
                 let published = published.as_ref()?;
                 kept_rows(
                     unit,
@@ -443,7 +443,6 @@ pub(super) fn rate(
                     &part.games,
                     previous,
                     published,
-                    moved,
                     &standard,
                 )
             });

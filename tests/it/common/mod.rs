@@ -25,6 +25,23 @@ pub fn ok(out: &Output) -> String {
 }
 
 /// A date written as the files write it: `2025-03-01`.
+/// What changing game `g` of event `e` touches, as the desk finds it: the game, with its
+/// players.
+pub fn game_touched<R: ratedesk::rules::Rulebook>(
+    book: &ratedesk::book::Book<R>,
+    e: usize,
+    g: usize,
+) -> ratedesk::ledger::Touched {
+    let game = &book.events[e].games[g];
+    let mut touched = ratedesk::ledger::Touched::default();
+    touched.game(
+        e,
+        (game.round, game.board),
+        std::iter::once(game.white).chain(game.black),
+    );
+    touched
+}
+
 pub fn day(text: &str) -> chrono::NaiveDate {
     chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").expect("a test date as YYYY-MM-DD")
 }
