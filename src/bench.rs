@@ -22,21 +22,58 @@ use crate::demo::{GAMES_PER_OPEN, Params};
 use crate::ledger::Ledger;
 use crate::rules::ssl::Ssl;
 
-/// The federation sizes measured.
-#[derive(Clone, Copy, Debug)]
+/// The federation sizes measured: players, and games over `years`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scale {
     pub players: usize,
     pub games: usize,
+    pub years: u32,
 }
 
 pub const NATIONAL: Scale = Scale {
     players: 30_000,
     games: 1_000_000,
+    years: 10,
 };
 pub const FIDE: Scale = Scale {
     players: 1_000_000,
     games: 10_000_000,
+    years: 10,
 };
+
+impl Scale {
+    /// The federation `bench --players --years --games-a-year` asks for: national scale when
+    /// none is given; games a year by the rulebook's shape when only the size is.
+    pub fn asked(
+        rules: &str,
+        players: Option<usize>,
+        years: Option<u32>,
+        games_a_year: Option<usize>,
+    ) -> Self {
+        if players.is_none() && years.is_none() && games_a_year.is_none() {
+            return NATIONAL;
+        }
+        let players = players.unwrap_or(NATIONAL.players);
+        let years = years.unwrap_or(NATIONAL.years).max(1);
+        let a_year = games_a_year.unwrap_or_else(|| games_a_year_of(rules, players));
+        Self {
+            players,
+            games: a_year * years as usize,
+            years,
+        }
+    }
+}
+
+/// Rated games a year in a federation of `players` registered players, as the rulebook's
+/// federation plays: Turkey about 1.5 a registered player (1.7 million licences, most of them
+/// not active in a year, and about 1.5 million rated games a year on its three lists); the
+/// others as the national demo, about 3.3 (100 000 games a year among 30 000 players).
+pub fn games_a_year_of(rules: &str, players: usize) -> usize {
+    match rules {
+        "tsf" => players * 3 / 2,
+        _ => players * NATIONAL.games / NATIONAL.years as usize / NATIONAL.players,
+    }
+}
 
 /// The rulebooks that can be measured, by code.
 pub const RULES: [&str; 3] = crate::federations::registry::CODES;
@@ -47,7 +84,7 @@ const KEYED: usize = 200;
 const CASCADES: usize = 7;
 
 pub fn params(scale: Scale) -> Params {
-    let years = 10;
+    let years = scale.years;
     Params {
         players: scale.players,
         years,
@@ -110,15 +147,15 @@ fn demo<R: Federation>(rulebook: &R, scale: Scale) -> anyhow::Result<Demo<R>> {
 
 /// Runs the whole set (national only with `quick`) for a rulebook and returns the figures as
 /// one object.
-pub fn run(rules: &str, quick: bool) -> anyhow::Result<Value> {
-    struct Run(bool);
+pub fn run(rules: &str, quick: bool, scale: Scale) -> anyhow::Result<Value> {
+    struct Run(bool, Scale);
     impl WithFederation for Run {
         type Output = anyhow::Result<Value>;
         fn with<R: Federation>(self, rulebook: R) -> Self::Output {
-            run_for(rulebook, self.0)
+            run_for(rulebook, self.0, self.1)
         }
     }
-    with_federation(rules, Run(quick))?
+    with_federation(rules, Run(quick, scale))?
 }
 
 /// Adds `NAME_floor_x` (the figure as a multiple of the floor) beside every figure in `names`.
@@ -136,13 +173,12 @@ fn against_floor(result: &mut Value, floor_ms: f64, names: &[&str]) {
     }
 }
 
-fn run_for<R: Federation>(rulebook: R, quick: bool) -> anyhow::Result<Value> {
+fn run_for<R: Federation>(rulebook: R, quick: bool, scale: Scale) -> anyhow::Result<Value> {
     let exe = std::env::current_exe()?;
     let code = rulebook.code();
-    let scale = NATIONAL;
     say(&format!(
-        "{code}: generating {} players / ~{} games …",
-        scale.players, scale.games
+        "{code}: generating {} players / ~{} games over {} years …",
+        scale.players, scale.games, scale.years
     ));
     let (book, parts) = demo(&rulebook, scale)?;
     let games: usize = book.events.iter().map(|e| e.games.len()).sum();
@@ -173,6 +209,9 @@ fn run_for<R: Federation>(rulebook: R, quick: bool) -> anyhow::Result<Value> {
         anyhow::bail!(warning);
     }
     let build_s = t.elapsed().as_secs_f64();
+    let database_mb = (folder_bytes(dir.path())? as f64 / 1e5).round() / 10.0;
+    say("`check` in a fresh process …");
+    let check_ms = check_in_child(&exe, dir.path())?;
     say("opening it in fresh processes …");
     // Three fresh processes for the median and spread of each figure.
     let mut phases = Vec::new();
@@ -192,12 +231,15 @@ fn run_for<R: Federation>(rulebook: R, quick: bool) -> anyhow::Result<Value> {
     let mut result = json!({
         "rules": code,
         "players": scale.players,
+        "years": scale.years,
         "games": games,
         "floor_ms": floor_ms,
         "floor_spread_ms": [ms(floor_min), ms(floor_max)],
         "full_rerate_ms": full_rerate_ms,
         "full_rerate_spread_ms": [full_min, full_max],
         "database_build_s": (build_s * 10.0).round() / 10.0,
+        "database_mb": database_mb,
+        "check_ms": check_ms,
     });
     if let (Value::Object(r), Value::Object(n)) = (&mut result, national.take()) {
         r.extend(n);
@@ -250,6 +292,40 @@ fn run_for<R: Federation>(rulebook: R, quick: bool) -> anyhow::Result<Value> {
         ],
     );
     Ok(result)
+}
+
+/// The bytes of the files in a folder and its subfolders.
+fn folder_bytes(dir: &Path) -> std::io::Result<u64> {
+    let mut total = 0;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let meta = entry.metadata()?;
+        total += if meta.is_dir() {
+            folder_bytes(&entry.path())?
+        } else {
+            meta.len()
+        };
+    }
+    Ok(total)
+}
+
+/// `ratedesk check` on the database in `dir`, in a fresh process: its time, from the start
+/// of the process to its end, in milliseconds.
+fn check_in_child(exe: &Path, dir: &Path) -> anyhow::Result<f64> {
+    let t = Instant::now();
+    let out = std::process::Command::new(exe)
+        .arg("--db")
+        .arg(dir)
+        .arg("check")
+        .stdout(std::process::Stdio::null())
+        .output()?;
+    let took = t.elapsed();
+    anyhow::ensure!(
+        out.status.success(),
+        "`check` on the generated database failed: {}",
+        String::from_utf8_lossy(&out.stderr).trim()
+    );
+    Ok(ms(took))
 }
 
 /// The national phase's figures over several fresh processes: for each figure the median of
@@ -607,4 +683,35 @@ fn fide<R: Federation>() -> anyhow::Result<Value> {
         "fide_full_rerate_ms": fide_full_rerate_ms,
         "fide_rss_mb": peak,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_size_asked_for_sets_players_years_and_games_by_the_rulebooks_shape() {
+        assert_eq!(Scale::asked("tsf", None, None, None), NATIONAL);
+        // Turkey at its full size: 1.5 M rated games a year, 15 M over ten years.
+        let turkey = Scale::asked("tsf", Some(1_000_000), Some(10), None);
+        assert_eq!((turkey.players, turkey.years), (1_000_000, 10));
+        assert_eq!(turkey.games, 15_000_000);
+        // The national demo's shape for the others: 100 000 games a year for 30 000 players.
+        assert_eq!(
+            Scale::asked("ssl", Some(30_000), None, None).games,
+            1_000_000
+        );
+        assert_eq!(
+            Scale::asked("isl", Some(3_000), Some(2), None).games,
+            20_000
+        );
+        assert_eq!(
+            Scale::asked("isl", None, Some(5), Some(7_000)).games,
+            35_000
+        );
+        // The generator gets the years and about the games a year asked for.
+        let p = params(Scale::asked("tsf", Some(100_000), Some(5), None));
+        assert_eq!((p.players, p.years), (100_000, 5));
+        assert_eq!(p.opens_per_year, Some(150_000 / GAMES_PER_OPEN));
+    }
 }

@@ -207,6 +207,17 @@ enum Command {
         /// The rulebook whose demo federation is measured: ssl, isl or tsf.
         #[arg(long, default_value = app::DEFAULT_RULEBOOK, value_parser = crate::bench::RULES)]
         rules: String,
+        /// The generated federation's registered players (default: national scale, 30 000
+        /// players and about a million games over ten years).
+        #[arg(long)]
+        players: Option<usize>,
+        /// The years of games generated (default 10).
+        #[arg(long)]
+        years: Option<u32>,
+        /// Rated games a year (default: the rulebook's federation's shape for the players:
+        /// Turkey about 1.5 a registered player, the others about 3.3).
+        #[arg(long)]
+        games_a_year: Option<usize>,
         /// One phase in a fresh process (used by the run itself).
         #[arg(long, hide = true, value_name = "PHASE")]
         phase: Option<String>,
@@ -421,10 +432,17 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             json,
             quick,
             rules,
+            players,
+            years,
+            games_a_year,
             phase,
             lines,
             dir,
-        }) => run_bench(json, quick, &rules, phase.as_deref(), lines, dir.as_deref()),
+        }) => {
+            let scale = crate::bench::Scale::asked(&rules, players, years, games_a_year);
+            let phase = phase.as_deref();
+            run_bench(json, quick, &rules, scale, phase, lines, dir.as_deref())
+        }
         Some(command) => with_database(cli.db, command),
         None => workstation(Workstation {
             db: cli.db,
@@ -586,10 +604,12 @@ fn rate(input: Option<&Path>, pretty: bool) -> ExitCode {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_bench(
     json: bool,
     quick: bool,
     rules: &str,
+    scale: crate::bench::Scale,
     phase: Option<&str>,
     lines: usize,
     dir: Option<&Path>,
@@ -606,7 +626,7 @@ fn run_bench(
             app::with_federation(&code, copy::Bench { dir })??
         }
         (Some(p), _) => return Err(Failure::Input(format!("unknown bench phase '{p}'"))),
-        (None, _) => crate::bench::run(rules, quick).map_err(other)?,
+        (None, _) => crate::bench::run(rules, quick, scale).map_err(other)?,
     };
     let mut out = std::io::stdout().lock();
     if json || phase.is_some() {
