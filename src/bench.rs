@@ -41,37 +41,29 @@ pub const FIDE: Scale = Scale {
     years: 10,
 };
 
-impl Scale {
-    /// The federation `bench --players --years --games-a-year` asks for: national scale when
-    /// none is given; games a year by the rulebook's shape when only the size is.
-    pub fn asked(
-        rules: &str,
-        players: Option<usize>,
-        years: Option<u32>,
-        games_a_year: Option<usize>,
-    ) -> Self {
-        if players.is_none() && years.is_none() && games_a_year.is_none() {
+/// The size `bench --players --years --games-a-year` asks for (all `None`: national scale).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Asked {
+    pub players: Option<usize>,
+    pub years: Option<u32>,
+    pub games_a_year: Option<usize>,
+}
+
+impl Asked {
+    /// The federation asked for: national scale when no size is given; games a year by the
+    /// rulebook's federation's shape (`per_thousand` players) when only the size is.
+    pub fn scale(self, per_thousand: usize) -> Scale {
+        if self == Self::default() {
             return NATIONAL;
         }
-        let players = players.unwrap_or(NATIONAL.players);
-        let years = years.unwrap_or(NATIONAL.years).max(1);
-        let a_year = games_a_year.unwrap_or_else(|| games_a_year_of(rules, players));
-        Self {
+        let players = self.players.unwrap_or(NATIONAL.players);
+        let years = self.years.unwrap_or(NATIONAL.years).max(1);
+        let a_year = self.games_a_year.unwrap_or(players * per_thousand / 1_000);
+        Scale {
             players,
             games: a_year * years as usize,
             years,
         }
-    }
-}
-
-/// Rated games a year in a federation of `players` registered players, as the rulebook's
-/// federation plays: Turkey about 1.5 a registered player (1.7 million licences, most of them
-/// not active in a year, and about 1.5 million rated games a year on its three lists); the
-/// others as the national demo, about 3.3 (100 000 games a year among 30 000 players).
-pub fn games_a_year_of(rules: &str, players: usize) -> usize {
-    match rules {
-        "tsf" => players * 3 / 2,
-        _ => players * NATIONAL.games / NATIONAL.years as usize / NATIONAL.players,
     }
 }
 
@@ -147,15 +139,15 @@ fn demo<R: Federation>(rulebook: &R, scale: Scale) -> anyhow::Result<Demo<R>> {
 
 /// Runs the whole set (national only with `quick`) for a rulebook and returns the figures as
 /// one object.
-pub fn run(rules: &str, quick: bool, scale: Scale) -> anyhow::Result<Value> {
-    struct Run(bool, Scale);
+pub fn run(rules: &str, quick: bool, asked: Asked) -> anyhow::Result<Value> {
+    struct Run(bool, Asked);
     impl WithFederation for Run {
         type Output = anyhow::Result<Value>;
         fn with<R: Federation>(self, rulebook: R) -> Self::Output {
             run_for(rulebook, self.0, self.1)
         }
     }
-    with_federation(rules, Run(quick, scale))?
+    with_federation(rules, Run(quick, asked))?
 }
 
 /// Adds `NAME_floor_x` (the figure as a multiple of the floor) beside every figure in `names`.
@@ -173,9 +165,10 @@ fn against_floor(result: &mut Value, floor_ms: f64, names: &[&str]) {
     }
 }
 
-fn run_for<R: Federation>(rulebook: R, quick: bool, scale: Scale) -> anyhow::Result<Value> {
+fn run_for<R: Federation>(rulebook: R, quick: bool, asked: Asked) -> anyhow::Result<Value> {
     let exe = std::env::current_exe()?;
     let code = rulebook.code();
+    let scale = asked.scale(rulebook.games_a_year_per_thousand());
     say(&format!(
         "{code}: generating {} players / ~{} games over {} years …",
         scale.players, scale.games, scale.years
@@ -688,29 +681,29 @@ fn fide<R: Federation>() -> anyhow::Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::isl::Isl;
+    use crate::rules::tsf::Tsf;
 
     #[test]
-    fn the_size_asked_for_sets_players_years_and_games_by_the_rulebooks_shape() {
-        assert_eq!(Scale::asked("tsf", None, None, None), NATIONAL);
+    fn the_size_asked_for_sets_players_years_and_games_by_the_federations_shape() {
+        let asked = |players, years, games_a_year| Asked {
+            players,
+            years,
+            games_a_year,
+        };
+        let tsf = Tsf.games_a_year_per_thousand();
+        assert_eq!(asked(None, None, None).scale(tsf), NATIONAL);
         // Turkey at its full size: 1.5 M rated games a year, 15 M over ten years.
-        let turkey = Scale::asked("tsf", Some(1_000_000), Some(10), None);
+        let turkey = asked(Some(1_000_000), Some(10), None).scale(tsf);
         assert_eq!((turkey.players, turkey.years), (1_000_000, 10));
         assert_eq!(turkey.games, 15_000_000);
         // The national demo's shape for the others: 100 000 games a year for 30 000 players.
-        assert_eq!(
-            Scale::asked("ssl", Some(30_000), None, None).games,
-            1_000_000
-        );
-        assert_eq!(
-            Scale::asked("isl", Some(3_000), Some(2), None).games,
-            20_000
-        );
-        assert_eq!(
-            Scale::asked("isl", None, Some(5), Some(7_000)).games,
-            35_000
-        );
+        let isl = Isl.games_a_year_per_thousand();
+        assert_eq!(asked(Some(30_000), None, None).scale(isl).games, 999_900);
+        assert_eq!(asked(Some(3_000), Some(2), None).scale(isl).games, 19_998);
+        assert_eq!(asked(None, Some(5), Some(7_000)).scale(isl).games, 35_000);
         // The generator gets the years and about the games a year asked for.
-        let p = params(Scale::asked("tsf", Some(100_000), Some(5), None));
+        let p = params(asked(Some(100_000), Some(5), None).scale(tsf));
         assert_eq!((p.players, p.years), (100_000, 5));
         assert_eq!(p.opens_per_year, Some(150_000 / GAMES_PER_OPEN));
     }

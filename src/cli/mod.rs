@@ -439,9 +439,13 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             lines,
             dir,
         }) => {
-            let scale = crate::bench::Scale::asked(&rules, players, years, games_a_year);
+            let asked = crate::bench::Asked {
+                players,
+                years,
+                games_a_year,
+            };
             let phase = phase.as_deref();
-            run_bench(json, quick, &rules, scale, phase, lines, dir.as_deref())
+            run_bench(json, quick, &rules, asked, phase, lines, dir.as_deref())
         }
         Some(command) => with_database(cli.db, command),
         None => workstation(Workstation {
@@ -609,7 +613,7 @@ fn run_bench(
     json: bool,
     quick: bool,
     rules: &str,
-    scale: crate::bench::Scale,
+    asked: crate::bench::Asked,
     phase: Option<&str>,
     lines: usize,
     dir: Option<&Path>,
@@ -626,7 +630,7 @@ fn run_bench(
             app::with_federation(&code, copy::Bench { dir })??
         }
         (Some(p), _) => return Err(Failure::Input(format!("unknown bench phase '{p}'"))),
-        (None, _) => crate::bench::run(rules, quick, scale).map_err(other)?,
+        (None, _) => crate::bench::run(rules, quick, asked).map_err(other)?,
     };
     let mut out = std::io::stdout().lock();
     if json || phase.is_some() {

@@ -74,6 +74,13 @@ pub trait Federation: JsonRules + 'static {
     /// year as ranges of event ids — or `None` when the rulebook has none.
     fn demo(&self, params: &Params) -> Option<Demo<Self>>;
 
+    /// Rated games a year per thousand registered players in the federation this rulebook
+    /// rates, for a demo federation of a given size: by default the national demo's shape
+    /// (100 000 games a year among 30 000 players).
+    fn games_a_year_per_thousand(&self) -> usize {
+        3_333
+    }
+
     /// The federation's alphabet, lowercase, in its order: lists of players are sorted by it
     /// (Finnish å, ä, ö after z). Every federation says its own: none is assumed.
     fn alphabet(&self) -> &'static str;

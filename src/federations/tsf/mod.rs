@@ -21,6 +21,13 @@ use crate::rules::{Rulebook, tsf};
 pub const ALPHABET: &str = "abcçdefgğhıijklmnoöpqrsştuüvwxyz";
 
 impl Federation for Tsf {
+    /// About 1.5 rated games a year per registered player: the Turkish federation reports 1.7
+    /// million licensed players, most of them not active in a year, and about 1.5 million rated
+    /// games a year on its three lists.
+    fn games_a_year_per_thousand(&self) -> usize {
+        1_500
+    }
+
     fn demo(&self, params: &Params) -> Option<Demo<Self>> {
         Some(crate::demo::generate_turkey(params))
     }
