@@ -288,11 +288,13 @@ fn run_for<R: Federation>(rulebook: R, quick: bool, asked: Asked) -> anyhow::Res
 }
 
 /// The bytes of the files in a folder and its subfolders.
-fn folder_bytes(dir: &Path) -> std::io::Result<u64> {
+fn folder_bytes(dir: &Path) -> anyhow::Result<u64> {
+    use anyhow::Context;
+    let unreadable = || format!("could not read the size of {}", dir.display());
     let mut total = 0;
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let meta = entry.metadata()?;
+    for entry in std::fs::read_dir(dir).with_context(unreadable)? {
+        let entry = entry.with_context(unreadable)?;
+        let meta = entry.metadata().with_context(unreadable)?;
         total += if meta.is_dir() {
             folder_bytes(&entry.path())?
         } else {

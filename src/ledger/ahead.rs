@@ -39,7 +39,8 @@ pub(super) struct Ahead<R: Rulebook> {
     /// Per player (by index), the step at which a unit last moved his state or awards (0:
     /// none has; grown as players move).
     moved: Vec<u64>,
-    /// The players a unit has moved so far.
+    /// The players a unit has moved so far (those `moved` gives a step), as the set a unit
+    /// rated again reads ([`Previous::moved`]).
     any_moved: FixedBitSet,
 }
 

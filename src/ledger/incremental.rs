@@ -157,10 +157,6 @@ impl Touched {
             .copied()
             .collect()
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.events.is_empty() && self.games.is_empty()
-    }
 }
 
 /// The players of the games of some event parts, sorted, once each.
@@ -615,7 +611,8 @@ impl<R: Rulebook> Ledger<R> {
                 .is_some_and(|id| ids.contains(id))
         });
         let all: BTreeSet<usize> = events.iter().copied().chain(playoffs).collect();
-        let mut changed = FixedBitSet::with_capacity(book.players.len());
+        // Grown to the highest player marked: a key press marks two, not every player.
+        let mut changed = FixedBitSet::new();
         for &e in &all {
             if e < book.events.len() {
                 // A play-off placed again for the event it decides is changed as a whole.
@@ -624,9 +621,7 @@ impl<R: Rulebook> Ledger<R> {
                     .get(&e)
                     .filter(|_| !touched.events.contains(&e))
                     .map(Vec::as_slice);
-                for id in self.place(rulebook, book, e, games, &mut changed) {
-                    queue.insert(id);
-                }
+                queue.extend(self.place(rulebook, book, e, games, &mut changed));
             }
         }
         // Every unit is rated again from what it published: the players of the changed games

@@ -427,9 +427,10 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
     out
 }
 
-/// Rates a period again from what it published ([`crate::rules::Rulebook::rate_again`]): each
-/// player is rated from his state at the start, his own games and his opponents' states at the
-/// start, so only the players whose games changed or whose state moved, and the opponents of
+/// Rates a period again from what it published ([`crate::rules::Rulebook::rate_again`]). Each
+/// player is rated from his state at the start, his own games (Tafla 1 numbers them in ledger
+/// order, Rbreyting sums them, Fyrstu stig totals an unrated player's) and his opponents' states
+/// at the start ("Randstæðings: Stig andstæðingsins í upphafi stigatímabils"), so only the players whose games changed or whose state moved, and the opponents of
 /// those moved, are rated anew; every other player's rows and state are taken as published.
 pub(super) fn rate_again(
     unit: &Unit<'_, Isl>,
