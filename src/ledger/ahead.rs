@@ -93,7 +93,7 @@ fn again<'a, R: Rulebook>(
 ) -> Option<Previous<'a, R>> {
     let old = old.filter(|_| rulebook.rates_again())?;
     Some(Previous {
-        ratings: &old.ratings[..],
+        ratings: old.ratings.runs(),
         states: &old.states,
         moved,
         changed: &changes.players,

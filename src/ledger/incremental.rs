@@ -265,7 +265,7 @@ pub(super) fn rate_unit<'a, R: Rulebook>(
         .and_then(|previous| rulebook.rate_again(&unit, &previous))
         .unwrap_or_else(|| rulebook.rate(&unit));
     UnitResult {
-        ratings: Ratings::new(outcome.ratings),
+        ratings: Ratings::from_rows(outcome.ratings),
         states: outcome.states.into_iter().collect(),
         awards: outcome.awards,
     }

@@ -163,7 +163,7 @@ pub fn rate_all<R: Rulebook>(
         for award in outcome.awards {
             awards[award.player].push(award);
         }
-        for rating in outcome.ratings {
+        for rating in outcome.ratings.into_vec() {
             by_event[rating.event].push(ratings.len());
             by_player[rating.player].push(ratings.len());
             ratings.push(rating);

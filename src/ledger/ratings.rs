@@ -1,20 +1,21 @@
 //! A unit's published ratings, read when they are first looked at: a database opens with every
 //! unit's states and awards (what re-rating needs) and only the stored bytes of its ratings,
 //! which most units never have to show in a session. Rated afresh, a unit holds them as they
-//! came.
+//! came: in runs, some shared with what it published before ([`crate::rules::Rows`]).
 
 use std::sync::OnceLock;
 
+use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::rules::PlayerRating;
+use crate::rules::{PlayerRating, Rows, Run};
 
 /// Reads stored ratings back (`None`: the bytes do not read).
 pub type Decoder<D> = fn(&[u8]) -> Option<Vec<PlayerRating<D>>>;
 
 /// A unit's ratings: as rated, or stored bytes read on first use.
 pub struct Ratings<D> {
-    ratings: OnceLock<Vec<PlayerRating<D>>>,
+    runs: OnceLock<Vec<Run<D>>>,
     stored: Option<(Box<[u8]>, Decoder<D>)>,
 }
 
@@ -22,7 +23,18 @@ impl<D> Ratings<D> {
     /// Ratings as a unit was rated.
     pub fn new(ratings: Vec<PlayerRating<D>>) -> Self {
         Self {
-            ratings: OnceLock::from(ratings),
+            runs: OnceLock::from(Rows::from(ratings).into_runs()),
+            stored: None,
+        }
+    }
+
+    /// Ratings as a rulebook gave them: rows rated now and runs kept.
+    pub fn from_rows(rows: Rows<D>) -> Self
+    where
+        D: Clone,
+    {
+        Self {
+            runs: OnceLock::from(rows.into_compact_runs()),
             stored: None,
         }
     }
@@ -31,7 +43,7 @@ impl<D> Ratings<D> {
     /// ratings (and `ratedesk check` finds the unit different from a fresh calculation).
     pub fn stored(bytes: Box<[u8]>, decode: Decoder<D>) -> Self {
         Self {
-            ratings: OnceLock::new(),
+            runs: OnceLock::new(),
             stored: Some((bytes, decode)),
         }
     }
@@ -39,44 +51,59 @@ impl<D> Ratings<D> {
     /// The stored bytes, while the ratings have not been read from them: written again as
     /// they are.
     pub fn bytes(&self) -> Option<&[u8]> {
-        match (&self.stored, self.ratings.get()) {
+        match (&self.stored, self.runs.get()) {
             (Some((bytes, _)), None) => Some(bytes),
             _ => None,
         }
     }
 
-    pub fn as_slice(&self) -> &[PlayerRating<D>] {
-        self.ratings.get_or_init(|| {
-            self.stored
+    /// The ratings in the runs they are held in.
+    pub fn runs(&self) -> &[Run<D>] {
+        self.runs.get_or_init(|| {
+            let read = self
+                .stored
                 .as_ref()
                 .and_then(|(bytes, decode)| decode(bytes))
-                .unwrap_or_default()
+                .unwrap_or_default();
+            Rows::from(read).into_runs()
         })
     }
-}
 
-impl<D> std::ops::Deref for Ratings<D> {
-    type Target = [PlayerRating<D>];
+    pub fn iter(&self) -> impl Iterator<Item = &PlayerRating<D>> {
+        self.runs().iter().flat_map(|r| r.iter())
+    }
 
-    fn deref(&self) -> &[PlayerRating<D>] {
-        self.as_slice()
+    pub fn len(&self) -> usize {
+        self.runs().iter().map(|r| r.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.runs().iter().all(|r| r.is_empty())
     }
 }
 
 impl<'a, D> IntoIterator for &'a Ratings<D> {
     type Item = &'a PlayerRating<D>;
-    type IntoIter = std::slice::Iter<'a, PlayerRating<D>>;
+    type IntoIter = std::iter::FlatMap<
+        std::slice::Iter<'a, Run<D>>,
+        std::slice::Iter<'a, PlayerRating<D>>,
+        fn(&'a Run<D>) -> std::slice::Iter<'a, PlayerRating<D>>,
+    >;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.as_slice().iter()
+        self.runs().iter().flat_map(|r| r.iter())
     }
 }
 
-impl<D: Clone> Clone for Ratings<D> {
+/// Shares the runs (the rows are not copied), or the stored bytes while they are unread.
+impl<D> Clone for Ratings<D> {
     fn clone(&self) -> Self {
-        match (self.ratings.get(), &self.stored) {
+        match (self.runs.get(), &self.stored) {
             (None, Some((bytes, decode))) => Self::stored(bytes.clone(), *decode),
-            _ => Self::new(self.as_slice().to_vec()),
+            _ => Self {
+                runs: OnceLock::from(self.runs().to_vec()),
+                stored: None,
+            },
         }
     }
 }
@@ -85,20 +112,25 @@ impl<D: PartialEq> PartialEq for Ratings<D> {
     fn eq(&self, other: &Self) -> bool {
         match (self.bytes(), other.bytes()) {
             (Some(a), Some(b)) if a == b => true,
-            _ => self.as_slice() == other.as_slice(),
+            _ => self.len() == other.len() && self.iter().eq(other.iter()),
         }
     }
 }
 
 impl<D: std::fmt::Debug> std::fmt::Debug for Ratings<D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.as_slice()).finish()
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
+/// As one sequence, whatever runs hold it: the bytes of a `Vec` of the same rows.
 impl<D: Serialize> Serialize for Ratings<D> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.as_slice().serialize(s)
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        for row in self.iter() {
+            seq.serialize_element(row)?;
+        }
+        seq.end()
     }
 }
 
@@ -113,20 +145,7 @@ mod tests {
     use super::*;
 
     fn rating(player: usize) -> PlayerRating {
-        PlayerRating {
-            player,
-            event: 0,
-            old: None,
-            new: 1500,
-            established: false,
-            games: 1,
-            score: 1,
-            expected: None,
-            performance: None,
-            factors: crate::rules::Factors::default(),
-            lines: Default::default(),
-            detail: (),
-        }
+        crate::rules::a_row(player, 0)
     }
 
     fn decode(bytes: &[u8]) -> Option<Vec<PlayerRating>> {
@@ -142,5 +161,26 @@ mod tests {
         assert_eq!(stored.bytes(), None, "read now");
         let bad = Ratings::stored(b"?".to_vec().into(), decode);
         assert!(bad.is_empty());
+    }
+
+    #[test]
+    fn ratings_in_several_runs_are_stored_as_the_one_sequence_of_their_rows() {
+        let published = Run::new((0..60).map(rating).collect());
+        let mut rows = Rows::default();
+        rows.keep(published.slice(0..20));
+        rows.push(rating(99));
+        rows.keep(published.slice(21..60));
+        let ratings = Ratings::from_rows(rows);
+        assert_eq!(ratings.runs().len(), 3);
+        let flat: Vec<PlayerRating> = (0..60)
+            .map(|p| rating(if p == 20 { 99 } else { p }))
+            .collect();
+        assert_eq!(
+            serde_json::to_string(&ratings).expect("written"),
+            serde_json::to_string(&flat).expect("written"),
+            "the sequence of a Vec of the same rows"
+        );
+        assert_eq!(ratings, Ratings::new(flat));
+        assert_eq!(ratings.clone().runs().len(), 3, "a clone shares the runs");
     }
 }

@@ -15,10 +15,14 @@ pub mod expectation;
 mod grouped;
 pub mod isl;
 pub mod performance;
+mod rows;
 pub mod ssl;
 pub mod tsf;
 
 pub(crate) use grouped::Grouped;
+#[cfg(test)]
+pub(crate) use rows::a_row;
+pub use rows::{Cursor, Rows, Run};
 
 use chrono::NaiveDate;
 use serde::de::DeserializeOwned;
@@ -249,7 +253,7 @@ pub struct Unit<'a, R: Rulebook> {
 
 /// What a rulebook returns for one unit.
 pub struct UnitOutcome<S, A, D = ()> {
-    pub ratings: Vec<PlayerRating<D>>,
+    pub ratings: Rows<D>,
     pub states: Vec<(PlayerIdx, S)>,
     pub awards: Vec<Award<A>>,
 }
@@ -257,7 +261,7 @@ pub struct UnitOutcome<S, A, D = ()> {
 impl<S, A, D> Default for UnitOutcome<S, A, D> {
     fn default() -> Self {
         Self {
-            ratings: Vec::new(),
+            ratings: Rows::default(),
             states: Vec::new(),
             awards: Vec::new(),
         }
@@ -427,8 +431,8 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
 /// What a unit published when last rated, and what moved since: what
 /// [`Rulebook::rate_again`] starts from.
 pub struct Previous<'a, R: Rulebook> {
-    /// Its rows, in the order [`Rulebook::rate`] gave them.
-    pub ratings: &'a [PlayerRating<R::Detail>],
+    /// Its rows, in the order [`Rulebook::rate`] gave them, in the runs it holds them in.
+    pub ratings: &'a [Run<R::Detail>],
     /// The state it gave each participant.
     pub states: &'a std::collections::BTreeMap<PlayerIdx, R::State>,
     /// The participants (by index) whose state or awards before the unit moved since.

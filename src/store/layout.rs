@@ -45,7 +45,7 @@ pub(super) fn encode_unit<R: Rulebook>(unit: &UnitResult<R>) -> Result<Vec<u8>, 
     let ratings = match unit.ratings.bytes() {
         Some(bytes) => bytes,
         None => {
-            encoded = codec::encode(&unit.ratings.as_slice())?;
+            encoded = codec::encode(&unit.ratings)?;
             &encoded
         }
     };

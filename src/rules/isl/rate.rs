@@ -13,7 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use fixedbitset::FixedBitSet;
 
 use crate::rules::{
-    EventPart, Factors, GameLine, Grouped, Halves, PlayerRating, Previous, Unit, UnitOutcome,
+    Cursor, EventPart, Factors, GameLine, Grouped, Halves, PlayerRating, Previous, Unit,
+    UnitOutcome,
 };
 
 /// One game that counts for a player (his opponent was rated at the period's start).
@@ -529,8 +530,8 @@ pub(super) fn rate_again(
     // player whose games changed or whose state moved and who no longer plays here is gone).
     let mut out = UnitOutcome::default();
     out.states.reserve(previous.states.len() + anew.len());
-    out.ratings.reserve(previous.ratings.len() + 2 * anew.len());
-    let mut rows = previous.ratings.iter().peekable();
+    // The rows of the players kept are taken as stretches of the runs they were published in.
+    let mut rows = Cursor::new(previous.ratings);
     let mut kept = previous
         .states
         .iter()
@@ -549,10 +550,8 @@ pub(super) fn rate_again(
             let Some((&p, state)) = kept.next() else {
                 break;
             };
-            while rows.next_if(|r| r.player < p).is_some() {}
-            while let Some(row) = rows.next_if(|r| r.player == p) {
-                out.ratings.push(row.clone());
-            }
+            rows.skip_while(|r| r.player < p);
+            rows.keep_while(|r| r.player == p, &mut out.ratings);
             out.states.push((p, state.clone()));
         } else {
             let Some((&p, start)) = rated.next() else {

@@ -5,6 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use fixedbitset::FixedBitSet;
+
 use super::method::{Method, Pairing, method};
 use super::rated::{RatedGame, rated_change};
 use super::standing::{Source, Standing, standing};
@@ -15,7 +17,7 @@ use super::unrated::{
 use super::{Figures, STANDARD, Tsf, TsfDetail, TsfState};
 use crate::model::{Event, Game, PlayerIdx, Rating};
 use crate::rules::{
-    Factors, GameLine, Grouped, Halves, Performance, PlayerRating, Previous, Unit, UnitOutcome,
+    Factors, GameLine, Grouped, Halves, Performance, PlayerRating, Previous, Run, Unit, UnitOutcome,
 };
 
 /// One game from one side.
@@ -318,16 +320,15 @@ fn rate_event(
 }
 
 /// An event's rows as the unit last published them, when it is as it was and none of its
-/// players moved since (`None`: it changed, one did, or it published none): each with the
-/// standing it was rated with, which is his standing now.
+/// players moved since (`None`: it changed, one did, or it published none), shared with what it
+/// published.
 fn kept_rows(
     unit: &Unit<'_, Tsf>,
     event_idx: usize,
     games: &[usize],
     previous: &Previous<'_, Tsf>,
-    published: &BTreeMap<usize, std::ops::Range<usize>>,
-    standard: &dyn Fn(PlayerIdx) -> Option<Rating>,
-) -> Option<Vec<Row>> {
+    published: &BTreeMap<usize, Run<TsfDetail>>,
+) -> Option<Run<TsfDetail>> {
     let event = unit.events.get(event_idx)?;
     if previous.events_changed.contains(&event_idx) {
         return None;
@@ -341,23 +342,42 @@ fn kept_rows(
     if anyone_moved {
         return None;
     }
-    let nobody = crate::model::PlayerInfo::default();
-    Some(
-        previous.ratings[published.get(&event_idx)?.clone()]
-            .iter()
-            .map(|rating| {
-                let p = rating.player;
-                let info = unit.players.get(p).unwrap_or(&nobody);
-                let standing = standing(info, unit.list, event.start, (unit.state)(p), || {
-                    standard(p)
-                });
-                Row {
-                    standing,
-                    rating: rating.clone(),
-                }
-            })
-            .collect(),
-    )
+    published.get(&event_idx).cloned()
+}
+
+/// Where each event's rows are among those a unit published: together, in player order, as
+/// `rate_event` gave them, each event's within one run.
+fn published_by_event(runs: &[Run<TsfDetail>]) -> BTreeMap<usize, Run<TsfDetail>> {
+    let mut at = BTreeMap::new();
+    for run in runs {
+        let mut from = 0;
+        while let Some(first) = run.get(from) {
+            let len = run[from..]
+                .iter()
+                .take_while(|r| r.event == first.event)
+                .count();
+            at.entry(first.event)
+                .or_insert_with(|| run.slice(from..from + len));
+            from += len;
+        }
+    }
+    at
+}
+
+/// An event's rows in a unit: kept as published, or rated now with the standings they were
+/// rated from.
+enum EventRows {
+    Kept(Run<TsfDetail>),
+    Rated(Vec<Row>),
+}
+
+impl EventRows {
+    fn len(&self) -> usize {
+        match self {
+            EventRows::Kept(run) => run.len(),
+            EventRows::Rated(rows) => rows.len(),
+        }
+    }
 }
 
 /// What a player's month adds up to on the list.
@@ -405,9 +425,11 @@ impl Tally {
 /// from all of them are summed; an unrated player's performance in each event is archived, in
 /// the ledger order of the events.
 ///
-/// `again`: what the unit published when last rated, and what moved since: an event as it was,
-/// none of whose players moved, keeps its rows, each player's standing in it
-/// found again for the month's sums.
+/// `again`: what the unit published when last rated, and what moved since. An event as it was,
+/// none of whose players moved, keeps its rows. A player's month is summed again only when he
+/// plays in an event rated now, moved, or had a game changed (his standing found again for his
+/// kept rows); every other player's state is the one published, for it came from the same rows
+/// and the same standings.
 pub(super) fn rate(
     unit: &Unit<'_, Tsf>,
     again: Option<&Previous<'_, Tsf>>,
@@ -418,86 +440,152 @@ pub(super) fn rate(
         key(a.event).cmp(&key(b.event))
     });
     let standard = |p: PlayerIdx| (unit.state_on)(p, STANDARD).and_then(TsfState::rating);
-    let mut tallies: BTreeMap<PlayerIdx, Tally> = BTreeMap::new();
-    let mut outcome = UnitOutcome::default();
-    // Every event's rows first: the unit keeps its rows as rated, so room is made for exactly
-    // these (a month's rows grown by doubling would be copied, and over-allocated, many times).
-    // Where each event's rows are among those the month last published: together, in player
-    // order, as `rate_event` gave them.
-    let published = again.map(|previous| {
-        let mut at: BTreeMap<usize, std::ops::Range<usize>> = BTreeMap::new();
-        for (i, r) in previous.ratings.iter().enumerate() {
-            at.entry(r.event).or_insert(i..i).end = i + 1;
-        }
-        at
-    });
-    let events: Vec<(Option<String>, Vec<Row>)> = parts
+    let published = again.map(|previous| published_by_event(previous.ratings));
+    let events: Vec<(usize, EventRows)> = parts
         .iter()
         .map(|part| {
-            let event_id = unit.events.get(part.event).map(|e| e.id.clone());
-            let kept = again.and_then(|previous| {
-                let published = published.as_ref()?;
-                kept_rows(
-                    unit,
-                    part.event,
-                    &part.games,
-                    previous,
-                    published,
-                    &standard,
-                )
-            });
-            let rows = kept.unwrap_or_else(|| rate_event(unit, part.event, &part.games, &standard));
-            (event_id, rows)
+            let kept = again
+                .zip(published.as_ref())
+                .and_then(|(previous, published)| {
+                    kept_rows(unit, part.event, &part.games, previous, published)
+                });
+            let rows = match kept {
+                Some(run) => EventRows::Kept(run),
+                None => EventRows::Rated(rate_event(unit, part.event, &part.games, &standard)),
+            };
+            (part.event, rows)
         })
         .collect();
-    outcome
-        .ratings
-        .reserve_exact(events.iter().map(|(_, rows)| rows.len()).sum());
-    for (event_id, rows) in events {
-        for row in rows {
-            let p = row.rating.player;
-            match (row.standing, &row.rating.detail.figures) {
-                // B.1.d: a foreign player's FIDE rating never changes here.
-                (
-                    Standing::Rated {
-                        source: Source::Fide,
-                        ..
-                    },
-                    _,
-                ) => {}
-                (Standing::Rated { rating, games, .. }, Figures::Rated(f, _)) => {
-                    let tally = tallies.entry(p).or_insert(Tally::Rated {
-                        old: rating,
-                        games_before: games,
-                        games: 0,
-                        change: 0,
-                    });
-                    if let Tally::Rated { games, change, .. } = tally {
-                        *games += f.games;
-                        *change += f.change;
-                    }
+    // Rated again: the players whose month is summed again.
+    let anew: Option<FixedBitSet> = again.map(|previous| {
+        let mut anew = previous.changed.clone();
+        anew.union_with(previous.moved);
+        for (_, rows) in &events {
+            if let EventRows::Rated(rows) = rows {
+                for row in rows {
+                    anew.grow_and_insert(row.rating.player);
                 }
-                (_, Figures::Unrated(f)) => {
-                    let tally = tallies.entry(p).or_insert_with(|| Tally::Unrated {
-                        archive: match (unit.state)(p) {
-                            Some(TsfState::Unrated { performances }) => performances.clone(),
-                            _ => Vec::new(),
-                        },
-                    });
-                    if let Tally::Unrated { archive } = tally {
-                        archive.push(Archived {
-                            performance: f.performance,
-                            games: f.games,
-                            event: event_id.clone(),
-                        });
-                    }
-                }
-                // A rated standing always carries rated figures.
-                (Standing::Unrated, Figures::Rated(..)) => {}
             }
-            outcome.ratings.push(row.rating);
+        }
+        anew
+    });
+    let mut tallies: BTreeMap<PlayerIdx, Tally> = BTreeMap::new();
+    let mut outcome = UnitOutcome::default();
+    // Rated whole, the unit keeps its rows as rated: room is made for exactly these (a month's
+    // rows grown by doubling would be copied, and over-allocated, many times).
+    if anew.is_none() {
+        outcome
+            .ratings
+            .reserve_exact(events.iter().map(|(_, rows)| rows.len()).sum());
+    }
+    let nobody = crate::model::PlayerInfo::default();
+    for (event_idx, rows) in events {
+        let Some(event) = unit.events.get(event_idx) else {
+            continue;
+        };
+        match rows {
+            EventRows::Rated(rows) => {
+                for row in rows {
+                    tally(&mut tallies, unit, row.standing, &row.rating, &event.id);
+                    outcome.ratings.push(row.rating);
+                }
+            }
+            EventRows::Kept(run) => {
+                let summed = run
+                    .iter()
+                    .filter(|r| anew.as_ref().is_none_or(|a| a.contains(r.player)));
+                for rating in summed {
+                    let p = rating.player;
+                    let info = unit.players.get(p).unwrap_or(&nobody);
+                    let standing = standing(info, unit.list, event.start, (unit.state)(p), || {
+                        standard(p)
+                    });
+                    tally(&mut tallies, unit, standing, rating, &event.id);
+                }
+                outcome.ratings.keep(run);
+            }
         }
     }
-    outcome.states = tallies.into_iter().map(|(p, t)| (p, t.state())).collect();
+    let summed = tallies.into_iter().map(|(p, t)| (p, t.state()));
+    outcome.states = match again.zip(anew.as_ref()) {
+        Some((previous, anew)) => {
+            let published = previous
+                .states
+                .iter()
+                .filter(|(p, _)| !anew.contains(**p))
+                .map(|(&p, s)| (p, s.clone()));
+            merged(published, summed)
+        }
+        None => summed.collect(),
+    };
     outcome
+}
+
+/// Adds a player's row in an event (`event_id`) to his month, by the standing he was rated with.
+fn tally(
+    tallies: &mut BTreeMap<PlayerIdx, Tally>,
+    unit: &Unit<'_, Tsf>,
+    standing: Standing,
+    row: &PlayerRating<TsfDetail>,
+    event_id: &str,
+) {
+    let p = row.player;
+    match (standing, &row.detail.figures) {
+        // B.1.d: a foreign player's FIDE rating never changes here.
+        (
+            Standing::Rated {
+                source: Source::Fide,
+                ..
+            },
+            _,
+        ) => {}
+        (Standing::Rated { rating, games, .. }, Figures::Rated(f, _)) => {
+            let tally = tallies.entry(p).or_insert(Tally::Rated {
+                old: rating,
+                games_before: games,
+                games: 0,
+                change: 0,
+            });
+            if let Tally::Rated { games, change, .. } = tally {
+                *games += f.games;
+                *change += f.change;
+            }
+        }
+        (_, Figures::Unrated(f)) => {
+            let tally = tallies.entry(p).or_insert_with(|| Tally::Unrated {
+                archive: match (unit.state)(p) {
+                    Some(TsfState::Unrated { performances }) => performances.clone(),
+                    _ => Vec::new(),
+                },
+            });
+            if let Tally::Unrated { archive } = tally {
+                archive.push(Archived {
+                    performance: f.performance,
+                    games: f.games,
+                    event: Some(event_id.to_owned()),
+                });
+            }
+        }
+        // A rated standing always carries rated figures.
+        (Standing::Unrated, Figures::Rated(..)) => {}
+    }
+}
+
+/// Two lists of states sorted by player, with no player in both, as one sorted list.
+fn merged<S>(
+    a: impl Iterator<Item = (PlayerIdx, S)>,
+    b: impl Iterator<Item = (PlayerIdx, S)>,
+) -> Vec<(PlayerIdx, S)> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    let mut all = Vec::with_capacity(a.size_hint().0 + b.size_hint().0);
+    loop {
+        let a_first = match (a.peek(), b.peek()) {
+            (None, None) => break,
+            (Some((p, _)), Some((q, _))) => p < q,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+        };
+        all.extend(if a_first { a.next() } else { b.next() });
+    }
+    all
 }

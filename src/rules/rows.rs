@@ -1,0 +1,356 @@
+//! A unit's rows held in shared runs. A unit rated again keeps most of what it published: the
+//! rows of the events and players nothing reached are taken whole, as stretches of the rows
+//! they were published in, and only the rows rated anew are new. So a unit of thousands of rows
+//! rated again for two players costs its two players' rows, not a copy of every row.
+
+use std::sync::Arc;
+
+use super::PlayerRating;
+
+/// A stretch of rows shared with the result it was first published in.
+pub struct Run<D> {
+    rows: Arc<Vec<PlayerRating<D>>>,
+    start: usize,
+    end: usize,
+}
+
+impl<D> Clone for Run<D> {
+    fn clone(&self) -> Self {
+        Self {
+            rows: Arc::clone(&self.rows),
+            start: self.start,
+            end: self.end,
+        }
+    }
+}
+
+impl<D> Run<D> {
+    /// Rows of their own.
+    pub fn new(rows: Vec<PlayerRating<D>>) -> Self {
+        let end = rows.len();
+        Self {
+            rows: Arc::new(rows),
+            start: 0,
+            end,
+        }
+    }
+
+    /// A stretch of this run (`range` within it), sharing its rows.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Self {
+        assert!(
+            range.start <= range.end && range.end <= self.len(),
+            "a stretch {range:?} of a run of {} rows",
+            self.len()
+        );
+        Self {
+            rows: Arc::clone(&self.rows),
+            start: self.start + range.start,
+            end: self.start + range.end,
+        }
+    }
+
+    /// `next` follows this run in the same rows: the two are one stretch.
+    fn joins(&self, next: &Self) -> bool {
+        Arc::ptr_eq(&self.rows, &next.rows) && self.end == next.start
+    }
+}
+
+impl<D> std::ops::Deref for Run<D> {
+    type Target = [PlayerRating<D>];
+
+    fn deref(&self) -> &[PlayerRating<D>] {
+        &self.rows[self.start..self.end]
+    }
+}
+
+impl<D: std::fmt::Debug> std::fmt::Debug for Run<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// A unit's rows as a rulebook gives them, in order: runs kept from what it published, and rows
+/// rated now.
+pub struct Rows<D> {
+    /// Done runs, in order; the rows pushed since follow them.
+    runs: Vec<Run<D>>,
+    open: Vec<PlayerRating<D>>,
+    /// Rows in the done runs.
+    done: usize,
+}
+
+impl<D> Default for Rows<D> {
+    fn default() -> Self {
+        Self {
+            runs: Vec::new(),
+            open: Vec::new(),
+            done: 0,
+        }
+    }
+}
+
+impl<D> From<Vec<PlayerRating<D>>> for Rows<D> {
+    fn from(rows: Vec<PlayerRating<D>>) -> Self {
+        Self {
+            runs: Vec::new(),
+            open: rows,
+            done: 0,
+        }
+    }
+}
+
+impl<D> Rows<D> {
+    /// A row rated now.
+    pub fn push(&mut self, row: PlayerRating<D>) {
+        self.open.push(row);
+    }
+
+    /// Room for `n` more rows rated now (exactly: a unit keeps its rows as rated).
+    pub fn reserve_exact(&mut self, n: usize) {
+        self.open.reserve_exact(n);
+    }
+
+    /// A run kept whole, after the rows so far (joined to the last one when it follows it in
+    /// the same rows).
+    pub fn keep(&mut self, run: Run<D>) {
+        if run.is_empty() {
+            return;
+        }
+        self.close();
+        self.done += run.len();
+        match self.runs.last_mut() {
+            Some(last) if last.joins(&run) => last.end = run.end,
+            _ => self.runs.push(run),
+        }
+    }
+
+    /// The rows pushed so far become a run of their own.
+    fn close(&mut self) {
+        if self.open.is_empty() {
+            return;
+        }
+        let mut open = std::mem::take(&mut self.open);
+        open.shrink_to_fit();
+        self.done += open.len();
+        self.runs.push(Run::new(open));
+    }
+
+    pub fn len(&self) -> usize {
+        self.done + self.open.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &PlayerRating<D>> {
+        self.runs.iter().flat_map(|r| r.iter()).chain(&self.open)
+    }
+
+    /// Every row in runs.
+    pub fn into_runs(mut self) -> Vec<Run<D>> {
+        self.close();
+        self.runs
+    }
+}
+
+/// The fewest rows a unit's runs hold on average: below it (a unit rated again for one player
+/// after another, its runs cut finer each time), they are copied into one run, so that walking
+/// a unit's rows stays a walk over rows, not over runs.
+const ROWS_A_RUN: usize = 16;
+
+impl<D: Clone> Rows<D> {
+    /// Every row in runs, joined into one when they became too short.
+    pub fn into_compact_runs(mut self) -> Vec<Run<D>> {
+        self.close();
+        if self.runs.len() > 1 && self.runs.len() * ROWS_A_RUN > self.done {
+            let all: Vec<PlayerRating<D>> =
+                self.runs.iter().flat_map(|r| r.iter().cloned()).collect();
+            return vec![Run::new(all)];
+        }
+        self.runs
+    }
+}
+
+impl<D: Clone> Rows<D> {
+    /// Every row, owned (those of kept runs copied).
+    pub fn into_vec(self) -> Vec<PlayerRating<D>> {
+        if self.runs.is_empty() {
+            return self.open;
+        }
+        let mut all = Vec::with_capacity(self.len());
+        all.extend(self.runs.iter().flat_map(|r| r.iter().cloned()));
+        all.extend(self.open);
+        all
+    }
+}
+
+impl<D> Extend<PlayerRating<D>> for Rows<D> {
+    fn extend<I: IntoIterator<Item = PlayerRating<D>>>(&mut self, rows: I) {
+        self.open.extend(rows);
+    }
+}
+
+impl<D> std::ops::Index<usize> for Rows<D> {
+    type Output = PlayerRating<D>;
+
+    fn index(&self, i: usize) -> &PlayerRating<D> {
+        self.iter().nth(i).expect("a row within the unit's rows")
+    }
+}
+
+/// Walks a unit's published rows in order, keeping stretches of them whole.
+pub struct Cursor<'a, D> {
+    runs: &'a [Run<D>],
+    /// The run at hand, and the place in it.
+    run: usize,
+    at: usize,
+}
+
+impl<'a, D> Cursor<'a, D> {
+    pub fn new(runs: &'a [Run<D>]) -> Self {
+        let mut cursor = Self {
+            runs,
+            run: 0,
+            at: 0,
+        };
+        cursor.settle();
+        cursor
+    }
+
+    /// Steps over spent runs.
+    fn settle(&mut self) {
+        while self.runs.get(self.run).is_some_and(|r| self.at >= r.len()) {
+            self.run += 1;
+            self.at = 0;
+        }
+    }
+
+    /// The next row.
+    pub fn peek(&self) -> Option<&'a PlayerRating<D>> {
+        self.runs.get(self.run).and_then(|r| r.get(self.at))
+    }
+
+    /// Steps over the rows for which `skip` holds.
+    pub fn skip_while(&mut self, skip: impl Fn(&PlayerRating<D>) -> bool) {
+        self.stretch(skip, |_| {});
+    }
+
+    /// Keeps in `out` the rows for which `take` holds, as stretches of their runs.
+    pub fn keep_while(&mut self, take: impl Fn(&PlayerRating<D>) -> bool, out: &mut Rows<D>) {
+        self.stretch(take, |run| out.keep(run));
+    }
+
+    /// The rows from here for which `holds` holds, handed on run by run.
+    fn stretch(&mut self, holds: impl Fn(&PlayerRating<D>) -> bool, mut each: impl FnMut(Run<D>)) {
+        while let Some(run) = self.runs.get(self.run) {
+            let from = self.at;
+            let len = run[from..].iter().take_while(|r| holds(r)).count();
+            if len > 0 {
+                each(run.slice(from..from + len));
+            }
+            self.at = from + len;
+            if self.at < run.len() {
+                return;
+            }
+            self.settle();
+        }
+    }
+}
+
+/// A plain row of a player in an event, for tests.
+#[cfg(test)]
+pub(crate) fn a_row(player: usize, event: usize) -> PlayerRating {
+    PlayerRating {
+        player,
+        event,
+        old: None,
+        new: 1500,
+        established: false,
+        games: 1,
+        score: 1,
+        expected: None,
+        performance: None,
+        factors: crate::rules::Factors::default(),
+        lines: Default::default(),
+        detail: (),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(player: usize, event: usize) -> PlayerRating {
+        a_row(player, event)
+    }
+
+    fn players<'a>(rows: impl Iterator<Item = &'a PlayerRating>) -> Vec<usize> {
+        rows.map(|r| r.player).collect()
+    }
+
+    #[test]
+    fn kept_stretches_of_one_run_join_and_rows_rated_now_follow_in_order() {
+        let published = Run::new((0..6).map(|p| row(p, 0)).collect());
+        let mut rows = Rows::default();
+        rows.keep(published.slice(0..2));
+        rows.keep(published.slice(2..3));
+        rows.push(row(10, 1));
+        rows.keep(published.slice(4..6));
+        rows.keep(published.slice(6..6));
+        assert_eq!(players(rows.iter()), [0, 1, 2, 10, 4, 5]);
+        assert_eq!(rows.len(), 6);
+        assert_eq!(rows[3].player, 10);
+        let runs = rows.into_runs();
+        assert_eq!(runs.len(), 3, "0..3 joined, the new row, 4..6");
+        assert!(
+            Arc::ptr_eq(&runs[0].rows, &published.rows),
+            "shared, not copied"
+        );
+    }
+
+    #[test]
+    fn runs_cut_too_fine_are_joined_into_one() {
+        let published = Run::new((0..64).map(|p| row(p, 0)).collect());
+        let mut fine = Rows::default();
+        let mut coarse = Rows::default();
+        for p in (0..64).step_by(2) {
+            fine.keep(published.slice(p..p + 1));
+            fine.push(row(100 + p, 1));
+        }
+        coarse.keep(published.slice(0..32));
+        coarse.push(row(100, 1));
+        coarse.keep(published.slice(33..64));
+        let joined = fine.into_compact_runs();
+        assert_eq!(joined.len(), 1, "64 runs of one row each");
+        assert_eq!(joined[0].len(), 64);
+        assert_eq!(joined[0][1].player, 100);
+        assert_eq!(
+            coarse.into_compact_runs().len(),
+            3,
+            "21 rows a run on average"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "a stretch 2..7 of a run of 6 rows")]
+    fn a_stretch_past_its_run_is_refused() {
+        Run::new((0..6).map(|p| row(p, 0)).collect()).slice(2..7);
+    }
+
+    #[test]
+    fn a_cursor_keeps_and_skips_across_runs() {
+        let a = Run::new([1, 2, 3].map(|p| row(p, 0)).to_vec());
+        let b = Run::new([4, 6, 7].map(|p| row(p, 0)).to_vec());
+        let runs = [a, Run::new(Vec::new()), b];
+        let mut cursor = Cursor::new(&runs);
+        let mut out = Rows::default();
+        cursor.keep_while(|r| r.player < 5, &mut out);
+        assert_eq!(cursor.peek().map(|r| r.player), Some(6));
+        cursor.skip_while(|r| r.player == 6);
+        cursor.keep_while(|r| r.player == 7, &mut out);
+        assert!(cursor.peek().is_none());
+        assert_eq!(players(out.iter()), [1, 2, 3, 4, 7]);
+        assert_eq!(out.into_vec().len(), 5);
+    }
+}
