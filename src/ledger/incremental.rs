@@ -428,23 +428,34 @@ impl<R: Rulebook> Ledger<R> {
         all
     }
 
-    /// The players of a unit's games (sorted): for a unit of one event's part, those placed
-    /// with it (no need to gather them again), otherwise gathered from its parts.
+    /// The players of a unit's games (sorted): those placed with each of its parts (no need to
+    /// go over the games again: a part's players are a few dozen, its games' sides several
+    /// times as many), or, for a part not placed once, gathered from the games.
     pub(super) fn participants(
         &self,
         book: &Book<R>,
         id: &UnitId,
         parts: &[EventPart],
     ) -> Vec<PlayerIdx> {
-        if let [part] = parts
-            && let Some(placed) = self
-                .placed
-                .get(part.event)
-                .and_then(|placed| placed.iter().find(|p| p.id == *id))
-        {
-            return placed.players.clone();
+        // An event placed twice in one unit (no rulebook does so) is gathered from its games.
+        let placed_with = |part: &EventPart| {
+            let mut placed = self.placed.get(part.event)?.iter().filter(|p| p.id == *id);
+            let one = placed.next()?;
+            placed.next().is_none().then_some(one.players.as_slice())
+        };
+        let Some(each) = parts.iter().map(placed_with).collect::<Option<Vec<_>>>() else {
+            return players_of(&book.events, parts);
+        };
+        if let [players] = each.as_slice() {
+            return players.to_vec();
         }
-        players_of(&book.events, parts)
+        let mut players: Vec<PlayerIdx> = Vec::with_capacity(each.iter().map(|p| p.len()).sum());
+        for part in each {
+            players.extend_from_slice(part);
+        }
+        players.sort_unstable();
+        players.dedup();
+        players
     }
 
     /// Records which units event `e` now belongs to; returns the units to rate again for it,
