@@ -160,15 +160,31 @@ impl<D> Rows<D> {
 const ROWS_A_RUN: usize = 16;
 
 impl<D: Clone> Rows<D> {
-    /// Every row in runs, joined into one when they became too short.
+    /// Every row in runs, copied into one run when they became too short, or when the rows they
+    /// keep alive are more than twice those they hold (a month rated again in most of its events
+    /// keeps the whole of what it published for the one event it kept; the next update may do
+    /// the same to the rows rated now).
     pub fn into_compact_runs(mut self) -> Vec<Run<D>> {
         self.close();
-        if self.runs.len() > 1 && self.runs.len() * ROWS_A_RUN > self.done {
+        let too_short = self.runs.len() * ROWS_A_RUN > self.done;
+        if self.runs.len() > 1 && (too_short || self.held() > 2 * self.done) {
             let all: Vec<PlayerRating<D>> =
                 self.runs.iter().flat_map(|r| r.iter().cloned()).collect();
             return vec![Run::new(all)];
         }
         self.runs
+    }
+
+    /// The rows of every vector the runs share, each vector counted once.
+    fn held(&self) -> usize {
+        let mut vectors: Vec<(*const Vec<PlayerRating<D>>, usize)> = self
+            .runs
+            .iter()
+            .map(|r| (Arc::as_ptr(&r.rows), r.rows.len()))
+            .collect();
+        vectors.sort_unstable_by_key(|&(at, _)| at);
+        vectors.dedup_by_key(|&mut (at, _)| at);
+        vectors.iter().map(|&(_, len)| len).sum()
     }
 }
 
@@ -329,6 +345,25 @@ mod tests {
             coarse.into_compact_runs().len(),
             3,
             "21 rows a run on average"
+        );
+    }
+
+    #[test]
+    fn runs_that_keep_a_large_vector_alive_for_few_rows_are_copied_out_of_it() {
+        let published = Run::new((0..100).map(|p| row(p, 0)).collect());
+        let mut mostly_new = Rows::default();
+        mostly_new.keep(published.slice(0..20));
+        mostly_new.extend((0..20).map(|p| row(200 + p, 1)));
+        let runs = mostly_new.into_compact_runs();
+        assert_eq!(runs.len(), 1, "40 rows holding 120 alive");
+        assert!(!Arc::ptr_eq(&runs[0].rows, &published.rows));
+        let mut mostly_kept = Rows::default();
+        mostly_kept.keep(published.slice(0..60));
+        mostly_kept.extend((0..20).map(|p| row(200 + p, 1)));
+        assert_eq!(
+            mostly_kept.into_compact_runs().len(),
+            2,
+            "80 rows holding 120 alive"
         );
     }
 

@@ -16,17 +16,17 @@ use ratedesk::rules::tsf::{Archived, Tsf, TsfState};
 const PLAYERS: usize = 12;
 const RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1", "+-", "0-0", "1/2-0"];
 /// Standard, rapid, blitz, and the edges of each.
-const MINUTES: [u32; 6] = [90, 60, 25, 10, 9, 3];
+pub(crate) const MINUTES: [u32; 6] = [90, 60, 25, 10, 9, 3];
 const PAIRINGS: [&str; 4] = ["swiss", "round_robin", "match", "team"];
 
-fn day(n: u32) -> NaiveDate {
+pub(crate) fn day(n: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(2025, 1, 1).expect("date") + chrono::Days::new(u64::from(n))
 }
 
 /// A new event: its first day, length, tempo, and per round the players' order (the first
 /// `boards × 2` of them paired) and the results.
 #[derive(Clone, Debug)]
-struct EventSpec {
+pub(crate) struct EventSpec {
     start: u32,
     days: u32,
     minutes: usize,
@@ -35,7 +35,7 @@ struct EventSpec {
 }
 
 #[derive(Clone, Debug)]
-enum Op {
+pub(crate) enum Op {
     /// Set the k-th game's result, or clear it (one past the last code).
     Result(usize, usize),
     AddEvent(EventSpec),
@@ -88,7 +88,7 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-fn time_control(minutes: u32) -> Option<TimeControl> {
+pub(crate) fn time_control(minutes: u32) -> Option<TimeControl> {
     Some(TimeControl {
         base_seconds: minutes * 60,
         increment_seconds: 0,
@@ -119,11 +119,11 @@ fn event(id: String, spec: &EventSpec) -> Event {
     }
 }
 
-fn rated(rating: i32, games: u32) -> Option<TsfState> {
+pub(crate) fn rated(rating: i32, games: u32) -> Option<TsfState> {
     Some(TsfState::Rated { rating, games })
 }
 
-fn archive(performance: i32, games: u32) -> Option<TsfState> {
+pub(crate) fn archive(performance: i32, games: u32) -> Option<TsfState> {
     Some(TsfState::Unrated {
         performances: vec![Archived {
             performance,
@@ -186,14 +186,13 @@ fn book() -> Book<Tsf> {
     book
 }
 
-fn live(book: &Book<Tsf>) -> Vec<usize> {
+pub(crate) fn live(book: &Book<Tsf>) -> Vec<usize> {
     (0..book.events.len()).filter(|&e| book.live[e]).collect()
 }
 
-/// Applies one edit to the book; returns the events it touched.
 /// Applies one edit to the book; returns what it touched: a game's result or removal as that
 /// game, the rest as whole events.
-fn apply(book: &mut Book<Tsf>, op: &Op) -> Touched {
+pub(crate) fn apply(book: &mut Book<Tsf>, op: &Op) -> Touched {
     let pick = |book: &Book<Tsf>, k: usize| {
         let l = live(book);
         (!l.is_empty()).then(|| l[k % l.len()])
@@ -242,7 +241,7 @@ fn apply(book: &mut Book<Tsf>, op: &Op) -> Touched {
     }
 }
 
-fn assert_same(ledger: &Ledger<Tsf>, book: &Book<Tsf>) -> Result<(), TestCaseError> {
+pub(crate) fn assert_same(ledger: &Ledger<Tsf>, book: &Book<Tsf>) -> Result<(), TestCaseError> {
     let fresh = Ledger::build(&Tsf, book);
     prop_assert_eq!(ledger.units(), fresh.units());
     for p in 0..book.players.len() {

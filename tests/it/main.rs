@@ -17,6 +17,7 @@ mod hostile_input;
 mod ledger_invariant;
 mod ledger_isl;
 mod ledger_tsf;
+mod ledger_tsf_mixed;
 mod migration;
 mod playoffs;
 mod receipt;

@@ -346,9 +346,11 @@ fn kept_rows(
 }
 
 /// Where each event's rows are among those a unit published: together, in player order, as
-/// `rate_event` gave them, each event's within one run.
+/// `rate_event` gave them, each event's within one run. An event whose rows were found in two
+/// places is left out (rated again).
 fn published_by_event(runs: &[Run<TsfDetail>]) -> BTreeMap<usize, Run<TsfDetail>> {
     let mut at = BTreeMap::new();
+    let mut split = BTreeSet::new();
     for run in runs {
         let mut from = 0;
         while let Some(first) = run.get(from) {
@@ -356,11 +358,16 @@ fn published_by_event(runs: &[Run<TsfDetail>]) -> BTreeMap<usize, Run<TsfDetail>
                 .iter()
                 .take_while(|r| r.event == first.event)
                 .count();
-            at.entry(first.event)
-                .or_insert_with(|| run.slice(from..from + len));
+            if at
+                .insert(first.event, run.slice(from..from + len))
+                .is_some()
+            {
+                split.insert(first.event);
+            }
             from += len;
         }
     }
+    at.retain(|e, _| !split.contains(e));
     at
 }
 
