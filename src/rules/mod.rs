@@ -417,8 +417,8 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
     /// was). A rulebook whose unit is made of events rated apart may rate again only the
     /// events changed or holding a moved player, and one that rates each player from his own
     /// games and his opponents' states only those players and their opponents; the others'
-    /// rows and states are taken as they were. The outcome must be [`Rulebook::rate`]'s. `None`: rate it
-    /// whole.
+    /// rows and states are taken as they were. The outcome must be [`Rulebook::rate`]'s.
+    /// `None`: rate it whole.
     fn rate_again(
         &self,
         _unit: &Unit<'_, Self>,

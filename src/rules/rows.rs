@@ -207,6 +207,7 @@ impl<D> Extend<PlayerRating<D>> for Rows<D> {
     }
 }
 
+#[cfg(test)]
 impl<D> std::ops::Index<usize> for Rows<D> {
     type Output = PlayerRating<D>;
 
@@ -243,6 +244,7 @@ impl<'a, D> Cursor<'a, D> {
     }
 
     /// The next row.
+    #[cfg(test)]
     pub fn peek(&self) -> Option<&'a PlayerRating<D>> {
         self.runs.get(self.run).and_then(|r| r.get(self.at))
     }

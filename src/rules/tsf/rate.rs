@@ -528,7 +528,9 @@ pub(super) fn rate(
     outcome
 }
 
-/// Adds a player's row in an event (`event_id`) to his month, by the standing he was rated with.
+/// Formula 1, B.1.d, B.3.f: adds a player's row in an event (`event_id`) to his month, by the
+/// standing he was rated with: a rated player's change to his sum, an unrated player's
+/// performance to his archive, a foreigner's FIDE rating to nothing.
 fn tally(
     tallies: &mut BTreeMap<PlayerIdx, Tally>,
     unit: &Unit<'_, Tsf>,
