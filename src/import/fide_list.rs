@@ -7,6 +7,7 @@
 //! width. Unrated fields are blank in older lists and `0` in newer ones; both read as unrated.
 //! Everything streams: a record at a time, never the whole list in memory.
 
+use std::borrow::Cow;
 use std::io::{BufRead, Read, Seek};
 use std::ops::Range;
 use std::path::Path;
@@ -287,7 +288,13 @@ impl Layout {
             .iter()
             .find(|(f, _)| *f == Field::Federation)
             .map_or(0, |(_, r)| r.start + 1);
-        let length = text.chars().count();
+        // Columns count characters; an ASCII line (every real list) is sliced as it is.
+        let ascii = text.is_ascii();
+        let length = if ascii {
+            text.len()
+        } else {
+            text.chars().count()
+        };
         if length < needed {
             return Err(at_line(
                 line,
@@ -297,27 +304,26 @@ impl Layout {
                 ),
             ));
         }
-        // Columns count characters; an ASCII line (every real list) is sliced as it is.
-        let chars: Vec<char> = if text.is_ascii() {
-            Vec::new()
-        } else {
-            text.chars().collect()
-        };
-        let cut = |r: &Range<usize>| -> (usize, String) {
-            if text.is_ascii() {
-                let start = r.start.min(text.len());
-                (start, text[start..r.end.min(text.len())].to_string())
+        // The byte at which a character column starts (the line's end past its last).
+        let byte_at = |column: usize| -> usize {
+            if ascii {
+                column.min(text.len())
             } else {
-                let start = r.start.min(chars.len());
-                (start, chars[start..r.end.min(chars.len())].iter().collect())
+                text.char_indices()
+                    .nth(column)
+                    .map_or(text.len(), |(b, _)| b)
             }
         };
-        let mut fields: Vec<(Field, usize, String)> = self
+        let mut fields: Vec<(Field, usize, Cow<'_, str>)> = self
             .columns
             .iter()
             .map(|(f, r)| {
-                let (at, s) = cut(r);
-                (*f, at, s)
+                let start = r.start.min(length);
+                (
+                    *f,
+                    start,
+                    Cow::Borrowed(&text[byte_at(start)..byte_at(r.end)]),
+                )
             })
             .collect();
         // Other titles sometimes run on into the FOA column: `FI,FA,NAIO` … then FOA has no
@@ -331,8 +337,8 @@ impl Layout {
         {
             let tail = std::mem::take(&mut fields[foa].2);
             let (run_on, rest) = tail.split_once(' ').unwrap_or((&tail, ""));
-            fields[foa - 1].2.push_str(run_on);
-            fields[foa].2 = rest.to_string();
+            fields[foa - 1].2.to_mut().push_str(run_on);
+            fields[foa].2 = Cow::Owned(rest.to_string());
         }
         let mut record = FideRecord::default();
         for (field, at, value) in fields {

@@ -68,14 +68,39 @@ pub fn merge_entry(lists: &mut Vec<FideEntry>, entry: FideEntry, kinds: &[FideKi
     }
 }
 
+/// How many FIDE ids a block of reference records spans. The records are kept in blocks of
+/// neighbouring ids (key: the id divided by this), so that a list of a million players is some
+/// thousands of writes, not a million: ids are unique, so a block holds at most this many.
+const BLOCK_IDS: u64 = 1024;
+
+/// A block of reference records, by FIDE id (ascending).
+type Block = Vec<(u64, FideReference)>;
+
+/// The key of the block holding `fide_id`.
+fn block_key(fide_id: u64) -> [u8; 8] {
+    codec::key(fide_id / BLOCK_IDS)
+}
+
+/// The trees reference data was kept in, a record an id, before it was kept in blocks: read
+/// once, when such a database is opened, and dropped.
+const LEGACY_TREE: &str = "fide_reference";
+const LEGACY_UNDO: &str = "fide_reference_undo";
+
 impl Store {
     /// FIDE's record of a player the federation does not keep.
     pub fn fide_reference(&self, fide_id: u64) -> Result<Option<FideReference>, StoreError> {
-        self.fide
-            .get(codec::key(fide_id))
+        let Some(bytes) = self
+            .fide
+            .get(block_key(fide_id))
             .map_err(|e| self.fail(e))?
-            .map(|v| codec::decode(&v).map_err(|e| self.fail(e)))
-            .transpose()
+        else {
+            return Ok(None);
+        };
+        let mut block: Block = codec::decode(&bytes).map_err(|e| self.fail(e))?;
+        Ok(block
+            .binary_search_by_key(&fide_id, |(id, _)| *id)
+            .ok()
+            .map(|at| block.swap_remove(at).1))
     }
 
     /// How many FIDE reference records are held.
@@ -84,7 +109,7 @@ impl Store {
     }
 
     /// Starts an import of reference data that is all or nothing: until [`Store::commit_all`]
-    /// removes the marker with the import's audit entries, every record it replaces is kept
+    /// removes the marker with the import's audit entries, every block it replaces is kept
     /// aside, and a database opened with the marker still there is rolled back to before it.
     pub fn begin_fide_import(&self, what: &str) -> Result<(), StoreError> {
         self.fide_undo.clear().map_err(|e| self.fail(e))?;
@@ -98,7 +123,7 @@ impl Store {
         self.flush()
     }
 
-    /// Once the import's audit entries are stored: the kept records are no longer needed.
+    /// Once the import's audit entries are stored: the kept blocks are no longer needed.
     pub fn end_fide_import(&self) -> Result<(), StoreError> {
         self.fide_undo.clear().map_err(|e| self.fail(e))?;
         self.flush()
@@ -106,14 +131,25 @@ impl Store {
 
     /// Undoes an import of reference data that did not finish (a killed process).
     pub fn roll_back_fide_import(&self) -> Result<Option<String>, StoreError> {
+        self.roll_back_into(&self.fide, &self.fide_undo)
+    }
+
+    /// Puts back into `tree` what `undo` kept aside of an unfinished import (an empty value:
+    /// the import added the key), and the count from before it. The same for blocks and for
+    /// the records an id of the legacy layout.
+    fn roll_back_into(
+        &self,
+        tree: &sled::Tree,
+        undo: &sled::Tree,
+    ) -> Result<Option<String>, StoreError> {
         let Some(what) = self.meta.get(FIDE_IMPORT).map_err(|e| self.fail(e))? else {
-            if !self.fide_undo.is_empty() {
-                self.fide_undo.clear().map_err(|e| self.fail(e))?;
+            if !undo.is_empty() {
+                undo.clear().map_err(|e| self.fail(e))?;
             }
             return Ok(None);
         };
         let mut batch = sled::Batch::default();
-        for item in self.fide_undo.iter() {
+        for item in undo.iter() {
             let (k, v) = item.map_err(|e| self.fail(e))?;
             if v.is_empty() {
                 batch.remove(k);
@@ -121,7 +157,7 @@ impl Store {
                 batch.insert(k, v);
             }
         }
-        self.fide.apply_batch(batch).map_err(|e| self.fail(e))?;
+        tree.apply_batch(batch).map_err(|e| self.fail(e))?;
         let count = self
             .meta
             .get(FIDE_IMPORT_COUNT)
@@ -135,7 +171,7 @@ impl Store {
         self.meta
             .remove(FIDE_IMPORT_COUNT)
             .map_err(|e| self.fail(e))?;
-        self.fide_undo.clear().map_err(|e| self.fail(e))?;
+        undo.clear().map_err(|e| self.fail(e))?;
         self.flush()?;
         Ok(Some(String::from_utf8_lossy(&what).into_owned()))
     }
@@ -147,8 +183,8 @@ impl Store {
         mut records: Vec<(u64, FideReference)>,
         kinds: &[FideKind],
     ) -> Result<(u64, u64), StoreError> {
-        // In key order, each of sled's leaves is visited once per batch.
-        records.sort_unstable_by_key(|(id, _)| *id);
+        // By block, in key order: each block is read and written once per batch.
+        records.sort_by_key(|(id, _)| *id);
         let journal = self
             .meta
             .contains_key(FIDE_IMPORT)
@@ -156,35 +192,41 @@ impl Store {
         let mut batch = sled::Batch::default();
         let mut undo = sled::Batch::default();
         let (mut added, mut changed) = (0, 0);
-        for (id, record) in records {
-            let key = codec::key(id);
+        let mut records = records.into_iter().peekable();
+        while let Some(&(first, _)) = records.peek() {
+            let key = block_key(first);
             let held = self.fide.get(key).map_err(|e| self.fail(e))?;
             if journal && !self.fide_undo.contains_key(key).map_err(|e| self.fail(e))? {
                 undo.insert(&key, held.as_ref().map_or(&[][..], |v| &v[..]));
             }
-            let merged = match held {
-                Some(v) => {
-                    let mut held: FideReference = codec::decode(&v).map_err(|e| self.fail(e))?;
-                    let before = held.clone();
-                    held.merge(record, kinds);
-                    if held != before {
-                        changed += 1;
-                    }
-                    held
-                }
-                None => {
-                    added += 1;
-                    let mut fresh = FideReference {
-                        lists: Vec::new(),
-                        ..record.clone()
-                    };
-                    fresh.merge(record, kinds);
-                    fresh
-                }
+            let mut block: Block = match &held {
+                Some(v) => codec::decode(v).map_err(|e| self.fail(e))?,
+                None => Vec::new(),
             };
-            batch.insert(&key, codec::encode(&merged).map_err(|e| self.fail(e))?);
+            while let Some((id, record)) = records.next_if(|(id, _)| block_key(*id) == key) {
+                match block.binary_search_by_key(&id, |(held, _)| *held) {
+                    Ok(at) => {
+                        let held = &mut block[at].1;
+                        let before = held.clone();
+                        held.merge(record, kinds);
+                        if *held != before {
+                            changed += 1;
+                        }
+                    }
+                    Err(at) => {
+                        added += 1;
+                        let mut fresh = record;
+                        let lists = std::mem::take(&mut fresh.lists);
+                        if let Some(entry) = lists.into_iter().next() {
+                            merge_entry(&mut fresh.lists, entry, kinds);
+                        }
+                        block.insert(at, (id, fresh));
+                    }
+                }
+            }
+            batch.insert(&key, codec::encode(&block).map_err(|e| self.fail(e))?);
         }
-        // The records kept aside first: a process killed in between rolls back to them.
+        // The blocks kept aside first: a process killed in between rolls back to them.
         self.fide_undo.apply_batch(undo).map_err(|e| self.fail(e))?;
         self.fide.apply_batch(batch).map_err(|e| self.fail(e))?;
         let count = self.fide_reference_count()? + added;
@@ -192,6 +234,64 @@ impl Store {
             .insert("fide_reference", &count.to_be_bytes())
             .map_err(|e| self.fail(e))?;
         Ok((added, changed))
+    }
+
+    /// Moves reference data kept a record an id (the layout before blocks) into blocks, once:
+    /// an unfinished import of it is rolled back first, then the blocks are written, flushed,
+    /// and the old trees dropped. A migration stopped part way starts again at the next open
+    /// (the blocks are written anew from the old trees, which are dropped last).
+    pub(super) fn migrate_fide_references(&self) -> Result<(), StoreError> {
+        let names = self.db.tree_names();
+        let exists = |name: &str| names.iter().any(|n| &n[..] == name.as_bytes());
+        if !exists(LEGACY_TREE) {
+            return Ok(());
+        }
+        let legacy = self.db.open_tree(LEGACY_TREE).map_err(|e| self.fail(e))?;
+        if exists(LEGACY_UNDO) {
+            let undo = self.db.open_tree(LEGACY_UNDO).map_err(|e| self.fail(e))?;
+            self.roll_back_into(&legacy, &undo)?;
+        }
+        self.fide.clear().map_err(|e| self.fail(e))?;
+        let mut batch = sled::Batch::default();
+        let mut block: Block = Vec::new();
+        let mut count = 0u64;
+        for item in legacy.iter() {
+            let (k, v) = item.map_err(|e| self.fail(e))?;
+            let id =
+                codec::id_of(&k).ok_or_else(|| self.corrupt("FIDE reference key", &"short key"))?;
+            let record: FideReference =
+                codec::decode(&v).map_err(|e| self.corrupt("FIDE reference record", &e))?;
+            if block
+                .first()
+                .is_some_and(|(held, _)| block_key(*held) != block_key(id))
+            {
+                let (held, _) = block[0];
+                batch.insert(
+                    &block_key(held),
+                    codec::encode(&block).map_err(|e| self.fail(e))?,
+                );
+                block.clear();
+            }
+            block.push((id, record));
+            count += 1;
+        }
+        if let Some(&(held, _)) = block.first() {
+            batch.insert(
+                &block_key(held),
+                codec::encode(&block).map_err(|e| self.fail(e))?,
+            );
+        }
+        self.fide.apply_batch(batch).map_err(|e| self.fail(e))?;
+        self.meta
+            .insert("fide_reference", &count.to_be_bytes())
+            .map_err(|e| self.fail(e))?;
+        self.flush()?;
+        for name in [LEGACY_UNDO, LEGACY_TREE] {
+            if exists(name) {
+                self.db.drop_tree(name).map_err(|e| self.fail(e))?;
+            }
+        }
+        self.flush()
     }
 }
 
@@ -432,6 +532,82 @@ mod tests {
             Some("Held, One".to_string())
         );
         assert_eq!(store.fide_reference(2).expect("read"), None);
+    }
+
+    #[test]
+    fn reference_data_kept_a_record_an_id_moves_into_blocks_when_opened() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("db");
+        let reference = |name: &str| FideReference {
+            name: name.into(),
+            federation: "NOR".into(),
+            sex: None,
+            birth_year: Some(1990),
+            title: "FM".into(),
+            women_title: String::new(),
+            inactive: false,
+            lists: vec![entry(9, Some(2100), None)],
+        };
+        {
+            // The layout before blocks, as it was written: a record an id, keyed by the id,
+            // and an import killed part way (it renamed 5 and added 70 001).
+            let store = Store::open(&db, "ssl").expect("open");
+            let legacy = store.db.open_tree(LEGACY_TREE).expect("tree");
+            let undo = store.db.open_tree(LEGACY_UNDO).expect("tree");
+            let put = |tree: &sled::Tree, id: u64, value: Vec<u8>| {
+                tree.insert(codec::key(id), value).expect("insert");
+            };
+            let bytes = |name: &str| codec::encode(&reference(name)).expect("encode");
+            for (id, name) in [(1023, "Edge"), (1024, "Next"), (70_000, "Far")] {
+                put(&legacy, id, bytes(name));
+            }
+            put(&legacy, 5, bytes("Renamed"));
+            put(&legacy, 70_001, bytes("Added"));
+            put(&undo, 5, bytes("Five"));
+            put(&undo, 70_001, Vec::new());
+            let meta = &store.meta;
+            meta.insert("fide_reference", &5u64.to_be_bytes())
+                .expect("count");
+            meta.insert(FIDE_IMPORT, "list.txt").expect("marker");
+            meta.insert(FIDE_IMPORT_COUNT, &4u64.to_be_bytes())
+                .expect("count");
+            store.flush().expect("flush");
+        }
+        let store = Store::open(&db, "ssl").expect("reopen, migrating");
+        assert_eq!(store.fide_reference_count().expect("count"), 4);
+        let name = |id| store.fide_reference(id).expect("read").map(|r| r.name);
+        assert_eq!(
+            name(5).as_deref(),
+            Some("Five"),
+            "the import is rolled back"
+        );
+        assert_eq!(name(1023).as_deref(), Some("Edge"));
+        assert_eq!(name(1024).as_deref(), Some("Next"));
+        assert_eq!(name(70_000).as_deref(), Some("Far"));
+        assert_eq!(name(70_001), None);
+        assert_eq!(name(6), None);
+        assert_eq!(
+            store.fide_reference(70_000).expect("read"),
+            Some(reference("Far"))
+        );
+        assert_eq!(store.fide.len(), 3, "ids 5 and 1023 share a block");
+        let names = store.db.tree_names();
+        for gone in [LEGACY_TREE, LEGACY_UNDO] {
+            assert!(
+                !names.iter().any(|n| &n[..] == gone.as_bytes()),
+                "{gone} dropped"
+            );
+        }
+        // A later import merges into the blocks.
+        let (added, changed) = store
+            .merge_fide_references(
+                vec![(6, reference("Six")), (5, reference("Five"))],
+                FideKind::ALL,
+            )
+            .expect("merge");
+        assert_eq!((added, changed), (1, 0));
+        assert_eq!(name(6).as_deref(), Some("Six"));
+        assert_eq!(store.fide.len(), 3);
     }
 
     #[test]

@@ -259,13 +259,14 @@ pub struct Store {
     by_name: sled::Tree,
     by_fide: sled::Tree,
     by_code: sled::Tree,
-    /// FIDE's records of players not in the database (reference data from rating lists).
+    /// FIDE's records of players not in the database (reference data from rating lists), in
+    /// blocks of neighbouring ids ([`fide`]).
     fide: sled::Tree,
     /// The FIDE titles of the federation's own players (reference data: [`fide::FideTitle`]).
     fide_titles: sled::Tree,
     /// Rating moves of audited edits, by sequence number.
     audit_moves: sled::Tree,
-    /// The records an unfinished FIDE list import replaced (empty value: it added the record).
+    /// The blocks an unfinished FIDE list import replaced (empty value: it added the block).
     fide_undo: sled::Tree,
     /// The sequence number the next audit entry takes, once known.
     next_seq: std::sync::atomic::AtomicU64,

@@ -252,9 +252,9 @@ impl Store {
             by_name: tree("index_name")?,
             by_fide: tree("index_fide")?,
             by_code: tree("index_code")?,
-            fide: tree("fide_reference")?,
+            fide: tree("fide_reference_blocks")?,
             fide_titles: tree("fide_title")?,
-            fide_undo: tree("fide_reference_undo")?,
+            fide_undo: tree("fide_reference_blocks_undo")?,
             meta,
             db,
             path: dir.to_path_buf(),
@@ -283,6 +283,7 @@ impl Store {
         } else {
             store.clear_old_trees()?;
         }
+        store.migrate_fide_references()?;
         store.roll_back_fide_import()?;
         match store.flush() {
             // Opened on a full disk: it can be read; the next write says what is wrong (and
