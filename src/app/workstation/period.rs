@@ -158,8 +158,8 @@ impl<R: Federation> App<R> {
         }
     }
 
-    /// Every player's figures in a period, as far as the event's part and the period's other
-    /// events give them.
+    /// The figures in a period of every player of the event (its entrants and whoever plays in
+    /// its games), as far as the event's part and the period's other events give them.
     pub fn period_entries(
         &self,
         event: usize,
@@ -175,7 +175,18 @@ impl<R: Federation> App<R> {
         else {
             return entries;
         };
-        for row in &unit.ratings {
+        // The period holds the players of many events: only this one's are summed.
+        let ev = &self.desk.book().events[event];
+        let mut ours = fixedbitset::FixedBitSet::new();
+        for &p in &ev.participants {
+            ours.grow_and_insert(p);
+        }
+        for g in &ev.games {
+            for p in std::iter::once(g.white).chain(g.black) {
+                ours.grow_and_insert(p);
+            }
+        }
+        for row in unit.ratings.iter().filter(|r| ours.contains(r.player)) {
             let e = entries.entry(row.player).or_default();
             e.events += 1;
             let change = rulebook.row_change(row);

@@ -8,7 +8,7 @@ use super::{
     reaches_2400, reentry_in,
 };
 use crate::model::{Event, Game, PlayerIdx, Rating};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use fixedbitset::FixedBitSet;
 
@@ -472,29 +472,21 @@ pub(super) fn rate_again(
             }
         }
     }
-    // The part each first plays in.
-    let mut found: BTreeSet<PlayerIdx> = BTreeSet::new();
-    'parts: for (part_no, part) in games.iter().enumerate() {
-        if found.len() == anew.len() {
-            break 'parts;
-        }
+    // Their counted games, in order, against their opponents' states at the start, and the
+    // part each first plays in (a game without a result counts for that too).
+    let mut found = FixedBitSet::with_capacity(marked.len());
+    let mut opponents: BTreeMap<PlayerIdx, Option<Rating>> = BTreeMap::new();
+    let mut counted: BTreeMap<PlayerIdx, Vec<Counted>> = BTreeMap::new();
+    for (part_no, part) in games.iter().enumerate() {
         for g in part {
             for p in std::iter::once(g.white).chain(g.black) {
                 if marked.contains(p)
-                    && found.insert(p)
+                    && !found.put(p)
                     && let Some(start) = anew.get_mut(&p)
                 {
                     start.first_part = part_no;
                 }
             }
-        }
-    }
-
-    // Their counted games, in order, against their opponents' states at the start.
-    let mut opponents: BTreeMap<PlayerIdx, Option<Rating>> = BTreeMap::new();
-    let mut counted: BTreeMap<PlayerIdx, Vec<Counted>> = BTreeMap::new();
-    for (part_no, part) in games.iter().enumerate() {
-        for g in part {
             let (Some(black), Some(result)) = (g.black, g.result) else {
                 continue;
             };
