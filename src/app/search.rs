@@ -7,6 +7,9 @@
 //! is returned; the screen draws only what it shows. With no query, players come in the order
 //! of the federation's alphabet ([`collation_key`]).
 
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
@@ -87,36 +90,98 @@ impl Collation {
     }
 }
 
-/// The candidates (key positions) whose key every word matches: whether the query is
-/// exactly the player's id or FIDE id, the score, the position. Each call has its own
-/// matcher (one holds a cache that is not shared across threads).
-fn score(
-    keys: &[(PlayerIdx, String)],
-    ids: &[[String; 3]],
-    candidates: &[usize],
-    words: &[&str],
-    query: &str,
-) -> Vec<(bool, i64, usize)> {
-    let matcher = SkimMatcherV2::default().respect_case();
+/// The characters a folded text holds, one bit each (a–z, 0–9, the rest shared among the
+/// other bits): a key that lacks a character of the query cannot match it, whatever the order,
+/// so most keys are passed over without the fuzzy matcher.
+fn char_mask(text: &str) -> u64 {
+    text.chars().fold(0, |mask, c| {
+        let bit = match c {
+            ' ' => return mask,
+            'a'..='z' => c as u32 - 'a' as u32,
+            '0'..='9' => 26 + (c as u32 - '0' as u32),
+            _ => 36 + c as u32 % 28,
+        };
+        mask | 1 << bit
+    })
+}
+
+/// Whether `word`'s characters all come in `key`, in order: what the fuzzy matcher asks of a
+/// match before it scores one.
+fn in_order(key: &str, word: &str) -> bool {
+    let mut rest = key.chars();
+    word.chars().all(|c| rest.any(|k| k == c))
+}
+
+/// The candidates (key positions, ascending) whose key holds every word's characters in order.
+fn matching(keys: &Keys, candidates: &[u32], words: &[&str], mask: u64) -> Vec<u32> {
     candidates
         .iter()
-        .filter_map(|&k| {
-            let key = &keys[k].1;
-            let score: Option<i64> = words.iter().map(|w| matcher.fuzzy_match(key, w)).sum();
-            let exact = ids[k].iter().any(|id| !id.is_empty() && *id == query);
-            score.map(|score| (exact, score, k))
+        .copied()
+        .filter(|&k| keys.masks[k as usize] & mask == mask)
+        .filter(|&k| {
+            let key = keys.key(k as usize);
+            words.iter().all(|w| in_order(key, w))
         })
         .collect()
+}
+
+/// More matches than this are ranked by [`plain_score`] instead of the fuzzy matcher: the
+/// first letters typed over a million names match most of them, and the matcher's score of
+/// each would take the officer's key press a second.
+const FUZZY_AT_MOST: usize = 20_000;
+
+/// Each key's score for the words (the keys all match them): the sum of `word_score` over the
+/// words.
+fn scores(
+    keys: &Keys,
+    matched: &[u32],
+    words: &[&str],
+    word_score: impl Fn(&str, &str) -> i64,
+) -> Vec<i64> {
+    matched
+        .iter()
+        .map(|&k| {
+            let key = keys.key(k as usize);
+            words.iter().map(|w| word_score(key, w)).sum()
+        })
+        .collect()
+}
+
+/// The fuzzy matcher's score of each key. Each call has its own matcher (one holds a cache
+/// that is not shared across threads).
+fn fuzzy_score(keys: &Keys, matched: &[u32], words: &[&str]) -> Vec<i64> {
+    let matcher = SkimMatcherV2::default().respect_case();
+    scores(keys, matched, words, |key, w| {
+        matcher.fuzzy_match(key, w).unwrap_or(0)
+    })
+}
+
+/// A plain score of each key, for many matches: per word, 3 where a word of the key begins
+/// with it, 2 where the key holds it whole, 1 where its letters only come in order.
+fn plain_score(keys: &Keys, matched: &[u32], words: &[&str]) -> Vec<i64> {
+    scores(keys, matched, words, |key, w| {
+        let begun = key.starts_with(w)
+            || key
+                .match_indices(w)
+                .any(|(at, _)| key[..at].ends_with([' ', ',', '-']));
+        if begun {
+            3
+        } else if key.contains(w) {
+            2
+        } else {
+            1
+        }
+    })
 }
 
 /// One query typed, the keys (positions) it matched and the players it found, in order.
 struct Step {
     query: String,
-    matched: Vec<usize>,
+    matched: Vec<u32>,
     found: Vec<PlayerIdx>,
 }
 
-/// A player's keys, as the index holds them.
+/// A player's keys, as the index is built from them.
 struct Entry {
     player: PlayerIdx,
     /// His place in the alphabet's order.
@@ -150,13 +215,72 @@ impl Entry {
     }
 }
 
+/// Every key in the list's order, held compactly (a million players are a few tens of
+/// megabytes): the texts one after another, where each ends, each key's characters, and its
+/// player.
+struct Keys {
+    text: String,
+    ends: Vec<u32>,
+    masks: Vec<u64>,
+    players: Vec<PlayerIdx>,
+    /// Every non-empty id, id number and FIDE id with its key's position, sorted by the id:
+    /// an exact match is a binary search.
+    ids: Vec<(Box<str>, u32)>,
+}
+
+impl Keys {
+    fn new(entries: Vec<Entry>) -> Self {
+        let mut keys = Self {
+            text: String::with_capacity(entries.iter().map(|e| e.key.len()).sum()),
+            ends: Vec::with_capacity(entries.len()),
+            masks: Vec::with_capacity(entries.len()),
+            players: Vec::with_capacity(entries.len()),
+            ids: Vec::new(),
+        };
+        for (k, entry) in entries.into_iter().enumerate() {
+            keys.text.push_str(&entry.key);
+            keys.ends.push(keys.text.len() as u32);
+            keys.masks.push(char_mask(&entry.key));
+            keys.players.push(entry.player);
+            for id in entry.ids.into_iter().filter(|id| !id.is_empty()) {
+                keys.ids.push((id.into_boxed_str(), k as u32));
+            }
+        }
+        keys.ids.sort_unstable();
+        keys.ids.dedup();
+        keys
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn key(&self, k: usize) -> &str {
+        let start = k.checked_sub(1).map_or(0, |i| self.ends[i] as usize);
+        &self.text[start..self.ends[k] as usize]
+    }
+
+    /// The positions of the keys whose id, id number or FIDE id is exactly `query`, ascending.
+    fn exactly(&self, query: &str) -> Vec<u32> {
+        let from = self.ids.partition_point(|(id, _)| &**id < query);
+        let mut found: Vec<u32> = self.ids[from..]
+            .iter()
+            .take_while(|(id, _)| &**id == query)
+            .map(|&(_, k)| k)
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+}
+
 /// How many steps of typing are kept (a name is rarely longer).
 const STEPS: usize = 48;
 
 pub struct SearchIndex {
-    keys: Vec<(PlayerIdx, String)>,
-    /// Per key: the folded id, its number without letters, and the FIDE id, for exact matches.
-    ids: Vec<[String; 3]>,
+    keys: Keys,
+    /// Matches up to this many are ranked by the fuzzy matcher ([`FUZZY_AT_MOST`]).
+    fuzzy_at_most: usize,
     /// The queries typed so far, each extending the one before, with the keys each matched and
     /// what it found: a query that extends one can only match among its keys (a fuzzy match of
     /// "jarvi" is one of "jarv"), so typing narrows instead of rescanning, and a backspace back
@@ -184,29 +308,20 @@ impl SearchIndex {
         .flatten()
         .collect();
         entries.sort_by(|a, b| a.order.cmp(&b.order).then_with(|| a.key.cmp(&b.key)));
-        let ids = entries
-            .iter_mut()
-            .map(|e| std::mem::take(&mut e.ids))
-            .collect();
-        // The keys copied out in the list's order, one after another in memory: every query
-        // scans them in that order.
-        let keys = entries
-            .iter()
-            .map(|e| (e.player, e.key.as_str().to_owned()))
-            .collect();
         Self {
-            keys,
-            ids,
+            keys: Keys::new(entries),
+            fuzzy_at_most: FUZZY_AT_MOST,
             typed: std::cell::RefCell::new(Vec::new()),
         }
     }
 
     /// Players matching `query`, best first (all players by name for an empty query): an exact
-    /// id or FIDE id first, then by how well every word of the query matches.
+    /// id or FIDE id first, then by how well every word of the query matches, then in the
+    /// list's order.
     pub fn search(&self, query: &str) -> Vec<PlayerIdx> {
         let query = fold_name(query.trim());
         if query.is_empty() {
-            return self.keys.iter().map(|(p, _)| *p).collect();
+            return self.keys.players.clone();
         }
         let words: Vec<&str> = query.split_whitespace().collect();
         let mut typed = self.typed.borrow_mut();
@@ -219,30 +334,59 @@ impl SearchIndex {
         if let Some(step) = typed.last().filter(|step| step.query == query) {
             return step.found.clone();
         }
-        let candidates: Vec<usize> = match typed.last() {
-            Some(step) => step.matched.clone(),
-            None => (0..self.keys.len()).collect(),
+        let all: Vec<u32>;
+        let candidates: &[u32] = match typed.last() {
+            Some(step) => &step.matched,
+            None => {
+                all = (0..self.keys.len() as u32).collect();
+                &all
+            }
         };
-        // The candidates are scored in chunks on every core (a first key matches nearly all).
-        let (keys, ids) = (&self.keys, &self.ids);
-        let threads = crate::cores::threads()
-            .min(candidates.len().div_ceil(2_000))
-            .max(1);
-        let chunk = candidates.len().div_ceil(threads).max(1);
-        let chunks: Vec<&[usize]> = candidates.chunks(chunk).collect();
-        let parts = crate::cores::map_on_cores(&chunks, threads, |part| {
-            score(keys, ids, part, &words, &query)
-        });
-        let mut scored: Vec<(bool, i64, &str, PlayerIdx)> = Vec::new();
-        let mut matched = Vec::new();
-        for (exact, score, k) in parts.into_iter().flatten() {
-            let (p, key) = &self.keys[k];
-            scored.push((exact, score, key.as_str(), *p));
-            matched.push(k);
+        // The candidates are matched, then scored, in chunks on every core (a first key
+        // matches nearly all).
+        let keys = &self.keys;
+        let mask = char_mask(&query);
+        let on_cores = |n: usize| crate::cores::threads().min(n.div_ceil(2_000)).max(1);
+        let chunks = |items: &[u32]| -> (usize, usize) {
+            let threads = on_cores(items.len());
+            (threads, items.len().div_ceil(threads).max(1))
+        };
+        let (threads, chunk) = chunks(candidates);
+        let parts: Vec<&[u32]> = candidates.chunks(chunk).collect();
+        let matched: Vec<u32> =
+            crate::cores::map_on_cores(&parts, threads, |part| matching(keys, part, &words, mask))
+                .into_iter()
+                .flatten()
+                .collect();
+        let (threads, chunk) = chunks(&matched);
+        let parts: Vec<&[u32]> = matched.chunks(chunk).collect();
+        let fuzzy = matched.len() <= self.fuzzy_at_most;
+        let scores: Vec<i64> = crate::cores::map_on_cores(&parts, threads, |part| {
+            if fuzzy {
+                fuzzy_score(keys, part, &words)
+            } else {
+                plain_score(keys, part, &words)
+            }
+        })
+        .into_iter()
+        .flatten()
+        .collect();
+        let exactly = self.keys.exactly(&query);
+        // Best first, and in the list's order (the matches are) among equals: the matches put
+        // by their score into buckets, which keep the order they come in (the scores are few).
+        let mut buckets: BTreeMap<(Reverse<bool>, Reverse<i64>), Vec<u32>> = BTreeMap::new();
+        for (&k, score) in matched.iter().zip(scores) {
+            let exact = exactly.binary_search(&k).is_ok();
+            buckets
+                .entry((Reverse(exact), Reverse(score)))
+                .or_default()
+                .push(k);
         }
-        // Keys are unique (each holds the player's id), so no two rows compare equal.
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
-        let found: Vec<PlayerIdx> = scored.into_iter().map(|(_, _, _, p)| p).collect();
+        let found: Vec<PlayerIdx> = buckets
+            .into_values()
+            .flatten()
+            .map(|k| self.keys.players[k as usize])
+            .collect();
         if typed.len() >= STEPS {
             typed.remove(0);
         }
@@ -388,6 +532,39 @@ mod tests {
         let index = SearchIndex::new(&players, &vec![true; 450], FINNISH, NameOrder::SurnameFirst);
         assert_eq!(index.search("").len(), 450);
         assert_eq!(index.search("virt").len(), 450);
+    }
+
+    #[test]
+    fn many_matches_rank_a_word_begun_first_then_one_held_whole_in_the_lists_order() {
+        let names = [
+            "Aho, Kalle",
+            "Koski, Aino",
+            "Mäkelä, Erkki",
+            "Kallio, Eero",
+            "Lahti, Mika",
+            "Salo, Ilkka",
+        ];
+        let players: Vec<PlayerInfo> = (1..)
+            .zip(names)
+            .map(|(i, name)| player(&format!("FIN{i}"), name, None))
+            .collect();
+        let all = vec![true; players.len()];
+        let fuzzy = SearchIndex::new(&players, &all, FINNISH, NameOrder::SurnameFirst);
+        let mut plain = SearchIndex::new(&players, &all, FINNISH, NameOrder::SurnameFirst);
+        plain.fuzzy_at_most = 2;
+        // "k": every name holds one; Kallio and Koski begin with it, then Aho, Kalle (a first
+        // name begun), then the rest in the list's order.
+        assert_eq!(plain.search("k"), vec![0, 3, 1, 4, 2, 5]);
+        // "ka": Kalle and Kallio begin a word with it, Mika and Ilkka hold it whole, Koski
+        // Aino and Mäkelä only have its letters in order.
+        let found = plain.search("ka");
+        assert_eq!(found, vec![0, 3, 4, 5, 1, 2]);
+        let mut fuzzily = fuzzy.search("ka");
+        fuzzily.sort_unstable();
+        assert_eq!(fuzzily, vec![0, 1, 2, 3, 4, 5], "the same players match");
+        // Few matches again: the fuzzy matcher ranks them, as a fresh search does.
+        let fresh = SearchIndex::new(&players, &all, FINNISH, NameOrder::SurnameFirst);
+        assert_eq!(plain.search("kal"), fresh.search("kal"));
     }
 
     #[test]
