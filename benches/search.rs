@@ -66,6 +66,7 @@ fn main() {
         .map(|p| p.name.chars().take(8).collect())
         .collect();
     let (mut keys, mut first) = (Vec::new(), Vec::new());
+    let mut by_place: Vec<Vec<Duration>> = vec![Vec::new(); 8];
     for name in &names {
         let mut typed = String::new();
         for (i, c) in name.chars().enumerate() {
@@ -75,6 +76,7 @@ fn main() {
             let took = t.elapsed();
             std::hint::black_box(found);
             keys.push(took);
+            by_place[i].push(took);
             if i == 0 {
                 first.push(took);
             }
@@ -93,5 +95,17 @@ fn main() {
         at(&keys, 1.0),
         at(&first, 0.5),
         at(&first, 1.0),
+    );
+    let places: Vec<String> = by_place
+        .iter_mut()
+        .filter(|v| !v.is_empty())
+        .map(|v| {
+            v.sort();
+            format!("{:.1}", at(v, 0.5))
+        })
+        .collect();
+    println!(
+        "the median of each key typed, first to last (ms): {}",
+        places.join(" ")
     );
 }

@@ -8,7 +8,6 @@
 //! of the federation's alphabet ([`collation_key`]).
 
 use std::cmp::Reverse;
-use std::collections::BTreeMap;
 
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
@@ -90,37 +89,84 @@ impl Collation {
     }
 }
 
-/// The characters a folded text holds, one bit each (a–z, 0–9, the rest shared among the
-/// other bits): a key that lacks a character of the query cannot match it, whatever the order,
-/// so most keys are passed over without the fuzzy matcher.
+/// A folded character's bit in a key's masks: a–z and 0–9 have one each (`true`: the bit is
+/// that character alone), the rest share the other bits; a space has none.
+fn char_bit(c: char) -> Option<(u64, bool)> {
+    let (bit, alone) = match c {
+        ' ' => return None,
+        'a'..='z' => (c as u32 - 'a' as u32, true),
+        '0'..='9' => (26 + (c as u32 - '0' as u32), true),
+        _ => (36 + c as u32 % 28, false),
+    };
+    Some((1 << bit, alone))
+}
+
+/// The characters a folded text holds, a bit each ([`char_bit`]): a key that lacks a character
+/// of the query cannot match it, whatever the order, so most keys are passed over without
+/// reading them.
 fn char_mask(text: &str) -> u64 {
-    text.chars().fold(0, |mask, c| {
-        let bit = match c {
-            ' ' => return mask,
-            'a'..='z' => c as u32 - 'a' as u32,
-            '0'..='9' => 26 + (c as u32 - '0' as u32),
-            _ => 36 + c as u32 % 28,
+    text.chars()
+        .filter_map(char_bit)
+        .fold(0, |mask, (bit, _)| mask | bit)
+}
+
+/// Whether a word of a key begins at byte `at`: the key's start, or after a space, a comma or
+/// a hyphen.
+fn begins_word(key: &str, at: usize) -> bool {
+    // These are ASCII, and no byte of a longer character is.
+    at.checked_sub(1)
+        .is_none_or(|before| matches!(key.as_bytes()[before], b' ' | b',' | b'-'))
+}
+
+/// The characters that begin a word of a folded text, a bit each ([`char_bit`]).
+fn starts_mask(text: &str) -> u64 {
+    text.char_indices()
+        .filter(|&(at, _)| begins_word(text, at))
+        .filter_map(|(_, c)| char_bit(c))
+        .fold(0, |mask, (bit, _)| mask | bit)
+}
+
+/// A word of the query, and its bit when it is one character that has a bit of its own: the
+/// masks then answer for it without the key being read.
+struct Word<'a> {
+    text: &'a str,
+    alone: Option<u64>,
+}
+
+impl<'a> Word<'a> {
+    fn new(text: &'a str) -> Self {
+        let mut chars = text.chars();
+        let alone = match (chars.next().and_then(char_bit), chars.next()) {
+            (Some((bit, true)), None) => Some(bit),
+            _ => None,
         };
-        mask | 1 << bit
-    })
+        Self { text, alone }
+    }
 }
 
 /// Whether `word`'s characters all come in `key`, in order: what the fuzzy matcher asks of a
 /// match before it scores one.
 fn in_order(key: &str, word: &str) -> bool {
+    if word.is_ascii() {
+        // Byte by byte: no byte of a longer character is ASCII.
+        let mut rest = key.as_bytes().iter();
+        return word.bytes().all(|b| rest.any(|&k| k == b));
+    }
     let mut rest = key.chars();
     word.chars().all(|c| rest.any(|k| k == c))
 }
 
 /// The candidates (key positions, ascending) whose key holds every word's characters in order.
-fn matching(keys: &Keys, candidates: &[u32], words: &[&str], mask: u64) -> Vec<u32> {
+fn matching(keys: &Keys, candidates: &[u32], words: &[Word], mask: u64) -> Vec<u32> {
     candidates
         .iter()
         .copied()
         .filter(|&k| keys.masks[k as usize] & mask == mask)
         .filter(|&k| {
-            let key = keys.key(k as usize);
-            words.iter().all(|w| in_order(key, w))
+            words
+                .iter()
+                .filter(|w| w.alone.is_none())
+                .all(|w| in_order(keys.key(k as usize), w.text))
         })
         .collect()
 }
@@ -130,47 +176,41 @@ fn matching(keys: &Keys, candidates: &[u32], words: &[&str], mask: u64) -> Vec<u
 /// each would take the officer's key press a second.
 const FUZZY_AT_MOST: usize = 20_000;
 
-/// Each key's score for the words (the keys all match them): the sum of `word_score` over the
-/// words.
-fn scores(
-    keys: &Keys,
-    matched: &[u32],
-    words: &[&str],
-    word_score: impl Fn(&str, &str) -> i64,
-) -> Vec<i64> {
+/// Each key's score for the words (the keys all match them): the sum of `word_score` (of a
+/// key's position and a word) over the words.
+fn scores(matched: &[u32], words: &[Word], word_score: impl Fn(usize, &Word) -> i64) -> Vec<i64> {
     matched
         .iter()
-        .map(|&k| {
-            let key = keys.key(k as usize);
-            words.iter().map(|w| word_score(key, w)).sum()
-        })
+        .map(|&k| words.iter().map(|w| word_score(k as usize, w)).sum())
         .collect()
 }
 
 /// The fuzzy matcher's score of each key. Each call has its own matcher (one holds a cache
 /// that is not shared across threads).
-fn fuzzy_score(keys: &Keys, matched: &[u32], words: &[&str]) -> Vec<i64> {
+fn fuzzy_score(keys: &Keys, matched: &[u32], words: &[Word]) -> Vec<i64> {
     let matcher = SkimMatcherV2::default().respect_case();
-    scores(keys, matched, words, |key, w| {
-        matcher.fuzzy_match(key, w).unwrap_or(0)
+    scores(matched, words, |k, w| {
+        matcher.fuzzy_match(keys.key(k), w.text).unwrap_or(0)
     })
 }
 
 /// A plain score of each key, for many matches: per word, 3 where a word of the key begins
 /// with it, 2 where the key holds it whole, 1 where its letters only come in order.
-fn plain_score(keys: &Keys, matched: &[u32], words: &[&str]) -> Vec<i64> {
-    scores(keys, matched, words, |key, w| {
-        let begun = key.starts_with(w)
-            || key
-                .match_indices(w)
-                .any(|(at, _)| key[..at].ends_with([' ', ',', '-']));
-        if begun {
-            3
-        } else if key.contains(w) {
-            2
-        } else {
-            1
+fn plain_score(keys: &Keys, matched: &[u32], words: &[Word]) -> Vec<i64> {
+    scores(matched, words, |k, w| {
+        if let Some(bit) = w.alone {
+            // The key holds the character (it matched): whether a word begins with it.
+            return if keys.starts[k] & bit != 0 { 3 } else { 2 };
         }
+        let key = keys.key(k);
+        let mut held = 1;
+        for (at, _) in key.match_indices(w.text) {
+            if begins_word(key, at) {
+                return 3;
+            }
+            held = 2;
+        }
+        held
     })
 }
 
@@ -222,6 +262,8 @@ struct Keys {
     text: String,
     ends: Vec<u32>,
     masks: Vec<u64>,
+    /// Per key, the characters that begin a word of it ([`starts_mask`]).
+    starts: Vec<u64>,
     players: Vec<PlayerIdx>,
     /// Every non-empty id, id number and FIDE id with its key's position, sorted by the id:
     /// an exact match is a binary search.
@@ -234,6 +276,7 @@ impl Keys {
             text: String::with_capacity(entries.iter().map(|e| e.key.len()).sum()),
             ends: Vec::with_capacity(entries.len()),
             masks: Vec::with_capacity(entries.len()),
+            starts: Vec::with_capacity(entries.len()),
             players: Vec::with_capacity(entries.len()),
             ids: Vec::new(),
         };
@@ -241,6 +284,7 @@ impl Keys {
             keys.text.push_str(&entry.key);
             keys.ends.push(keys.text.len() as u32);
             keys.masks.push(char_mask(&entry.key));
+            keys.starts.push(starts_mask(&entry.key));
             keys.players.push(entry.player);
             for id in entry.ids.into_iter().filter(|id| !id.is_empty()) {
                 keys.ids.push((id.into_boxed_str(), k as u32));
@@ -323,7 +367,7 @@ impl SearchIndex {
         if query.is_empty() {
             return self.keys.players.clone();
         }
-        let words: Vec<&str> = query.split_whitespace().collect();
+        let words: Vec<Word> = query.split_whitespace().map(Word::new).collect();
         let mut typed = self.typed.borrow_mut();
         while typed
             .last()
@@ -372,20 +416,38 @@ impl SearchIndex {
         .flatten()
         .collect();
         let exactly = self.keys.exactly(&query);
-        // Best first, and in the list's order (the matches are) among equals: the matches put
-        // by their score into buckets, which keep the order they come in (the scores are few).
-        let mut buckets: BTreeMap<(Reverse<bool>, Reverse<i64>), Vec<u32>> = BTreeMap::new();
-        for (&k, score) in matched.iter().zip(scores) {
-            let exact = exactly.binary_search(&k).is_ok();
-            buckets
-                .entry((Reverse(exact), Reverse(score)))
-                .or_default()
-                .push(k);
+        let mut ranked: Vec<((Reverse<bool>, Reverse<i64>), u32)> = matched
+            .iter()
+            .zip(scores)
+            .map(|(&k, score)| {
+                (
+                    (Reverse(exactly.binary_search(&k).is_ok()), Reverse(score)),
+                    k,
+                )
+            })
+            .collect();
+        // Best first, and in the list's order (the matches are) among equals.
+        if fuzzy {
+            ranked.sort_by_key(|&(rank, _)| rank);
+        } else {
+            // Many matches of few plain scores: put into a bucket a score, in order.
+            let mut buckets: Vec<((Reverse<bool>, Reverse<i64>), Vec<u32>)> = Vec::new();
+            for (rank, k) in ranked.drain(..) {
+                match buckets.iter_mut().find(|(r, _)| *r == rank) {
+                    Some((_, bucket)) => bucket.push(k),
+                    None => buckets.push((rank, vec![k])),
+                }
+            }
+            buckets.sort_unstable_by_key(|&(rank, _)| rank);
+            ranked.extend(
+                buckets
+                    .into_iter()
+                    .flat_map(|(rank, bucket)| bucket.into_iter().map(move |k| (rank, k))),
+            );
         }
-        let found: Vec<PlayerIdx> = buckets
-            .into_values()
-            .flatten()
-            .map(|k| self.keys.players[k as usize])
+        let found: Vec<PlayerIdx> = ranked
+            .into_iter()
+            .map(|(_, k)| self.keys.players[k as usize])
             .collect();
         if typed.len() >= STEPS {
             typed.remove(0);
