@@ -318,6 +318,9 @@ impl Keys {
     }
 }
 
+/// Where a match ranks: an exact id first, then the higher score.
+type Rank = (Reverse<bool>, Reverse<i64>);
+
 /// How many steps of typing are kept (a name is rarely longer).
 const STEPS: usize = 48;
 
@@ -416,7 +419,7 @@ impl SearchIndex {
         .flatten()
         .collect();
         let exactly = self.keys.exactly(&query);
-        let mut ranked: Vec<((Reverse<bool>, Reverse<i64>), u32)> = matched
+        let mut ranked: Vec<(Rank, u32)> = matched
             .iter()
             .zip(scores)
             .map(|(&k, score)| {
@@ -431,7 +434,7 @@ impl SearchIndex {
             ranked.sort_by_key(|&(rank, _)| rank);
         } else {
             // Many matches of few plain scores: put into a bucket a score, in order.
-            let mut buckets: Vec<((Reverse<bool>, Reverse<i64>), Vec<u32>)> = Vec::new();
+            let mut buckets: Vec<(Rank, Vec<u32>)> = Vec::new();
             for (rank, k) in ranked.drain(..) {
                 match buckets.iter_mut().find(|(r, _)| *r == rank) {
                     Some((_, bucket)) => bucket.push(k),
