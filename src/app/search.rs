@@ -4,7 +4,9 @@
 //! word of a query is matched on its own, so names match in either order (`eero mäk` finds
 //! `Mäkelä, Eero`) and a club narrows a shared name (`mäkelä eero hsk`); a query that is
 //! exactly a player's id (with or without its letters) or FIDE id puts him first. Every match
-//! is returned; the screen draws only what it shows. With no query, players come in the order
+//! is returned; the screen draws only what it shows. Over many matches (the first letters
+//! typed over a federation of a million) the matcher's score would take too long: they are
+//! ranked plainly ([`plain_score`]), equals in the list's order. With no query, players come in the order
 //! of the federation's alphabet ([`collation_key`]).
 
 use std::cmp::Reverse;
