@@ -494,11 +494,9 @@ mod tests {
         assert_eq!(held.lists.len(), 2);
     }
 
-    #[test]
-    fn an_import_of_reference_data_killed_part_way_is_rolled_back_at_the_next_open() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let db = dir.path().join("db");
-        let reference = |name: &str| FideReference {
+    /// A Swedish player's reference record, rated 2000 on the list of September 2026.
+    fn swede(name: &str) -> FideReference {
+        FideReference {
             name: name.into(),
             federation: "SWE".into(),
             sex: None,
@@ -507,7 +505,14 @@ mod tests {
             women_title: String::new(),
             inactive: false,
             lists: vec![entry(9, Some(2000), None)],
-        };
+        }
+    }
+
+    #[test]
+    fn an_import_of_reference_data_killed_part_way_is_rolled_back_at_the_next_open() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("db");
+        let reference = swede;
         {
             let store = Store::open(&db, "ssl").expect("open");
             store
@@ -539,14 +544,9 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let db = dir.path().join("db");
         let reference = |name: &str| FideReference {
-            name: name.into(),
-            federation: "NOR".into(),
-            sex: None,
             birth_year: Some(1990),
             title: "FM".into(),
-            women_title: String::new(),
-            inactive: false,
-            lists: vec![entry(9, Some(2100), None)],
+            ..swede(name)
         };
         {
             // The layout before blocks, as it was written: a record an id, keyed by the id,
