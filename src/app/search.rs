@@ -92,10 +92,10 @@ impl Collation {
 }
 
 /// A folded character's bit in a key's masks: a–z and 0–9 have one each (`true`: the bit is
-/// that character alone), the rest share the other bits; a space has none.
+/// that character alone), the rest share the other bits; a space (any whitespace) has none.
 fn char_bit(c: char) -> Option<(u64, bool)> {
     let (bit, alone) = match c {
-        ' ' => return None,
+        c if c.is_whitespace() => return None,
         'a'..='z' => (c as u32 - 'a' as u32, true),
         '0'..='9' => (26 + (c as u32 - '0' as u32), true),
         _ => (36 + c as u32 % 28, false),
@@ -565,6 +565,12 @@ mod tests {
         assert_eq!(index.search("Þórhalls").first(), Some(&0), "as written");
         assert_eq!(index.search("gudrun").first(), Some(&0), "ð as d");
         assert_eq!(index.search("aevars saethor").first(), Some(&1), "æ as ae");
+        assert_eq!(
+            index.search("aevars\u{a0}saethor").first(),
+            Some(&1),
+            "a no-break space between the words, as some keyboards type it"
+        );
+        assert_eq!(index.search("aevars\tsaethor").first(), Some(&1), "a tab");
         assert_eq!(index.search("isikoglu").first(), Some(&2), "ı as i, ğ as g");
         assert_eq!(index.search("ilkay").first(), Some(&2), "İ as i");
         assert_eq!(index.search("İLKAY").first(), Some(&2), "capital İ");

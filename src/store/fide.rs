@@ -236,16 +236,14 @@ impl Store {
         Ok((added, changed))
     }
 
-    /// Moves reference data kept a record an id (the layout before blocks) into blocks, once:
-    /// an unfinished import of it is rolled back first, then the blocks are written, flushed,
-    /// and the old trees dropped. A migration stopped part way starts again at the next open
-    /// (the blocks are written anew from the old trees, which are dropped last).
+    /// Moves reference data kept a record an id (schema 2) into blocks and raises the schema
+    /// to 3: an unfinished import of it is rolled back first, then the blocks are written,
+    /// flushed, the schema raised and the old trees dropped. A move stopped part way starts
+    /// again at the next open (the schema is still 2: the blocks are written anew from the old
+    /// trees, which nothing else writes, as an older ratedesk refuses schema 3).
     pub(super) fn migrate_fide_references(&self) -> Result<(), StoreError> {
         let names = self.db.tree_names();
         let exists = |name: &str| names.iter().any(|n| &n[..] == name.as_bytes());
-        if !exists(LEGACY_TREE) {
-            return Ok(());
-        }
         let legacy = self.db.open_tree(LEGACY_TREE).map_err(|e| self.fail(e))?;
         if exists(LEGACY_UNDO) {
             let undo = self.db.open_tree(LEGACY_UNDO).map_err(|e| self.fail(e))?;
@@ -286,10 +284,12 @@ impl Store {
             .insert("fide_reference", &count.to_be_bytes())
             .map_err(|e| self.fail(e))?;
         self.flush()?;
+        self.meta
+            .insert("schema", &3u64.to_be_bytes())
+            .map_err(|e| self.fail(e))?;
+        self.flush()?;
         for name in [LEGACY_UNDO, LEGACY_TREE] {
-            if exists(name) {
-                self.db.drop_tree(name).map_err(|e| self.fail(e))?;
-            }
+            self.db.drop_tree(name).map_err(|e| self.fail(e))?;
         }
         self.flush()
     }
@@ -571,9 +571,11 @@ mod tests {
             meta.insert(FIDE_IMPORT, "list.txt").expect("marker");
             meta.insert(FIDE_IMPORT_COUNT, &4u64.to_be_bytes())
                 .expect("count");
+            meta.insert("schema", &2u64.to_be_bytes()).expect("schema");
             store.flush().expect("flush");
         }
         let store = Store::open(&db, "ssl").expect("reopen, migrating");
+        assert_eq!(store.counter("schema").expect("schema"), 3);
         assert_eq!(store.fide_reference_count().expect("count"), 4);
         let name = |id| store.fide_reference(id).expect("read").map(|r| r.name);
         assert_eq!(

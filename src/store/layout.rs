@@ -327,7 +327,10 @@ mod tests {
         assert!(desk.check().is_empty());
         let store = desk.store();
         assert!(store.games.is_empty() && store.old_results.is_empty());
-        assert_eq!(store.counter("schema").expect("schema"), 2);
+        assert_eq!(
+            store.counter("schema").expect("schema"),
+            super::super::SCHEMA_VERSION
+        );
         let record = store.event_record(0).expect("read").expect("there");
         assert_eq!(
             record.event.games.len(),

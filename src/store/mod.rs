@@ -90,9 +90,10 @@ const AUDIT_HEAD: &str = "audit_head";
 /// The database's editors beside its owner ([`crate::model::Officer`]s, as JSON).
 const OFFICERS: &str = "officers";
 
-/// The schema this version writes: 2, every event one record with its games (1: games in a
-/// tree of their own, one record each; migrated when opened).
-pub const SCHEMA_VERSION: u64 = 2;
+/// The schema this version writes: 3, FIDE reference data in blocks of neighbouring ids (2: a
+/// record an id; 1: games in a tree of their own, one record each; both migrated when opened).
+/// An older ratedesk refuses a database of a newer schema.
+pub const SCHEMA_VERSION: u64 = 3;
 
 /// sled's page cache: enough for a national federation's working set, far under the 500 MB
 /// memory target (sled's default is 1 GiB).

@@ -278,12 +278,14 @@ impl Store {
                 )));
             }
         }
-        if found_schema < SCHEMA_VERSION {
+        if found_schema < 2 {
             store.migrate_from_1()?;
         } else {
             store.clear_old_trees()?;
         }
-        store.migrate_fide_references()?;
+        if found_schema < 3 {
+            store.migrate_fide_references()?;
+        }
         store.roll_back_fide_import()?;
         match store.flush() {
             // Opened on a full disk: it can be read; the next write says what is wrong (and

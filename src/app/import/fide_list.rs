@@ -20,7 +20,8 @@ use crate::import::fide_list::{self, FideRecord, Kind};
 use crate::model::{FideEntry, PlayerIdx};
 use crate::store::fide::{FideReference, FideTitle};
 
-/// How many reference records are written in one batch.
+/// How many reference records are written in one batch (neighbouring ids: a batch rewrites
+/// the blocks of its ids once).
 const BATCH: usize = 20_000;
 
 /// What a long read reports as it goes (a progress bar on a terminal; nothing elsewhere).
@@ -279,12 +280,10 @@ fn store_references<R: Federation>(
     let mut added_total = 0;
     for list in planned {
         let matched: BTreeSet<u64> = list.ours.iter().map(|(_, r)| r.fide_id).collect();
-        let mut batch = Vec::with_capacity(BATCH);
-        let (mut added, mut changed) = (0, 0);
-        let mut count = |(a, c): (u64, u64)| {
-            added += a;
-            changed += c;
-        };
+        // Every record of the list first, then merged in the order of their ids: FIDE's lists
+        // come in the order of names, and the store keeps neighbouring ids together, so a batch
+        // in the file's order would rewrite nearly every block.
+        let mut records: Vec<(u64, FideReference)> = Vec::new();
         stream_list(
             &list.file,
             list.kinds
@@ -295,17 +294,23 @@ fn store_references<R: Federation>(
             progress,
             |record| {
                 if !matched.contains(&record.fide_id) {
-                    batch.push((record.fide_id, reference(record, list.list_date)));
-                    if batch.len() == BATCH {
-                        count(
-                            store.merge_fide_references(std::mem::take(&mut batch), &list.kinds)?,
-                        );
-                    }
+                    records.push((record.fide_id, reference(record, list.list_date)));
                 }
                 Ok(())
             },
         )?;
-        count(store.merge_fide_references(batch, &list.kinds)?);
+        records.sort_by_key(|(id, _)| *id);
+        let (mut added, mut changed) = (0, 0);
+        let mut records = records.into_iter();
+        loop {
+            let batch: Vec<(u64, FideReference)> = records.by_ref().take(BATCH).collect();
+            if batch.is_empty() {
+                break;
+            }
+            let (a, c) = store.merge_fide_references(batch, &list.kinds)?;
+            added += a;
+            changed += c;
+        }
         added_total += added;
         let entries: Vec<(PlayerIdx, FideEntry)> = list
             .ours
