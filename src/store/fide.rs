@@ -81,6 +81,67 @@ fn block_key(fide_id: u64) -> [u8; 8] {
     codec::key(fide_id / BLOCK_IDS)
 }
 
+/// A list's reference records, held encoded (a fifth of their size in memory) until the whole
+/// list is read, then given back in the order of their ids: FIDE's lists come in the order of
+/// names, and the store keeps neighbouring ids together, so records merged in the file's order
+/// would rewrite nearly every block once a batch.
+#[derive(Default)]
+pub struct HeldReferences {
+    bytes: Vec<u8>,
+    /// Each record's id and where its bytes end.
+    index: Vec<(u64, usize)>,
+}
+
+impl HeldReferences {
+    /// Holds a record (`store` for what an error names).
+    pub fn push(
+        &mut self,
+        store: &Store,
+        fide_id: u64,
+        record: &FideReference,
+    ) -> Result<(), StoreError> {
+        let encoded = codec::encode(record).map_err(|e| store.fail(e))?;
+        self.bytes.extend_from_slice(&encoded);
+        self.index.push((fide_id, self.bytes.len()));
+        Ok(())
+    }
+
+    /// The records in batches of at most `size`, in the order of their ids (a record listed
+    /// twice keeps its order).
+    pub fn batches(
+        mut self,
+        store: &Store,
+        size: usize,
+    ) -> impl Iterator<Item = Result<Vec<(u64, FideReference)>, StoreError>> {
+        // Each record's id and its bytes' range.
+        let mut start = 0;
+        let mut ranges: Vec<(u64, usize, usize)> = std::mem::take(&mut self.index)
+            .into_iter()
+            .map(|(id, end)| {
+                let range = (id, start, end);
+                start = end;
+                range
+            })
+            .collect();
+        ranges.sort_by_key(|&(id, _, _)| id);
+        let bytes = self.bytes;
+        let mut ranges = ranges.into_iter();
+        std::iter::from_fn(move || {
+            let batch: Vec<(u64, usize, usize)> = ranges.by_ref().take(size).collect();
+            (!batch.is_empty()).then(|| {
+                batch
+                    .into_iter()
+                    .map(|(id, from, to)| {
+                        codec::decode(&bytes[from..to])
+                            .map(|record| (id, record))
+                            .map_err(|e| store.fail(e))
+                    })
+                    .collect()
+            })
+        })
+    }
+}
+
 /// The trees reference data was kept in, a record an id, before it was kept in blocks: read
 /// once, when such a database is opened, and dropped.
 const LEGACY_TREE: &str = "fide_reference";
@@ -537,6 +598,41 @@ mod tests {
             Some("Held, One".to_string())
         );
         assert_eq!(store.fide_reference(2).expect("read"), None);
+    }
+
+    #[test]
+    fn held_references_come_back_in_the_order_of_their_ids_a_batch_at_a_time() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(&dir.path().join("db"), "ssl").expect("open");
+        let mut held = HeldReferences::default();
+        // As a list in the order of names gives them, one id twice.
+        for (id, name) in [
+            (3000, "Aho"),
+            (5, "Berg"),
+            (70_000, "Cox"),
+            (5, "Dahl"),
+            (6, "Eck"),
+        ] {
+            held.push(&store, id, &swede(name)).expect("held");
+        }
+        let batches: Vec<Vec<(u64, String)>> = held
+            .batches(&store, 2)
+            .map(|b| {
+                b.expect("read")
+                    .into_iter()
+                    .map(|(id, r)| (id, r.name))
+                    .collect()
+            })
+            .collect();
+        let named = |id, name: &str| (id, name.to_string());
+        assert_eq!(
+            batches,
+            vec![
+                vec![named(5, "Berg"), named(5, "Dahl")],
+                vec![named(6, "Eck"), named(3000, "Aho")],
+                vec![named(70_000, "Cox")],
+            ]
+        );
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::matcher::Matcher;
 use crate::app::{Desk, DeskError, Edit, Federation};
 use crate::import::fide_list::{self, FideRecord, Kind};
 use crate::model::{FideEntry, PlayerIdx};
-use crate::store::fide::{FideReference, FideTitle};
+use crate::store::fide::{FideReference, FideTitle, HeldReferences};
 
 /// How many reference records are written in one batch (neighbouring ids: a batch rewrites
 /// the blocks of its ids once).
@@ -283,7 +283,7 @@ fn store_references<R: Federation>(
         // Every record of the list first, then merged in the order of their ids: FIDE's lists
         // come in the order of names, and the store keeps neighbouring ids together, so a batch
         // in the file's order would rewrite nearly every block.
-        let mut records: Vec<(u64, FideReference)> = Vec::new();
+        let mut records = HeldReferences::default();
         stream_list(
             &list.file,
             list.kinds
@@ -294,20 +294,15 @@ fn store_references<R: Federation>(
             progress,
             |record| {
                 if !matched.contains(&record.fide_id) {
-                    records.push((record.fide_id, reference(record, list.list_date)));
+                    let fide_id = record.fide_id;
+                    records.push(store, fide_id, &reference(record, list.list_date))?;
                 }
                 Ok(())
             },
         )?;
-        records.sort_by_key(|(id, _)| *id);
         let (mut added, mut changed) = (0, 0);
-        let mut records = records.into_iter();
-        loop {
-            let batch: Vec<(u64, FideReference)> = records.by_ref().take(BATCH).collect();
-            if batch.is_empty() {
-                break;
-            }
-            let (a, c) = store.merge_fide_references(batch, &list.kinds)?;
+        for batch in records.batches(store, BATCH) {
+            let (a, c) = store.merge_fide_references(batch?, &list.kinds)?;
             added += a;
             changed += c;
         }
