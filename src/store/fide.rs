@@ -109,13 +109,14 @@ impl HeldReferences {
     /// The records in batches of at most `size`, in the order of their ids (a record listed
     /// twice keeps its order).
     pub fn batches(
-        mut self,
+        self,
         store: &Store,
         size: usize,
     ) -> impl Iterator<Item = Result<Vec<(u64, FideReference)>, StoreError>> {
+        let Self { bytes, index } = self;
         // Each record's id and its bytes' range.
         let mut start = 0;
-        let mut ranges: Vec<(u64, usize, usize)> = std::mem::take(&mut self.index)
+        let mut ranges: Vec<(u64, usize, usize)> = index
             .into_iter()
             .map(|(id, end)| {
                 let range = (id, start, end);
@@ -124,7 +125,6 @@ impl HeldReferences {
             })
             .collect();
         ranges.sort_by_key(|&(id, _, _)| id);
-        let bytes = self.bytes;
         let mut ranges = ranges.into_iter();
         std::iter::from_fn(move || {
             let batch: Vec<(u64, usize, usize)> = ranges.by_ref().take(size).collect();
