@@ -356,7 +356,8 @@ fn archive(rng: &mut Rng, strength: f64) -> Option<TsfState> {
                 performance,
                 games,
                 event: None,
-            }],
+            }]
+            .into(),
         }
     })
 }

@@ -9,8 +9,8 @@
 //! A rulebook that reads states on other lists reads more than its participants' states on the
 //! unit's list: its units are rated one by one.
 
-use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 use fixedbitset::FixedBitSet;
 
@@ -26,8 +26,8 @@ use crate::rules::{Award, EventPart, ListId, Previous, Rulebook};
 pub(super) struct Inputs<R: Rulebook> {
     players: Vec<PlayerIdx>,
     /// Gathered when the rulebook first asks (rated again, a unit asks for few).
-    states: Vec<OnceCell<Option<R::State>>>,
-    awards: Vec<OnceCell<Vec<Award<R::Award>>>>,
+    states: Vec<OnceLock<Option<R::State>>>,
+    awards: Vec<OnceLock<Vec<Award<R::Award>>>>,
 }
 
 /// Units rated ahead of their turn, with their participants and when they were rated.
@@ -105,8 +105,8 @@ impl<R: Rulebook> Ledger<R> {
     /// A unit's participants, what they hold before it to be gathered as things stand.
     fn inputs(&self, book: &Book<R>, id: &UnitId, parts: &[EventPart]) -> Inputs<R> {
         let players = self.participants(book, id, parts);
-        let states = players.iter().map(|_| OnceCell::new()).collect();
-        let awards = players.iter().map(|_| OnceCell::new()).collect();
+        let states = players.iter().map(|_| OnceLock::new()).collect();
+        let awards = players.iter().map(|_| OnceLock::new()).collect();
         Inputs {
             players,
             states,

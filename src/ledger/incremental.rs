@@ -246,9 +246,9 @@ pub(super) fn rate_unit<'a, R: Rulebook>(
     book: &'a Book<R>,
     (key, list): &'a UnitId,
     parts: &'a [EventPart],
-    state: &'a dyn Fn(PlayerIdx) -> Option<&'a R::State>,
-    state_on: &'a dyn Fn(PlayerIdx, ListId) -> Option<&'a R::State>,
-    awards: &'a dyn Fn(PlayerIdx) -> &'a [Award<R::Award>],
+    state: &'a (dyn Fn(PlayerIdx) -> Option<&'a R::State> + Sync),
+    state_on: &'a (dyn Fn(PlayerIdx, ListId) -> Option<&'a R::State> + Sync),
+    awards: &'a (dyn Fn(PlayerIdx) -> &'a [Award<R::Award>] + Sync),
     again: Option<Previous<'_, R>>,
 ) -> UnitResult<R> {
     let unit = Unit::<R> {

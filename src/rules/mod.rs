@@ -243,12 +243,12 @@ pub struct Unit<'a, R: Rulebook> {
     pub events: &'a [Event],
     pub players: &'a [PlayerInfo],
     /// The participants' states on `list` before the unit (`None`: no state on that list).
-    pub state: &'a dyn Fn(PlayerIdx) -> Option<&'a R::State>,
+    pub state: &'a (dyn Fn(PlayerIdx) -> Option<&'a R::State> + Sync),
     /// A participant's state on another list before the unit's key (for a rulebook whose
     /// [`Rulebook::reads_other_lists`]).
-    pub state_on: &'a dyn Fn(PlayerIdx, ListId) -> Option<&'a R::State>,
+    pub state_on: &'a (dyn Fn(PlayerIdx, ListId) -> Option<&'a R::State> + Sync),
     /// The awards a participant already holds.
-    pub awards: &'a dyn Fn(PlayerIdx) -> &'a [Award<R::Award>],
+    pub awards: &'a (dyn Fn(PlayerIdx) -> &'a [Award<R::Award>] + Sync),
 }
 
 /// What a rulebook returns for one unit.

@@ -251,6 +251,45 @@ mod tests {
         crate::model::fixture::ymd(2024, 3, d)
     }
 
+    #[test]
+    fn a_turkish_archive_shared_among_states_is_stored_as_the_list_it_was() {
+        use crate::rules::tsf::{Archived, TsfState};
+        // The layout a Turkish state was stored in while its archive was a list of its own.
+        #[derive(Serialize)]
+        enum AsStored {
+            #[allow(dead_code)]
+            Rated {
+                rating: i32,
+                games: u32,
+            },
+            Unrated {
+                performances: Vec<Archived>,
+            },
+        }
+        let archive = vec![
+            Archived {
+                performance: 1512,
+                games: 4,
+                event: Some("2025-izmir".into()),
+            },
+            Archived {
+                performance: 1380,
+                games: 2,
+                event: None,
+            },
+        ];
+        let shared = TsfState::Unrated {
+            performances: archive.clone().into(),
+        };
+        let bytes = codec::encode(&shared).expect("encode");
+        let stored = codec::encode(&AsStored::Unrated {
+            performances: archive,
+        })
+        .expect("encode");
+        assert_eq!(bytes, stored, "the same bytes");
+        assert_eq!(codec::decode::<TsfState>(&stored).expect("decode"), shared);
+    }
+
     fn event(id: &str, d: u32, games: &[(usize, usize, GameResult)]) -> Event {
         Event {
             name: id.into(),

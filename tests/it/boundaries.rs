@@ -57,9 +57,13 @@ fn rules_do_not_reach_into_the_rest_of_the_crate() {
     let mut files = Vec::new();
     sources(&root, &mut files);
     for (path, text) in &files {
+        // Besides the model, the cores a rulebook's independent work is shared out among (a
+        // leaf of the crate, on std alone).
         for line in text.lines().filter(|l| l.contains("crate::")) {
             assert!(
-                line.contains("crate::rules") || line.contains("crate::model"),
+                line.contains("crate::rules")
+                    || line.contains("crate::model")
+                    || line.contains("crate::cores"),
                 "{path}: the rules may use only the model: {line}"
             );
         }

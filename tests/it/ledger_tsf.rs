@@ -129,7 +129,8 @@ pub(crate) fn archive(performance: i32, games: u32) -> Option<TsfState> {
             performance,
             games,
             event: None,
-        }],
+        }]
+        .into(),
     })
 }
 

@@ -552,7 +552,8 @@ fn tsf_create_key_correct_undo_against_rate_and_every_tab() {
                 performance,
                 games,
                 event: Some("2025-izmir".into()),
-            }],
+            }]
+            .into(),
         })
     };
     let players = vec![

@@ -201,7 +201,7 @@ fn period_row(
                     .state_on(&Tsf, results.book, player, list, day)
             });
             let mut archive = match before.as_deref() {
-                Some(TsfState::Unrated { performances }) => performances.clone(),
+                Some(TsfState::Unrated { performances }) => performances.to_vec(),
                 _ => Vec::new(),
             };
             archive.extend(archived);
@@ -291,7 +291,7 @@ impl JsonRules for Tsf {
                 format!("{games} earlier games need a rating"),
             )),
             (None, Some(archive)) if !archive.is_empty() => Ok(Some(TsfState::Unrated {
-                performances: archive,
+                performances: archive.into(),
             })),
             (None, _) => Ok(None),
         }

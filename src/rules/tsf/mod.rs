@@ -38,7 +38,10 @@ pub enum TsfState {
     /// A published UKD and the rated games behind it.
     Rated { rating: Rating, games: u32 },
     /// No UKD yet: the performances archived so far (B.1.g), fewer than seven games in all.
-    Unrated { performances: Vec<Archived> },
+    /// Shared: a state is copied into every unit that carries it on, and into the lanes.
+    Unrated {
+        performances: std::sync::Arc<[Archived]>,
+    },
 }
 
 impl TsfState {

@@ -15,9 +15,11 @@ use super::unrated::{
     Archived, berger_performance, first_ukd, preliminary, swiss_performance, tournament_average,
 };
 use super::{Figures, STANDARD, Tsf, TsfDetail, TsfState};
+use crate::cores::{map_on_cores, threads};
 use crate::model::{Event, Game, PlayerIdx, Rating};
 use crate::rules::{
-    Factors, GameLine, Grouped, Halves, Performance, PlayerRating, Previous, Run, Unit, UnitOutcome,
+    EventPart, Factors, GameLine, Grouped, Halves, Performance, PlayerRating, Previous, Run, Unit,
+    UnitOutcome,
 };
 
 /// One game from one side.
@@ -282,7 +284,7 @@ fn rate_event(
     unit: &Unit<'_, Tsf>,
     event_idx: usize,
     games: &[usize],
-    standard: &dyn Fn(PlayerIdx) -> Option<Rating>,
+    standard: &(dyn Fn(PlayerIdx) -> Option<Rating> + Sync),
 ) -> Vec<Row> {
     let Some(event) = unit.events.get(event_idx) else {
         return Vec::new();
@@ -317,6 +319,28 @@ fn rate_event(
             Row { standing, rating }
         })
         .collect()
+}
+
+/// Up to how many games a unit's events to rate hold for them to be rated on this thread
+/// alone: more are shared out among the cores (a thread started costs about as much as
+/// rating some thirty games).
+pub(super) const ONE_THREAD_UP_TO: usize = 256;
+
+/// B.1.e: every event of a month is rated against the list in force at its start, apart from
+/// the others, so a month's events are rated side by side on the machine's cores once they
+/// hold more than `one_thread_up_to` games; each one's rows come back in the order of `parts`.
+fn rate_events(
+    unit: &Unit<'_, Tsf>,
+    parts: &[&EventPart],
+    standard: &(dyn Fn(PlayerIdx) -> Option<Rating> + Sync),
+    one_thread_up_to: usize,
+) -> Vec<Vec<Row>> {
+    let rate = |part: &&EventPart| rate_event(unit, part.event, &part.games, standard);
+    let games: usize = parts.iter().map(|part| part.games.len()).sum();
+    if parts.len() < 2 || games <= one_thread_up_to {
+        return parts.iter().map(rate).collect();
+    }
+    map_on_cores(parts, threads(), rate)
 }
 
 /// An event's rows as the unit last published them, when it is as it was and none of its
@@ -420,7 +444,7 @@ impl Tally {
                     games: super::unrated::archived_games(&archive),
                 },
                 None => TsfState::Unrated {
-                    performances: archive,
+                    performances: archive.into(),
                 },
             },
         }
@@ -441,6 +465,16 @@ pub(super) fn rate(
     unit: &Unit<'_, Tsf>,
     again: Option<&Previous<'_, Tsf>>,
 ) -> UnitOutcome<TsfState, (), TsfDetail> {
+    rate_sharing(unit, again, ONE_THREAD_UP_TO)
+}
+
+/// [`rate`], the events to rate shared out among the cores once they hold more than
+/// `one_thread_up_to` games.
+pub(super) fn rate_sharing(
+    unit: &Unit<'_, Tsf>,
+    again: Option<&Previous<'_, Tsf>>,
+    one_thread_up_to: usize,
+) -> UnitOutcome<TsfState, (), TsfDetail> {
     let mut parts: Vec<_> = unit.parts.iter().collect();
     parts.sort_by(|a, b| {
         let key = |e: usize| unit.events.get(e).map(|e| (e.end, e.start, e.id.as_str()));
@@ -448,17 +482,30 @@ pub(super) fn rate(
     });
     let standard = |p: PlayerIdx| (unit.state_on)(p, STANDARD).and_then(TsfState::rating);
     let published = again.map(|previous| published_by_event(previous.ratings));
-    let events: Vec<(usize, EventRows)> = parts
+    let kept: Vec<Option<Run<TsfDetail>>> = parts
         .iter()
         .map(|part| {
-            let kept = again
+            again
                 .zip(published.as_ref())
                 .and_then(|(previous, published)| {
                     kept_rows(unit, part.event, &part.games, previous, published)
-                });
+                })
+        })
+        .collect();
+    let to_rate: Vec<&EventPart> = parts
+        .iter()
+        .zip(&kept)
+        .filter(|(_, kept)| kept.is_none())
+        .map(|(part, _)| *part)
+        .collect();
+    let mut rated = rate_events(unit, &to_rate, &standard, one_thread_up_to).into_iter();
+    let events: Vec<(usize, EventRows)> = parts
+        .iter()
+        .zip(kept)
+        .map(|(part, kept)| {
             let rows = match kept {
                 Some(run) => EventRows::Kept(run),
-                None => EventRows::Rated(rate_event(unit, part.event, &part.games, &standard)),
+                None => EventRows::Rated(rated.next().unwrap_or_default()),
             };
             (part.event, rows)
         })
@@ -563,7 +610,7 @@ fn tally(
         (_, Figures::Unrated(f)) => {
             let tally = tallies.entry(p).or_insert_with(|| Tally::Unrated {
                 archive: match (unit.state)(p) {
-                    Some(TsfState::Unrated { performances }) => performances.clone(),
+                    Some(TsfState::Unrated { performances }) => performances.to_vec(),
                     _ => Vec::new(),
                 },
             });

@@ -51,6 +51,12 @@ impl Month {
     }
 
     fn rate(&self) -> UnitOutcome<TsfState, (), TsfDetail> {
+        self.rate_sharing(super::rate::ONE_THREAD_UP_TO)
+    }
+
+    /// Rated with the events shared out among the cores once they hold more than
+    /// `one_thread_up_to` games.
+    fn rate_sharing(&self, one_thread_up_to: usize) -> UnitOutcome<TsfState, (), TsfDetail> {
         let key = UnitKey {
             date: d(5, 1),
             second: d(5, 1),
@@ -69,7 +75,7 @@ impl Month {
                 .flatten()
         };
         let awards = |_: PlayerIdx| -> &[Award<()>] { &[] };
-        Tsf.rate(&Unit {
+        let unit = Unit {
             key: &key,
             list: self.list,
             parts: &parts,
@@ -78,7 +84,8 @@ impl Month {
             state: &state,
             state_on: &state_on,
             awards: &awards,
-        })
+        };
+        super::rate::rate_sharing(&unit, None, one_thread_up_to)
     }
 }
 
@@ -161,7 +168,8 @@ fn b_1_f_an_archive_completed_in_two_events_gives_the_ukd_at_months_end() {
             performance: 1500,
             games: 1,
             event: None,
-        }],
+        }]
+        .into(),
     };
     let out = Month::new(
         vec![rated(1700, 30), rated(1500, 30), Some(archive)],
@@ -268,4 +276,56 @@ fn b_4_a_a_round_robin_of_six_with_a_forfeit_is_swiss() {
     let out = Month::new(states, vec![event("rr", 1, "round_robin", &games)]).rate();
     assert_eq!(out.ratings[0].detail.method, Method::Swiss);
     assert_eq!(out.ratings[0].detail.preliminary, Some(1350));
+}
+
+#[test]
+fn b_1_e_a_months_events_rated_side_by_side_give_what_they_give_one_by_one() {
+    // Forty events of eight players over six rounds (960 games), on players rated, unrated with
+    // an archive, and new: each event's rows and every state as rated on this thread alone.
+    let players = 80;
+    let states: Vec<Option<TsfState>> = (0..players)
+        .map(|p| match p % 4 {
+            0 => None,
+            1 => Some(TsfState::Unrated {
+                performances: vec![Archived {
+                    performance: 1400 + p as Rating,
+                    games: 3,
+                    event: None,
+                }]
+                .into(),
+            }),
+            _ => rated(1300 + 13 * p as Rating, 10 * (p as u32 % 5)),
+        })
+        .collect();
+    let results = ["1-0", "1/2-1/2", "0-1"];
+    let events: Vec<Event> = (0..40)
+        .map(|e| {
+            let first = (e * 7) % (players - 8);
+            let games: Vec<(u32, PlayerIdx, PlayerIdx, &str)> = (1..=6u32)
+                .flat_map(|round| {
+                    (0..4).map(move |board| {
+                        let white = first + (board + round as usize) % 8;
+                        let black = first + (board + 4 + 2 * round as usize) % 8;
+                        (
+                            round,
+                            white,
+                            black,
+                            results[(e + board + round as usize) % 3],
+                        )
+                    })
+                })
+                .filter(|(_, w, b, _)| w != b)
+                .collect();
+            event(&format!("e{e:02}"), 1 + (e as u32 % 20), "swiss", &games)
+        })
+        .collect();
+    let month = Month::new(states, events);
+    let alone = month.rate_sharing(usize::MAX);
+    let shared = month.rate_sharing(0);
+    assert!(alone.ratings.len() > 300, "{} rows", alone.ratings.len());
+    assert!(
+        alone.ratings.iter().eq(shared.ratings.iter()),
+        "the same rows, in the same order"
+    );
+    assert_eq!(alone.states, shared.states);
 }

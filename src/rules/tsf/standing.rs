@@ -162,7 +162,7 @@ mod tests {
     fn b_2_listed_with_a_ukd_unless_foreign_with_a_fide_rating() {
         let on = d(6, 1);
         let unrated = TsfState::Unrated {
-            performances: Vec::new(),
+            performances: Vec::new().into(),
         };
         assert!(listed(&PlayerInfo::default(), STANDARD, on, &RATED));
         assert!(!listed(&PlayerInfo::default(), STANDARD, on, &unrated));
@@ -272,7 +272,8 @@ mod tests {
                 performance: 1400,
                 games: 2,
                 event: None,
-            }],
+            }]
+            .into(),
         };
         assert_eq!(
             standing(
