@@ -345,53 +345,49 @@ fn rate_events(
 
 /// An event's rows as the unit last published them, when it is as it was and none of its
 /// players moved since (`None`: it changed, one did, or it published none), shared with what it
-/// published.
+/// published. `keepable` holds the published rows of the events none of whose players moved.
 fn kept_rows(
-    unit: &Unit<'_, Tsf>,
     event_idx: usize,
-    games: &[usize],
     previous: &Previous<'_, Tsf>,
-    published: &BTreeMap<usize, Run<TsfDetail>>,
+    keepable: &BTreeMap<usize, Run<TsfDetail>>,
 ) -> Option<Run<TsfDetail>> {
-    let event = unit.events.get(event_idx)?;
     if previous.events_changed.contains(&event_idx) {
         return None;
     }
-    let moved = |p: PlayerIdx| previous.moved.contains(p);
-    let anyone_moved = games
-        .iter()
-        .filter_map(|&g| event.games.get(g))
-        .filter(|g| g.is_rated_game())
-        .any(|g| moved(g.white) || g.black.is_some_and(moved));
-    if anyone_moved {
-        return None;
-    }
-    published.get(&event_idx).cloned()
+    keepable.get(&event_idx).cloned()
 }
 
-/// Where each event's rows are among those a unit published: together, in player order, as
-/// `rate_event` gave them, each event's within one run. An event whose rows were found in two
-/// places is left out (rated again).
-fn published_by_event(runs: &[Run<TsfDetail>]) -> BTreeMap<usize, Run<TsfDetail>> {
+/// Where each event's rows are among those a unit published, for the events none of whose
+/// players moved since (an event's rows are its players, each once: those of its rated games):
+/// together, in player order, as `rate_event` gave them, each event's within one run. An event
+/// whose rows were found in two places is left out (rated again).
+fn keepable_by_event(
+    runs: &[Run<TsfDetail>],
+    moved: &FixedBitSet,
+) -> BTreeMap<usize, Run<TsfDetail>> {
     let mut at = BTreeMap::new();
-    let mut split = BTreeSet::new();
+    let mut left_out = BTreeSet::new();
     for run in runs {
         let mut from = 0;
         while let Some(first) = run.get(from) {
-            let len = run[from..]
-                .iter()
-                .take_while(|r| r.event == first.event)
-                .count();
-            if at
-                .insert(first.event, run.slice(from..from + len))
-                .is_some()
+            let rows = run[from..].iter().take_while(|r| r.event == first.event);
+            let mut len = 0;
+            let mut anyone_moved = false;
+            for row in rows {
+                len += 1;
+                anyone_moved |= moved.contains(row.player);
+            }
+            if anyone_moved
+                || at
+                    .insert(first.event, run.slice(from..from + len))
+                    .is_some()
             {
-                split.insert(first.event);
+                left_out.insert(first.event);
             }
             from += len;
         }
     }
-    at.retain(|e, _| !split.contains(e));
+    at.retain(|e, _| !left_out.contains(e));
     at
 }
 
@@ -481,15 +477,13 @@ pub(super) fn rate_sharing(
         key(a.event).cmp(&key(b.event))
     });
     let standard = |p: PlayerIdx| (unit.state_on)(p, STANDARD).and_then(TsfState::rating);
-    let published = again.map(|previous| published_by_event(previous.ratings));
+    let keepable = again.map(|previous| keepable_by_event(previous.ratings, previous.moved));
     let kept: Vec<Option<Run<TsfDetail>>> = parts
         .iter()
         .map(|part| {
             again
-                .zip(published.as_ref())
-                .and_then(|(previous, published)| {
-                    kept_rows(unit, part.event, &part.games, previous, published)
-                })
+                .zip(keepable.as_ref())
+                .and_then(|(previous, keepable)| kept_rows(part.event, previous, keepable))
         })
         .collect();
     let to_rate: Vec<&EventPart> = parts
