@@ -10,7 +10,10 @@
 //! unit's list: its units are rated one by one.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, OnceLock};
+use std::thread::Scope;
 
 use fixedbitset::FixedBitSet;
 
@@ -99,6 +102,67 @@ fn again<'a, R: Rulebook>(
         changed: &changes.players,
         events_changed: &changes.events,
     })
+}
+
+/// How many of the next units in a cascade's queue have their stored ratings read ahead.
+const READ_AHEAD: usize = 8;
+
+/// The stored ratings of the units next in a cascade's queue, read on another core while the
+/// units before them are rated: a unit rated again from what it published reads its rows,
+/// which a database opens with as stored bytes, and reading them is independent of every
+/// state. The first cascade of a session reads most of them (a correction ten years back, some
+/// three hundred Turkish months). A unit's rows are read once whoever reads them first
+/// ([`crate::ledger::Ratings`] holds them in a `OnceLock`), so the outcome is the same.
+pub(super) struct ReadAhead<'scope, 'env, R: Rulebook + 'scope> {
+    scope: &'scope Scope<'scope, 'env>,
+    /// Told to stop once the cascade is done (the rows still on their way are left unread).
+    stop: &'env AtomicBool,
+    /// The reader, started with the first unit it is given.
+    send: Option<Sender<Arc<UnitResult<R>>>>,
+    given: BTreeSet<UnitId>,
+}
+
+impl<'scope, 'env, R: Rulebook + 'scope> ReadAhead<'scope, 'env, R> {
+    pub fn new(scope: &'scope Scope<'scope, 'env>, stop: &'env AtomicBool) -> Self {
+        Self {
+            scope,
+            stop,
+            send: None,
+            given: BTreeSet::new(),
+        }
+    }
+
+    /// Gives the reader the next units of `queue` whose rows are still stored bytes.
+    pub fn read(&mut self, queue: &BTreeSet<UnitId>, units: &super::Units<R>) {
+        for id in queue.iter().take(READ_AHEAD) {
+            let Some(unit) = units.get(id).filter(|u| u.ratings.bytes().is_some()) else {
+                continue;
+            };
+            if !self.given.insert(id.clone()) {
+                continue;
+            }
+            let stop = self.stop;
+            let send = self.send.get_or_insert_with(|| {
+                let (send, units) = channel::<Arc<UnitResult<R>>>();
+                self.scope.spawn(move || {
+                    for unit in units {
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        unit.ratings.runs();
+                    }
+                });
+                send
+            });
+            // The reader gone (it only stops when told to), the unit reads its own rows.
+            let _ = send.send(Arc::clone(unit));
+        }
+    }
+
+    /// The cascade is done: the reader stops after the rows it is reading.
+    pub fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
 }
 
 impl<R: Rulebook> Ledger<R> {

@@ -10,11 +10,12 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use fixedbitset::FixedBitSet;
 use serde::{Deserialize, Serialize};
 
-use super::ahead::Ahead;
+use super::ahead::{Ahead, ReadAhead};
 use super::journal::Journal;
 use super::lanes::Lanes;
 use super::ratings::Ratings;
@@ -643,18 +644,39 @@ impl<R: Rulebook> Ledger<R> {
         };
         let mut update = Update::default();
         let mut ahead = Ahead::new(rulebook);
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let mut read_ahead = ReadAhead::new(scope, &stop);
+            self.cascade(
+                rulebook,
+                book,
+                &changes,
+                queue,
+                &mut update,
+                &mut ahead,
+                &mut read_ahead,
+            );
+            read_ahead.stop();
+        });
+        update
+    }
+
+    /// Rates the units of `queue` in order, and every unit reached by a player they moved.
+    #[allow(clippy::too_many_arguments)]
+    fn cascade(
+        &mut self,
+        rulebook: &R,
+        book: &Book<R>,
+        changes: &Changes,
+        mut queue: BTreeSet<UnitId>,
+        update: &mut Update<R>,
+        ahead: &mut Ahead<R>,
+        read_ahead: &mut ReadAhead<'_, '_, R>,
+    ) {
         while let Some(id) = queue.pop_first() {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
-            let new = self.rate(
-                rulebook,
-                book,
-                &id,
-                old.as_deref(),
-                &changes,
-                &queue,
-                &mut ahead,
-            );
+            let new = self.rate(rulebook, book, &id, old.as_deref(), changes, &queue, ahead);
             let (moved, awards_moved) = differences(old.as_deref(), new.as_ref());
             // Before the new result is indexed, remember what the moved players had.
             let list = id.1;
@@ -695,8 +717,10 @@ impl<R: Rulebook> Ledger<R> {
             ahead.done(moved.iter().chain(&awards_moved).copied());
             update.players.extend(moved);
             update.players.extend(awards_moved);
+            if rulebook.rates_again() {
+                read_ahead.read(&queue, &self.units);
+            }
         }
-        update
     }
 
     /// The units on a list after `after` that read the player's state as it stands after it.

@@ -3,15 +3,19 @@
 //! moved between the standard, rapid and blitz lists, pairing systems changed — the incremental
 //! `Ledger::update` holds exactly what `Ledger::build` computes from scratch. TSF reads states
 //! across lists (a first rapid or blitz event counts the standard UKD), so an edit on one list
-//! must reach the next units on the others.
+//! must reach the next units on the others. A ledger as a database opens it (every unit's rows
+//! stored bytes, read when a cascade first reaches them, the next ones on another core) holds
+//! the same.
 
 use crate::common::game_touched;
 use chrono::NaiveDate;
 use proptest::prelude::*;
 use ratedesk::book::Book;
-use ratedesk::ledger::{Ledger, Touched};
+use ratedesk::ledger::{Ledger, Ratings, Touched, UnitResult};
 use ratedesk::model::{Event, FideEntry, Game, GameResult, PlayerInfo, TimeControl};
-use ratedesk::rules::tsf::{Archived, Tsf, TsfState};
+use ratedesk::rules::PlayerRating;
+use ratedesk::rules::tsf::{Archived, Tsf, TsfDetail, TsfState};
+use std::sync::Arc;
 
 const PLAYERS: usize = 12;
 const RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1", "+-", "0-0", "1/2-0"];
@@ -259,6 +263,30 @@ pub(crate) fn assert_same(ledger: &Ledger<Tsf>, book: &Book<Tsf>) -> Result<(), 
     Ok(())
 }
 
+/// Rows read back from what [`opened`] stored.
+fn read_rows(bytes: &[u8]) -> Option<Vec<PlayerRating<TsfDetail>>> {
+    serde_json::from_slice(bytes).ok()
+}
+
+/// The ledger as a database opens it: every unit's states at hand, its rows stored bytes read
+/// when first used.
+fn opened(ledger: &Ledger<Tsf>, book: &Book<Tsf>) -> Ledger<Tsf> {
+    let units = ledger
+        .units()
+        .iter()
+        .map(|(id, unit)| {
+            let bytes = serde_json::to_vec(&unit.ratings).expect("rows written");
+            let unit = UnitResult {
+                ratings: Ratings::stored(bytes.into(), read_rows),
+                states: unit.states.clone(),
+                awards: unit.awards.clone(),
+            };
+            (id.clone(), Arc::new(unit))
+        })
+        .collect();
+    Ledger::from_units(&Tsf, book, units)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -273,10 +301,13 @@ proptest! {
         }
         let mut ledger = Ledger::build(&Tsf, &book);
         assert_same(&ledger, &book)?;
+        let mut reopened = opened(&ledger, &book);
         for op in &ops {
             let touched = apply(&mut book, op);
             ledger.update_touched(&Tsf, &book, &touched);
             assert_same(&ledger, &book)?;
+            reopened.update_touched(&Tsf, &book, &touched);
+            assert_same(&reopened, &book)?;
         }
     }
 }
