@@ -326,48 +326,50 @@ fn rate_event(
 /// rating some thirty games).
 pub(super) const ONE_THREAD_UP_TO: usize = 256;
 
+/// How a unit's events to rate are shared out: among `threads` threads once they hold more
+/// than `one_thread_up_to` games (byes and forfeits counted).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sharing {
+    pub threads: usize,
+    pub one_thread_up_to: usize,
+}
+
+impl Sharing {
+    /// The machine's cores, for events that hold more than [`ONE_THREAD_UP_TO`] games.
+    fn cores() -> Self {
+        Sharing {
+            threads: threads(),
+            one_thread_up_to: ONE_THREAD_UP_TO,
+        }
+    }
+}
+
 /// B.1.e: every event of a month is rated against the list in force at its start, apart from
-/// the others, so a month's events are rated side by side on the machine's cores once they
-/// hold more than `one_thread_up_to` games; each one's rows come back in the order of `parts`.
+/// the others, so a month's events are rated side by side as `sharing` says; each one's rows
+/// come back in the order of `parts`.
 fn rate_events(
     unit: &Unit<'_, Tsf>,
     parts: &[&EventPart],
     standard: &(dyn Fn(PlayerIdx) -> Option<Rating> + Sync),
-    one_thread_up_to: usize,
+    sharing: Sharing,
 ) -> Vec<Vec<Row>> {
     let rate = |part: &&EventPart| rate_event(unit, part.event, &part.games, standard);
     let games: usize = parts.iter().map(|part| part.games.len()).sum();
-    if parts.len() < 2 || games <= one_thread_up_to {
+    if parts.len() < 2 || games <= sharing.one_thread_up_to {
         return parts.iter().map(rate).collect();
     }
-    map_on_cores(parts, threads(), rate)
+    map_on_cores(parts, sharing.threads, rate)
 }
 
-/// An event's rows as the unit last published them, when it is as it was and none of its
-/// players moved since (`None`: it changed, one did, or it published none), shared with what it
-/// published. `keepable` holds the published rows of the events none of whose players moved.
-fn kept_rows(
-    event_idx: usize,
-    previous: &Previous<'_, Tsf>,
-    keepable: &BTreeMap<usize, Run<TsfDetail>>,
-) -> Option<Run<TsfDetail>> {
-    if previous.events_changed.contains(&event_idx) {
-        return None;
-    }
-    keepable.get(&event_idx).cloned()
-}
-
-/// Where each event's rows are among those a unit published, for the events none of whose
-/// players moved since (an event's rows are its players, each once: those of its rated games):
-/// together, in player order, as `rate_event` gave them, each event's within one run. An event
-/// whose rows were found in two places is left out (rated again).
-fn keepable_by_event(
-    runs: &[Run<TsfDetail>],
-    moved: &FixedBitSet,
-) -> BTreeMap<usize, Run<TsfDetail>> {
+/// The rows a unit published of each event it may keep as they were: an event as it was (not
+/// among those changed since) none of whose players moved since (an event's rows are its
+/// players, each once: those of its rated games). Each event's rows were published together, in
+/// player order, as `rate_event` gave them, within one run; an event whose rows were found in
+/// two places is not kept either (it is rated again).
+fn keepable_by_event(previous: &Previous<'_, Tsf>) -> BTreeMap<usize, Run<TsfDetail>> {
     let mut at = BTreeMap::new();
-    let mut left_out = BTreeSet::new();
-    for run in runs {
+    let mut not_kept = BTreeSet::new();
+    for run in previous.ratings {
         let mut from = 0;
         while let Some(first) = run.get(from) {
             let rows = run[from..].iter().take_while(|r| r.event == first.event);
@@ -375,19 +377,19 @@ fn keepable_by_event(
             let mut anyone_moved = false;
             for row in rows {
                 len += 1;
-                anyone_moved |= moved.contains(row.player);
+                anyone_moved |= previous.moved.contains(row.player);
             }
-            if anyone_moved
-                || at
-                    .insert(first.event, run.slice(from..from + len))
-                    .is_some()
-            {
-                left_out.insert(first.event);
+            let changed = anyone_moved || previous.events_changed.contains(&first.event);
+            let split = at
+                .insert(first.event, run.slice(from..from + len))
+                .is_some();
+            if changed || split {
+                not_kept.insert(first.event);
             }
             from += len;
         }
     }
-    at.retain(|e, _| !left_out.contains(e));
+    at.retain(|e, _| !not_kept.contains(e));
     at
 }
 
@@ -461,15 +463,14 @@ pub(super) fn rate(
     unit: &Unit<'_, Tsf>,
     again: Option<&Previous<'_, Tsf>>,
 ) -> UnitOutcome<TsfState, (), TsfDetail> {
-    rate_sharing(unit, again, ONE_THREAD_UP_TO)
+    rate_shared(unit, again, Sharing::cores())
 }
 
-/// [`rate`], the events to rate shared out among the cores once they hold more than
-/// `one_thread_up_to` games.
-pub(super) fn rate_sharing(
+/// [`rate`], the events to rate shared out as `sharing` says.
+pub(super) fn rate_shared(
     unit: &Unit<'_, Tsf>,
     again: Option<&Previous<'_, Tsf>>,
-    one_thread_up_to: usize,
+    sharing: Sharing,
 ) -> UnitOutcome<TsfState, (), TsfDetail> {
     let mut parts: Vec<_> = unit.parts.iter().collect();
     parts.sort_by(|a, b| {
@@ -477,14 +478,10 @@ pub(super) fn rate_sharing(
         key(a.event).cmp(&key(b.event))
     });
     let standard = |p: PlayerIdx| (unit.state_on)(p, STANDARD).and_then(TsfState::rating);
-    let keepable = again.map(|previous| keepable_by_event(previous.ratings, previous.moved));
+    let keepable = again.map(keepable_by_event).unwrap_or_default();
     let kept: Vec<Option<Run<TsfDetail>>> = parts
         .iter()
-        .map(|part| {
-            again
-                .zip(keepable.as_ref())
-                .and_then(|(previous, keepable)| kept_rows(part.event, previous, keepable))
-        })
+        .map(|part| keepable.get(&part.event).cloned())
         .collect();
     let to_rate: Vec<&EventPart> = parts
         .iter()
@@ -492,14 +489,14 @@ pub(super) fn rate_sharing(
         .filter(|(_, kept)| kept.is_none())
         .map(|(part, _)| *part)
         .collect();
-    let mut rated = rate_events(unit, &to_rate, &standard, one_thread_up_to).into_iter();
+    let mut rated = rate_events(unit, &to_rate, &standard, sharing).into_iter();
     let events: Vec<(usize, EventRows)> = parts
         .iter()
         .zip(kept)
         .map(|(part, kept)| {
             let rows = match kept {
                 Some(run) => EventRows::Kept(run),
-                None => EventRows::Rated(rated.next().unwrap_or_default()),
+                None => EventRows::Rated(rated.next().expect("rows for every event to rate")),
             };
             (part.event, rows)
         })

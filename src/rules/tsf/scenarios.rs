@@ -3,6 +3,7 @@
 
 use chrono::NaiveDate;
 
+use super::rate::Sharing;
 use super::*;
 use crate::model::{FideEntry, Game, GameResult, PlayerIdx, PlayerInfo};
 use crate::rules::{Award, EventPart, PlayerRating};
@@ -51,12 +52,14 @@ impl Month {
     }
 
     fn rate(&self) -> UnitOutcome<TsfState, (), TsfDetail> {
-        self.rate_sharing(super::rate::ONE_THREAD_UP_TO)
+        self.rate_shared(Sharing {
+            threads: 1,
+            one_thread_up_to: usize::MAX,
+        })
     }
 
-    /// Rated with the events shared out among the cores once they hold more than
-    /// `one_thread_up_to` games.
-    fn rate_sharing(&self, one_thread_up_to: usize) -> UnitOutcome<TsfState, (), TsfDetail> {
+    /// Rated with the events shared out as `sharing` says.
+    fn rate_shared(&self, sharing: Sharing) -> UnitOutcome<TsfState, (), TsfDetail> {
         let key = UnitKey {
             date: d(5, 1),
             second: d(5, 1),
@@ -85,7 +88,7 @@ impl Month {
             state_on: &state_on,
             awards: &awards,
         };
-        super::rate::rate_sharing(&unit, None, one_thread_up_to)
+        super::rate::rate_shared(&unit, None, sharing)
     }
 }
 
@@ -320,8 +323,12 @@ fn b_1_e_a_months_events_rated_side_by_side_give_what_they_give_one_by_one() {
         })
         .collect();
     let month = Month::new(states, events);
-    let alone = month.rate_sharing(usize::MAX);
-    let shared = month.rate_sharing(0);
+    let alone = month.rate();
+    // Four threads whatever the machine's cores, each event shared out.
+    let shared = month.rate_shared(Sharing {
+        threads: 4,
+        one_thread_up_to: 0,
+    });
     assert!(alone.ratings.len() > 300, "{} rows", alone.ratings.len());
     assert!(
         alone.ratings.iter().eq(shared.ratings.iter()),
