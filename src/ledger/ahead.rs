@@ -9,6 +9,7 @@
 //! A rulebook that reads states on other lists reads more than its participants' states on the
 //! unit's list: its units are rated one by one.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Sender, channel};
@@ -42,9 +43,10 @@ pub(super) struct Ahead<R: Rulebook> {
     /// Per player (by index), the step at which a unit last moved his state or awards (0:
     /// none has; grown as players move).
     moved: Vec<u64>,
-    /// The players a unit has moved so far (those `moved` gives a step), as the set a unit
-    /// rated again reads ([`Previous::moved`]).
-    any_moved: FixedBitSet,
+    /// Per list, the players a unit has moved on it so far (their state on it, or their
+    /// awards): a unit rated again reads those of its list and of the lists it reads
+    /// ([`Previous::moved`]).
+    moved_on: Vec<FixedBitSet>,
 }
 
 impl<R: Rulebook> Ahead<R> {
@@ -59,20 +61,47 @@ impl<R: Rulebook> Ahead<R> {
             rated: BTreeMap::new(),
             step: 0,
             moved: Vec::new(),
-            any_moved: FixedBitSet::new(),
+            moved_on: vec![FixedBitSet::new(); rulebook.lists().len()],
         }
     }
 
-    /// A unit is done: these players' states or awards moved with it.
-    pub fn done(&mut self, moved: impl IntoIterator<Item = PlayerIdx>) {
+    /// A unit on `list` is done: it moved these players' states on it, and these players'
+    /// awards (which every list reads).
+    pub fn done(
+        &mut self,
+        list: ListId,
+        states: impl IntoIterator<Item = PlayerIdx>,
+        awards: impl IntoIterator<Item = PlayerIdx>,
+    ) {
         self.step += 1;
-        for p in moved {
+        let lists = self.moved_on.len();
+        let moves = states
+            .into_iter()
+            .map(|p| (p, list..list + 1))
+            .chain(awards.into_iter().map(|p| (p, 0..lists)));
+        for (p, on) in moves {
             if self.moved.len() <= p {
                 self.moved.resize(p + 1, 0);
             }
             self.moved[p] = self.step;
-            self.any_moved.grow_and_insert(p);
+            for l in on {
+                if let Some(moved) = self.moved_on.get_mut(l) {
+                    moved.grow_and_insert(p);
+                }
+            }
         }
+    }
+
+    /// The players moved so far whose state before a unit on `list` moved: on that list, or
+    /// on a list it reads.
+    fn moved_for(&self, rulebook: &R, list: ListId) -> Cow<'_, FixedBitSet> {
+        let empty = || Cow::Owned(FixedBitSet::new());
+        let own = self.moved_on.get(list).map_or_else(empty, Cow::Borrowed);
+        let read = (0..self.moved_on.len()).filter(|&o| o != list && rulebook.reads_list(list, o));
+        read.fold(own, |mut all, o| {
+            all.to_mut().union_with(&self.moved_on[o]);
+            all
+        })
     }
 
     /// A unit's result rated ahead, when none of its participants moved since.
@@ -198,7 +227,13 @@ impl<R: Rulebook> Ledger<R> {
                     .as_ref()
             })
         };
-        let state_on = |p: PlayerIdx, other: ListId| self.state_before(book, p, other, key);
+        let state_on = |p: PlayerIdx, other: ListId| {
+            debug_assert!(
+                other == *list || rulebook.reads_list(*list, other),
+                "a unit on list {list} read list {other}, which its rulebook says it does not read"
+            );
+            self.state_before(book, p, other, key)
+        };
         let awards_of = |p: PlayerIdx| {
             find(p).map_or(&[][..], |i| {
                 inputs.awards[i]
@@ -231,11 +266,10 @@ impl<R: Rulebook> Ledger<R> {
         if let Some(result) = ahead.take(id) {
             return Some(result);
         }
-        let moved = &ahead.any_moved;
-        let again = |old| again(rulebook, old, changes, moved);
         if ahead.threads <= 1 {
+            let moved = ahead.moved_for(rulebook, id.1);
             let inputs = self.inputs(book, id, parts);
-            let again = again(old);
+            let again = again(rulebook, old, changes, &moved);
             return Some(self.rate_from(rulebook, book, id, parts, &inputs, again));
         }
         // This unit and the next ones not yet rated ahead, shared out among the threads (each
@@ -252,6 +286,11 @@ impl<R: Rulebook> Ledger<R> {
                 jobs.push((next.clone(), parts));
             }
         }
+        // What moved on each list, for the jobs' units.
+        let moved: BTreeMap<ListId, Cow<'_, FixedBitSet>> = jobs
+            .iter()
+            .map(|(u, _)| (u.1, ahead.moved_for(rulebook, u.1)))
+            .collect();
         let rated = map_on_cores(&jobs, ahead.threads, |(u, parts)| {
             let inputs = self.inputs(book, u, parts);
             let previous = if u == id {
@@ -259,7 +298,10 @@ impl<R: Rulebook> Ledger<R> {
             } else {
                 self.units.get(u).map(|r| &**r)
             };
-            let result = self.rate_from(rulebook, book, u, parts, &inputs, again(previous));
+            let again = moved
+                .get(&u.1)
+                .and_then(|moved| again(rulebook, previous, changes, moved));
+            let result = self.rate_from(rulebook, book, u, parts, &inputs, again);
             (inputs.players, result)
         });
         let mut mine = None;

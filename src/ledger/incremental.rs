@@ -700,11 +700,10 @@ impl<R: Rulebook> Ledger<R> {
             }
             self.keep_replaced(&id, old);
             // The next unit of every player whose outcome moved must see the new outcome (on
-            // every list, when a rulebook reads states across lists).
-            let cross = rulebook.reads_other_lists();
+            // every list that reads this one, when a rulebook reads states across lists).
             for &p in &moved {
                 for l in 0..self.lists {
-                    if l == list || cross {
+                    if l == list || rulebook.reads_list(l, list) {
                         queue.extend(self.next_units(p, l, &id.0));
                     }
                 }
@@ -714,7 +713,7 @@ impl<R: Rulebook> Ledger<R> {
                     queue.extend(self.next_units(p, l, &id.0));
                 }
             }
-            ahead.done(moved.iter().chain(&awards_moved).copied());
+            ahead.done(list, moved.iter().copied(), awards_moved.iter().copied());
             update.players.extend(moved);
             update.players.extend(awards_moved);
             if rulebook.rates_again() {

@@ -361,6 +361,14 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
         false
     }
 
+    /// Whether rating a unit on `list` reads participants' states on `other`, another list
+    /// ([`Unit::state_on`]): a player moved on `other` then re-rates his next unit on `list`.
+    /// Every other list for a rulebook that [`Rulebook::reads_other_lists`], unless it says
+    /// which.
+    fn reads_list(&self, _list: ListId, _other: ListId) -> bool {
+        self.reads_other_lists()
+    }
+
     /// How an event's games fall into rating units on its list.
     fn units_of(&self, event_idx: usize, event: &Event, list: ListId) -> Vec<(UnitKey, EventPart)>;
 

@@ -175,6 +175,12 @@ impl Rulebook for Tsf {
         true
     }
 
+    /// B.1.l–m: a rapid or blitz unit reads the standard list, and nothing else reads another
+    /// list (a move on the rapid list never reaches the standard or blitz one).
+    fn reads_list(&self, list: ListId, other: ListId) -> bool {
+        list != STANDARD && other == STANDARD
+    }
+
     fn state_summary(&self, _list: ListId, state: &TsfState) -> String {
         match state {
             TsfState::Rated { rating, games } => format!("{rating} ({games} games)"),
