@@ -245,7 +245,7 @@ pub struct Unit<'a, R: Rulebook> {
     /// The participants' states on `list` before the unit (`None`: no state on that list).
     pub state: &'a (dyn Fn(PlayerIdx) -> Option<&'a R::State> + Sync),
     /// A participant's state on another list before the unit's key (for a rulebook whose
-    /// [`Rulebook::reads_other_lists`]).
+    /// [`Rulebook::reads_other_lists`], on the lists its [`Rulebook::reads_list`] names).
     pub state_on: &'a (dyn Fn(PlayerIdx, ListId) -> Option<&'a R::State> + Sync),
     /// The awards a participant already holds.
     pub awards: &'a (dyn Fn(PlayerIdx) -> &'a [Award<R::Award>] + Sync),

@@ -324,7 +324,7 @@ fn rate_event(
 /// Up to how many games a unit's events to rate hold for them to be rated on this thread
 /// alone: more are shared out among the cores (a thread started costs about as much as
 /// rating some thirty games).
-pub(super) const ONE_THREAD_UP_TO: usize = 256;
+const ONE_THREAD_UP_TO: usize = 256;
 
 /// How a unit's events to rate are shared out: among `threads` threads once they hold more
 /// than `one_thread_up_to` games (byes and forfeits counted).

@@ -51,15 +51,20 @@ impl Month {
         }
     }
 
+    /// Rated as the ledger rates it ([`Tsf::rate`]).
     fn rate(&self) -> UnitOutcome<TsfState, (), TsfDetail> {
-        self.rate_shared(Sharing {
-            threads: 1,
-            one_thread_up_to: usize::MAX,
-        })
+        self.rate_with(|unit| Tsf.rate(unit))
     }
 
     /// Rated with the events shared out as `sharing` says.
     fn rate_shared(&self, sharing: Sharing) -> UnitOutcome<TsfState, (), TsfDetail> {
+        self.rate_with(|unit| super::rate::rate_shared(unit, None, sharing))
+    }
+
+    fn rate_with(
+        &self,
+        rate: impl Fn(&Unit<'_, Tsf>) -> UnitOutcome<TsfState, (), TsfDetail>,
+    ) -> UnitOutcome<TsfState, (), TsfDetail> {
         let key = UnitKey {
             date: d(5, 1),
             second: d(5, 1),
@@ -88,7 +93,7 @@ impl Month {
             state_on: &state_on,
             awards: &awards,
         };
-        super::rate::rate_shared(&unit, None, sharing)
+        rate(&unit)
     }
 }
 
@@ -323,7 +328,10 @@ fn b_1_e_a_months_events_rated_side_by_side_give_what_they_give_one_by_one() {
         })
         .collect();
     let month = Month::new(states, events);
-    let alone = month.rate();
+    let alone = month.rate_shared(Sharing {
+        threads: 1,
+        one_thread_up_to: usize::MAX,
+    });
     // Four threads whatever the machine's cores, each event shared out.
     let shared = month.rate_shared(Sharing {
         threads: 4,
