@@ -78,11 +78,16 @@ impl<R: Federation> Desk<R> {
     /// `Err` when the text carries no head.
     pub fn check_against(&self, text: &str) -> Result<Vec<String>, HeadError> {
         let (seq, link) = find_head(text).ok_or(HeadError::NoHead)?;
-        let entries = self
-            .store
-            .audit_entries_upto::<R>(self.read_upto())
-            .map_err(HeadError::Store)?;
-        let Some(entry) = entries.iter().find(|e| e.seq == seq) else {
+        // The entry itself, not the whole log (a reading copy reads up to what it holds).
+        let entry = match self.read_upto() {
+            Some(upto) if seq > upto => None,
+            _ => self
+                .store
+                .audit_entry::<R>(seq)
+                .map_err(HeadError::Store)?
+                .filter(|e| e.seq == seq),
+        };
+        let Some(entry) = entry else {
             return Ok(vec![format!(
                 "entry #{seq}, the newest when the list was published, is no longer in the audit log: the history was rewritten since"
             )]);
@@ -105,6 +110,10 @@ impl<R: Federation> Desk<R> {
 
     /// Where the chain of audit entries breaks: an entry edited, removed or inserted after it
     /// was written (empty: the chain holds). Entries written before the chain are not linked.
+    /// Then the log replayed: the records it leads to against those stored, and the moves
+    /// shown beside each entry against those it gives. One pass over the log, an entry at a
+    /// time: each is hashed once, replayed and let go (an import of a whole federation is one
+    /// entry, and a log of ten such is never held at once).
     pub fn check_chain(&self) -> Result<Vec<String>, DeskError> {
         // A copy keeps only the entries stored since it was taken.
         if self.is_replica() {
@@ -113,129 +122,69 @@ impl<R: Federation> Desk<R> {
             )
             .into());
         }
-        let entries = self.store.audit_entries_upto::<R>(self.read_upto())?;
         let mut problems = Vec::new();
-        let mut before: Option<&AuditEntry<R>> = None;
+        let mut replay = Replay::new(self)?;
+        // The entry before (its number and hash), and whether the chain has begun.
+        let mut before: Option<(u64, Link)> = None;
         let mut chained = false;
-        for entry in &entries {
-            match (entry.prev, before) {
-                (Some(link), Some(b)) if link != b.hash() => problems.push(format!(
-                    "the audit log's chain breaks at #{}: the entry before it (#{}) is not the one it was written after (changed, removed or put in since)",
-                    entry.seq, b.seq
+        // Entries are read and hashed on another core while the one before is replayed here,
+        // one at a time ahead (hashing an import of a whole federation takes seconds).
+        let (hashed, entries) = std::sync::mpsc::sync_channel(1);
+        let store = &self.store;
+        let upto = self.read_upto();
+        std::thread::scope(|s| -> Result<(), DeskError> {
+            s.spawn(move || {
+                for entry in store.audit_iter_upto::<R>(upto) {
+                    let failed = entry.is_err();
+                    let entry = entry.map(|e| {
+                        let hash = e.hash();
+                        (e, hash)
+                    });
+                    // Stopped at the first unreadable entry, or when the replay stopped.
+                    if hashed.send(entry).is_err() || failed {
+                        break;
+                    }
+                }
+            });
+            for entry in entries {
+                let (entry, hash) = entry?;
+                match (entry.prev, before) {
+                (Some(link), Some((seq, b))) if link != b => problems.push(format!(
+                    "the audit log's chain breaks at #{}: the entry before it (#{seq}) is not the one it was written after (changed, removed or put in since)",
+                    entry.seq
                 )),
                 (Some(_), None) => problems.push(format!(
                     "the audit log's chain breaks at #{}: the entries it was written after are missing",
                     entry.seq
                 )),
-                (None, Some(b)) if chained => problems.push(format!(
-                    "the audit log's chain breaks at #{}: it has no link to #{} before it",
-                    entry.seq, b.seq
+                (None, Some((seq, _))) if chained => problems.push(format!(
+                    "the audit log's chain breaks at #{}: it has no link to #{seq} before it",
+                    entry.seq
                 )),
                 _ => {}
+                }
+                chained |= entry.prev.is_some();
+                before = Some((entry.seq, hash));
+                replay.step(entry)?;
             }
-            chained |= entry.prev.is_some();
-            before = Some(entry);
-        }
+            Ok(())
+        })?;
         // The head as stored; for a reading copy, as the holder chained it (the store's may
         // be newer already).
         let head = match self.read_head() {
             Some(head) => head,
             None => self.store.stored_head()?,
         };
-        if let (Some(last), Some(head)) = (entries.last(), head)
-            && last.hash() != head
+        if let (Some((seq, last)), Some(head)) = (before, head)
+            && last != head
         {
             problems.push(format!(
-                "the audit log's newest entry #{} was changed after it was written",
-                last.seq
+                "the audit log's newest entry #{seq} was changed after it was written"
             ));
         }
-        // One replay of the log gives both the records it leads to and the moves of each entry.
-        let (book, status, moved) = self.replay(&entries)?;
-        problems.extend(self.unaudited(&book, &status));
-        problems.extend(moved);
+        problems.extend(self.unaudited(&replay.book, &replay.status));
+        problems.extend(replay.problems);
         Ok(problems)
-    }
-
-    /// The rating moves `log` shows beside the entries, against the audit log replayed: they
-    /// are not in the chain (they follow from it), so each is worked out again — the log
-    /// replayed from its first entry, re-rated after each — and one that differs is named. The
-    /// entries of one edit (one time) move ratings together: their moves are kept beside the
-    /// last of them, from the ratings before the first. Moves worked out by earlier rules than
-    /// these (entries up to the one the results were rated again after) are not held to them.
-    /// Returns the records the replay leads to, with the entries whose moves differ.
-    #[allow(clippy::type_complexity)]
-    fn replay(
-        &self,
-        entries: &[AuditEntry<R>],
-    ) -> Result<
-        (
-            crate::book::Book<R>,
-            Vec<crate::book::PlayerStatus>,
-            Vec<String>,
-        ),
-        DeskError,
-    > {
-        use std::collections::BTreeMap;
-        type Rated = Option<crate::model::Rating>;
-        let rulebook = &self.rulebook;
-        let mut book = crate::book::Book::<R>::default();
-        let mut status = Vec::new();
-        let mut ledger = crate::ledger::Ledger::build(rulebook, &book);
-        let mut group: BTreeMap<(PlayerIdx, usize), (Rated, Rated)> = BTreeMap::new();
-        let mut problems = Vec::new();
-        let mut time = None;
-        let since = self.store.rules_since()?;
-        for entry in entries {
-            if time != Some(entry.time) {
-                group.clear();
-                time = Some(entry.time);
-            }
-            let explicit = super::before_of(rulebook, &book, &ledger, &entry.change);
-            let reach = entry.change.reach();
-            let mut touched = reach.events_touched(&book);
-            entry.change.apply(&mut book, &mut status);
-            touched.extend(reach.events_touched(&book));
-            let update = ledger.update(rulebook, &book, touched);
-            let effect = super::effect(rulebook, String::new(), &book, &ledger, update, explicit);
-            let mut single = BTreeMap::new();
-            for c in effect.ratings {
-                single.insert((c.player, c.list), (c.before, c.after));
-                group
-                    .entry((c.player, c.list))
-                    .and_modify(|(_, after)| *after = c.after)
-                    .or_insert((c.before, c.after));
-            }
-            let Some(stored) = self.store.moves_of(entry.seq)? else {
-                continue;
-            };
-            // Moves worked out by earlier rules (the results were rated again since) are not
-            // held to these.
-            if since.is_some_and(|since| entry.seq <= since) {
-                group.clear();
-                continue;
-            }
-            let replayed: BTreeMap<(PlayerIdx, usize), (Rated, Rated)> = std::mem::take(&mut group)
-                .into_iter()
-                .filter(|(_, (before, after))| before != after)
-                .collect();
-            let shown: BTreeMap<(PlayerIdx, usize), (Rated, Rated)> = stored
-                .iter()
-                .map(|m| ((m.player, m.list), (m.before, m.after)))
-                .collect();
-            // The entry's own moves, or those of the edit it ends (an entry before it of the
-            // same time without moves of its own may be one whose moves were never written: a
-            // disk that filled up after its commit point).
-            if shown != single && shown != replayed {
-                problems.push(format!(
-                    "the rating moves shown beside #{} are not those the audit log gives (replayed: {} moves, shown: {})",
-                    entry.seq,
-                    replayed.len(),
-                    shown.len()
-                ));
-            }
-        }
-        Ok((book, status, problems))
     }
 
     /// Records that are not what the audit log says they became: the log replayed from its
@@ -626,5 +575,107 @@ mod head_tests {
         assert_eq!(find_head(&page), None);
         assert_eq!(find_head("no head here"), None);
         assert_eq!(find_head(&head_line(None)), None);
+    }
+}
+
+/// The rating moves `log` shows beside the entries, against the audit log replayed: they are
+/// not in the chain (they follow from it), so each is worked out again — the log replayed from
+/// its first entry, re-rated after each — and one that differs is named. The entries of one
+/// edit (one time) move ratings together: their moves are kept beside the last of them, from
+/// the ratings before the first. Moves worked out by earlier rules than these (entries up to
+/// the one the results were rated again after) are not held to them. Ends with the records
+/// the replay leads to, and the entries whose moves differ.
+struct Replay<'d, R: Federation> {
+    desk: &'d Desk<R>,
+    book: crate::book::Book<R>,
+    status: Vec<crate::book::PlayerStatus>,
+    ledger: crate::ledger::Ledger<R>,
+    /// The moves of the edit the entries replayed last belong to, from the ratings before it.
+    group: std::collections::BTreeMap<(PlayerIdx, usize), (Rated, Rated)>,
+    /// The time of those entries.
+    time: Option<i64>,
+    /// The entry the results were rated again after, by these rules.
+    since: Option<u64>,
+    problems: Vec<String>,
+}
+
+type Rated = Option<crate::model::Rating>;
+
+impl<'d, R: Federation> Replay<'d, R> {
+    fn new(desk: &'d Desk<R>) -> Result<Self, DeskError> {
+        let book = crate::book::Book::<R>::default();
+        Ok(Self {
+            ledger: crate::ledger::Ledger::build(&desk.rulebook, &book),
+            book,
+            status: Vec::new(),
+            group: std::collections::BTreeMap::new(),
+            time: None,
+            since: desk.store.rules_since()?,
+            problems: Vec::new(),
+            desk,
+        })
+    }
+
+    /// Replays one entry (its records moved into the book) and holds the moves it gives
+    /// against those stored beside it.
+    fn step(&mut self, entry: AuditEntry<R>) -> Result<(), DeskError> {
+        use std::collections::BTreeMap;
+        let rulebook = &self.desk.rulebook;
+        if self.time != Some(entry.time) {
+            self.group.clear();
+            self.time = Some(entry.time);
+        }
+        let explicit = super::before_of(rulebook, &self.book, &self.ledger, &entry.change);
+        let reach = entry.change.reach();
+        let mut touched = reach.events_touched(&self.book);
+        entry.change.apply_owned(&mut self.book, &mut self.status);
+        touched.extend(reach.events_touched(&self.book));
+        let update = self.ledger.update(rulebook, &self.book, touched);
+        let effect = super::effect(
+            rulebook,
+            String::new(),
+            &self.book,
+            &self.ledger,
+            update,
+            explicit,
+        );
+        let mut single = BTreeMap::new();
+        for c in effect.ratings {
+            single.insert((c.player, c.list), (c.before, c.after));
+            self.group
+                .entry((c.player, c.list))
+                .and_modify(|(_, after)| *after = c.after)
+                .or_insert((c.before, c.after));
+        }
+        let Some(stored) = self.desk.store.moves_of(entry.seq)? else {
+            return Ok(());
+        };
+        // Moves worked out by earlier rules (the results were rated again since) are not held
+        // to these.
+        if self.since.is_some_and(|since| entry.seq <= since) {
+            self.group.clear();
+            return Ok(());
+        }
+        let replayed: BTreeMap<(PlayerIdx, usize), (Rated, Rated)> =
+            std::mem::take(&mut self.group)
+                .into_iter()
+                .filter(|(_, (before, after))| before != after)
+                .collect();
+        let shown: BTreeMap<(PlayerIdx, usize), (Rated, Rated)> = stored
+            .iter()
+            .map(|m| ((m.player, m.list), (m.before, m.after)))
+            .collect();
+        // The entry's own moves, or those of the edit it ends (an entry before it of the same
+        // time without moves of its own may be one whose moves were never written: a disk that
+        // filled up after its commit point).
+        if shown != single && shown != replayed {
+            self.problems.push(format!(
+                "the rating moves shown beside #{} are not those the audit log gives (replayed: {} moves, shown: {})",
+                entry.seq,
+                replayed.len(),
+                shown.len()
+            ));
+        }
+        Ok(())
     }
 }

@@ -174,23 +174,42 @@ pub fn list_ranks<R: Federation>(desk: &Desk<R>, today: NaiveDate, count: usize)
         dates.push(before);
     }
     let lists = rulebook.lists().len();
-    let players: Vec<PlayerIdx> = (0..book.players.len()).collect();
-    let mut out = Vec::with_capacity(dates.len() * lists);
-    for date in dates {
-        let listing = crate::export::list::Listing::new(rulebook, book, ledger, &active, date);
-        for list in 0..lists {
-            let ratings = crate::cores::map_on_cores(&players, crate::cores::threads(), |&p| {
-                listing.listed(p, list).and_then(|s| rulebook.rating_of(&s))
-            });
-            // By player as they come (in player order); the ratings highest first.
-            let by_player: Vec<(PlayerIdx, Rating)> = ratings
-                .into_iter()
-                .enumerate()
-                .filter_map(|(p, r)| r.map(|r| (p, r)))
+    let listings: Vec<crate::export::list::Listing<'_, R>> = dates
+        .iter()
+        .map(|&date| crate::export::list::Listing::new(rulebook, book, ledger, &active, date))
+        .collect();
+    // Each player is looked up on every date in turn while his lane and seed are at hand (a
+    // look-up a date over a million players missed the cache three or four times each), on
+    // every core, a block of players at a time.
+    const BLOCK: usize = 4096;
+    let players = book.players.len();
+    let blocks: Vec<std::ops::Range<PlayerIdx>> = (0..players)
+        .step_by(BLOCK)
+        .map(|start| start..(start + BLOCK).min(players))
+        .collect();
+    // At `date × lists + list`, as the lists come out: by date, newest first, then by list.
+    let mut ranked: Vec<Option<ListRanks>> = vec![None; dates.len() * lists];
+    for list in 0..lists {
+        let listed = crate::cores::map_on_cores(&blocks, crate::cores::threads(), |block| {
+            let mut out: Vec<Vec<(PlayerIdx, Rating)>> = vec![Vec::new(); listings.len()];
+            for p in block.clone() {
+                for (listing, out) in listings.iter().zip(&mut out) {
+                    if let Some(r) = listing.listed(p, list).and_then(|s| rulebook.rating_of(&s)) {
+                        out.push((p, r));
+                    }
+                }
+            }
+            out
+        });
+        for (d, &date) in dates.iter().enumerate() {
+            // By player as they come (blocks and players in order); the ratings highest first.
+            let by_player: Vec<(PlayerIdx, Rating)> = listed
+                .iter()
+                .flat_map(|block| block[d].iter().copied())
                 .collect();
             let mut ratings: Vec<Rating> = by_player.iter().map(|&(_, r)| r).collect();
             ratings.sort_unstable_by(|a, b| b.cmp(a));
-            out.push(ListRanks {
+            ranked[d * lists + list] = Some(ListRanks {
                 list,
                 date,
                 ratings,
@@ -198,7 +217,7 @@ pub fn list_ranks<R: Federation>(desk: &Desk<R>, today: NaiveDate, count: usize)
             });
         }
     }
-    out
+    ranked.into_iter().flatten().collect()
 }
 
 /// The live event with this id.

@@ -176,6 +176,9 @@ pub(super) fn players_of(events: &[Event], parts: &[EventPart]) -> Vec<PlayerIdx
     }
     players.sort_unstable();
     players.dedup();
+    // Kept for as long as the event is placed: without the room of its games' two sides (an
+    // event of nine rounds holds each player about nine times before the dedup).
+    players.shrink_to_fit();
     players
 }
 
@@ -273,13 +276,16 @@ pub(super) fn rate_unit<'a, R: Rulebook>(
 }
 
 impl<R: Rulebook> Ledger<R> {
+    /// A ledger of nothing rated, for the book's events and players. Its lanes are left
+    /// empty: both callers lay them out whole next (a lane of three empty lists for each of a
+    /// million players and three lists is 216 MB, thrown away at once).
     pub(super) fn empty(lists: usize, book: &Book<R>) -> Self {
         Self {
             lists,
             units: BTreeMap::new(),
             members: BTreeMap::new(),
             placed: vec![Vec::new(); book.events.len()],
-            lanes: Lanes::new(lists, book.players.len()),
+            lanes: Lanes::new(lists, 0),
             reached: Vec::new(),
             journal: None,
             playoffs: book

@@ -741,11 +741,20 @@ impl Store {
         &self,
         last: Option<u64>,
     ) -> Result<Vec<AuditEntry<R>>, StoreError> {
+        self.audit_iter_upto(last).collect()
+    }
+
+    /// The audit log up to entry `last` (all of it: `None`), oldest first, an entry at a time
+    /// as it is read (an import of a whole federation is one entry: a log of ten such is never
+    /// held decoded at once).
+    pub fn audit_iter_upto<R: Rulebook>(
+        &self,
+        last: Option<u64>,
+    ) -> impl Iterator<Item = Result<AuditEntry<R>, StoreError>> + '_ {
         let upto = last.map_or(std::ops::Bound::Unbounded, |seq| {
             std::ops::Bound::Included(codec::key(seq))
         });
         self.audit_range((std::ops::Bound::Unbounded, upto))
-            .collect()
     }
 
     /// The audit log oldest first, an entry at a time as it is read.
