@@ -75,14 +75,28 @@ const KEYED: usize = 200;
 /// Corrections ten years back measured.
 const CASCADES: usize = 7;
 
-pub fn params(scale: Scale) -> Params {
+/// The generator's parameters for a scale, its opens a year from the games asked for and the
+/// games an open holds (`per_open`).
+pub fn params(scale: Scale, per_open: usize) -> Params {
     let years = scale.years;
     Params {
         players: scale.players,
         years,
         last_year: 2025,
         seed: 42,
-        opens_per_year: Some((scale.games / years as usize / GAMES_PER_OPEN).max(1)),
+        opens_per_year: Some((scale.games / years as usize / per_open.max(1)).max(1)),
+    }
+}
+
+/// The games an open of a rulebook's demo holds, for a scale: national and FIDE scale keep
+/// the federations every round was measured on (150 games an open: Turkey's national demo
+/// holds 1.32 M games, Iceland's 0.66 M); a size asked for gets about the games it asks
+/// (Turkey's opens are larger, its rapid and blitz ones of nine and eleven rounds).
+fn per_open<R: Federation>(rulebook: &R, scale: Scale) -> usize {
+    if scale == NATIONAL || scale == FIDE {
+        GAMES_PER_OPEN
+    } else {
+        rulebook.demo_games_per_open()
     }
 }
 
@@ -129,7 +143,7 @@ fn say(text: &str) {
 type Demo<R> = (crate::book::Book<R>, Vec<std::ops::Range<usize>>);
 
 fn demo<R: Federation>(rulebook: &R, scale: Scale) -> anyhow::Result<Demo<R>> {
-    rulebook.demo(&params(scale)).ok_or_else(|| {
+    rulebook.demo(&params(scale, per_open(rulebook, scale))).ok_or_else(|| {
         let code = rulebook.code();
         anyhow::anyhow!(
             "the {code} rulebook has no demo federation yet, so there is nothing to measure: `ratedesk bench --rules {code}` needs one (`Federation::demo`)"
@@ -705,8 +719,34 @@ mod tests {
         assert_eq!(asked(Some(3_000), Some(2), None).scale(isl).games, 19_998);
         assert_eq!(asked(None, Some(5), Some(7_000)).scale(isl).games, 35_000);
         // The generator gets the years and about the games a year asked for.
-        let p = params(asked(Some(100_000), Some(5), None).scale(tsf));
+        let scale = asked(Some(100_000), Some(5), None).scale(tsf);
+        let p = params(scale, per_open(&Tsf, scale));
         assert_eq!((p.players, p.years), (100_000, 5));
-        assert_eq!(p.opens_per_year, Some(150_000 / GAMES_PER_OPEN));
+        assert_eq!(p.opens_per_year, Some(150_000 / Tsf.demo_games_per_open()));
+        assert_eq!(
+            per_open(&Tsf, NATIONAL),
+            GAMES_PER_OPEN,
+            "as every round measured"
+        );
+    }
+
+    /// A size asked for is the size generated: Turkey's 1.5 games a year per registered
+    /// player give that many games (within a tenth), not a third more.
+    #[test]
+    fn a_generated_turkish_federation_holds_about_the_games_asked_for() {
+        let scale = Asked {
+            players: Some(20_000),
+            years: Some(2),
+            games_a_year: None,
+        }
+        .scale(Tsf.games_a_year_per_thousand());
+        let (book, _) = demo(&Tsf, scale).expect("a demo");
+        let games: usize = book.events.iter().map(|e| e.games.len()).sum();
+        assert_eq!(scale.games, 60_000);
+        assert!(
+            (54_000..=66_000).contains(&games),
+            "{games} games generated for {} asked",
+            scale.games
+        );
     }
 }

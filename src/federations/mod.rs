@@ -74,6 +74,12 @@ pub trait Federation: JsonRules + 'static {
     /// year as ranges of event ids — or `None` when the rulebook has none.
     fn demo(&self, params: &Params) -> Option<Demo<Self>>;
 
+    /// The games one of the demo's opens holds on average, with its share of the year's
+    /// other events: a demo asked for a number of games is given opens by it.
+    fn demo_games_per_open(&self) -> usize {
+        crate::demo::GAMES_PER_OPEN
+    }
+
     /// Rated games a year per thousand registered players in the federation this rulebook
     /// rates, for a demo federation of a given size: by default the national demo's shape
     /// (100 000 games a year among 30 000 players).
