@@ -88,12 +88,12 @@ pub fn params(scale: Scale, per_open: usize) -> Params {
     }
 }
 
-/// The games an open of a rulebook's demo holds, for a scale: national and FIDE scale keep
-/// the federations every round was measured on (150 games an open: Turkey's national demo
-/// holds 1.32 M games, Iceland's 0.66 M); a size asked for gets about the games it asks
-/// (Turkey's opens are larger, its rapid and blitz ones of nine and eleven rounds).
-fn per_open<R: Federation>(rulebook: &R, scale: Scale) -> usize {
-    if scale == NATIONAL || scale == FIDE {
+/// The games an open of a rulebook's demo holds: national and FIDE scale keep the federations
+/// every round was measured on (150 games an open: Turkey's national demo holds 1.32 M games,
+/// Iceland's 0.66 M); a size asked for gets about the games it asks (Turkey's opens are larger,
+/// its rapid and blitz ones of nine and eleven rounds).
+fn per_open<R: Federation>(rulebook: &R, asked: Asked) -> usize {
+    if asked == Asked::default() {
         GAMES_PER_OPEN
     } else {
         rulebook.demo_games_per_open()
@@ -142,8 +142,8 @@ fn say(text: &str) {
 /// A rulebook's demo federation at a scale, or why there is none.
 type Demo<R> = (crate::book::Book<R>, Vec<std::ops::Range<usize>>);
 
-fn demo<R: Federation>(rulebook: &R, scale: Scale) -> anyhow::Result<Demo<R>> {
-    rulebook.demo(&params(scale, per_open(rulebook, scale))).ok_or_else(|| {
+fn demo<R: Federation>(rulebook: &R, scale: Scale, per_open: usize) -> anyhow::Result<Demo<R>> {
+    rulebook.demo(&params(scale, per_open)).ok_or_else(|| {
         let code = rulebook.code();
         anyhow::anyhow!(
             "the {code} rulebook has no demo federation yet, so there is nothing to measure: `ratedesk bench --rules {code}` needs one (`Federation::demo`)"
@@ -162,6 +162,19 @@ pub fn run(rules: &str, quick: bool, asked: Asked) -> anyhow::Result<Value> {
         }
     }
     with_federation(rules, Run(quick, asked))?
+}
+
+/// Adds a phase's figures to the result; one that failed is reported in it as
+/// `PHASE_failed` (and on stderr), and the figures measured before and after it are kept.
+fn add_phase(result: &mut Value, phase: &str, figures: anyhow::Result<Value>) {
+    match (result, figures) {
+        (Value::Object(r), Ok(Value::Object(f))) => r.extend(f),
+        (Value::Object(r), Err(e)) => {
+            say(&format!("the {phase} phase failed: {e:#}"));
+            r.insert(format!("{phase}_failed"), json!(format!("{e:#}")));
+        }
+        _ => {}
+    }
 }
 
 /// Adds `NAME_floor_x` (the figure as a multiple of the floor) beside every figure in `names`.
@@ -187,7 +200,7 @@ fn run_for<R: Federation>(rulebook: R, quick: bool, asked: Asked) -> anyhow::Res
         "{code}: generating {} players / ~{} games over {} years …",
         scale.players, scale.games, scale.years
     ));
-    let (book, parts) = demo(&rulebook, scale)?;
+    let (book, parts) = demo(&rulebook, scale, per_open(&rulebook, asked))?;
     let games: usize = book.events.iter().map(|e| e.games.len()).sum();
     let floor = Floor::new(&rulebook, &book);
     let (floor_t, floor_min, floor_max) = floor.time(7);
@@ -252,37 +265,30 @@ fn run_for<R: Federation>(rulebook: R, quick: bool, asked: Asked) -> anyhow::Res
         r.extend(n);
     }
     say("commands of other processes, the database open and served, then alone …");
-    if let (Value::Object(r), Value::Object(s)) = (&mut result, served(&exe, dir.path())?) {
-        r.extend(s);
-    }
+    add_phase(&mut result, "served", served(&exe, dir.path()));
     say("several officers: a copy's edit to another's frame, eight keying at once …");
-    let copies = phase_in_child(&exe, &["copies".as_ref(), dir.path().as_os_str()])?;
-    if let (Value::Object(r), Value::Object(c)) = (&mut result, copies) {
-        r.extend(c);
-    }
+    let copies = phase_in_child(&exe, &["copies".as_ref(), dir.path().as_os_str()]);
+    add_phase(&mut result, "copies", copies);
     if !quick {
         say(&format!(
             "FIDE scale: {} players / ~{} games, in a fresh process …",
             FIDE.players, FIDE.games
         ));
-        let fide = phase_in_child(&exe, &["fide".as_ref(), "--rules".as_ref(), code.as_ref()])?;
-        if let (Value::Object(r), Value::Object(f)) = (&mut result, fide) {
-            r.extend(f);
-        }
+        let fide = phase_in_child(&exe, &["fide".as_ref(), "--rules".as_ref(), code.as_ref()]);
+        add_phase(&mut result, "fide", fide);
         say(&format!(
             "a FIDE rating list of {FIDE_LIST_LINES} lines, imported in a fresh process …"
         ));
-        let list = fide_list_in_child(&exe, FIDE_LIST_LINES)?;
-        if let (Value::Object(r), Value::Object(l)) = (&mut result, list) {
-            r.extend(l);
-        }
+        add_phase(
+            &mut result,
+            "fide_list",
+            fide_list_in_child(&exe, FIDE_LIST_LINES),
+        );
         say(&format!(
             "a national list of {NATIONAL_CSV_PLAYERS} players, imported in a fresh process …"
         ));
-        let csv = phase_in_child(&exe, &["national-csv".as_ref()])?;
-        if let (Value::Object(r), Value::Object(c)) = (&mut result, csv) {
-            r.extend(c);
-        }
+        let csv = phase_in_child(&exe, &["national-csv".as_ref()]);
+        add_phase(&mut result, "national_csv", csv);
     }
     against_floor(
         &mut result,
@@ -679,7 +685,7 @@ pub fn fide_phase(rules: &str) -> anyhow::Result<Value> {
 
 fn fide<R: Federation>() -> anyhow::Result<Value> {
     let rulebook = R::default();
-    let (book, _) = demo(&rulebook, FIDE)?;
+    let (book, _) = demo(&rulebook, FIDE, GAMES_PER_OPEN)?;
     let games: usize = book.events.iter().map(|e| e.games.len()).sum();
     let t = Instant::now();
     let ledger = Ledger::build(&rulebook, &book);
@@ -719,12 +725,12 @@ mod tests {
         assert_eq!(asked(Some(3_000), Some(2), None).scale(isl).games, 19_998);
         assert_eq!(asked(None, Some(5), Some(7_000)).scale(isl).games, 35_000);
         // The generator gets the years and about the games a year asked for.
-        let scale = asked(Some(100_000), Some(5), None).scale(tsf);
-        let p = params(scale, per_open(&Tsf, scale));
+        let size = asked(Some(100_000), Some(5), None);
+        let p = params(size.scale(tsf), per_open(&Tsf, size));
         assert_eq!((p.players, p.years), (100_000, 5));
         assert_eq!(p.opens_per_year, Some(150_000 / Tsf.demo_games_per_open()));
         assert_eq!(
-            per_open(&Tsf, NATIONAL),
+            per_open(&Tsf, Asked::default()),
             GAMES_PER_OPEN,
             "as every round measured"
         );
@@ -734,13 +740,13 @@ mod tests {
     /// player give that many games (within a tenth), not a third more.
     #[test]
     fn a_generated_turkish_federation_holds_about_the_games_asked_for() {
-        let scale = Asked {
+        let size = Asked {
             players: Some(20_000),
             years: Some(2),
             games_a_year: None,
-        }
-        .scale(Tsf.games_a_year_per_thousand());
-        let (book, _) = demo(&Tsf, scale).expect("a demo");
+        };
+        let scale = size.scale(Tsf.games_a_year_per_thousand());
+        let (book, _) = demo(&Tsf, scale, per_open(&Tsf, size)).expect("a demo");
         let games: usize = book.events.iter().map(|e| e.games.len()).sum();
         assert_eq!(scale.games, 60_000);
         assert!(

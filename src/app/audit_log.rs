@@ -127,9 +127,10 @@ impl<R: Federation> Desk<R> {
         // The entry before (its number and hash), and whether the chain has begun.
         let mut before: Option<(u64, Link)> = None;
         let mut chained = false;
-        // Entries are read and hashed on another core while the one before is replayed here,
-        // one at a time ahead (hashing an import of a whole federation takes seconds).
-        let (hashed, entries) = std::sync::mpsc::sync_channel(1);
+        // The next entry is read and hashed on another core while one is replayed here (hashing
+        // an import of a whole federation takes seconds): handed over when the replay takes it,
+        // so at most the two are held.
+        let (hashed, entries) = std::sync::mpsc::sync_channel(0);
         let store = &self.store;
         let upto = self.read_upto();
         std::thread::scope(|s| -> Result<(), DeskError> {
@@ -146,23 +147,10 @@ impl<R: Federation> Desk<R> {
                     }
                 }
             });
+            // An early return drops `entries`, which stops the reader; the scope waits for it.
             for entry in entries {
                 let (entry, hash) = entry?;
-                match (entry.prev, before) {
-                (Some(link), Some((seq, b))) if link != b => problems.push(format!(
-                    "the audit log's chain breaks at #{}: the entry before it (#{seq}) is not the one it was written after (changed, removed or put in since)",
-                    entry.seq
-                )),
-                (Some(_), None) => problems.push(format!(
-                    "the audit log's chain breaks at #{}: the entries it was written after are missing",
-                    entry.seq
-                )),
-                (None, Some((seq, _))) if chained => problems.push(format!(
-                    "the audit log's chain breaks at #{}: it has no link to #{seq} before it",
-                    entry.seq
-                )),
-                _ => {}
-                }
+                problems.extend(chain_break(&entry, before, chained));
                 chained |= entry.prev.is_some();
                 before = Some((entry.seq, hash));
                 replay.step(entry)?;
@@ -499,85 +487,27 @@ pub fn one_line(text: &str) -> String {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_field_with_a_line_break_stays_on_its_line() {
-        assert_eq!(one_line("e1\n#9 forged"), "e1\\u000a#9 forged");
+/// Where the chain breaks at `entry`, given the entry before it (its number and hash) and
+/// whether the chain had begun before it.
+fn chain_break<R: Federation>(
+    entry: &AuditEntry<R>,
+    before: Option<(u64, Link)>,
+    chained: bool,
+) -> Option<String> {
+    let at = entry.seq;
+    match (entry.prev, before) {
+        (Some(link), Some((seq, b))) if link != b => Some(format!(
+            "the audit log's chain breaks at #{at}: the entry before it (#{seq}) is not the one it was written after (changed, removed or put in since)"
+        )),
+        (Some(_), None) => Some(format!(
+            "the audit log's chain breaks at #{at}: the entries it was written after are missing"
+        )),
+        (None, Some((seq, _))) if chained => Some(format!(
+            "the audit log's chain breaks at #{at}: it has no link to #{seq} before it"
+        )),
+        _ => None,
     }
 }
-
-/// The line a published list carries: `audit head #SEQ HASH` (or that the log is empty).
-pub fn head_line(head: Option<(u64, Link)>) -> String {
-    match head {
-        Some((seq, link)) => format!(
-            "audit head #{seq} {link} (`ratedesk check --against FILE` checks the history still leads here)"
-        ),
-        None => "audit head: none (the audit log is empty)".into(),
-    }
-}
-
-/// The head a text carries at its foot — in an HTML page its `<footer>` (a row's `<` is
-/// written `&lt;`), in CSV or text its last line — never one a row holds: a name could imitate
-/// it, and a list whose foot was cut or altered carries none.
-pub fn find_head(text: &str) -> Option<(u64, Link)> {
-    let foot = match text.rfind("<footer>") {
-        Some(at) => &text[at..],
-        None => text.trim_end().lines().last()?,
-    };
-    foot.match_indices("audit head #").find_map(|(at, marker)| {
-        let rest = &foot[at + marker.len()..];
-        let (seq, rest) = rest.split_once(' ')?;
-        let seq = seq.parse().ok()?;
-        let hex = rest.get(..64)?;
-        Some((seq, hex.parse().ok()?))
-    })
-}
-
-/// Why a published list cannot be checked.
-#[derive(Debug, thiserror::Error)]
-pub enum HeadError {
-    #[error(
-        "it carries no audit head (`audit head #N HASH`): lists ratedesk publishes carry one at their foot"
-    )]
-    NoHead,
-    #[error("{0}")]
-    Read(String),
-    #[error("{0}")]
-    Store(#[from] crate::store::StoreError),
-}
-
-#[cfg(test)]
-mod head_tests {
-    use super::*;
-
-    #[test]
-    fn a_head_is_found_in_any_published_form_and_nowhere_else() {
-        let link = Link([0xab; 32]);
-        let line = head_line(Some((42, link)));
-        for text in [
-            format!("Id;Nimi\n1;Aho\n# {line}\n"),
-            format!("<footer><p>{line}</p></footer>"),
-            format!("list\n\n{line}"),
-        ] {
-            assert_eq!(find_head(&text), Some((42, link)), "{text}");
-        }
-        assert_eq!(find_head("audit head #42 abc"), None);
-        // A row that imitates a head is not taken for the foot, and a list whose foot was cut
-        // off carries none.
-        let forged = head_line(Some((7, Link([0xcd; 32]))));
-        let list = format!("Id;Nimi\n1;{forged}\n# {line}\n");
-        assert_eq!(find_head(&list), Some((42, link)));
-        assert_eq!(find_head(&format!("Id;Nimi\n1;{forged}\n2;Aho\n")), None);
-        let page = format!("<td>{forged}</td></tr></tbody></table>\n</body>");
-        assert_eq!(find_head(&page), None);
-        assert_eq!(find_head("no head here"), None);
-        assert_eq!(find_head(&head_line(None)), None);
-    }
-}
-
 /// The rating moves `log` shows beside the entries, against the audit log replayed: they are
 /// not in the chain (they follow from it), so each is worked out again — the log replayed from
 /// its first entry, re-rated after each — and one that differs is named. The entries of one
@@ -677,5 +607,84 @@ impl<'d, R: Federation> Replay<'d, R> {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_with_a_line_break_stays_on_its_line() {
+        assert_eq!(one_line("e1\n#9 forged"), "e1\\u000a#9 forged");
+    }
+}
+
+/// The line a published list carries: `audit head #SEQ HASH` (or that the log is empty).
+pub fn head_line(head: Option<(u64, Link)>) -> String {
+    match head {
+        Some((seq, link)) => format!(
+            "audit head #{seq} {link} (`ratedesk check --against FILE` checks the history still leads here)"
+        ),
+        None => "audit head: none (the audit log is empty)".into(),
+    }
+}
+
+/// The head a text carries at its foot — in an HTML page its `<footer>` (a row's `<` is
+/// written `&lt;`), in CSV or text its last line — never one a row holds: a name could imitate
+/// it, and a list whose foot was cut or altered carries none.
+pub fn find_head(text: &str) -> Option<(u64, Link)> {
+    let foot = match text.rfind("<footer>") {
+        Some(at) => &text[at..],
+        None => text.trim_end().lines().last()?,
+    };
+    foot.match_indices("audit head #").find_map(|(at, marker)| {
+        let rest = &foot[at + marker.len()..];
+        let (seq, rest) = rest.split_once(' ')?;
+        let seq = seq.parse().ok()?;
+        let hex = rest.get(..64)?;
+        Some((seq, hex.parse().ok()?))
+    })
+}
+
+/// Why a published list cannot be checked.
+#[derive(Debug, thiserror::Error)]
+pub enum HeadError {
+    #[error(
+        "it carries no audit head (`audit head #N HASH`): lists ratedesk publishes carry one at their foot"
+    )]
+    NoHead,
+    #[error("{0}")]
+    Read(String),
+    #[error("{0}")]
+    Store(#[from] crate::store::StoreError),
+}
+
+#[cfg(test)]
+mod head_tests {
+    use super::*;
+
+    #[test]
+    fn a_head_is_found_in_any_published_form_and_nowhere_else() {
+        let link = Link([0xab; 32]);
+        let line = head_line(Some((42, link)));
+        for text in [
+            format!("Id;Nimi\n1;Aho\n# {line}\n"),
+            format!("<footer><p>{line}</p></footer>"),
+            format!("list\n\n{line}"),
+        ] {
+            assert_eq!(find_head(&text), Some((42, link)), "{text}");
+        }
+        assert_eq!(find_head("audit head #42 abc"), None);
+        // A row that imitates a head is not taken for the foot, and a list whose foot was cut
+        // off carries none.
+        let forged = head_line(Some((7, Link([0xcd; 32]))));
+        let list = format!("Id;Nimi\n1;{forged}\n# {line}\n");
+        assert_eq!(find_head(&list), Some((42, link)));
+        assert_eq!(find_head(&format!("Id;Nimi\n1;{forged}\n2;Aho\n")), None);
+        let page = format!("<td>{forged}</td></tr></tbody></table>\n</body>");
+        assert_eq!(find_head(&page), None);
+        assert_eq!(find_head("no head here"), None);
+        assert_eq!(find_head(&head_line(None)), None);
     }
 }

@@ -1187,6 +1187,33 @@ mod tests {
         flipped
     }
 
+    /// The audit log is checked an entry at a time, the next read on another thread: an entry
+    /// that does not read, in the middle of the log, ends the check with the error that names
+    /// it (the reader stopped, nothing left waiting), and the log read whole before it holds.
+    #[test]
+    fn a_damaged_entry_in_the_middle_of_the_log_ends_its_check_with_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let params = Params {
+            players: 300,
+            years: 3,
+            last_year: 2025,
+            seed: 7,
+            opens_per_year: Some(3),
+        };
+        let (book, parts) = generate(&params);
+        let mut desk = Desk::open(dir.path(), Ssl).expect("open");
+        desk.import_in_parts(book, &parts).expect("import");
+        assert_eq!(desk.audit().len(), 3, "a year an entry");
+        assert_eq!(desk.check_chain().expect("checked"), Vec::<String>::new());
+        desk.store.damage_audit_entry(2);
+        match desk.check_chain() {
+            Err(DeskError::Store(StoreError::Corrupt { detail, .. })) => {
+                assert!(detail.contains("audit entry"), "{detail}");
+            }
+            other => panic!("a damaged entry checked as {other:?}"),
+        }
+    }
+
     /// A process killed after the frame showed an edit and before the units it re-rated were
     /// written behind it leaves the stored results of the edit before: the next opening sees
     /// them lag behind the audit log and re-rates, and stores what it rated.

@@ -191,15 +191,16 @@ pub fn list_ranks<R: Federation>(desk: &Desk<R>, today: NaiveDate, count: usize)
     let mut ranked: Vec<Option<ListRanks>> = vec![None; dates.len() * lists];
     for list in 0..lists {
         let listed = crate::cores::map_on_cores(&blocks, crate::cores::threads(), |block| {
-            let mut out: Vec<Vec<(PlayerIdx, Rating)>> = vec![Vec::new(); listings.len()];
+            // Per date, the block's players listed, with their ratings.
+            let mut on_dates: Vec<Vec<(PlayerIdx, Rating)>> = vec![Vec::new(); listings.len()];
             for p in block.clone() {
-                for (listing, out) in listings.iter().zip(&mut out) {
+                for (listing, on_date) in listings.iter().zip(&mut on_dates) {
                     if let Some(r) = listing.listed(p, list).and_then(|s| rulebook.rating_of(&s)) {
-                        out.push((p, r));
+                        on_date.push((p, r));
                     }
                 }
             }
-            out
+            on_dates
         });
         for (d, &date) in dates.iter().enumerate() {
             // By player as they come (blocks and players in order); the ratings highest first.

@@ -632,6 +632,14 @@ fn run_bench(
         (Some(p), _) => return Err(Failure::Input(format!("unknown bench phase '{p}'"))),
         (None, _) => crate::bench::run(rules, quick, asked).map_err(other)?,
     };
+    // A phase that failed is in the figures (`PHASE_failed`) beside the others measured, and
+    // the command fails once they are written.
+    let failed: Vec<String> = value
+        .as_object()
+        .into_iter()
+        .flat_map(|map| map.keys())
+        .filter_map(|k| k.strip_suffix("_failed").map(str::to_string))
+        .collect();
     let mut out = std::io::stdout().lock();
     if json || phase.is_some() {
         writeln!(out, "{value}")?;
@@ -639,6 +647,12 @@ fn run_bench(
         for (k, v) in map {
             writeln!(out, "{k:<24} {v}")?;
         }
+    }
+    if !failed.is_empty() {
+        return Err(Failure::Other(format!(
+            "the figures above are without the phases that failed: {}",
+            failed.join(", ")
+        )));
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 //! `import national-csv` reads back), as text and as an HTML page of one list.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use chrono::NaiveDate;
 
@@ -46,11 +47,8 @@ pub struct Listing<'a, R: Federation> {
     ledger: &'a Ledger<R>,
     active: &'a [bool],
     date: NaiveDate,
-    /// Per list, each player's latest played game before the date, by player (a slot each:
-    /// a million players' games are walked for each list date a card ranks, and a slot is
-    /// found at once where a map spent seconds hashing); empty where the rulebook lists
-    /// without it.
-    last_games: Vec<Vec<Option<NaiveDate>>>,
+    /// Per list, each player's latest played game before the date.
+    last_games: Vec<HashMap<PlayerIdx, NaiveDate>>,
 }
 
 impl<'a, R: Federation> Listing<'a, R> {
@@ -61,12 +59,12 @@ impl<'a, R: Federation> Listing<'a, R> {
         active: &'a [bool],
         date: NaiveDate,
     ) -> Self {
-        let (events, slots) = if rulebook.lists_by_last_game() {
-            (book.events.len(), book.players.len())
+        let mut last_games = vec![HashMap::new(); rulebook.lists().len()];
+        let events = if rulebook.lists_by_last_game() {
+            book.events.len()
         } else {
-            (0, 0)
+            0
         };
-        let mut last_games = vec![vec![None; slots]; rulebook.lists().len()];
         for (e, event) in book.events.iter().enumerate().take(events) {
             let Some(list) = rulebook.list_in(event, &book.events) else {
                 continue;
@@ -80,9 +78,8 @@ impl<'a, R: Federation> Listing<'a, R> {
                     continue;
                 }
                 for p in [Some(g.white), g.black].into_iter().flatten() {
-                    if let Some(last) = last_games[list].get_mut(p) {
-                        *last = Some(last.map_or(day, |l: NaiveDate| l.max(day)));
-                    }
+                    let last = last_games[list].entry(p).or_insert(day);
+                    *last = (*last).max(day);
                 }
             }
         }
@@ -109,7 +106,7 @@ impl<'a, R: Federation> Listing<'a, R> {
                 info: &self.book.players[p],
                 list,
                 state: &state,
-                last_game: self.last_games[list].get(p).copied().flatten(),
+                last_game: self.last_games[list].get(&p).copied(),
                 date: self.date,
             })
             .then_some(state)

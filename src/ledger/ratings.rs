@@ -177,9 +177,10 @@ mod tests {
     fn stored_ratings_are_read_on_first_use_and_bad_bytes_read_as_none() {
         let stored = Ratings::stored(b"two".to_vec().into(), decode);
         assert_eq!(stored.bytes(), Some(&b"two"[..]));
-        assert_eq!(stored.clone(), Ratings::new(vec![rating(1), rating(2)]));
-        assert_eq!(stored.bytes(), Some(&b"two"[..]), "compared, not kept read");
+        assert_eq!(stored, Ratings::new(vec![rating(1), rating(2)]));
         assert_ne!(stored, Ratings::new(vec![rating(1)]));
+        assert_eq!(stored.bytes(), Some(&b"two"[..]), "compared, not kept read");
+        assert_eq!(stored.clone(), Ratings::new(vec![rating(1), rating(2)]));
         assert_eq!(stored.len(), 2);
         assert_eq!(stored.bytes(), None, "read now");
         let bad = Ratings::stored(b"?".to_vec().into(), decode);

@@ -736,12 +736,13 @@ impl Store {
         self.audit_iter().collect()
     }
 
-    /// The audit log up to entry `last` (all of it: `None`), oldest first.
-    pub fn audit_entries_upto<R: Rulebook>(
-        &self,
-        last: Option<u64>,
-    ) -> Result<Vec<AuditEntry<R>>, StoreError> {
-        self.audit_iter_upto(last).collect()
+    /// Overwrites an audit entry's stored bytes with bytes that do not read (tests: an entry
+    /// damaged on disk).
+    #[cfg(test)]
+    pub(crate) fn damage_audit_entry(&self, seq: u64) {
+        self.audit
+            .insert(codec::key(seq), &b"damaged"[..])
+            .expect("written");
     }
 
     /// The audit log up to entry `last` (all of it: `None`), oldest first, an entry at a time
