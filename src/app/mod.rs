@@ -1187,22 +1187,29 @@ mod tests {
         flipped
     }
 
+    /// A Finnish federation of 300 players over three years with `opens` opens a year, imported
+    /// a year an edit into a new database in `dir`.
+    fn three_years(dir: &std::path::Path, opens: usize) -> Desk<Ssl> {
+        let params = Params {
+            players: 300,
+            years: 3,
+            last_year: 2025,
+            seed: 7,
+            opens_per_year: Some(opens),
+        };
+        let (book, parts) = generate(&params);
+        let mut desk = Desk::open(dir, Ssl).expect("open");
+        desk.import_in_parts(book, &parts).expect("import");
+        desk
+    }
+
     /// The audit log is checked an entry at a time, the next read on another thread: an entry
     /// that does not read, in the middle of the log, ends the check with the error that names
     /// it (the reader stopped, nothing left waiting), and the log read whole before it holds.
     #[test]
     fn a_damaged_entry_in_the_middle_of_the_log_ends_its_check_with_an_error() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let params = Params {
-            players: 300,
-            years: 3,
-            last_year: 2025,
-            seed: 7,
-            opens_per_year: Some(3),
-        };
-        let (book, parts) = generate(&params);
-        let mut desk = Desk::open(dir.path(), Ssl).expect("open");
-        desk.import_in_parts(book, &parts).expect("import");
+        let desk = three_years(dir.path(), 3);
         assert_eq!(desk.audit().len(), 3, "a year an entry");
         assert_eq!(desk.check_chain().expect("checked"), Vec::<String>::new());
         desk.store.damage_audit_entry(2);
@@ -1220,16 +1227,7 @@ mod tests {
     #[test]
     fn results_not_yet_written_behind_the_screen_are_rated_again_at_the_next_opening() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let params = Params {
-            players: 300,
-            years: 3,
-            last_year: 2025,
-            seed: 7,
-            opens_per_year: Some(6),
-        };
-        let (book, parts) = generate(&params);
-        let mut desk = Desk::open(dir.path(), Ssl).expect("open");
-        desk.import_in_parts(book, &parts).expect("import");
+        let mut desk = three_years(dir.path(), 6);
         desk.flush_behind();
         let rated_before = desk.store.load::<Ssl>().expect("load").rated_seq;
         let old_units = desk.ledger.units().clone();

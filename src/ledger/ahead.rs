@@ -34,6 +34,34 @@ pub(super) struct Inputs<R: Rulebook> {
     awards: Vec<OnceLock<Vec<Award<R::Award>>>>,
 }
 
+/// A step for each player by index, 0 until set, kept in pages of [`Steps::PAGE`] players
+/// made when a player in them is first set: a keyed result moves a few players of a million,
+/// and a vector over all of them was eight megabytes to clear at every update.
+#[derive(Default)]
+struct Steps {
+    pages: Vec<Option<Box<[u64]>>>,
+}
+
+impl Steps {
+    const PAGE: usize = 4096;
+
+    fn get(&self, p: PlayerIdx) -> u64 {
+        self.pages
+            .get(p / Self::PAGE)
+            .and_then(Option::as_deref)
+            .map_or(0, |page| page[p % Self::PAGE])
+    }
+
+    fn set(&mut self, p: PlayerIdx, step: u64) {
+        let at = p / Self::PAGE;
+        if self.pages.len() <= at {
+            self.pages.resize_with(at + 1, || None);
+        }
+        self.pages[at].get_or_insert_with(|| vec![0; Self::PAGE].into_boxed_slice())
+            [p % Self::PAGE] = step;
+    }
+}
+
 /// Units rated ahead of their turn, with their participants and when they were rated.
 pub(super) struct Ahead<R: Rulebook> {
     threads: usize,
@@ -41,8 +69,8 @@ pub(super) struct Ahead<R: Rulebook> {
     /// Units done so far in this update.
     step: u64,
     /// Per player (by index), the step at which a unit last moved his state or awards (0:
-    /// none has; grown as players move).
-    moved: Vec<u64>,
+    /// none has).
+    moved: Steps,
     /// Per list, the players a unit has moved on it so far (their state on it, or their
     /// awards): a unit rated again reads those of its list and of the lists it reads
     /// ([`Previous::moved`]).
@@ -60,7 +88,7 @@ impl<R: Rulebook> Ahead<R> {
             },
             rated: BTreeMap::new(),
             step: 0,
-            moved: Vec::new(),
+            moved: Steps::default(),
             moved_on: vec![FixedBitSet::new(); rulebook.lists().len()],
         }
     }
@@ -80,10 +108,7 @@ impl<R: Rulebook> Ahead<R> {
             .map(|p| (p, list..list + 1))
             .chain(awards.into_iter().map(|p| (p, 0..lists)));
         for (p, on) in moves {
-            if self.moved.len() <= p {
-                self.moved.resize(p + 1, 0);
-            }
-            self.moved[p] = self.step;
+            self.moved.set(p, self.step);
             for l in on {
                 if let Some(moved) = self.moved_on.get_mut(l) {
                     moved.grow_and_insert(p);
@@ -107,9 +132,7 @@ impl<R: Rulebook> Ahead<R> {
     /// A unit's result rated ahead, when none of its participants moved since.
     fn take(&mut self, id: &UnitId) -> Option<UnitResult<R>> {
         let (players, step, result) = self.rated.remove(id)?;
-        let still = players
-            .iter()
-            .all(|&p| self.moved.get(p).is_none_or(|&s| s <= step));
+        let still = players.iter().all(|&p| self.moved.get(p) <= step);
         still.then_some(result)
     }
 }
@@ -313,5 +336,29 @@ impl<R: Rulebook> Ledger<R> {
             }
         }
         mine
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_are_zero_until_set_and_kept_by_player_across_pages() {
+        let mut steps = Steps::default();
+        assert_eq!(steps.get(0), 0);
+        assert_eq!(steps.get(1_000_000), 0);
+        for (p, step) in [(0, 1), (4095, 2), (4096, 3), (999_999, 4), (4095, 5)] {
+            steps.set(p, step);
+        }
+        assert_eq!(
+            [0, 1, 4095, 4096, 4097, 999_999, 1_000_000].map(|p| steps.get(p)),
+            [1, 0, 5, 3, 0, 4, 0]
+        );
+        assert_eq!(
+            steps.pages.iter().flatten().count(),
+            3,
+            "only the pages set"
+        );
     }
 }
