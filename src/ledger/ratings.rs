@@ -59,14 +59,17 @@ impl<D> Ratings<D> {
 
     /// The ratings in the runs they are held in.
     pub fn runs(&self) -> &[Run<D>] {
-        self.runs.get_or_init(|| {
-            let read = self
-                .stored
-                .as_ref()
-                .and_then(|(bytes, decode)| decode(bytes))
-                .unwrap_or_default();
-            Rows::from(read).into_runs()
-        })
+        self.runs.get_or_init(|| self.read())
+    }
+
+    /// The runs the stored bytes hold (none: bytes that do not read, or none stored).
+    fn read(&self) -> Vec<Run<D>> {
+        let read = self
+            .stored
+            .as_ref()
+            .and_then(|(bytes, decode)| decode(bytes))
+            .unwrap_or_default();
+        Rows::from(read).into_runs()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &PlayerRating<D>> {
@@ -112,12 +115,9 @@ impl<D> Ratings<D> {
     /// The runs, without keeping them when they are read from the stored bytes for this (a
     /// comparison of every unit, as `check` makes, would otherwise leave every row read).
     fn runs_once(&self) -> std::borrow::Cow<'_, [Run<D>]> {
-        match (self.runs.get(), &self.stored) {
-            (Some(runs), _) => std::borrow::Cow::Borrowed(runs),
-            (None, Some((bytes, decode))) => {
-                std::borrow::Cow::Owned(Rows::from(decode(bytes).unwrap_or_default()).into_runs())
-            }
-            (None, None) => std::borrow::Cow::Borrowed(self.runs()),
+        match self.runs.get() {
+            Some(runs) => std::borrow::Cow::Borrowed(runs),
+            None => std::borrow::Cow::Owned(self.read()),
         }
     }
 }
