@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::{Desk, DeskError, Federation};
 use crate::federations::Demo;
-use crate::store::{Store, StoreError, backup};
+use crate::store::{Store, StoreError};
 
 pub use crate::demo::Params as DemoParams;
 
@@ -167,11 +167,6 @@ pub fn missing(dir: &Path) -> DeskError {
     DeskError::Store(StoreError::Missing {
         path: dir.to_path_buf(),
     })
-}
-
-/// The rulebook code a backup file names, if it is one.
-pub fn backup_rules(text: &str) -> Option<&str> {
-    backup::rules_of(text)
 }
 
 /// The database's owner: the OS user of this process, which holds it.

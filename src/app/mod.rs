@@ -1039,6 +1039,11 @@ impl<R: Federation> Desk<R> {
         Ok(self.store.save_front(page)?)
     }
 
+    /// Whether closing writes an automatic backup: anything changed since the database opened.
+    pub fn backs_up_at_close(&self) -> bool {
+        self.changed
+    }
+
     /// Flushes and, when anything changed, writes an automatic backup.
     pub fn close(mut self) -> Result<(), DeskError> {
         self.finish()

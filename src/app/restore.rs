@@ -22,24 +22,24 @@ pub struct Restored {
     pub set_aside: Option<PathBuf>,
 }
 
-/// A backup file's text, read whole (as large as a dump may be).
-pub fn read_backup(file: &Path) -> Result<String, super::import::ImportError> {
-    crate::import::read_capped_text(file, crate::import::DOCUMENT_LIMIT)
-        .map_err(|e| super::import::ImportError::file(file, e))
+/// The rulebook code a backup file names (`None`: it is not a backup).
+pub fn backup_rules(file: &Path) -> Result<Option<String>, super::import::ImportError> {
+    backup::rules_of_file(file).map_err(|e| super::import::ImportError::file(file, e))
 }
 
-/// Loads the dump `text` (read from `file`) into the database in `dir`: into an empty one, or
-/// with `force` over one that holds data (its backup is taken first and kept) or one that is
-/// damaged (set aside) or whose earlier restore was interrupted.
+/// Loads the dump in `file` (compressed or not) into the database in `dir`: into an empty
+/// one, or with `force` over one that holds data (its backup is taken first and kept) or one
+/// that is damaged (set aside) or whose earlier restore was interrupted.
 pub fn restore<R: Federation>(
     dir: &Path,
     rulebook: R,
     file: &Path,
-    text: &str,
     force: bool,
 ) -> Result<(Desk<R>, Restored), DeskError> {
     let bad = |e: backup::BackupError| DeskError::Backup(format!("{}: {e}", file.display()));
-    let dump = backup::read::<R>(rulebook.code(), text).map_err(bad)?;
+    let input =
+        backup::open(file).map_err(|e| DeskError::Backup(format!("{}: {e}", file.display())))?;
+    let dump = backup::read::<R>(rulebook.code(), input).map_err(bad)?;
     let lock = Arc::new(Store::lock(dir)?);
     if Store::restore_marker(dir).is_some() {
         if !force {

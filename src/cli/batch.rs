@@ -191,17 +191,15 @@ pub(super) fn results_batch<R: Federation>(
     Ok(())
 }
 
-/// `ratedesk restore FILE`: atomic, under the lock from start to end (see `app::restore`);
-/// `text` is the file's, already read to know its rulebook.
+/// `ratedesk restore FILE`: atomic, under the lock from start to end (see `app::restore`).
 pub(super) fn restore<R: Federation>(
     dir: &Path,
     rulebook: R,
     file: &Path,
-    text: &str,
     force: bool,
 ) -> Result<(), Failure> {
     let (desk, restored) =
-        crate::app::restore::restore(dir, rulebook, file, text, force).map_err(|e| match e {
+        crate::app::restore::restore(dir, rulebook, file, force).map_err(|e| match e {
             DeskError::Backup(m) => Failure::Input(m),
             other => Failure::from(other),
         })?;

@@ -18,12 +18,7 @@ pub(super) type Out<'a> = output::Escaping<Box<dyn Write + 'a>>;
 
 /// Runs a command on the database of `rulebook`.
 pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(), Failure> {
-    let OnDatabase {
-        dir,
-        command,
-        backup,
-        stop,
-    } = on;
+    let OnDatabase { dir, command, stop } = on;
     match command {
         Command::Init { .. } => return init(&dir, rulebook),
         Command::Demo {
@@ -33,7 +28,7 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
             ..
         } => return demo(&dir, rulebook, players, years, seed),
         Command::Restore { file, force } => {
-            return batch::restore(&dir, rulebook, &file, &backup.unwrap_or_default(), force);
+            return batch::restore(&dir, rulebook, &file, force);
         }
         Command::Serve => return super::serve::foreground(&dir, rulebook, stop),
         _ => {}

@@ -82,10 +82,11 @@ enum Command {
         #[command(subcommand)]
         what: ExportKind,
     },
-    /// Write a portable text dump of everything, the audit log included.
+    /// Write a portable text dump of everything, the audit log included (compressed by zstd
+    /// when FILE ends in `.zst`).
     Backup { file: PathBuf },
-    /// Load a dump written by `backup` (into an empty database, or with --force replacing one
-    /// of the same rulebook).
+    /// Load a dump written by `backup`, compressed or not (into an empty database, or with
+    /// --force replacing one of the same rulebook).
     Restore {
         file: PathBuf,
         #[arg(long)]

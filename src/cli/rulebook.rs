@@ -171,8 +171,6 @@ fn copy_workstation<R: Federation>(
 pub(super) struct OnDatabase {
     pub dir: PathBuf,
     pub command: Command,
-    /// A backup's text, read to know its rulebook (`restore`).
-    pub backup: Option<String>,
     pub stop: Arc<AtomicBool>,
 }
 
@@ -205,7 +203,6 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
         _ => database::rulebook_of(&dir),
     }
     .map_err(other)?;
-    let mut backup = None;
     let code = match (&command, stored) {
         (Command::Init { rules } | Command::Demo { rules, .. }, stored) => {
             if let Some(stored) = stored {
@@ -218,12 +215,9 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
             rules.clone()
         }
         (Command::Restore { file, .. }, stored) => {
-            let text = app::restore::read_backup(file)?;
-            let code = database::backup_rules(&text)
-                .ok_or_else(|| {
-                    Failure::Input(format!("{}: not a ratedesk backup", file.display()))
-                })?
-                .to_string();
+            let code = app::restore::backup_rules(file)?.ok_or_else(|| {
+                Failure::Input(format!("{}: not a ratedesk backup", file.display()))
+            })?;
             if let Some(stored) = stored.filter(|s| *s != code) {
                 return Err(Failure::Input(format!(
                     "{} is a backup of a '{code}' database, but the database at {} keeps the '{stored}' rulebook; restore it into another folder",
@@ -231,7 +225,6 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
                     dir.display()
                 )));
             }
-            backup = Some(text);
             code
         }
         (_, Some(stored)) => stored,
@@ -258,7 +251,6 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
         OnDatabase {
             dir: dir.clone(),
             command,
-            backup,
             stop,
         },
     )?;

@@ -2,10 +2,8 @@
 //! JSON record a line, in key order, so that backup → restore → backup is byte-identical and a
 //! database sled can no longer open is never more than the last backup away.
 
-use std::io::Write;
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
-
-use serde_json::Value;
 
 use super::records::{AuditEntry, Moved};
 use crate::book::Book;
@@ -58,6 +56,37 @@ struct MovesOf<'a> {
     moves: &'a [Moved],
 }
 
+/// The most a line of a dump may hold: an import's audit entry holds its every record on one
+/// line (about 200 MB for a year of a million-player federation).
+const LINE_LIMIT: u64 = crate::import::DOCUMENT_LIMIT;
+
+/// A record's line as read: its number and the record.
+#[derive(serde::Deserialize)]
+struct NumberedLine<T> {
+    id: usize,
+    record: T,
+}
+
+/// A game's line as read.
+#[derive(serde::Deserialize)]
+struct GameLine {
+    event: usize,
+    record: Game,
+}
+
+/// An audit entry's rating moves as read.
+#[derive(serde::Deserialize)]
+struct MovesLine {
+    seq: u64,
+    moves: Vec<Moved>,
+}
+
+/// The officers' line as read.
+#[derive(serde::Deserialize)]
+struct OfficersLine {
+    list: Vec<crate::model::Officer>,
+}
+
 /// Writes the dump of a book, its player statuses, and `store`'s audit log with the rating
 /// moves beside each entry, a line at a time (an entry is written as it is read from its
 /// stored bytes, never held whole): the entries up to `upto` (`None`: all), with the officers
@@ -69,11 +98,16 @@ pub fn write<R: Rulebook>(
     upto: Option<u64>,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    fn line(out: &mut dyn Write, kind: &str, v: &impl serde::Serialize) -> std::io::Result<()> {
-        write!(out, "{kind} ")?;
+    fn line(out: &mut impl Write, kind: &str, v: &impl serde::Serialize) -> std::io::Result<()> {
+        out.write_all(kind.as_bytes())?;
+        out.write_all(b" ")?;
         serde_json::to_writer(&mut *out, v)?;
-        writeln!(out)
+        out.write_all(b"\n")
     }
+    // The tokens go into a buffer of this function's own type: each of the hundreds of
+    // millions of small writes of a large federation's lines is then a copy into the buffer,
+    // not a call through `dyn Write` (which took a quarter of a full-size backup's time).
+    let out = &mut std::io::BufWriter::with_capacity(1 << 16, out);
     writeln!(out, "{HEADER} rules={rules}")?;
     if !officers.is_empty() {
         line(out, "officers", &serde_json::json!({ "list": officers }))?;
@@ -127,18 +161,18 @@ pub fn write<R: Rulebook>(
     });
     for item in store.audit.range((std::ops::Bound::Unbounded, last)) {
         let (_, bytes) = item.map_err(std::io::Error::other)?;
-        write!(out, "audit ")?;
-        let seq = super::entry_json::write::<R>(&bytes, out)?;
-        writeln!(out)?;
+        out.write_all(b"audit ")?;
+        let seq = super::entry_json::write::<R, _>(&bytes, out)?;
+        out.write_all(b"\n")?;
         if let Some(moves) = store.moves_of(seq).map_err(std::io::Error::other)? {
             line(out, "moved", &MovesOf { seq, moves: &moves })?;
         }
     }
-    Ok(())
+    out.flush()
 }
 
 /// The rulebook code a dump names in its first line, if it is a dump.
-pub fn rules_of(text: &str) -> Option<&str> {
+fn rules_of(text: &str) -> Option<&str> {
     text.lines()
         .next()?
         .strip_prefix(HEADER)?
@@ -150,18 +184,51 @@ pub fn rules_of(text: &str) -> Option<&str> {
 /// reference is checked (records numbered in order, games and participants of known players,
 /// audit entries in order and about known records) before anything is written, so a damaged or
 /// edited dump is refused with its line instead of breaking the database it is restored into.
-pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError> {
-    let mut lines = text.lines().enumerate();
+pub fn read<R: Rulebook>(rules: &str, input: impl BufRead) -> Result<Dump<R>, BackupError> {
+    read_lines_upto(rules, input, LINE_LIMIT)
+}
+
+/// [`read`] with lines of at most `line_limit` bytes.
+fn read_lines_upto<R: Rulebook>(
+    rules: &str,
+    mut input: impl BufRead,
+    line_limit: u64,
+) -> Result<Dump<R>, BackupError> {
     let err = |line: usize, message: String| BackupError {
         line: line + 1,
         message,
     };
-    match lines.next() {
-        Some((_, h)) if h == format!("{HEADER} rules={rules}") => {}
-        Some((i, h)) => {
+    let mut text = String::new();
+    // The next line (without its end) and its index; `None` at the end of the file. A line
+    // is read at a time: a dump is larger than memory would hold twice (4 GB of text for a
+    // full-size Turkish record), and a line without end (a damaged file) stops at the limit.
+    let mut at = 0;
+    let mut next_line = |text: &mut String| -> Result<Option<usize>, BackupError> {
+        text.clear();
+        let read = (&mut input)
+            .take(line_limit + 1)
+            .read_line(text)
+            .map_err(|e| err(at, format!("cannot be read: {e}")))?;
+        if read == 0 {
+            return Ok(None);
+        }
+        if read as u64 > line_limit {
+            return Err(err(
+                at,
+                format!("longer than {} bytes: not a line of a backup", line_limit),
+            ));
+        }
+        let end = text.trim_end_matches('\n').trim_end_matches('\r').len();
+        text.truncate(end);
+        at += 1;
+        Ok(Some(at - 1))
+    };
+    match next_line(&mut text)? {
+        Some(_) if text == format!("{HEADER} rules={rules}") => {}
+        Some(i) => {
             return Err(err(
                 i,
-                format!("expected '{HEADER} rules={rules}', found '{h}'"),
+                format!("expected '{HEADER} rules={rules}', found '{text}'"),
             ));
         }
         None => return Err(err(0, "the file is empty".into())),
@@ -174,35 +241,26 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
     let mut officers = Vec::new();
     let mut boards = std::collections::BTreeSet::new();
     let lists = R::default().lists().len();
-    for (i, text) in lines {
+    while let Some(i) = next_line(&mut text)? {
         if text.trim().is_empty() {
             continue;
         }
         let (kind, body) = text
             .split_once(' ')
             .ok_or_else(|| err(i, "expected a kind and a record".into()))?;
-        let value: Value = serde_json::from_str(body).map_err(|e| err(i, e.to_string()))?;
-        let field = |name: &str| {
-            value
-                .get(name)
-                .cloned()
-                .ok_or_else(|| err(i, format!("no '{name}'")))
-        };
-        let id = |name: &str| -> Result<usize, BackupError> {
-            field(name)?
-                .as_u64()
-                .map(|v| v as usize)
-                .ok_or_else(|| err(i, format!("'{name}' is not an id")))
-        };
+        // Each kind read into its own type, not through a JSON value first: an import's audit
+        // entry is a line of hundreds of megabytes.
+        fn parse<'a, T: serde::Deserialize<'a>>(body: &'a str) -> Result<T, String> {
+            serde_json::from_str(body).map_err(|e| e.to_string())
+        }
         match kind {
             "officers" => {
-                officers =
-                    serde_json::from_value(field("list")?).map_err(|e| err(i, e.to_string()))?;
+                let line: OfficersLine = parse(body).map_err(|m| err(i, m))?;
+                officers = line.list;
             }
             "player" => {
-                let record: PlayerRecord<R> =
-                    serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
-                let key = id("id")?;
+                let line: NumberedLine<PlayerRecord<R>> = parse(body).map_err(|m| err(i, m))?;
+                let (key, record) = (line.id, line.record);
                 if key != change.players.len() {
                     return Err(err(
                         i,
@@ -228,9 +286,8 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
                 });
             }
             "event" => {
-                let record: EventRecord =
-                    serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
-                let key = id("id")?;
+                let line: NumberedLine<EventRecord> = parse(body).map_err(|m| err(i, m))?;
+                let (key, record) = (line.id, line.record);
                 if key != change.events.len() {
                     return Err(err(
                         i,
@@ -255,9 +312,8 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
                 });
             }
             "game" => {
-                let game: Game =
-                    serde_json::from_value(field("record")?).map_err(|e| err(i, e.to_string()))?;
-                let event = id("event")?;
+                let line: GameLine = parse(body).map_err(|m| err(i, m))?;
+                let (event, game) = (line.event, line.record);
                 if event >= change.events.len() {
                     return Err(err(i, format!("game of unknown event {event}")));
                 }
@@ -281,8 +337,7 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
                 });
             }
             "audit" => {
-                let entry: AuditEntry<R> =
-                    serde_json::from_value(value).map_err(|e| err(i, e.to_string()))?;
+                let entry: AuditEntry<R> = parse(body).map_err(|m| err(i, m))?;
                 if audit.last().is_some_and(|a| a.seq >= entry.seq) || entry.seq == 0 {
                     return Err(err(i, format!("audit entry #{} out of order", entry.seq)));
                 }
@@ -290,13 +345,12 @@ pub fn read<R: Rulebook>(rules: &str, text: &str) -> Result<Dump<R>, BackupError
                 audit_lines.push(i);
             }
             "moved" => {
-                let seq = id("seq")? as u64;
+                let line: MovesLine = parse(body).map_err(|m| err(i, m))?;
+                let seq = line.seq;
                 if audit.last().is_none_or(|a| a.seq != seq) {
                     return Err(err(i, format!("rating moves of entry #{seq} not after it")));
                 }
-                let m: Vec<Moved> =
-                    serde_json::from_value(field("moves")?).map_err(|e| err(i, e.to_string()))?;
-                moves.insert(seq, m);
+                moves.insert(seq, line.moves);
                 move_lines.push(i);
             }
             other => return Err(err(i, format!("unknown record kind '{other}'"))),
@@ -443,10 +497,83 @@ impl Occasion {
 
 const STAMP: &str = "%Y%m%dT%H%M%S%.3f";
 
+/// The name's ending of an automatic backup: the dump compressed by zstd (`zstdcat` gives the
+/// text). A full-size Turkish record's dump is 4 GB of text and an eleventh of that compressed.
+const AUTOMATIC: &str = ".backup.zst";
+
+/// The ending of the automatic backups written before they were compressed (still kept by age
+/// and restored as they are).
+const AUTOMATIC_TEXT: &str = ".backup";
+
+/// The compression level of a backup: zstd's default, which on a federation's dump writes
+/// about as fast as its fastest level and a little smaller.
+const LEVEL: i32 = 3;
+
+/// The first bytes of a zstd frame: a backup that starts with them is read through zstd,
+/// whatever its name.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// Whether a backup the officer names is written compressed: a name ending in `.zst`.
+fn compressed_name(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "zst")
+}
+
+/// Runs `write` into `out` through zstd. The compression runs on a thread of its own, beside
+/// the one writing the lines.
+fn compressed(
+    out: &mut dyn Write,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut encoder = zstd::Encoder::new(out, LEVEL)?;
+    encoder.multithread(1)?;
+    write(&mut encoder)?;
+    encoder.finish()?;
+    Ok(())
+}
+
+/// A backup file opened to be read a line at a time, through zstd when it is compressed
+/// (known by its first bytes, whatever its name).
+pub fn open(path: &Path) -> std::io::Result<Box<dyn BufRead>> {
+    let mut file = std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
+    if file.fill_buf()?.starts_with(&ZSTD_MAGIC) {
+        let text = Decompressed(zstd::Decoder::with_buffer(file)?);
+        Ok(Box::new(std::io::BufReader::with_capacity(1 << 16, text)))
+    } else {
+        Ok(Box::new(file))
+    }
+}
+
+/// A compressed backup's text, whose damage says what it is (zstd alone says "incomplete
+/// frame" of a file cut short).
+struct Decompressed<T>(T);
+
+impl<T: Read> Read for Decompressed<T> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("the compressed backup is damaged or cut short ({e})"),
+            )
+        })
+    }
+}
+
+/// The rulebook code a backup file names in its first line (`None`: not a backup).
+pub fn rules_of_file(path: &Path) -> std::io::Result<Option<String>> {
+    let mut first = String::new();
+    match open(path)?.take(256).read_line(&mut first) {
+        Ok(_) => Ok(rules_of(&first).map(str::to_string)),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// When an automatic backup was taken and why, from its name (`None`: not one of ours).
 fn parse_name(path: &Path) -> Option<(chrono::NaiveDateTime, Occasion)> {
     let stem = path.file_name()?.to_str()?.strip_prefix("ratedesk-")?;
-    let stem = stem.strip_suffix(".backup")?;
+    let stem = stem
+        .strip_suffix(AUTOMATIC)
+        .or_else(|| stem.strip_suffix(AUTOMATIC_TEXT))?;
     let (stamp, occasion) = [Occasion::BeforeImport, Occasion::BeforeRestore]
         .into_iter()
         .find_map(|o| stem.strip_suffix(o.suffix()).map(|s| (s, o)))
@@ -469,9 +596,13 @@ pub fn rotate(
     }
     super::lock::check_folder(&folder).map_err(std::io::Error::other)?;
     let now = crate::clock::local_now();
-    let name = format!("ratedesk-{}{}.backup", now.format(STAMP), occasion.suffix());
+    let name = format!(
+        "ratedesk-{}{}{AUTOMATIC}",
+        now.format(STAMP),
+        occasion.suffix()
+    );
     let path = folder.join(name);
-    super::manifest::write_replacing_with(&path, write)?;
+    super::manifest::write_replacing_with(&path, |out| compressed(out, write))?;
     let all: Vec<(PathBuf, chrono::NaiveDateTime, Occasion)> = automatic_backups(dir)?
         .into_iter()
         .filter_map(|p| parse_name(&p).map(|(t, o)| (p, t, o)))
@@ -520,9 +651,10 @@ pub fn to_delete(
     (0..backups.len()).filter(|&i| !keep[i]).collect()
 }
 
-/// Writes a backup the officer asked for to `path`: a new file (0600 from the start) written
-/// beside it and renamed over it, so a symbolic link or device planted at the path is never
-/// followed, and nothing that is not ours is replaced or has its permissions changed.
+/// Writes a backup the officer asked for to `path`, compressed when its name ends in `.zst`: a
+/// new file (0600 from the start) written beside it and renamed over it, so a symbolic link or
+/// device planted at the path is never followed, and nothing that is not ours is replaced or
+/// has its permissions changed.
 pub fn write_to(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
@@ -545,7 +677,11 @@ pub fn write_to(
             return refuse("it exists and belongs to another user");
         }
     }
-    super::manifest::write_replacing_with(path, write)
+    if compressed_name(path) {
+        super::manifest::write_replacing_with(path, |out| compressed(out, write))
+    } else {
+        super::manifest::write_replacing_with(path, write)
+    }
 }
 
 /// The automatic backups, oldest first.
@@ -557,7 +693,7 @@ pub fn automatic_backups(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut all: Vec<PathBuf> = std::fs::read_dir(folder)?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "backup"))
+        .filter(|p| parse_name(p).is_some())
         .collect();
     all.sort();
     Ok(all)
@@ -645,6 +781,27 @@ mod tests {
         assert!(!gone.contains(&1) && !gone.contains(&2), "{gone:?}");
     }
 
+    /// A dump is read a line at a time: a line longer than the limit (a damaged file, one
+    /// without line ends) is refused with its number, before more is read.
+    #[test]
+    fn a_line_longer_than_the_limit_is_refused_with_its_number() {
+        use crate::rules::ssl::Ssl;
+        let header = format!("{HEADER} rules=ssl\n");
+        let long = format!("{header}player {}\n", "x".repeat(100));
+        let e = read_lines_upto::<Ssl>("ssl", long.as_bytes(), 64)
+            .err()
+            .expect("refused");
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("longer than 64 bytes"), "{e}");
+        // The header alone is an empty dump, read whole at any limit it fits.
+        let dump = read_lines_upto::<Ssl>("ssl", header.as_bytes(), 64).expect("read");
+        assert!(dump.change.players.is_empty() && dump.audit.is_empty());
+        let e = read_lines_upto::<Ssl>("ssl", &b""[..], 64)
+            .err()
+            .expect("refused");
+        assert!(e.message.contains("empty"), "{e}");
+    }
+
     #[test]
     fn backup_names_say_when_and_why() {
         let p = Path::new("ratedesk-20250101T093000.123-before-import.backup");
@@ -656,5 +813,24 @@ mod tests {
             ))
         );
         assert_eq!(parse_name(Path::new("mine.backup")), None);
+        // Compressed, and as they were named before they were compressed.
+        let p = Path::new("ratedesk-20250101T093000.123.backup.zst");
+        assert_eq!(
+            parse_name(p),
+            Some((
+                at(0, 9, 30) + TimeDelta::milliseconds(123),
+                Occasion::Routine
+            ))
+        );
+        let p = Path::new("ratedesk-20250101T093000.123-before-restore.backup");
+        assert_eq!(
+            parse_name(p),
+            Some((
+                at(0, 9, 30) + TimeDelta::milliseconds(123),
+                Occasion::BeforeRestore
+            ))
+        );
+        let tmp = Path::new("ratedesk-20250101T093000.123.backup.zst.tmp");
+        assert_eq!(parse_name(tmp), None);
     }
 }

@@ -17,9 +17,9 @@ use crate::model::{Game, PlayerIdx};
 use crate::rules::Rulebook;
 
 /// Writes the JSON of the stored entry `bytes`; its sequence number.
-pub fn write<R: Rulebook>(bytes: &[u8], out: &mut dyn Write) -> std::io::Result<u64> {
+pub fn write<R: Rulebook, W: Write>(bytes: &[u8], out: &mut W) -> std::io::Result<u64> {
     let invalid = |e: codec::CodecError| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
-    match codec::decode_current(EntrySeed::<R>(out, PhantomData), bytes) {
+    match codec::decode_current(EntrySeed::<R, W>(out, PhantomData), bytes) {
         Ok(Some(seq)) => Ok(seq),
         // An entry of an earlier layout is read whole and upgraded.
         Ok(None) => {
@@ -33,7 +33,7 @@ pub fn write<R: Rulebook>(bytes: &[u8], out: &mut dyn Write) -> std::io::Result<
 
 /// Writes `"name":` and the value as serde_json does.
 fn field<E: Error>(
-    out: &mut dyn Write,
+    out: &mut impl Write,
     first: bool,
     name: &str,
     value: &impl Serialize,
@@ -43,7 +43,7 @@ fn field<E: Error>(
     serde_json::to_writer(&mut *out, value).map_err(E::custom)
 }
 
-fn text<E: Error>(out: &mut dyn Write, text: &str) -> Result<(), E> {
+fn text<E: Error>(out: &mut impl Write, text: &str) -> Result<(), E> {
     out.write_all(text.as_bytes()).map_err(E::custom)
 }
 
@@ -56,9 +56,9 @@ fn next<'de, T: serde::Deserialize<'de>, A: SeqAccess<'de>>(
 }
 
 /// The entry: its fields in order, the change through [`ChangeSeed`].
-struct EntrySeed<'o, R>(&'o mut dyn Write, PhantomData<R>);
+struct EntrySeed<'o, R, W>(&'o mut W, PhantomData<R>);
 
-impl<'de, R: Rulebook> DeserializeSeed<'de> for EntrySeed<'_, R> {
+impl<'de, R: Rulebook, W: Write> DeserializeSeed<'de> for EntrySeed<'_, R, W> {
     type Value = u64;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<u64, D::Error> {
@@ -67,7 +67,7 @@ impl<'de, R: Rulebook> DeserializeSeed<'de> for EntrySeed<'_, R> {
     }
 }
 
-impl<'de, R: Rulebook> Visitor<'de> for EntrySeed<'_, R> {
+impl<'de, R: Rulebook, W: Write> Visitor<'de> for EntrySeed<'_, R, W> {
     type Value = u64;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -89,7 +89,7 @@ impl<'de, R: Rulebook> Visitor<'de> for EntrySeed<'_, R> {
         )?;
         field(out, false, "kind", &next::<AuditKind, _>(&mut seq, "kind")?)?;
         text(out, ",\"change\":")?;
-        seq.next_element_seed(ChangeSeed::<R>(&mut *out, PhantomData))?
+        seq.next_element_seed(ChangeSeed::<R, W>(&mut *out, PhantomData))?
             .ok_or_else(|| A::Error::custom("audit entry cut short before its change"))?;
         field(
             out,
@@ -103,9 +103,9 @@ impl<'de, R: Rulebook> Visitor<'de> for EntrySeed<'_, R> {
 }
 
 /// The change: its three lists through [`ListSeed`].
-struct ChangeSeed<'o, R>(&'o mut dyn Write, PhantomData<R>);
+struct ChangeSeed<'o, R, W>(&'o mut W, PhantomData<R>);
 
-impl<'de, R: Rulebook> DeserializeSeed<'de> for ChangeSeed<'_, R> {
+impl<'de, R: Rulebook, W: Write> DeserializeSeed<'de> for ChangeSeed<'_, R, W> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -113,7 +113,7 @@ impl<'de, R: Rulebook> DeserializeSeed<'de> for ChangeSeed<'_, R> {
     }
 }
 
-impl<'de, R: Rulebook> Visitor<'de> for ChangeSeed<'_, R> {
+impl<'de, R: Rulebook, W: Write> Visitor<'de> for ChangeSeed<'_, R, W> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -124,28 +124,28 @@ impl<'de, R: Rulebook> Visitor<'de> for ChangeSeed<'_, R> {
         let out = self.0;
         let short = || A::Error::custom("audit entry cut short in its change");
         text(out, "{\"players\":")?;
-        seq.next_element_seed(ListSeed::<Delta<PlayerIdx, PlayerRecord<R>>>(
+        seq.next_element_seed(ListSeed::<Delta<PlayerIdx, PlayerRecord<R>>, W>(
             &mut *out,
             PhantomData,
         ))?
         .ok_or_else(short)?;
         text(out, ",\"events\":")?;
-        seq.next_element_seed(ListSeed::<Delta<usize, EventRecord>>(
+        seq.next_element_seed(ListSeed::<Delta<usize, EventRecord>, W>(
             &mut *out,
             PhantomData,
         ))?
         .ok_or_else(short)?;
         text(out, ",\"games\":")?;
-        seq.next_element_seed(ListSeed::<Delta<GameKey, Game>>(&mut *out, PhantomData))?
+        seq.next_element_seed(ListSeed::<Delta<GameKey, Game>, W>(&mut *out, PhantomData))?
             .ok_or_else(short)?;
         text(out, "}")
     }
 }
 
 /// A list, each element decoded and written before the next is read.
-struct ListSeed<'o, T>(&'o mut dyn Write, PhantomData<T>);
+struct ListSeed<'o, T, W>(&'o mut W, PhantomData<T>);
 
-impl<'de, T: DeserializeOwned + Serialize> DeserializeSeed<'de> for ListSeed<'_, T> {
+impl<'de, T: DeserializeOwned + Serialize, W: Write> DeserializeSeed<'de> for ListSeed<'_, T, W> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -153,7 +153,7 @@ impl<'de, T: DeserializeOwned + Serialize> DeserializeSeed<'de> for ListSeed<'_,
     }
 }
 
-impl<'de, T: DeserializeOwned + Serialize> Visitor<'de> for ListSeed<'_, T> {
+impl<'de, T: DeserializeOwned + Serialize, W: Write> Visitor<'de> for ListSeed<'_, T, W> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -185,7 +185,7 @@ mod tests {
     fn streamed(entry: &AuditEntry<Ssl>) -> String {
         let bytes = codec::encode(entry).expect("encode");
         let mut out = Vec::new();
-        let seq = write::<Ssl>(&bytes, &mut out).expect("written");
+        let seq = write::<Ssl, _>(&bytes, &mut out).expect("written");
         assert_eq!(seq, entry.seq);
         String::from_utf8(out).expect("utf-8")
     }
@@ -269,7 +269,7 @@ mod tests {
     #[test]
     fn a_damaged_entry_is_refused() {
         let mut out = Vec::new();
-        let err = write::<Ssl>(&[3, 200, 1], &mut out).expect_err("refused");
+        let err = write::<Ssl, _>(&[3, 200, 1], &mut out).expect_err("refused");
         assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
     }
 }

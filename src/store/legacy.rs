@@ -920,7 +920,7 @@ mod tests {
         assert_eq!(audit_entry::<Ssl>(&bytes).expect("upgraded"), entry);
         // A backup writes it as the upgraded entry's JSON.
         let mut line = Vec::new();
-        super::super::entry_json::write::<Ssl>(&bytes, &mut line).expect("backup line");
+        super::super::entry_json::write::<Ssl, _>(&bytes, &mut line).expect("backup line");
         assert_eq!(line, serde_json::to_vec(&entry).expect("json"));
         // As JSON (backups, audit hashes) a player without re-entries is what he was before.
         let json = serde_json::to_string(&record).expect("json");

@@ -294,6 +294,11 @@ where
     // The terminal is the shell's again before a read another process asked for ends.
     screen.restore();
     drop(served);
+    // The shell waits for the backup of a large record (seconds at a million players): it is
+    // told what for.
+    if app.desk.backs_up_at_close() {
+        eprintln!("ratedesk: writing the automatic backup of this session's edits…");
+    }
     let closed = app.close()?;
     outcome?;
     if let Some(warning) = closed {

@@ -291,6 +291,60 @@ fn backup_restore_backup_keeps_every_byte_and_adds_the_restore_entry() {
     ));
 }
 
+/// The automatic backups are the text dump compressed by zstd, and so is a backup the officer
+/// names `….zst`: each decompresses to the text `backup` writes, and restores.
+#[test]
+fn compressed_backups_hold_the_text_dump_and_restore() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    ok(&ratedesk(
+        &db,
+        &["result", "2025-hki-open", "1", "1", "0-1"],
+    ));
+    let plain = dir.path().join("plain.backup");
+    ok(&ratedesk(&db, &["backup", plain.to_str().expect("path")]));
+    let text = std::fs::read(&plain).expect("plain");
+    let packed = dir.path().join("packed.backup.zst");
+    ok(&ratedesk(&db, &["backup", packed.to_str().expect("path")]));
+    let bytes = std::fs::read(&packed).expect("packed");
+    assert!(bytes.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]), "not zstd");
+    assert!(
+        bytes.len() * 4 < text.len(),
+        "{} of {}",
+        bytes.len(),
+        text.len()
+    );
+    assert!(zstd::decode_all(&bytes[..]).expect("decompress") == text);
+    // The newest automatic backup, written as the result's command closed.
+    let newest = std::fs::read_dir(db.join("backups"))
+        .expect("backups")
+        .map(|e| e.expect("entry").path())
+        .max()
+        .expect("a backup");
+    assert!(
+        newest.to_string_lossy().ends_with(".backup.zst"),
+        "{newest:?}"
+    );
+    let automatic = std::fs::read(&newest).expect("automatic");
+    assert!(zstd::decode_all(&automatic[..]).expect("decompress") == text);
+    for (name, file) in [("from-packed", &packed), ("from-automatic", &newest)] {
+        let other = dir.path().join(name);
+        ok(&ratedesk(
+            &other,
+            &["restore", file.to_str().expect("path")],
+        ));
+        assert_eq!(
+            ok(&ratedesk(&db, &["export", "ratings"])),
+            ok(&ratedesk(&other, &["export", "ratings"])),
+            "{name}"
+        );
+        assert!(
+            ok(&ratedesk(&other, &["check"])).starts_with("ok"),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn acknowledged_edits_survive_sigkill() {
     let dir = tempfile::tempdir().expect("tempdir");

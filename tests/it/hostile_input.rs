@@ -96,6 +96,82 @@ fn a_backup_with_an_unknown_participant_or_an_absurd_id_is_refused_before_anythi
     }
 }
 
+/// A compressed backup cut short (a copy that did not finish) is refused with the file and the
+/// line it reached, and nothing is written; one that is not a backup at all is named so.
+#[test]
+fn a_compressed_backup_cut_short_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = demo_db(dir.path());
+    let whole = dir.path().join("whole.backup.zst");
+    ok(&ratedesk(&db, &["backup", whole.to_str().expect("path")]));
+    let bytes = std::fs::read(&whole).expect("backup");
+    let short = dir.path().join("short.backup.zst");
+    std::fs::write(&short, &bytes[..bytes.len() * 2 / 3]).expect("write");
+    let target = dir.path().join("target");
+    let message = refused(&ratedesk(
+        &target,
+        &["restore", short.to_str().expect("path")],
+    ));
+    assert!(
+        message.contains("short.backup.zst") && message.contains("damaged or cut short"),
+        "{message}"
+    );
+    assert!(!target.exists(), "nothing written");
+    // Scrambled after its first bytes (still zstd's), and scrambled whole (not zstd at all).
+    for (name, from) in [("noise", 4), ("not-zstd", 0)] {
+        let noise = dir.path().join(format!("{name}.backup.zst"));
+        let mut scrambled = bytes.clone();
+        for b in scrambled.iter_mut().skip(from) {
+            *b = b.wrapping_mul(31).wrapping_add(7);
+        }
+        std::fs::write(&noise, &scrambled).expect("write");
+        let message = refused(&ratedesk(
+            &target,
+            &["restore", noise.to_str().expect("path")],
+        ));
+        let says = if from == 0 {
+            "not a ratedesk backup"
+        } else {
+            "damaged or cut short"
+        };
+        assert!(
+            message.contains(&format!("{name}.backup.zst")) && message.contains(says),
+            "{message}"
+        );
+        assert!(!target.exists(), "nothing written");
+    }
+    // A larger dump cut short is refused partway through its lines, with the line it reached
+    // (lines of blanks, which a dump may hold, mixed so that they do not compress to nothing).
+    let mut state = 12345u64;
+    let lines: String = (0..200_000)
+        .map(|_| {
+            let blanks: String = (0..64)
+                .map(|_| {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    if state >> 63 == 0 { ' ' } else { '\t' }
+                })
+                .collect();
+            blanks + "\n"
+        })
+        .collect();
+    let large = zstd::encode_all(
+        format!("ratedesk-backup 1 rules=ssl\n{lines}").as_bytes(),
+        3,
+    )
+    .expect("compress");
+    let cut = dir.path().join("cut.backup.zst");
+    std::fs::write(&cut, &large[..large.len() / 2]).expect("write");
+    let message = refused(&ratedesk(
+        &target,
+        &["restore", cut.to_str().expect("path")],
+    ));
+    assert!(
+        message.contains("cut.backup.zst: line ") && message.contains("damaged or cut short"),
+        "{message}"
+    );
+    assert!(!target.exists(), "nothing written");
+}
+
 #[test]
 fn a_fide_list_without_line_ends_is_refused_not_read_into_memory() {
     let dir = tempfile::tempdir().expect("tempdir");

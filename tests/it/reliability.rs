@@ -320,7 +320,7 @@ fn a_restore_over_data_is_audited_and_keeps_a_backup_of_what_it_replaced() {
     let kept: Vec<PathBuf> = std::fs::read_dir(db.join("backups"))
         .expect("backups")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.to_string_lossy().ends_with("-before-restore.backup"))
+        .filter(|p| p.to_string_lossy().ends_with("-before-restore.backup.zst"))
         .collect();
     assert_eq!(kept.len(), 1, "{kept:?}");
     // That backup brings back what was replaced.
@@ -502,7 +502,7 @@ fn many_quick_edits_keep_older_backups_and_the_last_one_before_an_import() {
     let taken: Vec<String> = std::fs::read_dir(&backups)
         .expect("backups")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with("-before-import.backup") && *n != before_import)
+        .filter(|n| n.ends_with("-before-import.backup.zst") && *n != before_import)
         .collect();
     assert_eq!(taken.len(), 1, "{taken:?}");
 }
@@ -674,7 +674,7 @@ fn an_import_torn_by_a_full_disk_ends_at_once_and_the_database_is_refused_not_wo
         .expect("backups")
         .flatten()
         .map(|e| e.path())
-        .find(|p| p.to_string_lossy().ends_with("-before-import.backup"))
+        .find(|p| p.to_string_lossy().ends_with("-before-import.backup.zst"))
         .expect("a backup before the import");
     ok(&ratedesk(
         &db,
