@@ -22,24 +22,22 @@ pub struct Restored {
     pub set_aside: Option<PathBuf>,
 }
 
-/// The rulebook code a backup file names (`None`: it is not a backup).
-pub fn backup_rules(file: &Path) -> Result<Option<String>, super::import::ImportError> {
-    backup::rules_of_file(file).map_err(|e| super::import::ImportError::file(file, e))
+/// A backup file opened, with the rulebook its first line names (`None`: it is not a backup).
+pub fn open_backup(file: &Path) -> Result<backup::Opened, super::import::ImportError> {
+    backup::open(file).map_err(|e| super::import::ImportError::file(file, e))
 }
 
-/// Loads the dump in `file` (compressed or not) into the database in `dir`: into an empty
-/// one, or with `force` over one that holds data (its backup is taken first and kept) or one
-/// that is damaged (set aside) or whose earlier restore was interrupted.
+/// Loads the dump `lines` (of `file`, opened by [`open_backup`]) into the database in `dir`:
+/// into an empty one, or with `force` over one that holds data (its backup is taken first and
+/// kept) or one that is damaged (set aside) or whose earlier restore was interrupted.
 pub fn restore<R: Federation>(
     dir: &Path,
     rulebook: R,
-    file: &Path,
+    (file, lines): (&Path, impl std::io::BufRead),
     force: bool,
 ) -> Result<(Desk<R>, Restored), DeskError> {
     let bad = |e: backup::BackupError| DeskError::Backup(format!("{}: {e}", file.display()));
-    let input =
-        backup::open(file).map_err(|e| DeskError::Backup(format!("{}: {e}", file.display())))?;
-    let dump = backup::read::<R>(rulebook.code(), input).map_err(bad)?;
+    let dump = backup::read::<R>(rulebook.code(), lines).map_err(bad)?;
     let lock = Arc::new(Store::lock(dir)?);
     if Store::restore_marker(dir).is_some() {
         if !force {
@@ -74,7 +72,8 @@ pub fn restore<R: Federation>(
             Err(e) => return Err(e),
         }
     }
-    stage(dir, &rulebook, &dump, file, outcome.replaced.as_deref())?;
+    // The dump goes into the staging database and is gone before the restored one opens.
+    stage(dir, &rulebook, dump, file, outcome.replaced.as_deref())?;
     store::open::swap_in_staging(dir, &file.display().to_string())
         .map_err(|e| backup_error(dir, e))?;
     let desk = Desk::open_locked(dir, rulebook, lock).map_err(|e| DeskError::Restored {
@@ -125,19 +124,27 @@ fn backup_error(dir: &Path, e: std::io::Error) -> DeskError {
 }
 
 /// Builds the restored database in the staging folder: records, audit log, ratings and an
-/// audit entry saying what was restored (and, when it replaces data, what it replaced).
+/// audit entry saying what was restored (and, when it replaces data, what it replaced). The
+/// audit log is let go once written and the records move into the book that is rated: a
+/// million-player dump is not held twice.
 fn stage<R: Federation>(
     dir: &Path,
     rulebook: &R,
-    dump: &backup::Dump<R>,
+    dump: backup::Dump<R>,
     file: &Path,
     replaced: Option<&str>,
 ) -> Result<(), DeskError> {
-    let (change, audit) = (&dump.change, &dump.audit);
+    let backup::Dump {
+        change,
+        audit,
+        moves,
+        officers,
+    } = dump;
     let staging = Store::create_staging(dir, rulebook.code())?;
-    staging.restore(change, audit, &dump.moves)?;
-    staging.restore_officers(&dump.officers)?;
+    let change = staging.restore(change, &audit, &moves)?;
+    staging.restore_officers(&officers)?;
     let rated_seq = audit.last().map_or(0, |a| a.seq) + 1;
+    drop((audit, moves));
     let action = match replaced {
         Some(replaced) => format!("restore {}: replaced {replaced}", file.display()),
         None => format!("restore {} into an empty database", file.display()),
@@ -154,7 +161,7 @@ fn stage<R: Federation>(
     staging.commit(&entry)?;
     let mut book = Book::default();
     let mut status = Vec::new();
-    change.apply(&mut book, &mut status);
+    change.apply_owned(&mut book, &mut status);
     let ledger = Ledger::build(rulebook, &book);
     staging.replace_results(ledger.units(), rated_seq)?;
     staging.close()?;

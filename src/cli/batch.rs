@@ -191,15 +191,16 @@ pub(super) fn results_batch<R: Federation>(
     Ok(())
 }
 
-/// `ratedesk restore FILE`: atomic, under the lock from start to end (see `app::restore`).
+/// `ratedesk restore FILE`: atomic, under the lock from start to end (see `app::restore`);
+/// `lines` are the file's, opened to know its rulebook.
 pub(super) fn restore<R: Federation>(
     dir: &Path,
     rulebook: R,
-    file: &Path,
+    (file, lines): (&Path, impl std::io::BufRead),
     force: bool,
 ) -> Result<(), Failure> {
-    let (desk, restored) =
-        crate::app::restore::restore(dir, rulebook, file, force).map_err(|e| match e {
+    let (desk, restored) = crate::app::restore::restore(dir, rulebook, (file, lines), force)
+        .map_err(|e| match e {
             DeskError::Backup(m) => Failure::Input(m),
             other => Failure::from(other),
         })?;

@@ -18,7 +18,12 @@ pub(super) type Out<'a> = output::Escaping<Box<dyn Write + 'a>>;
 
 /// Runs a command on the database of `rulebook`.
 pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(), Failure> {
-    let OnDatabase { dir, command, stop } = on;
+    let OnDatabase {
+        dir,
+        command,
+        backup,
+        stop,
+    } = on;
     match command {
         Command::Init { .. } => return init(&dir, rulebook),
         Command::Demo {
@@ -28,7 +33,10 @@ pub(super) fn run_with<R: Federation>(rulebook: R, on: OnDatabase) -> Result<(),
             ..
         } => return demo(&dir, rulebook, players, years, seed),
         Command::Restore { file, force } => {
-            return batch::restore(&dir, rulebook, &file, force);
+            let lines = backup.ok_or_else(|| {
+                Failure::Input(format!("{}: not a ratedesk backup", file.display()))
+            })?;
+            return batch::restore(&dir, rulebook, (&file, lines), force);
         }
         Command::Serve => return super::serve::foreground(&dir, rulebook, stop),
         _ => {}

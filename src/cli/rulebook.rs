@@ -171,6 +171,8 @@ fn copy_workstation<R: Federation>(
 pub(super) struct OnDatabase {
     pub dir: PathBuf,
     pub command: Command,
+    /// A backup's lines, opened to know its rulebook (`restore`).
+    pub backup: Option<Box<dyn std::io::BufRead + Send>>,
     pub stop: Arc<AtomicBool>,
 }
 
@@ -198,6 +200,7 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
         }
     }
     let stop = batch::defer_signals()?;
+    let mut backup = None;
     let stored = match &command {
         Command::Restore { force: true, .. } => database::rulebook_to_replace(&dir),
         _ => database::rulebook_of(&dir),
@@ -215,7 +218,8 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
             rules.clone()
         }
         (Command::Restore { file, .. }, stored) => {
-            let code = app::restore::backup_rules(file)?.ok_or_else(|| {
+            let opened = app::restore::open_backup(file)?;
+            let code = opened.rules.ok_or_else(|| {
                 Failure::Input(format!("{}: not a ratedesk backup", file.display()))
             })?;
             if let Some(stored) = stored.filter(|s| *s != code) {
@@ -225,6 +229,7 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
                     dir.display()
                 )));
             }
+            backup = Some(opened.lines);
             code
         }
         (_, Some(stored)) => stored,
@@ -251,6 +256,7 @@ pub(super) fn with_database(db: Option<PathBuf>, command: Command) -> Result<(),
         OnDatabase {
             dir: dir.clone(),
             command,
+            backup,
             stop,
         },
     )?;

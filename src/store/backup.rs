@@ -56,9 +56,11 @@ struct MovesOf<'a> {
     moves: &'a [Moved],
 }
 
-/// The most a line of a dump may hold: an import's audit entry holds its every record on one
-/// line (about 200 MB for a year of a million-player federation).
-const LINE_LIMIT: u64 = crate::import::DOCUMENT_LIMIT;
+/// The most a line of a dump may hold. An import's audit entry holds its every record on one
+/// line: about 200 MB for a year of a million-player federation, and up to a few times the
+/// 1 GB an imported document may be. A file without line ends stops here, not at the end of
+/// memory.
+const LINE_LIMIT: u64 = 8 * crate::import::DOCUMENT_LIMIT;
 
 /// A record's line as read: its number and the record.
 #[derive(serde::Deserialize)]
@@ -198,36 +200,13 @@ fn read_lines_upto<R: Rulebook>(
         line: line + 1,
         message,
     };
-    let mut text = String::new();
-    // The next line (without its end) and its index; `None` at the end of the file. A line
-    // is read at a time: a dump is larger than memory would hold twice (4 GB of text for a
-    // full-size Turkish record), and a line without end (a damaged file) stops at the limit.
+    let mut bytes = Vec::new();
     let mut at = 0;
-    let mut next_line = |text: &mut String| -> Result<Option<usize>, BackupError> {
-        text.clear();
-        let read = (&mut input)
-            .take(line_limit + 1)
-            .read_line(text)
-            .map_err(|e| err(at, format!("cannot be read: {e}")))?;
-        if read == 0 {
-            return Ok(None);
-        }
-        if read as u64 > line_limit {
+    match next_line(&mut input, &mut bytes, line_limit).map_err(|m| err(at, m))? {
+        Some(text) if text == format!("{HEADER} rules={rules}") => {}
+        Some(text) => {
             return Err(err(
                 at,
-                format!("longer than {} bytes: not a line of a backup", line_limit),
-            ));
-        }
-        let end = text.trim_end_matches('\n').trim_end_matches('\r').len();
-        text.truncate(end);
-        at += 1;
-        Ok(Some(at - 1))
-    };
-    match next_line(&mut text)? {
-        Some(_) if text == format!("{HEADER} rules={rules}") => {}
-        Some(i) => {
-            return Err(err(
-                i,
                 format!("expected '{HEADER} rules={rules}', found '{text}'"),
             ));
         }
@@ -241,7 +220,13 @@ fn read_lines_upto<R: Rulebook>(
     let mut officers = Vec::new();
     let mut boards = std::collections::BTreeSet::new();
     let lists = R::default().lists().len();
-    while let Some(i) = next_line(&mut text)? {
+    loop {
+        at += 1;
+        let i = at;
+        let Some(text) = next_line(&mut input, &mut bytes, line_limit).map_err(|m| err(i, m))?
+        else {
+            break;
+        };
         if text.trim().is_empty() {
             continue;
         }
@@ -251,7 +236,7 @@ fn read_lines_upto<R: Rulebook>(
         // Each kind read into its own type, not through a JSON value first: an import's audit
         // entry is a line of hundreds of megabytes.
         fn parse<'a, T: serde::Deserialize<'a>>(body: &'a str) -> Result<T, String> {
-            serde_json::from_str(body).map_err(|e| e.to_string())
+            serde_json::from_str(body).map_err(without_position)
         }
         match kind {
             "officers" => {
@@ -409,6 +394,47 @@ fn read_lines_upto<R: Rulebook>(
     })
 }
 
+/// The next line of `input` without its end (`None` at the end of the file), read into
+/// `bytes`: a line at a time, since a dump is larger than memory would hold twice (4 GB of
+/// text for a million-player Turkish record); one longer than `limit` bytes is refused.
+fn next_line<'b>(
+    input: &mut impl BufRead,
+    bytes: &'b mut Vec<u8>,
+    limit: u64,
+) -> Result<Option<&'b str>, String> {
+    bytes.clear();
+    let read = input
+        .take(limit + 2)
+        .read_until(b'\n', bytes)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+    }
+    if bytes.len() as u64 > limit {
+        return Err(format!("longer than {limit} bytes: not a line of a backup"));
+    }
+    std::str::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| "not UTF-8 text".to_string())
+}
+
+/// A record that does not read, said without serde's "at line 1" (the line is the dump's,
+/// given beside it): its column.
+fn without_position(e: serde_json::Error) -> String {
+    let text = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&position) {
+        Some(what) => format!("{what} (column {})", e.column()),
+        None => text,
+    }
+}
+
 /// A player record refers only to players that exist.
 fn check_player<R: Rulebook>(record: &PlayerRecord<R>, players: usize) -> Result<(), String> {
     if let PlayerStatus::MergedInto(p) = record.status
@@ -498,7 +524,8 @@ impl Occasion {
 const STAMP: &str = "%Y%m%dT%H%M%S%.3f";
 
 /// The name's ending of an automatic backup: the dump compressed by zstd (`zstdcat` gives the
-/// text). A full-size Turkish record's dump is 4 GB of text and an eleventh of that compressed.
+/// text). A million-player Turkish record's dump is 4.1 GB of text and a thirteenth of that
+/// compressed.
 const AUTOMATIC: &str = ".backup.zst";
 
 /// The ending of the automatic backups written before they were compressed (still kept by age
@@ -525,22 +552,48 @@ fn compressed(
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let mut encoder = zstd::Encoder::new(out, LEVEL)?;
+    // A checksum of the text in the frame, as the `zstd` tool writes by default: a damaged
+    // byte is refused at reading, not decompressed into other records.
+    encoder.include_checksum(true)?;
     encoder.multithread(1)?;
     write(&mut encoder)?;
     encoder.finish()?;
     Ok(())
 }
 
-/// A backup file opened to be read a line at a time, through zstd when it is compressed
-/// (known by its first bytes, whatever its name).
-pub fn open(path: &Path) -> std::io::Result<Box<dyn BufRead>> {
+/// A backup file opened to be read a line at a time: the rulebook its first line names
+/// (`None`: it is not a backup), and its lines, the first among them. The file is opened once
+/// (a pipe is read once).
+pub struct Opened {
+    pub rules: Option<String>,
+    pub lines: Box<dyn BufRead + Send>,
+}
+
+/// Opens a backup, through zstd when it is compressed (known by its first bytes, whatever its
+/// name).
+pub fn open(path: &Path) -> std::io::Result<Opened> {
     let mut file = std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
-    if file.fill_buf()?.starts_with(&ZSTD_MAGIC) {
-        let text = Decompressed(zstd::Decoder::with_buffer(file)?);
-        Ok(Box::new(std::io::BufReader::with_capacity(1 << 16, text)))
+    let mut text: Box<dyn BufRead + Send> = if file.fill_buf()?.starts_with(&ZSTD_MAGIC) {
+        let mut decoder = zstd::Decoder::with_buffer(file)?;
+        // As far back as the `zstd` tool reaches with `--long`: a backup recompressed by hand.
+        decoder.window_log_max(31)?;
+        Box::new(std::io::BufReader::with_capacity(
+            1 << 16,
+            Decompressed(decoder),
+        ))
     } else {
-        Ok(Box::new(file))
-    }
+        Box::new(file)
+    };
+    let mut first = Vec::new();
+    (&mut text).take(256).read_until(b'\n', &mut first)?;
+    let rules = std::str::from_utf8(&first)
+        .ok()
+        .and_then(rules_of)
+        .map(str::to_string);
+    let lines = Box::new(std::io::BufReader::new(
+        std::io::Cursor::new(first).chain(text),
+    ));
+    Ok(Opened { rules, lines })
 }
 
 /// A compressed backup's text, whose damage says what it is (zstd alone says "incomplete
@@ -555,16 +608,6 @@ impl<T: Read> Read for Decompressed<T> {
                 format!("the compressed backup is damaged or cut short ({e})"),
             )
         })
-    }
-}
-
-/// The rulebook code a backup file names in its first line (`None`: not a backup).
-pub fn rules_of_file(path: &Path) -> std::io::Result<Option<String>> {
-    let mut first = String::new();
-    match open(path)?.take(256).read_line(&mut first) {
-        Ok(_) => Ok(rules_of(&first).map(str::to_string)),
-        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Ok(None),
-        Err(e) => Err(e),
     }
 }
 
@@ -800,6 +843,43 @@ mod tests {
             .err()
             .expect("refused");
         assert!(e.message.contains("empty"), "{e}");
+    }
+
+    /// Lines end in `\n` or `\r\n`, the last may have no end, blank lines are lines (counted,
+    /// skipped); a line of exactly the limit is read, one over it refused, also when the limit
+    /// falls inside a character.
+    #[test]
+    fn lines_are_read_as_a_text_editor_counts_them() {
+        let mut input = &b"one\r\ntwo\n\nthree"[..];
+        let mut bytes = Vec::new();
+        let mut lines = Vec::new();
+        while let Some(line) = next_line(&mut input, &mut bytes, 5).expect("read") {
+            lines.push(line.to_string());
+        }
+        assert_eq!(lines, ["one", "two", "", "three"]);
+        let exact = next_line(&mut &b"12345\r\n"[..], &mut bytes, 5).expect("read");
+        assert_eq!(exact, Some("12345"));
+        let over = next_line(&mut &b"123456\n"[..], &mut bytes, 5).expect_err("refused");
+        assert!(over.contains("longer than 5 bytes"), "{over}");
+        // "ağaç": the limit of 2 falls inside the ğ.
+        let cut = next_line(&mut "ağaç\n".as_bytes(), &mut bytes, 2).expect_err("refused");
+        assert!(cut.contains("longer than 2 bytes"), "{cut}");
+        let bad = next_line(&mut &b"\xff\xfe\n"[..], &mut bytes, 5).expect_err("refused");
+        assert_eq!(bad, "not UTF-8 text");
+    }
+
+    /// A record that does not read is said with its column, not serde's "line 1".
+    #[test]
+    fn a_record_that_does_not_read_names_its_column() {
+        use crate::rules::ssl::Ssl;
+        let dump = format!("{HEADER} rules=ssl\nplayer {{\"id\":0}}\n");
+        let e = read::<Ssl>("ssl", dump.as_bytes()).err().expect("refused");
+        assert_eq!(e.line, 2);
+        assert!(
+            e.message.contains("missing field `record`") && e.message.ends_with("(column 8)"),
+            "{e}"
+        );
+        assert!(!e.message.contains("at line"), "{e}");
     }
 
     #[test]

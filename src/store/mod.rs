@@ -1230,20 +1230,22 @@ impl Store {
 }
 
 impl Store {
-    /// Writes restored records and audit log into an empty database. Not yet flushed.
+    /// Writes restored records and audit log into an empty database, and gives the records'
+    /// change back (moved in and out, never copied: a million players' records). Not yet
+    /// flushed.
     pub fn restore<R: Rulebook>(
         &self,
-        change: &Change<R>,
+        change: Change<R>,
         audit: &[AuditEntry<R>],
         moves: &BTreeMap<u64, Vec<Moved>>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Change<R>, StoreError> {
         let entry = AuditEntry::<R> {
             seq: 0,
             time: 0,
             user: String::new(),
             action: String::new(),
             kind: AuditKind::Edit,
-            change: Change::clone(change),
+            change,
             prev: None,
         };
         self.commit(&entry)?;
@@ -1252,16 +1254,17 @@ impl Store {
         self.audit_index
             .remove(codec::key(0))
             .map_err(|e| self.fail(e))?;
-        let (mut batch, mut index) = (sled::Batch::default(), sled::Batch::default());
+        // An entry at a time, not one batch: an import's entry is hundreds of megabytes
+        // encoded, and the staging database is swapped in only once it is whole.
         for a in audit {
             let key = codec::key(a.seq);
-            batch.insert(&key, codec::encode(a).map_err(|e| self.fail(e))?);
-            index.insert(&key, codec::encode(&a.summary()).map_err(|e| self.fail(e))?);
+            let bytes = codec::encode(a).map_err(|e| self.fail(e))?;
+            self.audit.insert(key, bytes).map_err(|e| self.fail(e))?;
+            let summary = codec::encode(&a.summary()).map_err(|e| self.fail(e))?;
+            self.audit_index
+                .insert(key, summary)
+                .map_err(|e| self.fail(e))?;
         }
-        self.audit.apply_batch(batch).map_err(|e| self.fail(e))?;
-        self.audit_index
-            .apply_batch(index)
-            .map_err(|e| self.fail(e))?;
         self.meta
             .insert("audit", &(audit.len() as u64).to_be_bytes())
             .map_err(|e| self.fail(e))?;
@@ -1282,6 +1285,6 @@ impl Store {
                 .insert(layout::RULES_SINCE, &last.seq.to_be_bytes())
                 .map_err(|e| self.fail(e))?;
         }
-        Ok(())
+        Ok(entry.change)
     }
 }

@@ -295,14 +295,19 @@ where
     screen.restore();
     drop(served);
     // The shell waits for the backup of a large record (seconds at a million players): it is
-    // told what for.
+    // told what for. Standard error may be gone (the SSH connection dropped): what is said
+    // there is then lost, and the close goes on.
+    use std::io::Write as _;
     if app.desk.backs_up_at_close() {
-        eprintln!("ratedesk: writing the automatic backup of this session's edits…");
+        let _ = writeln!(
+            std::io::stderr(),
+            "ratedesk: writing the automatic backup of this session's edits…"
+        );
     }
     let closed = app.close()?;
     outcome?;
     if let Some(warning) = closed {
-        eprintln!("ratedesk: warning: {warning}");
+        let _ = writeln!(std::io::stderr(), "ratedesk: warning: {warning}");
     }
     Ok(())
 }

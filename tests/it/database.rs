@@ -327,6 +327,31 @@ fn compressed_backups_hold_the_text_dump_and_restore() {
     );
     let automatic = std::fs::read(&newest).expect("automatic");
     assert!(zstd::decode_all(&automatic[..]).expect("decompress") == text);
+    // Through a pipe, read once.
+    let piped = dir.path().join("from-a-pipe");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratedesk"))
+        .args([
+            "--db",
+            piped.to_str().expect("path"),
+            "restore",
+            "/dev/stdin",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&bytes)
+        .expect("piped");
+    ok(&child.wait_with_output().expect("restored"));
+    assert_eq!(
+        ok(&ratedesk(&db, &["export", "ratings"])),
+        ok(&ratedesk(&piped, &["export", "ratings"]))
+    );
     for (name, file) in [("from-packed", &packed), ("from-automatic", &newest)] {
         let other = dir.path().join(name);
         ok(&ratedesk(
