@@ -882,6 +882,41 @@ mod tests {
         assert!(!e.message.contains("at line"), "{e}");
     }
 
+    /// The automatic backups, oldest first, whichever their ending: the newest is the last
+    /// (the daily backup is due by its age); files not named as ours are not among them.
+    #[test]
+    fn automatic_backups_are_ordered_by_when_whichever_their_ending() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let folder = backup_dir(dir.path());
+        std::fs::create_dir(&folder).expect("folder");
+        let names = [
+            "ratedesk-20250102T080000.000.backup",
+            "ratedesk-20250101T090000.000-before-import.backup.zst",
+            "ratedesk-20250103T070000.000.backup.zst",
+            "ratedesk-20250101T100000.000.backup",
+            "ratedesk-20250104T070000.000.backup.zst.tmp",
+            "mine.backup",
+            "notes.txt",
+        ];
+        for name in names {
+            std::fs::write(folder.join(name), b"").expect("file");
+        }
+        let found: Vec<String> = automatic_backups(dir.path())
+            .expect("listed")
+            .iter()
+            .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "ratedesk-20250101T090000.000-before-import.backup.zst",
+                "ratedesk-20250101T100000.000.backup",
+                "ratedesk-20250102T080000.000.backup",
+                "ratedesk-20250103T070000.000.backup.zst",
+            ]
+        );
+    }
+
     #[test]
     fn backup_names_say_when_and_why() {
         let p = Path::new("ratedesk-20250101T093000.123-before-import.backup");
