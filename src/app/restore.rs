@@ -30,13 +30,16 @@ pub fn open_backup(file: &Path) -> Result<backup::Opened, super::import::ImportE
 /// Loads the dump `lines` (of `file`, opened by [`open_backup`]) into the database in `dir`:
 /// into an empty one, or with `force` over one that holds data (its backup is taken first and
 /// kept) or one that is damaged (set aside) or whose earlier restore was interrupted.
+/// `step` is told each step as it starts (a million-player restore takes minutes).
 pub fn restore<R: Federation>(
     dir: &Path,
     rulebook: R,
     (file, lines): (&Path, impl std::io::BufRead),
     force: bool,
+    step: &mut dyn FnMut(&'static str),
 ) -> Result<(Desk<R>, Restored), DeskError> {
     let bad = |e: backup::BackupError| DeskError::Backup(format!("{}: {e}", file.display()));
+    step("reading and checking the backup");
     let dump = backup::read::<R>(rulebook.code(), lines).map_err(bad)?;
     let lock = Arc::new(Store::lock(dir)?);
     if Store::restore_marker(dir).is_some() {
@@ -73,9 +76,16 @@ pub fn restore<R: Federation>(
         }
     }
     // The dump goes into the staging database and is gone before the restored one opens.
-    stage(dir, &rulebook, dump, file, outcome.replaced.as_deref())?;
+    stage(
+        dir,
+        &rulebook,
+        dump,
+        (file, outcome.replaced.as_deref()),
+        step,
+    )?;
     store::open::swap_in_staging(dir, &file.display().to_string())
         .map_err(|e| backup_error(dir, e))?;
+    step("opening the restored database");
     let desk = Desk::open_locked(dir, rulebook, lock).map_err(|e| DeskError::Restored {
         file: file.display().to_string(),
         cause: e.cause(),
@@ -131,8 +141,8 @@ fn stage<R: Federation>(
     dir: &Path,
     rulebook: &R,
     dump: backup::Dump<R>,
-    file: &Path,
-    replaced: Option<&str>,
+    (file, replaced): (&Path, Option<&str>),
+    step: &mut dyn FnMut(&'static str),
 ) -> Result<(), DeskError> {
     let backup::Dump {
         change,
@@ -140,6 +150,7 @@ fn stage<R: Federation>(
         moves,
         officers,
     } = dump;
+    step("writing the restored database");
     let staging = Store::create_staging(dir, rulebook.code())?;
     let change = staging.restore(change, &audit, &moves)?;
     staging.restore_officers(&officers)?;
@@ -162,6 +173,7 @@ fn stage<R: Federation>(
     let mut book = Book::default();
     let mut status = Vec::new();
     change.apply_owned(&mut book, &mut status);
+    step("rating it");
     let ledger = Ledger::build(rulebook, &book);
     staging.replace_results(ledger.units(), rated_seq)?;
     staging.close()?;

@@ -199,23 +199,45 @@ pub(super) fn restore<R: Federation>(
     (file, lines): (&Path, impl std::io::BufRead),
     force: bool,
 ) -> Result<(), Failure> {
-    let (desk, restored) = crate::app::restore::restore(dir, rulebook, (file, lines), force)
-        .map_err(|e| match e {
+    // Each step said on a terminal as it starts, with the time it has taken so far.
+    let steps = indicatif::ProgressBar::with_draw_target(
+        None,
+        indicatif::ProgressDrawTarget::stderr_with_hz(4),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})") {
+        steps.set_style(style);
+    }
+    steps.enable_steady_tick(std::time::Duration::from_millis(250));
+    let mut step = |what: &'static str| steps.set_message(what);
+    let restoring = crate::app::restore::restore(dir, rulebook, (file, lines), force, &mut step);
+    let (desk, restored) = restoring.map_err(|e| {
+        steps.finish_and_clear();
+        match e {
             DeskError::Backup(m) => Failure::Input(m),
             other => Failure::from(other),
-        })?;
-    let mut out = std::io::stdout().lock();
-    if let Some(aside) = &restored.set_aside {
-        eprintln!(
-            "ratedesk: the damaged database was moved to {}",
-            aside.display()
-        );
-    }
-    writeln!(out, "restored {} into {}", file.display(), dir.display())?;
-    if let Some(replaced) = &restored.replaced {
-        writeln!(out, "  replaced {replaced}")?;
-    }
-    desk.close().map_err(|e| DeskError::Restored {
+        }
+    })?;
+    // What was done is said first: a failure to finish (the automatic backup on a full disk)
+    // then comes after it.
+    let said = steps.suspend(|| -> std::io::Result<()> {
+        let mut out = std::io::stdout().lock();
+        if let Some(aside) = &restored.set_aside {
+            eprintln!(
+                "ratedesk: the damaged database was moved to {}",
+                aside.display()
+            );
+        }
+        writeln!(out, "restored {} into {}", file.display(), dir.display())?;
+        if let Some(replaced) = &restored.replaced {
+            writeln!(out, "  replaced {replaced}")?;
+        }
+        out.flush()
+    });
+    step("writing its automatic backup");
+    let closed = desk.close();
+    steps.finish_and_clear();
+    said?;
+    closed.map_err(|e| DeskError::Restored {
         file: file.display().to_string(),
         cause: e.cause(),
     })?;
