@@ -1033,6 +1033,12 @@ impl<R: Federation> Desk<R> {
         .map_err(|e| DeskError::Backup(e.to_string()))
     }
 
+    /// A routine automatic backup now (a restored record's own, once the restore has said
+    /// what it did); `None` when there is nothing to back up.
+    pub fn back_up_now(&self) -> Result<Option<std::path::PathBuf>, DeskError> {
+        self.backup_before(backup::Occasion::Routine)
+    }
+
     /// Keeps a page of the workstation's beside the database, stamped with the database as it
     /// is now (the workstation's front page, drawn first at the next opening).
     pub fn save_front<T: serde::Serialize>(&self, page: &T) -> Result<(), DeskError> {

@@ -85,8 +85,13 @@ pub fn restore<R: Federation>(
     )?;
     store::open::swap_in_staging(dir, &file.display().to_string())
         .map_err(|e| backup_error(dir, e))?;
+    // Opened without the daily backup: the caller takes the restored record's backup once it
+    // has said what was restored (and says if it cannot).
     step("opening the restored database");
-    let desk = Desk::open_locked(dir, rulebook, lock).map_err(|e| DeskError::Restored {
+    let opened = Store::open_locked(dir, rulebook.code(), lock)
+        .map_err(DeskError::from)
+        .and_then(|store| Desk::from_store(store, rulebook));
+    let desk = opened.map_err(|e| DeskError::Restored {
         file: file.display().to_string(),
         cause: e.cause(),
     })?;

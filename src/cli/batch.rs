@@ -217,12 +217,13 @@ pub(super) fn restore<R: Federation>(
             other => Failure::from(other),
         }
     })?;
-    // What was done is said first: a failure to finish (the automatic backup on a full disk)
-    // then comes after it.
+    // What was done is said first; then the restored record's automatic backup is taken (a
+    // failure to finish, a full disk, comes after what was done, and before anything else).
     let said = steps.suspend(|| -> std::io::Result<()> {
         let mut out = std::io::stdout().lock();
         if let Some(aside) = &restored.set_aside {
-            eprintln!(
+            let _ = writeln!(
+                std::io::stderr(),
                 "ratedesk: the damaged database was moved to {}",
                 aside.display()
             );
@@ -234,12 +235,13 @@ pub(super) fn restore<R: Federation>(
         out.flush()
     });
     step("writing its automatic backup");
+    let backed_up = desk.back_up_now().map(|_| ());
     let closed = desk.close();
     steps.finish_and_clear();
-    said?;
-    closed.map_err(|e| DeskError::Restored {
+    backed_up.and(closed).map_err(|e| DeskError::Restored {
         file: file.display().to_string(),
         cause: e.cause(),
     })?;
+    said?;
     Ok(())
 }

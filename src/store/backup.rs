@@ -205,9 +205,14 @@ fn read_lines_upto<R: Rulebook>(
     match next_line(&mut input, &mut bytes, line_limit).map_err(|m| err(at, m))? {
         Some(text) if text == format!("{HEADER} rules={rules}") => {}
         Some(text) => {
+            // As much of the line as says what it is (it may be anything, of any length).
+            let mut shown: String = text.chars().take(80).collect();
+            if shown.len() < text.len() {
+                shown.push('…');
+            }
             return Err(err(
                 at,
-                format!("expected '{HEADER} rules={rules}', found '{text}'"),
+                format!("expected '{HEADER} rules={rules}', found '{shown}'"),
             ));
         }
         None => return Err(err(0, "the file is empty".into())),
@@ -590,9 +595,7 @@ pub fn open(path: &Path) -> std::io::Result<Opened> {
         .ok()
         .and_then(rules_of)
         .map(str::to_string);
-    let lines = Box::new(std::io::BufReader::new(
-        std::io::Cursor::new(first).chain(text),
-    ));
+    let lines = Box::new(std::io::Cursor::new(first).chain(text));
     Ok(Opened { rules, lines })
 }
 

@@ -1239,7 +1239,7 @@ impl Store {
         audit: &[AuditEntry<R>],
         moves: &BTreeMap<u64, Vec<Moved>>,
     ) -> Result<Change<R>, StoreError> {
-        let entry = AuditEntry::<R> {
+        let mut entries = [AuditEntry::<R> {
             seq: 0,
             time: 0,
             user: String::new(),
@@ -1247,8 +1247,10 @@ impl Store {
             kind: AuditKind::Edit,
             change,
             prev: None,
-        };
-        self.commit(&entry)?;
+        }];
+        // Committed as it is (`commit` takes a copy to link it).
+        self.commit_all(&mut entries, &[])?;
+        let [entry] = entries;
         self.audit.remove(codec::key(0)).map_err(|e| self.fail(e))?;
         self.next_seq.store(0, std::sync::atomic::Ordering::Relaxed);
         self.audit_index

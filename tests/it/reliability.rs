@@ -323,6 +323,18 @@ fn a_restore_over_data_is_audited_and_keeps_a_backup_of_what_it_replaced() {
         .filter(|p| p.to_string_lossy().ends_with("-before-restore.backup.zst"))
         .collect();
     assert_eq!(kept.len(), 1, "{kept:?}");
+    // The restored record has its own automatic backup too (the one before the restore is of
+    // what it replaced): the newest, and it is the record as it now stands.
+    let newest = std::fs::read_dir(db.join("backups"))
+        .expect("backups")
+        .map(|e| e.expect("entry").path())
+        .max()
+        .expect("a backup");
+    assert!(!newest.to_string_lossy().contains("-before-"), "{newest:?}");
+    let now = dir.path().join("now.backup");
+    ok(&ratedesk(&db, &["backup", now.to_str().expect("path")]));
+    let automatic = zstd::decode_all(&std::fs::read(&newest).expect("read")[..]).expect("zstd");
+    assert!(automatic == std::fs::read(&now).expect("now"), "{newest:?}");
     // That backup brings back what was replaced.
     let back = dir.path().join("back");
     ok(&ratedesk(
