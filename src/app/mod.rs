@@ -287,10 +287,20 @@ impl<R: Federation> Desk<R> {
         rulebook: R,
         lock: std::sync::Arc<store::LockFile>,
     ) -> Result<Self, DeskError> {
-        let store = Store::open_locked(dir, rulebook.code(), lock)?;
-        let mut desk = Self::from_store(store, rulebook)?;
+        let mut desk = Self::open_locked_as_is(dir, rulebook, lock)?;
         desk.daily_backup();
         Ok(desk)
+    }
+
+    /// [`Desk::open_locked`] without the daily backup (a restore takes the restored record's
+    /// own once it has said what it did).
+    fn open_locked_as_is(
+        dir: &Path,
+        rulebook: R,
+        lock: std::sync::Arc<store::LockFile>,
+    ) -> Result<Self, DeskError> {
+        let store = Store::open_locked(dir, rulebook.code(), lock)?;
+        Self::from_store(store, rulebook)
     }
 
     fn from_store(store: Store, rulebook: R) -> Result<Self, DeskError> {

@@ -88,10 +88,7 @@ pub fn restore<R: Federation>(
     // Opened without the daily backup: the caller takes the restored record's backup once it
     // has said what was restored (and says if it cannot).
     step("opening the restored database");
-    let opened = Store::open_locked(dir, rulebook.code(), lock)
-        .map_err(DeskError::from)
-        .and_then(|store| Desk::from_store(store, rulebook));
-    let desk = opened.map_err(|e| DeskError::Restored {
+    let desk = Desk::open_locked_as_is(dir, rulebook, lock).map_err(|e| DeskError::Restored {
         file: file.display().to_string(),
         cause: e.cause(),
     })?;
