@@ -58,7 +58,7 @@ pub fn find_player<R: Federation>(desk: &Desk<R>, key: &str) -> Result<PlayerIdx
         fide_id: key.parse().ok(),
         name: Some((key.to_string(), None)),
     };
-    match matcher.find(&incoming)? {
+    match matcher.find(&incoming) {
         Found::Ours(p, _) => Ok(p),
         Found::Ambiguous(many) => Err(QueryError::SeveralPlayers {
             name: key.to_string(),

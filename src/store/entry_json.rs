@@ -19,6 +19,7 @@ use crate::rules::Rulebook;
 /// Writes the JSON of the stored entry `bytes`; its sequence number.
 pub fn write<R: Rulebook, W: Write>(bytes: &[u8], out: &mut W) -> std::io::Result<u64> {
     let invalid = |e: codec::CodecError| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+    let bytes = &*codec::unpack(bytes).map_err(invalid)?;
     match codec::decode_current(EntrySeed::<R, W>(out, PhantomData), bytes) {
         Ok(Some(seq)) => Ok(seq),
         // An entry of an earlier layout is read whole and upgraded.
@@ -261,6 +262,16 @@ mod tests {
         entry.prev = Some(Link([0xab; 32]));
         entry.kind = AuditKind::Undo(3);
         assert_eq!(streamed(&entry), whole(&entry));
+        // An import's entry, stored compressed: written from its stored bytes as it reads.
+        let player = entry.change.players[0].clone();
+        entry.change.players = (0..400)
+            .map(|key| Delta { key, ..player.clone() })
+            .collect();
+        let stored = codec::pack(codec::encode(&entry).expect("encode")).expect("packed");
+        assert!(codec::is_packed(&stored), "{} bytes", stored.len());
+        let mut out = Vec::new();
+        assert_eq!(write::<Ssl, _>(&stored, &mut out).expect("written"), 7);
+        assert_eq!(String::from_utf8(out).expect("utf-8"), whole(&entry));
         entry.change = Change::default();
         assert_eq!(streamed(&entry), whole(&entry));
     }
@@ -271,5 +282,13 @@ mod tests {
         let mut out = Vec::new();
         let err = write::<Ssl, _>(&[3, 200, 1], &mut out).expect_err("refused");
         assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        // A compressed entry cut short.
+        let entry = codec::encode(&vec![7u64; 20_000]).expect("encode");
+        let stored = codec::pack(entry).expect("packed");
+        assert!(codec::is_packed(&stored));
+        let mut out = Vec::new();
+        let err = write::<Ssl, _>(&stored[..stored.len() - 9], &mut out).expect_err("refused");
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        assert!(out.is_empty(), "{out:?}");
     }
 }

@@ -671,7 +671,10 @@ mod tests {
             store.flush().expect("flush");
         }
         let store = Store::open(&db, "ssl").expect("reopen, migrating");
-        assert_eq!(store.counter("schema").expect("schema"), 3);
+        assert_eq!(
+            store.counter("schema").expect("schema"),
+            crate::store::SCHEMA_VERSION
+        );
         assert_eq!(store.fide_reference_count().expect("count"), 4);
         let name = |id| store.fide_reference(id).expect("read").map(|r| r.name);
         assert_eq!(

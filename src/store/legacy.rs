@@ -27,7 +27,8 @@ pub(super) fn player_record<R: Rulebook>(bytes: &[u8]) -> Result<PlayerRecord<R>
 }
 
 /// A stored audit entry, read in the layout its tag says and upgraded.
-pub(super) fn audit_entry<R: Rulebook>(bytes: &[u8]) -> Result<AuditEntry<R>, CodecError> {
+pub(super) fn audit_entry<R: Rulebook>(stored: &[u8]) -> Result<AuditEntry<R>, CodecError> {
+    let bytes = &*codec::unpack(stored)?;
     match codec::version(bytes) {
         // V1: V1 events; V2, V3: players without a club (V3 linked); V4: games without a
         // receipt date of their own; V5: players without re-entries.
@@ -582,6 +583,43 @@ mod tests {
         let after = entry.change.events[0].after.as_ref().expect("after");
         assert_eq!(after.event.id, "e3");
         assert_eq!(after.event.playoff_of, None);
+    }
+
+    /// Schema 3 stored every audit entry as encoded. Opened by this version, its large entries
+    /// are stored compressed, read as they did, and the schema says so: a version that cannot
+    /// read them refuses the database.
+    #[test]
+    fn a_schema_3_database_has_its_large_audit_entries_compressed_when_opened() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("db");
+        let entry = |seq: u64, action: String| AuditEntry::<Ssl> {
+            seq,
+            time: 1_700_000_000,
+            user: "officer".into(),
+            action,
+            kind: AuditKind::Edit,
+            change: Change::default(),
+            prev: None,
+        };
+        let large = entry(1, "an import of many games; ".repeat(1_000));
+        let small = entry(2, "a result".into());
+        {
+            let store = crate::store::Store::open(&db, "ssl").expect("open");
+            for e in [&large, &small] {
+                let plain = codec::encode(e).expect("encode");
+                store.audit.insert(codec::key(e.seq), plain).expect("insert");
+            }
+            store.meta.insert("schema", &3u64.to_be_bytes()).expect("schema");
+            store.flush().expect("flush");
+        }
+        let store = crate::store::Store::open(&db, "ssl").expect("reopen, migrating");
+        assert_eq!(store.counter("schema").expect("schema"), 4);
+        let stored = |seq| store.audit.get(codec::key(seq)).expect("get").expect("there");
+        assert!(codec::is_packed(&stored(1)), "{} bytes", stored(1).len());
+        assert_eq!(&stored(2)[..], &codec::encode(&small).expect("encode")[..]);
+        for e in [large, small] {
+            assert_eq!(store.audit_entry::<Ssl>(e.seq).expect("read"), Some(e));
+        }
     }
 
     #[test]

@@ -31,7 +31,6 @@ use sled::transaction::{ConflictableTransactionError, TransactionError};
 use crate::book::Book;
 use crate::book::{Change, EventRecord, PlayerRecord, PlayerStatus, placeholder_event};
 use crate::ledger::{UnitId, UnitResult, Units};
-use crate::model::{PlayerIdx, fold_name};
 use crate::rules::Rulebook;
 pub use behind::Ticket;
 pub use front::read_front;
@@ -90,10 +89,11 @@ const AUDIT_HEAD: &str = "audit_head";
 /// The database's editors beside its owner ([`crate::model::Officer`]s, as JSON).
 const OFFICERS: &str = "officers";
 
-/// The schema this version writes: 3, FIDE reference data in blocks of neighbouring ids (2: a
-/// record an id; 1: games in a tree of their own, one record each; both migrated when opened).
-/// An older ratedesk refuses a database of a newer schema.
-pub const SCHEMA_VERSION: u64 = 3;
+/// The schema this version writes: 4, large audit entries stored compressed
+/// ([`codec::pack`]); 3: FIDE reference data in blocks of neighbouring ids (2: a record an id;
+/// 1: games in a tree of their own, one record each). Earlier schemas are migrated when opened;
+/// an older ratedesk refuses a database of a newer schema.
+pub const SCHEMA_VERSION: u64 = 4;
 
 /// sled's page cache: enough for a national federation's working set, far under the 500 MB
 /// memory target (sled's default is 1 GiB).
@@ -257,9 +257,6 @@ pub struct Store {
     audit: sled::Tree,
     audit_index: sled::Tree,
     meta: sled::Tree,
-    by_name: sled::Tree,
-    by_fide: sled::Tree,
-    by_code: sled::Tree,
     /// FIDE's records of players not in the database (reference data from rating lists), in
     /// blocks of neighbouring ids ([`fide`]).
     fide: sled::Tree,
@@ -309,9 +306,6 @@ impl Drop for Store {
             &self.audit,
             &self.audit_index,
             &self.meta,
-            &self.by_name,
-            &self.by_fide,
-            &self.by_code,
             &self.fide,
             &self.fide_titles,
             &self.audit_moves,
@@ -417,13 +411,6 @@ fn stamped(meta: &sled::Tree) -> Result<bool, sled::Error> {
         counter(meta, layout::RATED_BY)? == crate::rules::RULES_REVISION
             && meta.get(layout::RATED_BY_SEQ)? == meta.get(layout::RATED_SEQ)?,
     )
-}
-
-fn name_key(name: &str, id: PlayerIdx) -> Vec<u8> {
-    let mut k = fold_name(name).into_bytes();
-    k.push(0);
-    k.extend_from_slice(&(id as u64).to_be_bytes());
-    k
 }
 
 impl Store {
@@ -731,6 +718,31 @@ impl Store {
             })
     }
 
+    /// Schema 4: the indexes of players by name, FIDE id and code that earlier schemas kept on
+    /// disk are dropped (imports find players in the book, [`crate::app::import`]'s matcher),
+    /// and the audit entries larger than [`codec::PACK_ABOVE`] stored compressed, as this
+    /// version writes them. The schema is raised first, so that a version that cannot read a
+    /// compressed entry, or keeps the indexes, refuses the database instead of meeting it; an
+    /// opening cut short leaves the rest of the entries stored as they were, which read as well.
+    pub(super) fn migrate_to_4(&self) -> Result<(), StoreError> {
+        self.meta
+            .insert("schema", &4u64.to_be_bytes())
+            .map_err(|e| self.fail(e))?;
+        self.flush()?;
+        for name in staged::LEGACY_INDEXES {
+            self.db.drop_tree(name).map_err(|e| self.fail(e))?;
+        }
+        for item in self.audit.iter() {
+            let (key, stored) = item.map_err(|e| self.fail(e))?;
+            if stored.len() <= codec::PACK_ABOVE || codec::is_packed(&stored) {
+                continue;
+            }
+            let packed = codec::pack(stored.to_vec()).map_err(|e| self.fail(e))?;
+            self.audit.insert(key, packed).map_err(|e| self.fail(e))?;
+        }
+        self.flush()
+    }
+
     /// The whole audit log with its records, oldest first.
     pub fn audit_entries<R: Rulebook>(&self) -> Result<Vec<AuditEntry<R>>, StoreError> {
         self.audit_iter().collect()
@@ -949,7 +961,9 @@ impl Store {
             counts.audit += 1;
             audit.push((
                 codec::key(entry.seq),
-                codec::encode(entry).map_err(|e| self.fail(e))?,
+                codec::encode(entry)
+                    .and_then(codec::pack)
+                    .map_err(|e| self.fail(e))?,
                 codec::encode(&entry.summary()).map_err(|e| self.fail(e))?,
             ));
         }
@@ -1015,7 +1029,8 @@ impl Store {
             entry.prev = head;
             head = Some(entry.hash());
             let key = codec::key(entry.seq);
-            audit.insert(&key, codec::encode(&*entry).map_err(|e| self.fail(e))?);
+            let stored = codec::encode(&*entry).and_then(codec::pack);
+            audit.insert(&key, stored.map_err(|e| self.fail(e))?);
             index.insert(
                 &key,
                 codec::encode(&entry.summary()).map_err(|e| self.fail(e))?,
@@ -1035,7 +1050,7 @@ impl Store {
         audit: &[AuditWrite],
         meta: &sled::Batch,
     ) -> Result<(), StoreError> {
-        let [players, events, by_name, by_fide, by_code] = self.batches(writes)?;
+        let [players, events] = self.batches(writes)?;
         #[cfg(debug_assertions)]
         if fault::torn_commit_now() {
             let _ = self.players.apply_batch(players);
@@ -1047,13 +1062,10 @@ impl Store {
             &self.events,
             &self.audit,
             &self.meta,
-            &self.by_name,
-            &self.by_fide,
-            &self.by_code,
             &self.audit_index,
         );
         trees
-            .transaction(|(tp, te, ta, tm, tn, tf, tc, ti)| {
+            .transaction(|(tp, te, ta, tm, ti)| {
                 Self::audit_not_stored(ta, audit)?;
                 tp.apply_batch(&players)?;
                 te.apply_batch(&events)?;
@@ -1062,9 +1074,6 @@ impl Store {
                     ti.insert(key, summary.as_slice())?;
                 }
                 tm.apply_batch(meta)?;
-                tn.apply_batch(&by_name)?;
-                tf.apply_batch(&by_fide)?;
-                tc.apply_batch(&by_code)?;
                 Ok(())
             })
             .map_err(|e: TransactionError<String>| self.fail(e))
@@ -1179,39 +1188,6 @@ impl Store {
         written
     }
 
-    /// The player with this federation code, by the index.
-    pub fn player_by_code(&self, code: &str) -> Result<Option<PlayerIdx>, StoreError> {
-        Ok(self
-            .by_code
-            .get(code.as_bytes())
-            .map_err(|e| self.fail(e))?
-            .and_then(|v| codec::id_of(&v))
-            .map(|id| id as usize))
-    }
-
-    /// The player with this FIDE id, by the index.
-    pub fn player_by_fide(&self, fide_id: u64) -> Result<Option<PlayerIdx>, StoreError> {
-        Ok(self
-            .by_fide
-            .get(codec::key(fide_id))
-            .map_err(|e| self.fail(e))?
-            .and_then(|v| codec::id_of(&v))
-            .map(|id| id as usize))
-    }
-
-    /// Players whose folded name starts with the folded `prefix`, by the index.
-    pub fn players_by_name(&self, prefix: &str) -> Result<Vec<PlayerIdx>, StoreError> {
-        self.by_name
-            .scan_prefix(fold_name(prefix).as_bytes())
-            .map(|item| {
-                let (k, _) = item.map_err(|e| self.fail(e))?;
-                Ok(k.get(k.len().saturating_sub(8)..)
-                    .and_then(codec::id_of)
-                    .unwrap_or(0) as usize)
-            })
-            .collect()
-    }
-
     /// Whether the database holds any player, event or audit entry.
     pub fn is_empty(&self) -> Result<bool, StoreError> {
         let c = self.counts()?;
@@ -1260,7 +1236,9 @@ impl Store {
         // encoded, and the staging database is swapped in only once it is whole.
         for a in audit {
             let key = codec::key(a.seq);
-            let bytes = codec::encode(a).map_err(|e| self.fail(e))?;
+            let bytes = codec::encode(a)
+                .and_then(codec::pack)
+                .map_err(|e| self.fail(e))?;
             self.audit.insert(key, bytes).map_err(|e| self.fail(e))?;
             let summary = codec::encode(&a.summary()).map_err(|e| self.fail(e))?;
             self.audit_index

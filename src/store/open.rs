@@ -217,17 +217,19 @@ impl Store {
             (Some(v), stored) => {
                 let found =
                     codec::id_of(&v).ok_or_else(|| corrupt("unreadable schema version".into()))?;
-                // An edit being written in steps marks the schema one higher, so that a version
-                // without its undo log refuses the database rather than keep half an edit.
-                let staged = found == staged::SCHEMA_WHILE_STAGED
-                    && meta.get(staged::UNDO).map_err(|e| e.at(dir))?.is_some();
-                if found > SCHEMA_VERSION && !staged {
+                // An edit being written in steps marks the schema one past the one its version
+                // writes, so that a version without its undo log refuses the database rather
+                // than keep half an edit. The undo log is played back as the database opens,
+                // then the layout of the version that wrote it is migrated.
+                let staged = meta.get(staged::UNDO).map_err(|e| e.at(dir))?.is_some();
+                let written = if staged { found.saturating_sub(1) } else { found };
+                if written > SCHEMA_VERSION {
                     return Err(StoreError::Newer {
                         path: dir.to_path_buf(),
                         found,
                     });
                 }
-                found_schema = found.min(SCHEMA_VERSION);
+                found_schema = written;
                 let stored = stored
                     .map(|r| String::from_utf8_lossy(&r).into_owned())
                     .unwrap_or_default();
@@ -249,9 +251,6 @@ impl Store {
             audit: tree("audit")?,
             audit_index: tree("audit_index")?,
             audit_moves: tree("audit_moves")?,
-            by_name: tree("index_name")?,
-            by_fide: tree("index_fide")?,
-            by_code: tree("index_code")?,
             fide: tree("fide_reference_blocks")?,
             fide_titles: tree("fide_title")?,
             fide_undo: tree("fide_reference_blocks_undo")?,
@@ -285,6 +284,9 @@ impl Store {
         }
         if found_schema < 3 {
             store.migrate_fide_references()?;
+        }
+        if found_schema < 4 {
+            store.migrate_to_4()?;
         }
         store.roll_back_fide_import()?;
         match store.flush() {

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{AuditEntry, SCHEMA_VERSION, Store, StoreError, codec, name_key};
-use crate::book::{EventRecord, PlayerRecord, PlayerStatus};
+use super::{AuditEntry, SCHEMA_VERSION, Store, StoreError, codec};
+use crate::book::{EventRecord, PlayerRecord};
 use crate::rules::Rulebook;
 
 /// The trees an edit's records go to.
@@ -22,17 +22,21 @@ use crate::rules::Rulebook;
 pub(super) enum Tree {
     Players,
     Events,
+    /// The indexes of players by name, FIDE id and code schema 3 kept ([`LEGACY_INDEXES`]):
+    /// written by no edit of this version, only by the undo log of an edit that version left
+    /// unfinished, played back before the migration drops them.
     ByName,
     ByFide,
     ByCode,
 }
 
+/// The trees of the indexes of players by name, FIDE id and code, as schema 3 named them.
+pub(super) const LEGACY_INDEXES: [&str; 3] = ["index_name", "index_fide", "index_code"];
+
 /// What a write puts under its key, encoded only as it is written (an import's records are
 /// never all held encoded at once).
 pub(super) enum Put<'a, R: Rulebook> {
     Remove,
-    Empty,
-    Id([u8; 8]),
     Player(&'a PlayerRecord<R>),
     Event(&'a EventRecord),
 }
@@ -42,8 +46,6 @@ impl<R: Rulebook> Put<'_, R> {
     pub(super) fn bytes(&self) -> Result<Option<Vec<u8>>, codec::CodecError> {
         Ok(match self {
             Put::Remove => None,
-            Put::Empty => Some(Vec::new()),
-            Put::Id(id) => Some(id.to_vec()),
             Put::Player(record) => Some(codec::encode(record)?),
             Put::Event(record) => Some(codec::encode(record)?),
         })
@@ -53,49 +55,20 @@ impl<R: Rulebook> Put<'_, R> {
 /// One write of an edit: its tree, its key and what it puts.
 pub(super) type Write<'a, R> = (Tree, Vec<u8>, Put<'a, R>);
 
-/// Every write of `entries`, in the order they are to be made: per entry, the index keys its
-/// players leave, then their records and the index keys they take; last the events' records
-/// (`events`, each written whole). Made again each time it is asked for, never held.
+/// Every write of `entries`, in the order they are to be made: per entry, its players'
+/// records; last the events' records (`events`, each written whole). Made again each time it is asked for, never held.
 pub(super) fn writes<'a, R: Rulebook>(
     entries: &'a [AuditEntry<R>],
     events: &'a BTreeMap<usize, Option<EventRecord>>,
 ) -> impl Iterator<Item = Write<'a, R>> + 'a {
     let players = entries.iter().flat_map(|entry| {
-        let left = entry.change.players.iter().flat_map(|d| {
-            d.before.iter().flat_map(|old| {
-                [
-                    Some((Tree::ByName, name_key(&old.info.name, d.key), Put::Remove)),
-                    old.info
-                        .fide_id
-                        .map(|f| (Tree::ByFide, codec::key(f).to_vec(), Put::Remove)),
-                    Some((Tree::ByCode, old.info.id.as_bytes().to_vec(), Put::Remove)),
-                ]
-                .into_iter()
-                .flatten()
-            })
-        });
-        let taken = entry.change.players.iter().flat_map(|d| {
-            let k = codec::key(d.key as u64);
-            let active = d
-                .after
-                .as_ref()
-                .filter(|new| new.status == PlayerStatus::Active);
-            [
-                Some((
-                    Tree::Players,
-                    k.to_vec(),
-                    d.after.as_deref().map_or(Put::Remove, Put::Player),
-                )),
-                active.map(|new| (Tree::ByName, name_key(&new.info.name, d.key), Put::Empty)),
-                active
-                    .and_then(|new| new.info.fide_id)
-                    .map(|f| (Tree::ByFide, codec::key(f).to_vec(), Put::Id(k))),
-                active.map(|new| (Tree::ByCode, new.info.id.as_bytes().to_vec(), Put::Id(k))),
-            ]
-            .into_iter()
-            .flatten()
-        });
-        left.chain(taken)
+        entry.change.players.iter().map(|d| {
+            (
+                Tree::Players,
+                codec::key(d.key as u64).to_vec(),
+                d.after.as_deref().map_or(Put::Remove, Put::Player),
+            )
+        })
     });
     let events = events.iter().map(|(e, record)| {
         (
@@ -162,7 +135,9 @@ impl<I: Iterator<Item = (Tree, Vec<u8>)>> Serialize for Before<'_, I> {
         };
         let mut seq = serializer.serialize_seq(Some(self.count))?;
         for (tree, key) in keys {
-            let old = self.store.tree(tree).get(&key).map_err(S::Error::custom)?;
+            let old = (self.store.tree(tree).map_err(S::Error::custom)?)
+                .get(&key)
+                .map_err(S::Error::custom)?;
             seq.serialize_element(&(tree, &key, old.as_deref()))?;
         }
         seq.end()
@@ -170,13 +145,14 @@ impl<I: Iterator<Item = (Tree, Vec<u8>)>> Serialize for Before<'_, I> {
 }
 
 impl Store {
-    fn tree(&self, tree: Tree) -> &sled::Tree {
+    fn tree(&self, tree: Tree) -> Result<sled::Tree, StoreError> {
         match tree {
-            Tree::Players => &self.players,
-            Tree::Events => &self.events,
-            Tree::ByName => &self.by_name,
-            Tree::ByFide => &self.by_fide,
-            Tree::ByCode => &self.by_code,
+            Tree::Players => Ok(self.players.clone()),
+            Tree::Events => Ok(self.events.clone()),
+            Tree::ByName | Tree::ByFide | Tree::ByCode => {
+                let name = LEGACY_INDEXES[tree as usize - Tree::ByName as usize];
+                self.db.open_tree(name).map_err(|e| self.fail(e))
+            }
         }
     }
 
@@ -185,10 +161,12 @@ impl Store {
     pub(super) fn batches<'a, R: Rulebook + 'a>(
         &self,
         writes: impl Iterator<Item = Write<'a, R>>,
-    ) -> Result<[sled::Batch; 5], StoreError> {
-        let mut batches: [sled::Batch; 5] = Default::default();
+    ) -> Result<[sled::Batch; 2], StoreError> {
+        let mut batches: [sled::Batch; 2] = Default::default();
         for (tree, key, put) in writes {
-            let batch = &mut batches[tree as usize];
+            let Some(batch) = batches.get_mut(tree as usize) else {
+                return Err(self.fail(format!("no edit writes the {tree:?} index any more")));
+            };
             match put.bytes().map_err(|e| self.fail(e))? {
                 Some(value) => batch.insert(key, value),
                 None => batch.remove(key),
@@ -236,7 +214,7 @@ impl Store {
                 let _ = self.db.flush();
                 return Err(self.fail(std::io::Error::from(std::io::ErrorKind::StorageFull)));
             }
-            let tree = self.tree(tree);
+            let tree = self.tree(tree)?;
             match value {
                 Some(value) => tree.insert(key, value).map(drop),
                 None => tree.remove(key).map(drop),
@@ -284,10 +262,7 @@ mod tests {
         let key = codec::key(7).to_vec();
         {
             let store = Store::open(dir.path(), "ssl").expect("a new database");
-            let keys = [
-                (Tree::Players, key.clone()),
-                (Tree::ByCode, b"FIN7".to_vec()),
-            ];
+            let keys = [(Tree::Players, key.clone()), (Tree::Events, key.clone())];
             store
                 .store_undo(keys.iter().cloned(), keys.len(), "import of big.csv")
                 .expect("undo log");
@@ -304,10 +279,50 @@ mod tests {
         let store = Store::open(dir.path(), "ssl").expect("opens, undoing");
         assert_eq!(store.undone(), Some("import of big.csv"));
         assert_eq!(store.players.get(&key).expect("read"), None);
-        assert_eq!(store.by_code.get(b"FIN7").expect("read"), None);
+        assert_eq!(store.events.get(&key).expect("read"), None);
         drop(store);
         assert_eq!(schema_on_disk(dir.path()), SCHEMA_VERSION);
         let store = Store::open(dir.path(), "ssl").expect("opens");
         assert_eq!(store.undone(), None);
+    }
+
+    /// Half an edit of schema 3, whose undo log names its indexes on disk: played back as the
+    /// database opens, then the database is migrated (the indexes dropped) and opens again.
+    #[test]
+    fn half_an_edit_of_schema_3_is_undone_and_the_database_migrated() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let key = codec::key(7).to_vec();
+        {
+            let store = Store::open(dir.path(), "ssl").expect("a new database");
+            let keys = [
+                (Tree::Players, key.clone()),
+                (Tree::ByCode, b"FIN7".to_vec()),
+            ];
+            store
+                .store_undo(keys.iter().cloned(), keys.len(), "import of big.csv")
+                .expect("undo log");
+            store
+                .write_steps(
+                    keys.iter()
+                        .map(|(tree, key)| Ok((*tree, key.clone(), Some(b"half".to_vec())))),
+                    None,
+                )
+                .expect("written");
+            // As schema 3 marked it: one past its own.
+            store.meta.insert("schema", &4u64.to_be_bytes()).expect("schema");
+            store.flush().expect("flushed");
+        }
+        let store = Store::open(dir.path(), "ssl").expect("opens, undoing and migrating");
+        assert_eq!(store.undone(), Some("import of big.csv"));
+        assert_eq!(store.players.get(&key).expect("read"), None);
+        let names = store.db.tree_names();
+        for index in LEGACY_INDEXES {
+            assert!(
+                !names.iter().any(|n| &n[..] == index.as_bytes()),
+                "{index} is dropped"
+            );
+        }
+        drop(store);
+        assert_eq!(schema_on_disk(dir.path()), SCHEMA_VERSION);
     }
 }

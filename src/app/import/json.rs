@@ -96,7 +96,7 @@ pub fn plan<R: Federation>(desk: &Desk<R>, files: &[PathBuf]) -> Result<JsonPlan
                 fide_id: info.fide_id,
                 name: None,
             };
-            let at = match matcher.find(&incoming)? {
+            let at = match matcher.find(&incoming) {
                 Found::Ours(id, _) => {
                     matched += 1;
                     *existing.entry(id).or_insert_with(|| {

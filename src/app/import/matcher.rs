@@ -8,6 +8,7 @@
 //!    source that gives names to match (a TRF file), and only among players in use; two or
 //!    more candidates are ambiguous, for the officer to decide.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 use chrono::NaiveDate;
@@ -15,7 +16,6 @@ use chrono::NaiveDate;
 use super::super::{Desk, Federation};
 use crate::book::PlayerStatus;
 use crate::model::{PlayerIdx, fold_name};
-use crate::store::StoreError;
 
 /// What a source says of a player, to find him by.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,10 +51,17 @@ pub enum Found {
 }
 
 /// The federation's players as an import sees them, and the players it makes new.
+///
+/// Our players are found in maps of the players in use, made from the book the first time a
+/// source asks by each key, and kept for the rest of the import: the book is the record in
+/// memory, so nothing is read from the database (which keeps no index of its own).
 pub struct Matcher<'d, R: Federation> {
     desk: &'d Desk<R>,
     new_by_id: HashMap<String, usize>,
     new_by_fide: HashMap<u64, usize>,
+    by_code: OnceCell<HashMap<&'d str, PlayerIdx>>,
+    by_fide: OnceCell<HashMap<u64, PlayerIdx>>,
+    by_name: OnceCell<HashMap<String, Vec<PlayerIdx>>>,
 }
 
 impl<'d, R: Federation> Matcher<'d, R> {
@@ -63,21 +70,23 @@ impl<'d, R: Federation> Matcher<'d, R> {
             desk,
             new_by_id: HashMap::new(),
             new_by_fide: HashMap::new(),
+            by_code: OnceCell::new(),
+            by_fide: OnceCell::new(),
+            by_name: OnceCell::new(),
         }
     }
 
     /// Finds an incoming player.
-    pub fn find(&self, incoming: &Incoming) -> Result<Found, StoreError> {
-        let store = self.desk.store();
+    pub fn find(&self, incoming: &Incoming) -> Found {
         if let Some(id) = &incoming.id
-            && let Some(p) = store.player_by_code(id)?
+            && let Some(&p) = self.by_code().get(id.as_str())
         {
-            return Ok(Found::Ours(p, By::Id));
+            return Found::Ours(p, By::Id);
         }
         if let Some(f) = incoming.fide_id
-            && let Some(p) = store.player_by_fide(f)?
+            && let Some(&p) = self.by_fide.get_or_init(|| self.by_fide_id()).get(&f)
         {
-            return Ok(Found::Ours(p, By::FideId));
+            return Found::Ours(p, By::FideId);
         }
         let earlier = incoming
             .id
@@ -85,28 +94,29 @@ impl<'d, R: Federation> Matcher<'d, R> {
             .and_then(|id| self.new_by_id.get(id))
             .or_else(|| incoming.fide_id.and_then(|f| self.new_by_fide.get(&f)));
         if let Some(&at) = earlier {
-            return Ok(Found::Earlier(at));
+            return Found::Earlier(at);
         }
         let Some((name, born)) = &incoming.name else {
-            return Ok(Found::New);
+            return Found::New;
         };
         let folded = fold_name(name.trim());
         if folded.is_empty() {
-            return Ok(Found::New);
+            return Found::New;
         }
-        let (book, status) = (self.desk.book(), self.desk.status());
-        let candidates: Vec<PlayerIdx> = store
-            .players_by_name(&folded)?
+        let book = self.desk.book();
+        let candidates: Vec<PlayerIdx> = self
+            .by_name()
+            .get(&folded)
             .into_iter()
-            .filter(|&c| status.get(c) == Some(&PlayerStatus::Active))
-            .filter(|&c| fold_name(book.players[c].name.trim()) == folded)
+            .flatten()
+            .copied()
             .filter(|&c| born.is_none() || book.players[c].born == *born)
             .collect();
-        Ok(match candidates.as_slice() {
+        match candidates.as_slice() {
             [] => Found::New,
             [one] => Found::Ours(*one, By::Name),
             many => Found::Ambiguous(many.to_vec()),
-        })
+        }
     }
 
     /// Records that the import makes a player new at place `at` of its player list, so that a
@@ -119,16 +129,40 @@ impl<'d, R: Federation> Matcher<'d, R> {
     }
 
     /// The players in use by FIDE id, held in memory for a source of a million lines (a FIDE
-    /// rating list) that is matched by FIDE id alone.
+    /// rating list) that is matched by FIDE id alone. Should two share an id, the one added
+    /// last is found.
     pub fn by_fide_id(&self) -> HashMap<u64, PlayerIdx> {
-        let status = self.desk.status();
-        self.desk
-            .book()
-            .players
-            .iter()
-            .enumerate()
-            .filter(|(p, _)| status.get(*p) == Some(&PlayerStatus::Active))
+        self.in_use()
             .filter_map(|(p, info)| info.fide_id.map(|f| (f, p)))
             .collect()
+    }
+
+    /// The players in use by national id (the one added last, should two share one).
+    fn by_code(&self) -> &HashMap<&'d str, PlayerIdx> {
+        self.by_code
+            .get_or_init(|| self.in_use().map(|(p, info)| (info.id.as_str(), p)).collect())
+    }
+
+    /// The players in use by folded name, in the order they were added.
+    fn by_name(&self) -> &HashMap<String, Vec<PlayerIdx>> {
+        self.by_name.get_or_init(|| {
+            let mut by_name: HashMap<String, Vec<PlayerIdx>> = HashMap::new();
+            for (p, info) in self.in_use() {
+                let folded = fold_name(info.name.trim());
+                if !folded.is_empty() {
+                    by_name.entry(folded).or_default().push(p);
+                }
+            }
+            by_name
+        })
+    }
+
+    /// The players in use, with their index.
+    fn in_use(&self) -> impl Iterator<Item = (PlayerIdx, &'d crate::model::PlayerInfo)> + 'd {
+        let (book, status) = (self.desk.book(), self.desk.status());
+        book.players
+            .iter()
+            .enumerate()
+            .filter(move |(p, _)| status.get(*p) == Some(&PlayerStatus::Active))
     }
 }

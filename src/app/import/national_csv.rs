@@ -47,7 +47,7 @@ pub fn plan<R: Federation>(desk: &Desk<R>, file: &Path) -> Result<CsvPlan<R>, Im
             fide_id: row.fide_id,
             name: None,
         };
-        if let Found::Ours(player, _) = matcher.find(&incoming)? {
+        if let Found::Ours(player, _) = matcher.find(&incoming) {
             matched += 1;
             let stored = &desk.book().players[player];
             let club = row.club.as_deref().map(club_of);

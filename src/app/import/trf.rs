@@ -187,7 +187,7 @@ pub fn plan<R: Federation>(
     for p in &parsed.players {
         let mut info = trf_event::player_info(p, &id, start, home);
         let record = national.get(&p.start_number);
-        let found = match matcher.find(&incoming(&info, record))? {
+        let found = match matcher.find(&incoming(&info, record)) {
             Found::Ours(existing, by) => Match::Existing(existing, by == By::Name),
             Found::Ambiguous(many) => Match::Ambiguous(info, many),
             Found::New | Found::Earlier(_) => {
