@@ -121,10 +121,11 @@ impl<'de> Deserialize<'de> for Bytes {
     }
 }
 
-/// Stored audit entries encoded larger than this are kept compressed (schema 4). An import's
-/// entry holds its games a second time: hundreds of megabytes a year at Turkey's full size, a
-/// tenth of that through zstd. A keyed result's entry is far smaller and is stored as encoded,
-/// adding nothing to a key press.
+/// Audit entries, rating moves and units' ratings encoded larger than this are stored
+/// compressed (schema 4). An import's entry holds its games a second time: hundreds of
+/// megabytes a year at Turkey's full size, a tenth of that through zstd. A keyed result's entry
+/// and moves are far smaller and are stored as encoded, adding nothing to a key press (its
+/// units' results are written behind the screen).
 pub const PACK_ABOVE: usize = 16 * 1024;
 
 /// The first bytes of a zstd frame. An encoded record starts with its version tag, 0 to 5

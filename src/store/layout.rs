@@ -34,9 +34,10 @@ struct StoredUnitRef<'a, R: Rulebook> {
     ratings: codec::BytesRef<'a>,
 }
 
-/// Reads a unit's stored ratings (when they are first shown).
+/// Reads a unit's stored ratings (when they are first shown), compressed when large
+/// ([`codec::pack`]; schema 3 stored them as encoded).
 fn decode_ratings<D: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<Vec<PlayerRating<D>>> {
-    codec::decode(bytes).ok()
+    codec::decode(&codec::unpack(bytes).ok()?).ok()
 }
 
 /// A unit's result as stored.
@@ -45,7 +46,7 @@ pub(super) fn encode_unit<R: Rulebook>(unit: &UnitResult<R>) -> Result<Vec<u8>, 
     let ratings = match unit.ratings.bytes() {
         Some(bytes) => bytes,
         None => {
-            encoded = codec::encode(&unit.ratings)?;
+            encoded = codec::pack(codec::encode(&unit.ratings)?)?;
             &encoded
         }
     };
@@ -249,6 +250,32 @@ mod tests {
 
     fn day(d: u32) -> NaiveDate {
         crate::model::fixture::ymd(2024, 3, d)
+    }
+
+    /// A unit's ratings are stored compressed when large, kept so (read on first use) and
+    /// written again as they are; ratings stored as encoded (schema 3) read as well.
+    #[test]
+    fn a_units_large_ratings_are_stored_compressed_and_read_when_shown() {
+        let rows: Vec<_> = (0..3_000).map(|p| crate::rules::a_row(p, p % 7)).collect();
+        let unit = UnitResult::<Ssl> {
+            ratings: Ratings::new(rows.clone()),
+            states: BTreeMap::new(),
+            awards: Vec::new(),
+        };
+        let stored = encode_unit(&unit).expect("encode");
+        let read = decode_unit::<Ssl>(&stored).expect("decode");
+        let bytes = read.ratings.bytes().expect("not read yet");
+        assert!(codec::is_packed(bytes), "{} bytes", bytes.len());
+        assert_eq!(encode_unit(&read).expect("again"), stored, "written as read");
+        assert_eq!(read.ratings.iter().cloned().collect::<Vec<_>>(), rows);
+        let plain = codec::encode(&StoredUnitRef::<Ssl> {
+            states: &unit.states,
+            awards: &unit.awards,
+            ratings: codec::BytesRef(&codec::encode(&unit.ratings).expect("ratings")),
+        })
+        .expect("as schema 3 stored it");
+        let read = decode_unit::<Ssl>(&plain).expect("decode");
+        assert_eq!(read.ratings.iter().cloned().collect::<Vec<_>>(), rows);
     }
 
     #[test]

@@ -89,8 +89,8 @@ const AUDIT_HEAD: &str = "audit_head";
 /// The database's editors beside its owner ([`crate::model::Officer`]s, as JSON).
 const OFFICERS: &str = "officers";
 
-/// The schema this version writes: 4, large audit entries stored compressed
-/// ([`codec::pack`]); 3: FIDE reference data in blocks of neighbouring ids (2: a record an id;
+/// The schema this version writes: 4, large audit entries, rating moves and units' ratings
+/// stored compressed ([`codec::pack`]), and no indexes of players on disk; 3: FIDE reference data in blocks of neighbouring ids (2: a record an id;
 /// 1: games in a tree of their own, one record each). Earlier schemas are migrated when opened;
 /// an older ratedesk refuses a database of a newer schema.
 pub const SCHEMA_VERSION: u64 = 4;
@@ -877,7 +877,9 @@ impl Store {
         if moves.is_empty() {
             return Ok(());
         }
-        let value = codec::encode(&moves).map_err(|e| self.fail(e))?;
+        let value = codec::encode(&moves)
+            .and_then(codec::pack)
+            .map_err(|e| self.fail(e))?;
         self.audit_moves
             .insert(codec::key(seq), value)
             .map_err(|e| self.fail(e))?;
@@ -903,7 +905,8 @@ impl Store {
         else {
             return Ok(None);
         };
-        codec::decode(&v)
+        codec::unpack(&v)
+            .and_then(|v| codec::decode(&v))
             .map(Some)
             .map_err(|e| self.corrupt("rating moves", &e))
     }
