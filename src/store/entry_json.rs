@@ -265,7 +265,10 @@ mod tests {
         // An import's entry, stored compressed: written from its stored bytes as it reads.
         let player = entry.change.players[0].clone();
         entry.change.players = (0..400)
-            .map(|key| Delta { key, ..player.clone() })
+            .map(|key| Delta {
+                key,
+                ..player.clone()
+            })
             .collect();
         let stored = codec::pack(codec::encode(&entry).expect("encode")).expect("packed");
         assert!(codec::is_packed(&stored), "{} bytes", stored.len());

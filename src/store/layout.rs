@@ -266,7 +266,11 @@ mod tests {
         let read = decode_unit::<Ssl>(&stored).expect("decode");
         let bytes = read.ratings.bytes().expect("not read yet");
         assert!(codec::is_packed(bytes), "{} bytes", bytes.len());
-        assert_eq!(encode_unit(&read).expect("again"), stored, "written as read");
+        assert_eq!(
+            encode_unit(&read).expect("again"),
+            stored,
+            "written as read"
+        );
         assert_eq!(read.ratings.iter().cloned().collect::<Vec<_>>(), rows);
         let plain = codec::encode(&StoredUnitRef::<Ssl> {
             states: &unit.states,

@@ -607,14 +607,26 @@ mod tests {
             let store = crate::store::Store::open(&db, "ssl").expect("open");
             for e in [&large, &small] {
                 let plain = codec::encode(e).expect("encode");
-                store.audit.insert(codec::key(e.seq), plain).expect("insert");
+                store
+                    .audit
+                    .insert(codec::key(e.seq), plain)
+                    .expect("insert");
             }
-            store.meta.insert("schema", &3u64.to_be_bytes()).expect("schema");
+            store
+                .meta
+                .insert("schema", &3u64.to_be_bytes())
+                .expect("schema");
             store.flush().expect("flush");
         }
         let store = crate::store::Store::open(&db, "ssl").expect("reopen, migrating");
         assert_eq!(store.counter("schema").expect("schema"), 4);
-        let stored = |seq| store.audit.get(codec::key(seq)).expect("get").expect("there");
+        let stored = |seq| {
+            store
+                .audit
+                .get(codec::key(seq))
+                .expect("get")
+                .expect("there")
+        };
         assert!(codec::is_packed(&stored(1)), "{} bytes", stored(1).len());
         assert_eq!(&stored(2)[..], &codec::encode(&small).expect("encode")[..]);
         for e in [large, small] {

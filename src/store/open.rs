@@ -222,7 +222,11 @@ impl Store {
                 // than keep half an edit. The undo log is played back as the database opens,
                 // then the layout of the version that wrote it is migrated.
                 let staged = meta.get(staged::UNDO).map_err(|e| e.at(dir))?.is_some();
-                let written = if staged { found.saturating_sub(1) } else { found };
+                let written = if staged {
+                    found.saturating_sub(1)
+                } else {
+                    found
+                };
                 if written > SCHEMA_VERSION {
                     return Err(StoreError::Newer {
                         path: dir.to_path_buf(),

@@ -253,6 +253,19 @@ mod tests {
         codec::id_of(&meta.get("schema").expect("read").expect("a schema")).expect("a number")
     }
 
+    /// Writes the undo log of an edit of `keys`, and half of each key, as a process stopped in
+    /// the middle of an edit written in steps leaves them.
+    fn half_written(store: &Store, keys: &[(Tree, Vec<u8>)]) {
+        store
+            .store_undo(keys.iter().cloned(), keys.len(), "import of big.csv")
+            .expect("undo log");
+        let half = keys
+            .iter()
+            .map(|(tree, key)| Ok((*tree, key.clone(), Some(b"half".to_vec()))));
+        store.write_steps(half, None).expect("written");
+        store.flush().expect("flushed");
+    }
+
     /// Half an edit written in steps, the process gone: on disk the schema says one past the
     /// one written (an older ratedesk refuses the database instead of keeping the half), and
     /// the next opening plays the undo log back and says what it undid.
@@ -260,21 +273,10 @@ mod tests {
     fn half_an_edit_is_marked_for_older_versions_and_undone_at_the_next_opening() {
         let dir = tempfile::tempdir().expect("tempdir");
         let key = codec::key(7).to_vec();
-        {
-            let store = Store::open(dir.path(), "ssl").expect("a new database");
-            let keys = [(Tree::Players, key.clone()), (Tree::Events, key.clone())];
-            store
-                .store_undo(keys.iter().cloned(), keys.len(), "import of big.csv")
-                .expect("undo log");
-            store
-                .write_steps(
-                    keys.iter()
-                        .map(|(tree, key)| Ok((*tree, key.clone(), Some(b"half".to_vec())))),
-                    None,
-                )
-                .expect("written");
-            store.flush().expect("flushed");
-        }
+        half_written(
+            &Store::open(dir.path(), "ssl").expect("a new database"),
+            &[(Tree::Players, key.clone()), (Tree::Events, key.clone())],
+        );
         assert_eq!(schema_on_disk(dir.path()), SCHEMA_WHILE_STAGED);
         let store = Store::open(dir.path(), "ssl").expect("opens, undoing");
         assert_eq!(store.undone(), Some("import of big.csv"));
@@ -294,22 +296,18 @@ mod tests {
         let key = codec::key(7).to_vec();
         {
             let store = Store::open(dir.path(), "ssl").expect("a new database");
-            let keys = [
-                (Tree::Players, key.clone()),
-                (Tree::ByCode, b"FIN7".to_vec()),
-            ];
-            store
-                .store_undo(keys.iter().cloned(), keys.len(), "import of big.csv")
-                .expect("undo log");
-            store
-                .write_steps(
-                    keys.iter()
-                        .map(|(tree, key)| Ok((*tree, key.clone(), Some(b"half".to_vec())))),
-                    None,
-                )
-                .expect("written");
+            half_written(
+                &store,
+                &[
+                    (Tree::Players, key.clone()),
+                    (Tree::ByCode, b"FIN7".to_vec()),
+                ],
+            );
             // As schema 3 marked it: one past its own.
-            store.meta.insert("schema", &4u64.to_be_bytes()).expect("schema");
+            store
+                .meta
+                .insert("schema", &4u64.to_be_bytes())
+                .expect("schema");
             store.flush().expect("flushed");
         }
         let store = Store::open(dir.path(), "ssl").expect("opens, undoing and migrating");

@@ -207,7 +207,10 @@ fn a_database_of_schema_3_opens_with_its_record_and_its_log() {
         "the log is the backup's, the restore's entry after it:\n{restored}"
     );
     let set = ok(&run(db, &["result", "2025-blitz-000", "1", "1", "0-1"]));
-    assert!(set.contains("rating(s) changed (1 unit(s) re-rated)"), "{set}");
+    assert!(
+        set.contains("rating(s) changed (1 unit(s) re-rated)"),
+        "{set}"
+    );
     ok(&run(db, &["undo"]));
     assert_eq!(ok(&run(db, &["export", "events"])), events);
     let check = ok(&run(db, &["check"]));

@@ -139,8 +139,11 @@ impl<'d, R: Federation> Matcher<'d, R> {
 
     /// The players in use by national id (the one added last, should two share one).
     fn by_code(&self) -> &HashMap<&'d str, PlayerIdx> {
-        self.by_code
-            .get_or_init(|| self.in_use().map(|(p, info)| (info.id.as_str(), p)).collect())
+        self.by_code.get_or_init(|| {
+            self.in_use()
+                .map(|(p, info)| (info.id.as_str(), p))
+                .collect()
+        })
     }
 
     /// The players in use by folded name, in the order they were added.
