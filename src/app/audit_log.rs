@@ -12,6 +12,17 @@ use crate::store::{AuditEntry, AuditKind, Link, Moved};
 /// whole cascade fits, an import of thousands of records is cut (and says how to see it all).
 const DETAIL_LINES: usize = 60;
 
+/// How many lines [`Desk::describe`] gives of an entry: one a record it changed, and one more
+/// for a restore.
+fn detail_count<R: crate::rules::Rulebook>(entry: &AuditEntry<R>) -> usize {
+    let Change {
+        players,
+        events,
+        games,
+    } = &entry.change;
+    usize::from(entry.kind == AuditKind::Restore) + players.len() + events.len() + games.len()
+}
+
 /// When an entry was written, as the log shows it (seconds since the Unix epoch, written out).
 pub(super) fn entry_time(seconds: i64) -> String {
     chrono::DateTime::from_timestamp(seconds, 0)
@@ -44,13 +55,16 @@ impl<R: Federation> Desk<R> {
                 one_line(&entry.user),
                 one_line(&entry.action)
             ));
-            let mut details = self.describe(&entry);
-            // Only the shown entries' moves are read (`log --last 1` reads one).
-            if let Some(m) = self.store.moves_of(entry.seq)? {
-                details.extend(m.iter().map(|m| self.describe_move(m)));
-            }
-            let more = details.len().saturating_sub(cap);
-            lines.extend(details.into_iter().take(cap).map(|d| format!("    {d}")));
+            // Only the lines shown are written out (an import's entry has a line per record:
+            // a million at Turkey's size), and only the shown entries' moves are read (`log
+            // --last 1` reads one).
+            let moves = self.store.moves_of(entry.seq)?.unwrap_or_default();
+            let details = self
+                .describe(&entry)
+                .chain(moves.iter().map(|m| self.describe_move(m)));
+            let count = detail_count(&entry) + moves.len();
+            lines.extend(details.take(cap).map(|d| format!("    {d}")));
+            let more = count.saturating_sub(cap);
             if more > 0 {
                 lines.push(format!(
                     "    … and {more} more (`log --full` shows every line)"
@@ -274,26 +288,22 @@ impl<R: Federation> Desk<R> {
     }
 
     /// What an entry's records say changed, a line per record.
-    fn describe(&self, entry: &AuditEntry<R>) -> Vec<String> {
-        let mut lines = Vec::new();
-        if entry.kind == AuditKind::Restore {
-            lines.push("the database was restored from a backup here: the entries before this one are the backup's".into());
-        }
+    /// What an entry changed, a line a record ([`detail_count`] of them), written out as they
+    /// are taken.
+    fn describe<'a>(&'a self, entry: &'a AuditEntry<R>) -> impl Iterator<Item = String> + 'a {
+        let restored = (entry.kind == AuditKind::Restore).then(|| {
+            "the database was restored from a backup here: the entries before this one are the backup's".to_string()
+        });
         let Change {
             players,
             events,
             games,
         } = &entry.change;
-        for d in players {
-            lines.push(self.describe_player(d));
-        }
-        for d in events {
-            lines.push(self.describe_event(d));
-        }
-        for d in games {
-            lines.push(self.describe_game(d));
-        }
-        lines
+        restored
+            .into_iter()
+            .chain(players.iter().map(|d| self.describe_player(d)))
+            .chain(events.iter().map(|d| self.describe_event(d)))
+            .chain(games.iter().map(|d| self.describe_game(d)))
     }
 
     fn describe_player(&self, d: &Delta<usize, Box<PlayerRecord<R>>>) -> String {

@@ -186,6 +186,25 @@ fn log_full_shows_every_line_of_an_entry() {
     let full = ok(&ratedesk(&db, &["log", "--full"]));
     assert!(!full.contains("`log --full`"), "{full}");
     assert!(full.lines().count() > cut.lines().count() + 10);
+    // Each entry's lines, as `log --full` shows them and as `log` counts them (its lines and
+    // how many more).
+    let entries = |log: &str| {
+        let mut entries: Vec<(String, usize)> = Vec::new();
+        for line in log.lines() {
+            if line.starts_with('#') {
+                entries.push((line.to_string(), 0));
+            } else if let Some((_, n)) = entries.last_mut() {
+                let more = line
+                    .trim_start()
+                    .strip_prefix("… and ")
+                    .and_then(|r| r.strip_suffix(" more (`log --full` shows every line)"))
+                    .map(|n| n.parse::<usize>().expect("a count"));
+                *n += more.unwrap_or(1);
+            }
+        }
+        entries
+    };
+    assert_eq!(entries(&cut), entries(&full));
 }
 
 /// The rating moves `log` shows beside an entry follow from the chain: `check` works them out
