@@ -169,10 +169,17 @@ pub fn unpack(stored: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, CodecError> {
         .ok()
         .flatten()
         .ok_or_else(|| damaged("its size is not readable".into()))?;
-    let mut record = Vec::with_capacity(
-        usize::try_from(size).map_or(usize::MAX, |s| s.min(stored.len().saturating_mul(64))),
-    );
-    zstd::stream::copy_decode(stored, &mut record).map_err(|e| damaged(e.to_string()))?;
+    let most = stored.len().saturating_mul(64);
+    let mut record = Vec::with_capacity(usize::try_from(size).map_or(most, |s| s.min(most)));
+    // One frame, read to one byte past its size: what is more is damage, not held.
+    let frame = zstd::stream::read::Decoder::with_buffer(stored)
+        .map_err(|e| damaged(e.to_string()))?
+        .single_frame();
+    use std::io::Read;
+    frame
+        .take(size.saturating_add(1))
+        .read_to_end(&mut record)
+        .map_err(|e| damaged(e.to_string()))?;
     if record.len() as u64 != size {
         return Err(damaged(format!("{} of {size} bytes", record.len())));
     }

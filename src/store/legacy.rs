@@ -634,6 +634,29 @@ mod tests {
         }
     }
 
+    /// An index of schema 3 left by a migration that stopped after raising the schema is
+    /// dropped at the next opening.
+    #[test]
+    fn an_index_of_schema_3_left_behind_is_dropped_when_the_database_opens() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("db");
+        {
+            let store = crate::store::Store::open(&db, "ssl").expect("open");
+            let index = store.db.open_tree("index_code").expect("index");
+            index.insert(b"FIN7", &7u64.to_be_bytes()).expect("insert");
+            store.flush().expect("flush");
+        }
+        let store = crate::store::Store::open(&db, "ssl").expect("reopen");
+        assert!(
+            !store
+                .db
+                .tree_names()
+                .iter()
+                .any(|n| &n[..] == b"index_code"),
+            "dropped"
+        );
+    }
+
     #[test]
     fn a_database_written_before_the_chain_opens_and_its_next_entry_links_to_it() {
         #[derive(Serialize)]

@@ -718,20 +718,30 @@ impl Store {
             })
     }
 
-    /// Schema 4: the indexes of players by name, FIDE id and code that earlier schemas kept on
-    /// disk are dropped (imports find players in the book, [`crate::app::import`]'s matcher),
-    /// and the audit entries larger than [`codec::PACK_ABOVE`] stored compressed, as this
-    /// version writes them. The schema is raised first, so that a version that cannot read a
-    /// compressed entry, or keeps the indexes, refuses the database instead of meeting it; an
-    /// opening cut short leaves the rest of the entries stored as they were, which read as well.
+    /// Drops the indexes of players by name, FIDE id and code that schemas before 4 kept on
+    /// disk (imports find players in the book: [`crate::app::import`]'s matcher), whenever one
+    /// is still there: an opening that migrated the database may have stopped before.
+    pub(super) fn drop_legacy_indexes(&self) -> Result<(), StoreError> {
+        let names = self.db.tree_names();
+        for index in staged::LEGACY_INDEXES {
+            if names.iter().any(|n| &n[..] == index.as_bytes()) {
+                self.db.drop_tree(index).map_err(|e| self.fail(e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Schema 4: the audit entries larger than [`codec::PACK_ABOVE`] stored compressed, as
+    /// this version writes them (and the indexes earlier schemas kept dropped, by
+    /// [`Store::drop_legacy_indexes`]). The schema is raised first, so that a version that
+    /// cannot read a compressed entry, or keeps the indexes, refuses the database instead of
+    /// meeting it; an opening cut short leaves the rest of the entries stored as they were,
+    /// which read as well.
     pub(super) fn migrate_to_4(&self) -> Result<(), StoreError> {
         self.meta
             .insert("schema", &4u64.to_be_bytes())
             .map_err(|e| self.fail(e))?;
         self.flush()?;
-        for name in staged::LEGACY_INDEXES {
-            self.db.drop_tree(name).map_err(|e| self.fail(e))?;
-        }
         for item in self.audit.iter() {
             let (key, stored) = item.map_err(|e| self.fail(e))?;
             if stored.len() <= codec::PACK_ABOVE || codec::is_packed(&stored) {

@@ -221,12 +221,8 @@ impl Store {
                 // writes, so that a version without its undo log refuses the database rather
                 // than keep half an edit. The undo log is played back as the database opens,
                 // then the layout of the version that wrote it is migrated.
-                let staged = meta.get(staged::UNDO).map_err(|e| e.at(dir))?.is_some();
-                let written = if staged {
-                    found.saturating_sub(1)
-                } else {
-                    found
-                };
+                let undo = meta.get(staged::UNDO).map_err(|e| e.at(dir))?.is_some();
+                let written = staged::written_schema(found, undo);
                 if written > SCHEMA_VERSION {
                     return Err(StoreError::Newer {
                         path: dir.to_path_buf(),
@@ -271,7 +267,7 @@ impl Store {
             poisoned: std::sync::atomic::AtomicBool::new(false),
             undone: None,
         };
-        store.undone = store.roll_back_staged()?;
+        store.undone = store.roll_back_staged(found_schema)?;
         if let Some(expected) = manifest::read(dir) {
             let found = store.counts()?.audit;
             if found < expected.counts.audit {
@@ -292,6 +288,7 @@ impl Store {
         if found_schema < 4 {
             store.migrate_to_4()?;
         }
+        store.drop_legacy_indexes()?;
         store.roll_back_fide_import()?;
         match store.flush() {
             // Opened on a full disk: it can be read; the next write says what is wrong (and

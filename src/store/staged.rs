@@ -88,6 +88,20 @@ pub(super) const UNDO: &str = "staged_undo";
 /// ratedesk") instead of working on half an edit.
 pub(super) const SCHEMA_WHILE_STAGED: u64 = SCHEMA_VERSION + 1;
 
+/// The first mark of an edit written in steps: schema 3 marked it 4. (A few builds of schema 2
+/// kept an undo log without marking the schema, which then says 2.)
+const FIRST_STAGED_MARK: u64 = 4;
+
+/// The schema of the version that wrote a database whose `meta` says `found`, with an undo log
+/// (`undo`) or without: one below a staged mark.
+pub(super) fn written_schema(found: u64, undo: bool) -> u64 {
+    if undo && found >= FIRST_STAGED_MARK {
+        found - 1
+    } else {
+        found
+    }
+}
+
 /// Edits with more writes than this are written in steps; smaller ones in one transaction.
 pub(super) fn stage_above() -> usize {
     const STAGE_ABOVE: usize = 8192;
@@ -225,8 +239,9 @@ impl Store {
     }
 
     /// Plays back the undo log of an edit that did not finish (a killed process, a full disk);
-    /// the edit's action when there was one.
-    pub(super) fn roll_back_staged(&self) -> Result<Option<String>, StoreError> {
+    /// the edit's action when there was one. The schema is set back to `written`, the one of
+    /// the version that wrote the edit: its migrations, if any, raise it once they are done.
+    pub(super) fn roll_back_staged(&self, written: u64) -> Result<Option<String>, StoreError> {
         let Some(bytes) = self.meta.get(UNDO).map_err(|e| self.fail(e))? else {
             return Ok(None);
         };
@@ -234,7 +249,7 @@ impl Store {
         self.write_steps(undo.before.into_iter().map(Ok), None)?;
         let mut meta = sled::Batch::default();
         meta.remove(UNDO);
-        meta.insert("schema", &SCHEMA_VERSION.to_be_bytes());
+        meta.insert("schema", &written.to_be_bytes());
         self.meta.apply_batch(meta).map_err(|e| self.fail(e))?;
         Ok(Some(undo.action))
     }
@@ -286,6 +301,42 @@ mod tests {
         assert_eq!(schema_on_disk(dir.path()), SCHEMA_VERSION);
         let store = Store::open(dir.path(), "ssl").expect("opens");
         assert_eq!(store.undone(), None);
+    }
+
+    /// The schema read through a staged mark: one below it from schema 3's mark on, as it is
+    /// before (the builds of schema 2 with an undo log did not mark it).
+    #[test]
+    fn the_schema_under_a_staged_mark_is_the_one_below_it() {
+        for (found, undo, written) in [
+            (2, true, 2),
+            (3, false, 3),
+            (3, true, 3),
+            (4, true, 3),
+            (4, false, 4),
+            (SCHEMA_WHILE_STAGED, true, SCHEMA_VERSION),
+            (SCHEMA_WHILE_STAGED, false, SCHEMA_WHILE_STAGED),
+        ] {
+            assert_eq!(written_schema(found, undo), written, "{found} {undo}");
+        }
+    }
+
+    /// Played back, an undo log leaves the schema of the version that wrote the edit, for that
+    /// version's migrations to raise (an opening stopped between the two migrates again).
+    #[test]
+    fn an_edit_played_back_leaves_the_schema_of_its_version() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(dir.path(), "ssl").expect("a new database");
+        half_written(&store, &[(Tree::Players, codec::key(7).to_vec())]);
+        assert_eq!(
+            store.counter("schema").expect("schema"),
+            SCHEMA_WHILE_STAGED
+        );
+        assert_eq!(
+            store.roll_back_staged(3).expect("undone").as_deref(),
+            Some("import of big.csv")
+        );
+        assert_eq!(store.counter("schema").expect("schema"), 3);
+        assert_eq!(store.players.get(codec::key(7)).expect("read"), None);
     }
 
     /// Half an edit of schema 3, whose undo log names its indexes on disk: played back as the
