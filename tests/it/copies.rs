@@ -234,6 +234,30 @@ fn an_edit_on_a_result_another_officer_changed_meanwhile_is_refused_with_the_new
     }
 }
 
+/// A copy finds the federation's players as the holder does — by code, FIDE id and name —
+/// for its imports and its commands: from its record, not from a store of its own (which holds
+/// no players).
+#[test]
+fn a_copy_finds_the_players_of_the_record_it_holds() {
+    let office = office(1);
+    let holder = office.holder.lock().expect("holder");
+    let copy = &office.copies[0];
+    for p in [0, holder.book().players.len() - 1] {
+        let info = &holder.book().players[p];
+        let mut keys = vec![info.id.clone()];
+        keys.extend(info.fide_id.map(|f| f.to_string()));
+        for key in keys {
+            let found = ratedesk::app::queries::find_player(copy, &key)
+                .unwrap_or_else(|e| panic!("{key}: {e}"));
+            assert_eq!(found, p, "{key}");
+            assert_eq!(
+                ratedesk::app::queries::find_player(&holder, &key).expect("the holder's"),
+                p
+            );
+        }
+    }
+}
+
 /// Four officers keying at once, each in a thread of his own, on boards some of which they
 /// share: every edit is stored or refused as made on a changed record, and at the end every
 /// copy holds the holder's record, whose ratings equal a from-scratch calculation.
