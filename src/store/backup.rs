@@ -541,10 +541,6 @@ const AUTOMATIC_TEXT: &str = ".backup";
 /// about as fast as its fastest level and a little smaller.
 const LEVEL: i32 = 3;
 
-/// The first bytes of a zstd frame: a backup that starts with them is read through zstd,
-/// whatever its name.
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
-
 /// Whether a backup the officer names is written compressed: a name ending in `.zst`.
 fn compressed_name(path: &Path) -> bool {
     path.extension().is_some_and(|x| x == "zst")
@@ -578,17 +574,18 @@ pub struct Opened {
 /// name).
 pub fn open(path: &Path) -> std::io::Result<Opened> {
     let mut file = std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
-    let mut text: Box<dyn BufRead + Send> = if file.fill_buf()?.starts_with(&ZSTD_MAGIC) {
-        let mut decoder = zstd::Decoder::with_buffer(file)?;
-        // As far back as the `zstd` tool reaches with `--long`: a backup recompressed by hand.
-        decoder.window_log_max(31)?;
-        Box::new(std::io::BufReader::with_capacity(
-            1 << 16,
-            Decompressed(decoder),
-        ))
-    } else {
-        Box::new(file)
-    };
+    let mut text: Box<dyn BufRead + Send> =
+        if file.fill_buf()?.starts_with(&super::codec::ZSTD_MAGIC) {
+            let mut decoder = zstd::Decoder::with_buffer(file)?;
+            // As far back as the `zstd` tool reaches with `--long`: a backup recompressed by hand.
+            decoder.window_log_max(31)?;
+            Box::new(std::io::BufReader::with_capacity(
+                1 << 16,
+                Decompressed(decoder),
+            ))
+        } else {
+            Box::new(file)
+        };
     let mut first = Vec::new();
     (&mut text).take(256).read_until(b'\n', &mut first)?;
     let rules = std::str::from_utf8(&first)

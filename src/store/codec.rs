@@ -129,8 +129,9 @@ impl<'de> Deserialize<'de> for Bytes {
 pub const PACK_ABOVE: usize = 16 * 1024;
 
 /// The first bytes of a zstd frame. An encoded record starts with its version tag, 0 to 5
-/// ([`Versioned`]'s variant), so the first byte (0x28) tells a packed record from a plain one.
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+/// ([`Versioned`]'s variant), so the first byte (0x28) tells a packed record from a plain one;
+/// a compressed backup is known by them too.
+pub(super) const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 
 /// zstd's level for a packed record: its default, about 300 MB a second here.
 const PACK_LEVEL: i32 = 3;
@@ -152,6 +153,11 @@ pub fn pack(encoded: Vec<u8>) -> Result<Vec<u8>, CodecError> {
         .set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))
         .map_err(failed)?;
     compressor.compress(&encoded).map_err(failed)
+}
+
+/// A record encoded ([`encode`]) and packed ([`pack`]): as it is stored.
+pub fn encode_packed<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
+    pack(encode(value)?)
 }
 
 /// An encoded record from its stored bytes: borrowed when stored as encoded, decompressed

@@ -46,7 +46,7 @@ pub(super) fn encode_unit<R: Rulebook>(unit: &UnitResult<R>) -> Result<Vec<u8>, 
     let ratings = match unit.ratings.bytes() {
         Some(bytes) => bytes,
         None => {
-            encoded = codec::pack(codec::encode(&unit.ratings)?)?;
+            encoded = codec::encode_packed(&unit.ratings)?;
             &encoded
         }
     };

@@ -887,9 +887,7 @@ impl Store {
         if moves.is_empty() {
             return Ok(());
         }
-        let value = codec::encode(&moves)
-            .and_then(codec::pack)
-            .map_err(|e| self.fail(e))?;
+        let value = codec::encode_packed(&moves).map_err(|e| self.fail(e))?;
         self.audit_moves
             .insert(codec::key(seq), value)
             .map_err(|e| self.fail(e))?;
@@ -974,9 +972,7 @@ impl Store {
             counts.audit += 1;
             audit.push((
                 codec::key(entry.seq),
-                codec::encode(entry)
-                    .and_then(codec::pack)
-                    .map_err(|e| self.fail(e))?,
+                codec::encode_packed(entry).map_err(|e| self.fail(e))?,
                 codec::encode(&entry.summary()).map_err(|e| self.fail(e))?,
             ));
         }
@@ -1042,8 +1038,8 @@ impl Store {
             entry.prev = head;
             head = Some(entry.hash());
             let key = codec::key(entry.seq);
-            let stored = codec::encode(&*entry).and_then(codec::pack);
-            audit.insert(&key, stored.map_err(|e| self.fail(e))?);
+            let stored = codec::encode_packed(&*entry).map_err(|e| self.fail(e))?;
+            audit.insert(&key, stored);
             index.insert(
                 &key,
                 codec::encode(&entry.summary()).map_err(|e| self.fail(e))?,
@@ -1249,9 +1245,7 @@ impl Store {
         // encoded, and the staging database is swapped in only once it is whole.
         for a in audit {
             let key = codec::key(a.seq);
-            let bytes = codec::encode(a)
-                .and_then(codec::pack)
-                .map_err(|e| self.fail(e))?;
+            let bytes = codec::encode_packed(a).map_err(|e| self.fail(e))?;
             self.audit.insert(key, bytes).map_err(|e| self.fail(e))?;
             let summary = codec::encode(&a.summary()).map_err(|e| self.fail(e))?;
             self.audit_index
