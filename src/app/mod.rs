@@ -155,6 +155,9 @@ pub struct Desk<R: Federation> {
     /// Counts of the committed edits that changed players, and events (not their games): what
     /// the screens list of them is refreshed when these move.
     generations: (u64, u64),
+    /// Which state of the record the book and ledger hold: new at every edit committed or
+    /// followed, and never the same for two desks of one process ([`Desk::revision`]).
+    revision: u64,
     /// Whether an edit's flush is asked for and not waited for ([`Desk::flush_behind`]).
     flush_behind: bool,
     /// The flush behind the screen that makes the edits applied so far durable.
@@ -175,6 +178,12 @@ pub struct Desk<R: Federation> {
     /// For a copy of the record kept for reading beside the desk that edits it: the entries
     /// that desk commits ([`reading`]).
     reading: Option<reading::Reading<R>>,
+}
+
+/// A revision no desk of this process has had ([`Desk::revision`]).
+fn next_revision() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A previewed change and the journal of its update, put back.
@@ -360,6 +369,7 @@ impl<R: Federation> Desk<R> {
             warnings,
             pending: None,
             generations: (0, 0),
+            revision: next_revision(),
             flush_behind: false,
             acknowledged: 0,
             last_action: String::new(),
@@ -489,6 +499,13 @@ impl<R: Federation> Desk<R> {
     /// details, not their games): a screen rebuilds what it lists of them when these move.
     pub fn generations(&self) -> (u64, u64) {
         self.generations
+    }
+
+    /// Which state of the record this desk shows: it changes with every edit committed or
+    /// followed (a result too), and two desks of one process never share one, so what a screen
+    /// computed from the book and the ledger may be kept for as long as this stays.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// Final states and awards of the players whose own records a change edits.
@@ -661,6 +678,7 @@ impl<R: Federation> Desk<R> {
             let (players, events) = &mut self.generations;
             *players += u64::from(!entry.change.players.is_empty());
             *events += u64::from(!entry.change.events.is_empty());
+            self.revision = next_revision();
             // The records move into the book: an import is not held twice.
             if previewed.is_some() {
                 entry.change.apply_owned(&mut self.book, &mut self.status);
@@ -710,6 +728,12 @@ impl<R: Federation> Desk<R> {
                 .and_then(|ticket| {
                     self.acknowledged = ticket;
                     self.store.save_results_behind(units, last).map(drop)
+                })
+                .map(|()| {
+                    // The units the edit replaced, freed behind the screen too.
+                    if let Some(spent) = previewed.take() {
+                        self.store.drop_behind(spent);
+                    }
                 })
         } else {
             let units = units.iter().map(|(id, u)| (id, u.as_deref()));

@@ -449,6 +449,7 @@ impl<R: Federation> Desk<R> {
         }
         let mut touched = crate::ledger::Touched::default();
         for entry in entries {
+            self.revision = super::next_revision();
             self.audit.push(entry.summary());
             let (players, events) = &mut self.generations;
             *players += u64::from(!entry.change.players.is_empty());

@@ -1173,6 +1173,17 @@ impl Store {
         }))
     }
 
+    /// Lets go of what an edit left over (a re-rated unit's former rows and states, thousands
+    /// of allocations to free) on the thread behind the screen, after what was asked before it:
+    /// the frame that shows the edit does not wait for it.
+    pub fn drop_behind<T: Send + 'static>(&self, spent: T) {
+        // A thread that cannot take it has run it here (dropped); nothing to report.
+        let _ = self.behind.ask(Box::new(move || {
+            drop(spent);
+            Ok(())
+        }));
+    }
+
     /// Replaces all stored results.
     pub fn replace_results<R: Rulebook>(
         &self,

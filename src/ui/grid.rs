@@ -4,6 +4,7 @@
 //! (`row 3 of 284`).
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use unicode_width::UnicodeWidthStr;
@@ -166,6 +167,50 @@ pub(crate) fn cut(text: &str, width: u16, ellipsis: &str) -> String {
     out
 }
 
+/// Writes a cell's text into its column (`x`, `y`, `w` cells wide), aligned right or left, cut
+/// with the ellipsis when it does not fit ([`cut`]). Figures, ids, dates and most names are
+/// letters of one cell each: a cell a character, no graphemes to find (what `set_stringn` does
+/// for the rest), whole or cut.
+fn write_cell(
+    buf: &mut Buffer,
+    (x, y, w): (u16, u16, u16),
+    right: bool,
+    text: &str,
+    ellipsis: &str,
+) {
+    match one_cell_each(text) {
+        Some(cells) if cells <= usize::from(w) => {
+            let shift = if right { w - cells as u16 } else { 0 };
+            for (k, c) in text.chars().enumerate() {
+                buf[(x + shift + k as u16, y)].set_char(c);
+            }
+            return;
+        }
+        // Cut: all but the column's last cell, and the ellipsis there.
+        Some(_) if w > 0 && ellipsis.width() == 1 => {
+            for (k, c) in text.chars().take(usize::from(w) - 1).enumerate() {
+                buf[(x + k as u16, y)].set_char(c);
+            }
+            buf[(x + w - 1, y)].set_symbol(ellipsis);
+            return;
+        }
+        _ => {}
+    }
+    let text = cut(text, w, ellipsis);
+    let shift = if right {
+        w.saturating_sub(text.width() as u16)
+    } else {
+        0
+    };
+    buf.set_stringn(
+        x + shift,
+        y,
+        &text,
+        usize::from(w - shift),
+        Style::default(),
+    );
+}
+
 /// The width of a text whose every character is a grapheme of its own one cell wide — printable
 /// ASCII and the Latin letters of U+00A0–U+024F (the soft hyphen aside), which no combining
 /// mark follows — or `None`.
@@ -311,32 +356,7 @@ impl Grid {
                     continue;
                 };
                 buf.set_style(Rect::new(x, y, w, 1), theme.style(*role));
-                // Figures, ids, dates and most names are letters of one cell each: a cell a
-                // character, no graphemes to find (what `set_stringn` does for the rest).
-                if let Some(cells) = one_cell_each(text).filter(|&n| n <= usize::from(w)) {
-                    let shift = if self.columns[i].right {
-                        w - cells as u16
-                    } else {
-                        0
-                    };
-                    for (k, c) in text.chars().enumerate() {
-                        buf[(x + shift + k as u16, y)].set_char(c);
-                    }
-                    continue;
-                }
-                let text = cut(text, w, ellipsis);
-                let shift = if self.columns[i].right {
-                    w.saturating_sub(text.width() as u16)
-                } else {
-                    0
-                };
-                buf.set_stringn(
-                    x + shift,
-                    y,
-                    &text,
-                    usize::from(w - shift),
-                    Style::default(),
-                );
+                write_cell(buf, (x, y, w), self.columns[i].right, text, ellipsis);
             }
         };
         let header: Vec<(String, Role)> = self
@@ -386,6 +406,50 @@ mod tests {
         // A combining mark, a wide character, a control and the soft hyphen take the long way.
         for text in ["A\u{308}", "李", "a\tb", "a\u{ad}b"] {
             assert_eq!(one_cell_each(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_cell_written_the_short_way_is_the_cell_the_long_way_writes() {
+        let texts = [
+            "",
+            "7",
+            "1-0",
+            "½-½",
+            "Mäkinen, Jörö",
+            "12 Yılmaz, Şükrü Çağatay",
+            "A\u{308}bc",
+            "李小龍",
+        ];
+        for ellipsis in ["…", "~"] {
+            for text in texts {
+                for w in 0..16u16 {
+                    for right in [false, true] {
+                        let area = Rect::new(0, 0, 20, 1);
+                        let mut short = Buffer::empty(area);
+                        write_cell(&mut short, (2, 0, w), right, text, ellipsis);
+                        // The long way: cut, then drawn by ratatui.
+                        let mut long = Buffer::empty(area);
+                        let cut = cut(text, w, ellipsis);
+                        let shift = if right {
+                            w.saturating_sub(cut.width() as u16)
+                        } else {
+                            0
+                        };
+                        long.set_stringn(
+                            2 + shift,
+                            0,
+                            &cut,
+                            usize::from(w - shift),
+                            Style::default(),
+                        );
+                        assert_eq!(
+                            short, long,
+                            "{text:?} in {w} cells (right: {right}, {ellipsis})"
+                        );
+                    }
+                }
+            }
         }
     }
 

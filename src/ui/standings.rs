@@ -148,8 +148,9 @@ pub(crate) fn draw_report<R: Federation>(
 ) {
     let rated: Vec<Standing> = app
         .standings(event)
-        .into_iter()
+        .iter()
         .filter(|s| s.rating.is_some())
+        .cloned()
         .collect();
     // By period, a row's new rating is the period's (see the standings): the report gives
     // the row's own exact change instead.

@@ -234,6 +234,56 @@ fn an_edit_on_a_result_another_officer_changed_meanwhile_is_refused_with_the_new
     }
 }
 
+/// What a workstation shows of an event — its standings, computed once and kept until the
+/// record changes — follows another officer's result as soon as the copy follows it.
+#[test]
+fn a_workstation_shows_the_standings_another_officers_result_gives() {
+    let mut office = office(2);
+    let mut app = ratedesk::app::workstation::state::App::new(office.copies.remove(0));
+    let (round, board, white) = {
+        let g = &app.desk.book().events[0].games[0];
+        (g.round, g.board, g.white)
+    };
+    let points = |app: &ratedesk::app::workstation::state::App<Ssl>| {
+        app.standings(0)
+            .iter()
+            .find(|s| s.player == white)
+            .map(|s| s.points)
+    };
+    let wins = |r: GameResult| Edit::SetResult {
+        event: 0,
+        round,
+        board,
+        result: Some(r),
+    };
+    // Shown once (and kept), then the other officer makes it a win for white, then a loss.
+    let before = points(&app);
+    office.copies[0]
+        .apply(wins(GameResult::BLACK_WINS))
+        .expect("the other officer's result");
+    app.desk.catch_up().expect("follow");
+    let lost = points(&app);
+    office.copies[0]
+        .apply(wins(GameResult::WHITE_WINS))
+        .expect("corrected");
+    app.desk.catch_up().expect("follow");
+    let won = points(&app);
+    assert_eq!(
+        won.zip(lost).map(|(w, l)| w - l),
+        Some(2),
+        "white's points follow the result (before: {before:?}, lost: {lost:?}, won: {won:?})"
+    );
+    let holder = office.holder.lock().expect("holder");
+    let expected = ratedesk::app::queries::standings(holder.book(), holder.ledger(), 0);
+    let shown: Vec<(usize, u32)> = app
+        .standings(0)
+        .iter()
+        .map(|s| (s.player, s.points))
+        .collect();
+    let wanted: Vec<(usize, u32)> = expected.iter().map(|s| (s.player, s.points)).collect();
+    assert_eq!(shown, wanted);
+}
+
 /// A copy finds the federation's players as the holder does — by code, FIDE id and name —
 /// for its imports and its commands: from its record, not from a store of its own (which holds
 /// no players).

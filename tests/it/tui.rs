@@ -161,7 +161,7 @@ fn keyed_results_show_the_ratings_that_rate_computes() {
         .iter()
         .find(|e| e["id"] == "2025-hki-open")
         .expect("event");
-    for s in app.standings(open) {
+    for s in app.standings(open).iter() {
         let id = &app.desk.book().players[s.player].id;
         let row = event["players"]
             .as_array()
@@ -382,7 +382,7 @@ fn create_an_event_enter_players_pair_a_round_and_key_its_results() {
         .clone();
     let standings = app.standings(event);
     assert_eq!(standings.len(), 4);
-    for s in standings {
+    for s in standings.iter() {
         let id = &app.desk.book().players[s.player].id;
         let row = rows
             .as_array()

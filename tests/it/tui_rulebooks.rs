@@ -185,7 +185,7 @@ fn create_and_key<R: Federation>(app: &mut App<R>, k: &Keymap, e: &Keyed) -> usi
         .entry_list(&book.events[event], &book.events)
         .expect("the list of its time control");
     let shown = text(app, 160, 48);
-    for s in app.standings(event) {
+    for s in app.standings(event).iter() {
         let now = app.rating_of(app.ratings(s.player)[list].1.as_deref());
         assert_eq!(s.entry, now, "{}", book.players[s.player].id);
         if let Some(rating) = now {
@@ -294,7 +294,7 @@ fn check_period<R: Federation>(app: &App<R>, event: usize, list: &str) {
             published["players"].as_array().map_or(0, |a| a.len()),
             "every player the period publishes, and no other ({name})"
         );
-        for (&p, entry) in &entries {
+        for (&p, entry) in entries.iter() {
             let id = book.players[p].id.as_str();
             let row = &find(&published["players"], "id", id)[list];
             assert_eq!(
@@ -328,7 +328,7 @@ fn check_event(app: &App<Ssl>, event: usize) {
     let rows = &find(&out["events"], "id", &book.events[event].id)["players"];
     let standings = app.standings(event);
     assert_eq!(standings.len(), 6);
-    for s in standings {
+    for s in standings.iter() {
         let id = book.players[s.player].id.as_str();
         let row = find(rows, "id", id);
         assert_eq!(

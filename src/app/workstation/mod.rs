@@ -9,6 +9,7 @@ mod copies;
 mod editing;
 pub mod forms;
 pub mod front;
+mod kept;
 pub mod offers;
 pub mod paths;
 pub mod period;

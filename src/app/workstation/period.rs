@@ -5,6 +5,7 @@
 //! events in the period so far, and the rating the period's list will publish.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::app::Federation;
 use crate::federations::PeriodDates;
@@ -31,6 +32,9 @@ pub struct EventPeriod {
     pub received: Option<chrono::NaiveDate>,
 }
 
+/// The figures in a period of an event's players, by player.
+pub type Entries = BTreeMap<PlayerIdx, PeriodEntry>;
+
 /// An entrant's figures in a period.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PeriodEntry {
@@ -51,6 +55,15 @@ impl<R: Federation> App<R> {
     /// The periods an event's games fall into, in date order; empty for a rulebook that rates
     /// event by event, and for an event that is not rated.
     pub fn event_periods(&self, event: usize) -> Vec<EventPeriod> {
+        let revision = self.desk.revision();
+        let periods = self
+            .kept_periods
+            .get(revision, event, || self.periods_found(event));
+        (*periods).clone()
+    }
+
+    /// [`App::event_periods`], found in the record.
+    fn periods_found(&self, event: usize) -> Vec<EventPeriod> {
         let (book, rulebook) = (self.desk.book(), self.desk.rulebook());
         let ev = &book.events[event];
         let Some(list) = rulebook.list_in(ev, &book.events) else {
@@ -160,11 +173,15 @@ impl<R: Federation> App<R> {
 
     /// The figures in a period of every player of the event (its entrants and whoever plays in
     /// its games), as far as the event's part and the period's other events give them.
-    pub fn period_entries(
-        &self,
-        event: usize,
-        period: &EventPeriod,
-    ) -> BTreeMap<PlayerIdx, PeriodEntry> {
+    pub fn period_entries(&self, event: usize, period: &EventPeriod) -> Arc<Entries> {
+        let key = (event, period.key.clone(), period.list);
+        self.kept_entries.get(self.desk.revision(), key, || {
+            self.entries_found(event, period)
+        })
+    }
+
+    /// [`App::period_entries`], found in the record.
+    fn entries_found(&self, event: usize, period: &EventPeriod) -> Entries {
         let rulebook = self.desk.rulebook();
         let mut entries: BTreeMap<PlayerIdx, PeriodEntry> = BTreeMap::new();
         let Some(unit) = self

@@ -13,6 +13,7 @@ use crate::rules::PlayerRating;
 
 use super::action::{Action, Context};
 use super::forms::FormState;
+use super::kept::Kept;
 use crate::app::search::SearchIndex;
 use crate::app::{Desk, Edit};
 
@@ -169,6 +170,13 @@ pub struct App<R: Federation> {
     /// Active players and live events, as the tab bar counts them, with the desk's generations
     /// they were counted at.
     counts: std::cell::Cell<Option<Counted>>,
+    /// The standings of the event in view, as the record stands.
+    pub(super) kept_standings: Kept<usize, Vec<crate::app::queries::Standing>>,
+    /// The periods of the event in view.
+    pub(super) kept_periods: Kept<usize, Vec<super::period::EventPeriod>>,
+    /// The figures of its players in one of its periods.
+    pub(super) kept_entries:
+        Kept<(usize, crate::rules::UnitKey, crate::rules::ListId), super::period::Entries>,
     /// Whether keys typed before the database was open are being acted on.
     typed_ahead: TypedAhead,
     /// Keys (and pastes) that came while the window was too small to draw, set aside unread:
@@ -266,6 +274,9 @@ impl<R: Federation> App<R> {
             search,
             seen: (0, 0),
             counts: std::cell::Cell::new(None),
+            kept_standings: Kept::default(),
+            kept_periods: Kept::default(),
+            kept_entries: Kept::default(),
             typed_ahead: TypedAhead::No,
             behind: false,
             set_aside_small: 0,

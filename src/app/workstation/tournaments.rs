@@ -299,7 +299,14 @@ impl<R: Federation> App<R> {
 
     /// An event's standings: participants by points, then the rating they brought in, which
     /// is known before any result is keyed (the state on the event's list before it starts).
-    pub fn standings(&self, event: usize) -> Vec<Standing> {
+    pub fn standings(&self, event: usize) -> std::sync::Arc<Vec<Standing>> {
+        let revision = self.desk.revision();
+        self.kept_standings
+            .get(revision, event, || self.standings_found(event))
+    }
+
+    /// [`App::standings`], found in the record.
+    fn standings_found(&self, event: usize) -> Vec<Standing> {
         let (book, ledger, rulebook) = (self.desk.book(), self.desk.ledger(), self.desk.rulebook());
         let ev = &book.events[event];
         let list = rulebook.entry_list(ev, &book.events);
