@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::PlayerRating;
+use super::{PlayerIdx, PlayerRating};
 
 /// A stretch of rows shared with the result it was first published in.
 pub struct Run<D> {
@@ -259,11 +259,34 @@ impl<'a, D> Cursor<'a, D> {
         self.stretch(take, |run| out.keep(run));
     }
 
+    /// Keeps in `out` the rows of the players below `player`, of rows published in the order
+    /// of the players' indices: where they end is found by halving each run, not row by row.
+    pub fn keep_below(&mut self, player: PlayerIdx, out: &mut Rows<D>) {
+        self.sorted_stretch(player, |run| out.keep(run));
+    }
+
+    /// Steps over the rows of the players below `player`, of rows in player order.
+    pub fn skip_below(&mut self, player: PlayerIdx) {
+        self.sorted_stretch(player, |_| {});
+    }
+
+    /// The rows from here of the players below `player`, of rows in player order, handed on run
+    /// by run.
+    fn sorted_stretch(&mut self, player: PlayerIdx, each: impl FnMut(Run<D>)) {
+        self.walk(|rows| rows.partition_point(|r| r.player < player), each);
+    }
+
     /// The rows from here for which `holds` holds, handed on run by run.
-    fn stretch(&mut self, holds: impl Fn(&PlayerRating<D>) -> bool, mut each: impl FnMut(Run<D>)) {
+    fn stretch(&mut self, holds: impl Fn(&PlayerRating<D>) -> bool, each: impl FnMut(Run<D>)) {
+        self.walk(|rows| rows.iter().take_while(|r| holds(r)).count(), each);
+    }
+
+    /// Hands on, run by run, the rows from here up to where `len` says the rest of a run stops
+    /// (all of it: on to the next run).
+    fn walk(&mut self, len: impl Fn(&[PlayerRating<D>]) -> usize, mut each: impl FnMut(Run<D>)) {
         while let Some(run) = self.runs.get(self.run) {
             let from = self.at;
-            let len = run[from..].iter().take_while(|r| holds(r)).count();
+            let len = len(&run[from..]);
             if len > 0 {
                 each(run.slice(from..from + len));
             }
@@ -325,6 +348,28 @@ mod tests {
             Arc::ptr_eq(&runs[0].rows, &published.rows),
             "shared, not copied"
         );
+    }
+
+    #[test]
+    fn rows_in_player_order_are_kept_and_skipped_below_a_player_across_runs() {
+        // Players 0, 2, 2, 5 in one run, 5, 7, 9 in the next (a player's rows may span two).
+        let first = Run::new([0, 2, 2, 5].iter().map(|&p| row(p, 0)).collect());
+        let second = Run::new([5, 7, 9].iter().map(|&p| row(p, 0)).collect());
+        let runs = [first, second];
+        let mut cursor = Cursor::new(&runs);
+        let mut out = Rows::default();
+        cursor.keep_below(2, &mut out);
+        cursor.skip_below(3);
+        cursor.keep_below(7, &mut out);
+        cursor.skip_below(8);
+        cursor.keep_below(8, &mut out);
+        out.push(row(8, 1));
+        cursor.keep_below(PlayerIdx::MAX, &mut out);
+        assert_eq!(players(out.iter()), [0, 5, 5, 8, 9]);
+        assert!(cursor.peek().is_none(), "every row walked");
+        let mut none = Rows::default();
+        Cursor::new(&runs).keep_below(0, &mut none);
+        assert_eq!(none.len(), 0);
     }
 
     #[test]

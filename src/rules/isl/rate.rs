@@ -522,39 +522,33 @@ pub(super) fn rate_again(
     // player whose games changed or whose state moved and who no longer plays here is gone).
     let mut out = UnitOutcome::default();
     out.states.reserve(previous.states.len() + anew.len());
-    // The rows of the players kept are taken as stretches of the runs they were published in.
+    // The rows of the players kept are taken as stretches of the runs they were published in,
+    // whole between two players rated anew or gone (the rows are in player order).
     let mut rows = Cursor::new(previous.ratings);
-    let mut kept = previous
-        .states
-        .iter()
-        .filter(|(p, _)| !anew_alone(**p) && !marked.contains(**p))
-        .peekable();
-    let mut rated = anew.iter().peekable();
-    loop {
-        // The next player by index: one kept, or one rated anew.
-        let kept_next = match (kept.peek(), rated.peek()) {
-            (None, None) => break,
-            (Some((k, _)), Some((r, _))) => k < r,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-        };
-        if kept_next {
-            let Some((&p, state)) = kept.next() else {
-                break;
-            };
-            rows.skip_while(|r| r.player < p);
-            rows.keep_while(|r| r.player == p, &mut out.ratings);
-            out.states.push((p, state.clone()));
-        } else {
-            let Some((&p, start)) = rated.next() else {
-                break;
-            };
+    let mut kept = previous.states.iter().peekable();
+    let gone = touched
+        .ones()
+        .filter(|p| !anew.contains_key(p) && previous.states.contains_key(p));
+    let mut not_kept: Vec<PlayerIdx> = anew.keys().copied().chain(gone).collect();
+    not_kept.sort_unstable();
+    for p in not_kept {
+        rows.keep_below(p, &mut out.ratings);
+        while let Some((&q, state)) = kept.next_if(|(q, _)| **q < p) {
+            out.states.push((q, state.clone()));
+        }
+        // What he published goes: he is rated anew here, or no longer plays here.
+        rows.skip_below(p + 1);
+        kept.next_if(|(q, _)| **q == p);
+        if let Some(start) = anew.get(&p) {
             let games = counted.get(&p).map_or(&[][..], Vec::as_slice);
             let (after, new_rows) = rate_player(unit, &period, &parts, p, start, games);
             out.ratings.extend(new_rows);
             out.states.push((p, after));
         }
     }
+    rows.keep_below(PlayerIdx::MAX, &mut out.ratings);
+    out.states
+        .extend(kept.map(|(&q, state)| (q, state.clone())));
     out
 }
 
