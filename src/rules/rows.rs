@@ -216,7 +216,8 @@ impl<D> std::ops::Index<usize> for Rows<D> {
     }
 }
 
-/// Walks a unit's published rows in order, keeping stretches of them whole.
+/// Walks a unit's published rows, of a rulebook that publishes them in the order of the
+/// players' indices, keeping stretches of them whole.
 pub struct Cursor<'a, D> {
     runs: &'a [Run<D>],
     /// The run at hand, and the place in it.
@@ -249,16 +250,6 @@ impl<'a, D> Cursor<'a, D> {
         self.runs.get(self.run).and_then(|r| r.get(self.at))
     }
 
-    /// Steps over the rows for which `skip` holds.
-    pub fn skip_while(&mut self, skip: impl Fn(&PlayerRating<D>) -> bool) {
-        self.stretch(skip, |_| {});
-    }
-
-    /// Keeps in `out` the rows for which `take` holds, as stretches of their runs.
-    pub fn keep_while(&mut self, take: impl Fn(&PlayerRating<D>) -> bool, out: &mut Rows<D>) {
-        self.stretch(take, |run| out.keep(run));
-    }
-
     /// Keeps in `out` the rows of the players below `player`, of rows published in the order
     /// of the players' indices: where they end is found by halving each run, not row by row.
     pub fn keep_below(&mut self, player: PlayerIdx, out: &mut Rows<D>) {
@@ -272,21 +263,10 @@ impl<'a, D> Cursor<'a, D> {
 
     /// The rows from here of the players below `player`, of rows in player order, handed on run
     /// by run.
-    fn sorted_stretch(&mut self, player: PlayerIdx, each: impl FnMut(Run<D>)) {
-        self.walk(|rows| rows.partition_point(|r| r.player < player), each);
-    }
-
-    /// The rows from here for which `holds` holds, handed on run by run.
-    fn stretch(&mut self, holds: impl Fn(&PlayerRating<D>) -> bool, each: impl FnMut(Run<D>)) {
-        self.walk(|rows| rows.iter().take_while(|r| holds(r)).count(), each);
-    }
-
-    /// Hands on, run by run, the rows from here up to where `len` says the rest of a run stops
-    /// (all of it: on to the next run).
-    fn walk(&mut self, len: impl Fn(&[PlayerRating<D>]) -> usize, mut each: impl FnMut(Run<D>)) {
+    fn sorted_stretch(&mut self, player: PlayerIdx, mut each: impl FnMut(Run<D>)) {
         while let Some(run) = self.runs.get(self.run) {
             let from = self.at;
-            let len = len(&run[from..]);
+            let len = run[from..].partition_point(|r| r.player < player);
             if len > 0 {
                 each(run.slice(from..from + len));
             }
@@ -427,10 +407,10 @@ mod tests {
         let runs = [a, Run::new(Vec::new()), b];
         let mut cursor = Cursor::new(&runs);
         let mut out = Rows::default();
-        cursor.keep_while(|r| r.player < 5, &mut out);
+        cursor.keep_below(5, &mut out);
         assert_eq!(cursor.peek().map(|r| r.player), Some(6));
-        cursor.skip_while(|r| r.player == 6);
-        cursor.keep_while(|r| r.player == 7, &mut out);
+        cursor.skip_below(7);
+        cursor.keep_below(8, &mut out);
         assert!(cursor.peek().is_none());
         assert_eq!(players(out.iter()), [1, 2, 3, 4, 7]);
         assert_eq!(out.into_vec().len(), 5);

@@ -184,7 +184,6 @@ fn write_cell(
             for (k, c) in text.chars().enumerate() {
                 buf[(x + shift + k as u16, y)].set_char(c);
             }
-            return;
         }
         // Cut: all but the column's last cell, and the ellipsis there.
         Some(_) if w > 0 && ellipsis.width() == 1 => {
@@ -192,10 +191,20 @@ fn write_cell(
                 buf[(x + k as u16, y)].set_char(c);
             }
             buf[(x + w - 1, y)].set_symbol(ellipsis);
-            return;
         }
-        _ => {}
+        _ => write_cut(buf, (x, y, w), right, text, ellipsis),
     }
+}
+
+/// [`write_cell`] the long way: the text cut ([`cut`]), then drawn by ratatui, grapheme by
+/// grapheme.
+fn write_cut(
+    buf: &mut Buffer,
+    (x, y, w): (u16, u16, u16),
+    right: bool,
+    text: &str,
+    ellipsis: &str,
+) {
     let text = cut(text, w, ellipsis);
     let shift = if right {
         w.saturating_sub(text.width() as u16)
@@ -428,21 +437,8 @@ mod tests {
                         let area = Rect::new(0, 0, 20, 1);
                         let mut short = Buffer::empty(area);
                         write_cell(&mut short, (2, 0, w), right, text, ellipsis);
-                        // The long way: cut, then drawn by ratatui.
                         let mut long = Buffer::empty(area);
-                        let cut = cut(text, w, ellipsis);
-                        let shift = if right {
-                            w.saturating_sub(cut.width() as u16)
-                        } else {
-                            0
-                        };
-                        long.set_stringn(
-                            2 + shift,
-                            0,
-                            &cut,
-                            usize::from(w - shift),
-                            Style::default(),
-                        );
+                        write_cut(&mut long, (2, 0, w), right, text, ellipsis);
                         assert_eq!(
                             short, long,
                             "{text:?} in {w} cells (right: {right}, {ellipsis})"
