@@ -468,9 +468,11 @@ impl<R: Rulebook> Ledger<R> {
     /// Records which units event `e` now belongs to; returns the units to rate again for it,
     /// and adds to `changed` the players whose games in them may have changed. An event
     /// changed as a whole (`games`: `None`) is rated again in every unit it left or joined, for
-    /// all its players. One whose `games` alone changed, in the same units with the same
-    /// players, only in the units whose part of it changed or holds one of those games, for
-    /// the players of those games.
+    /// all its players. One whose `games` alone changed is rated again only in the units whose
+    /// part of it changed or holds one of those games, for the players of those games and
+    /// those who joined or left a unit with them (all of the event's players in a unit it
+    /// joined or left): a result keyed today may move its game to another unit (ISL: the
+    /// period of the day it was received), and the other players' games are where they were.
     fn place(
         &mut self,
         rulebook: &R,
@@ -489,13 +491,13 @@ impl<R: Rulebook> Ledger<R> {
             self.placed.resize(e + 1, Vec::new());
         }
         self.save_placed(e);
-        let old = std::mem::take(&mut self.placed[e]);
-        // The same units with the same players (a result keyed or corrected): only the parts
-        // change; the indexes stay.
-        let same = old.len() == new.len() && old.iter().zip(&new).all(|(o, (n, _))| o == n);
-        // Where the changed games stand among the event's games now, when only they changed
-        // (a game taken away stands nowhere: the parts it was in are no longer as they were).
-        let at: Option<Vec<usize>> = games.filter(|_| same).map(|games| {
+        let mut old: Vec<Option<Placed>> = std::mem::take(&mut self.placed[e])
+            .into_iter()
+            .map(Some)
+            .collect();
+        // Where the changed games stand among the event's games now (a game taken away stands
+        // nowhere: the parts it was in are no longer as they were).
+        let at: Option<Vec<usize>> = games.map(|games| {
             let all = book.events.get(e).map_or(&[][..], |ev| ev.games.as_slice());
             games
                 .iter()
@@ -505,9 +507,9 @@ impl<R: Rulebook> Ledger<R> {
         for (_, players) in games.into_iter().flatten() {
             mark(players);
         }
-        let mut touched: Vec<UnitId> = Vec::new();
+        // The event's parts as they were, taken out of their units.
         let mut old_parts: Vec<Option<EventPart>> = Vec::with_capacity(old.len());
-        for placed in &old {
+        for placed in old.iter().flatten() {
             self.save_members(&placed.id);
             let mut part = None;
             if let Some(parts) = self.members.get_mut(&placed.id) {
@@ -520,40 +522,63 @@ impl<R: Rulebook> Ledger<R> {
                 }
             }
             old_parts.push(part);
-            if !same {
-                for &p in &placed.players {
-                    self.lanes.get_mut(p, placed.id.1).remove_play(&placed.id.0);
-                }
-            }
-            if at.is_none() {
-                mark(&placed.players);
-                touched.push(placed.id.clone());
-            }
         }
-        for (k, (placed, part)) in new.into_iter().enumerate() {
-            if let Some(at) = &at {
-                // The same units in the same order: this one's part as it was.
-                let was = old_parts.get(k).and_then(Option::as_ref);
-                let part_changed = was.is_none_or(|was| was.games != part.games);
-                if part_changed || part.games.iter().any(|g| at.contains(g)) {
-                    touched.push(placed.id.clone());
+        let mut touched: Vec<UnitId> = Vec::new();
+        let mut touch = |id: &UnitId| {
+            if !touched.contains(id) {
+                touched.push(id.clone());
+            }
+        };
+        for (placed, part) in new {
+            // The same unit as before, if the event was in it: the players who joined or left
+            // it with this edit change lanes, and their games in it changed (all of the event's,
+            // in a unit it joined); the others keep theirs.
+            let was = old
+                .iter()
+                .position(|o| o.as_ref().is_some_and(|o| o.id == placed.id));
+            let (was_players, was_part) = match was {
+                Some(k) => (
+                    old[k].take().map(|o| o.players).unwrap_or_default(),
+                    old_parts[k].take(),
+                ),
+                None => (Vec::new(), None),
+            };
+            let list = placed.id.1;
+            for_each_difference(&was_players, &placed.players, |p, joined| {
+                mark(std::slice::from_ref(&p));
+                let lane = self.lanes.get_mut(p, list);
+                if joined {
+                    lane.add_play(&placed.id.0);
+                } else {
+                    lane.remove_play(&placed.id.0);
                 }
-            } else {
-                mark(&placed.players);
-                if !touched.contains(&placed.id) {
-                    touched.push(placed.id.clone());
+            });
+            match &at {
+                Some(at) => {
+                    let part_changed = was_part.is_none_or(|was| was.games != part.games);
+                    if part_changed || part.games.iter().any(|g| at.contains(g)) {
+                        touch(&placed.id);
+                    }
+                }
+                None => {
+                    mark(&was_players);
+                    mark(&placed.players);
+                    touch(&placed.id);
                 }
             }
             self.save_members(&placed.id);
             let parts = self.members.entry(placed.id.clone()).or_default();
             let at = parts.partition_point(|p| p.event < e);
             parts.insert(at, part);
-            if !same {
-                for &p in &placed.players {
-                    self.lanes.get_mut(p, placed.id.1).add_play(&placed.id.0);
-                }
-            }
             self.placed[e].push(placed);
+        }
+        // The units the event left: rated again without it, for all its players there.
+        for placed in old.into_iter().flatten() {
+            for &p in &placed.players {
+                self.lanes.get_mut(p, placed.id.1).remove_play(&placed.id.0);
+            }
+            mark(&placed.players);
+            touch(&placed.id);
         }
         touched
     }
@@ -740,6 +765,34 @@ impl<R: Rulebook> Ledger<R> {
     }
 }
 
+/// Walks two sorted lists of players once: `each(p, true)` for a player only in `after`,
+/// `each(p, false)` for one only in `before`.
+fn for_each_difference(
+    before: &[PlayerIdx],
+    after: &[PlayerIdx],
+    mut each: impl FnMut(PlayerIdx, bool),
+) {
+    let (mut i, mut j) = (0, 0);
+    loop {
+        match (before.get(i), after.get(j)) {
+            (None, None) => return,
+            (Some(a), Some(b)) if a == b => {
+                i += 1;
+                j += 1;
+            }
+            (Some(&a), b) if b.is_none_or(|&b| a < b) => {
+                each(a, false);
+                i += 1;
+            }
+            (_, Some(&b)) => {
+                each(b, true);
+                j += 1;
+            }
+            (Some(_), None) => unreachable!("a player only before is handed on above"),
+        }
+    }
+}
+
 /// The players whose state, and those whose awards, differ between two results of a unit.
 fn differences<R: Rulebook>(
     old: Option<&UnitResult<R>>,
@@ -812,6 +865,26 @@ mod tests {
         sorted.dedup();
         assert_eq!(in_order(&players), sorted);
         assert_eq!(in_order(&[]), Vec::<PlayerIdx>::new());
+    }
+
+    #[test]
+    fn the_players_who_joined_and_left_are_named_once_each() {
+        let mut seen = Vec::new();
+        for_each_difference(&[1, 3, 5, 8], &[0, 3, 4, 8, 9], |p, joined| {
+            seen.push((p, joined));
+        });
+        assert_eq!(
+            seen,
+            [(0, true), (1, false), (4, true), (5, false), (9, true)]
+        );
+        let mut none = 0;
+        for_each_difference(&[2, 7], &[2, 7], |_, _| none += 1);
+        for_each_difference(&[], &[], |_, _| none += 1);
+        assert_eq!(none, 0);
+        let mut all = Vec::new();
+        for_each_difference(&[4, 6], &[], |p, joined| all.push((p, joined)));
+        for_each_difference(&[], &[1], |p, joined| all.push((p, joined)));
+        assert_eq!(all, [(4, false), (6, false), (1, true)]);
     }
 
     #[test]

@@ -562,3 +562,51 @@ fn a_result_re_rates_only_the_period_that_holds_its_game() {
     assert_eq!(whole.units.len(), 2, "both periods");
     assert_eq!(ledger.units(), Ledger::build(&Isl, &book).units());
 }
+
+/// A result keyed after its period's list date is rated in the period of the day it was
+/// received: the game joins that period, and the period the event's other games are in is not
+/// rated again for it (its games are as they were). A correction received late takes its game
+/// out of its period into the later one: both are rated again. Either way the ledger is the one
+/// built afresh.
+#[test]
+fn a_result_received_late_re_rates_the_periods_its_game_leaves_and_joins_only() {
+    let start = NaiveDate::from_ymd_opt(2025, 2, 10).expect("date");
+    let end = NaiveDate::from_ymd_opt(2025, 2, 12).expect("date");
+    let mut first = game(1, 1, 0, 1, 0);
+    first.date = Some(start);
+    let mut second = game(2, 1, 1, 0, 0);
+    second.date = Some(end);
+    second.result = None;
+    let mut book = book_with_an_entrant(start, end, vec![first, second]);
+    let mut ledger = Ledger::build(&Isl, &book);
+    let dates = |ledger: &Ledger<Isl>| -> Vec<NaiveDate> {
+        ledger.units().keys().map(|(k, _)| k.date).collect()
+    };
+    let [earlier] = dates(&ledger)[..] else {
+        panic!("one period: {:?}", dates(&ledger));
+    };
+
+    // Keyed on 10 March: the game is rated in the period from 1 March.
+    let received = NaiveDate::from_ymd_opt(2025, 3, 10).expect("date");
+    book.events[0].games[1].result = GameResult::parse("1/2-1/2");
+    book.events[0].games[1].received = Some(received);
+    let update = ledger.update_touched(&Isl, &book, &game_touched(&book, 0, 1));
+    let later: Vec<NaiveDate> = dates(&ledger)
+        .into_iter()
+        .filter(|&d| d != earlier)
+        .collect();
+    assert_eq!(later.len(), 1, "a second period: {:?}", dates(&ledger));
+    let rated: Vec<NaiveDate> = update.units.iter().map(|(k, _)| k.date).collect();
+    assert_eq!(rated, later, "only the period the game joined");
+    assert_eq!(ledger.units(), Ledger::build(&Isl, &book).units());
+
+    // The first round corrected on the same day: it leaves the earlier period too.
+    book.events[0].games[0].result = GameResult::parse("0-1");
+    book.events[0].games[0].received = Some(received);
+    let update = ledger.update_touched(&Isl, &book, &game_touched(&book, 0, 0));
+    let rated: std::collections::BTreeSet<NaiveDate> =
+        update.units.iter().map(|(k, _)| k.date).collect();
+    assert!(rated.contains(&earlier), "the period it left: {rated:?}");
+    assert!(rated.contains(&later[0]), "the period it joined: {rated:?}");
+    assert_eq!(ledger.units(), Ledger::build(&Isl, &book).units());
+}
