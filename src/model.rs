@@ -637,7 +637,13 @@ impl NameOrder {
                 Some((surname, given))
                     if !surname.trim().is_empty() && !given.trim().is_empty() =>
                 {
-                    Cow::Owned(format!("{} {}", given.trim(), surname.trim()))
+                    // Written by hand: drawn for every row on screen at every frame.
+                    let (given, surname) = (given.trim(), surname.trim());
+                    let mut name = String::with_capacity(given.len() + 1 + surname.len());
+                    name.push_str(given);
+                    name.push(' ');
+                    name.push_str(surname);
+                    Cow::Owned(name)
                 }
                 _ => Cow::Borrowed(stored),
             },

@@ -52,8 +52,10 @@ pub struct UnitKey {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventPart {
     pub event: usize,
-    /// Indices into the event's `games`.
-    pub games: Vec<usize>,
+    /// Indices into the event's `games`, shared: a unit's parts are copied whole when an edit
+    /// is previewed (to be put back), and a Turkish month or an Icelandic period holds
+    /// thousands of games.
+    pub games: std::sync::Arc<[usize]>,
 }
 
 /// A performance rating (SSL 7.6): finite, or unbounded when the score is 0 or 100 %.

@@ -85,7 +85,7 @@ impl<R: Federation> App<R> {
         // Each game's period had its result been received in time, by its index.
         let mut in_time: Vec<Option<UnitKey>> = vec![None; ev.games.len()];
         for (key, part) in rulebook.units_of(event, &on_time, list) {
-            for g in part.games {
+            for &g in part.games.iter() {
                 if let Some(slot) = in_time.get_mut(g) {
                     *slot = Some(key.clone());
                 }

@@ -237,7 +237,7 @@ impl Rulebook for Isl {
                     unit_key(&period),
                     EventPart {
                         event: event_idx,
-                        games,
+                        games: games.into(),
                     },
                 )
             })
