@@ -266,7 +266,13 @@ impl<'a, D> Cursor<'a, D> {
     fn sorted_stretch(&mut self, player: PlayerIdx, mut each: impl FnMut(Run<D>)) {
         while let Some(run) = self.runs.get(self.run) {
             let from = self.at;
-            let len = run[from..].partition_point(|r| r.player < player);
+            // A run wholly below is kept whole on its last row alone (a unit rated again many
+            // times holds hundreds of runs).
+            let len = if run.last().is_some_and(|r| r.player < player) {
+                run.len() - from
+            } else {
+                run[from..].partition_point(|r| r.player < player)
+            };
             if len > 0 {
                 each(run.slice(from..from + len));
             }
