@@ -584,13 +584,16 @@ impl<R: Rulebook> Ledger<R> {
     }
 
     /// Updates the players' lanes and the award index for a unit whose result goes from `old`
-    /// to `new`.
-    fn index(&mut self, id: &UnitId, old: Option<&UnitResult<R>>, new: Option<&UnitResult<R>>) {
+    /// to `new`, whose players' states moved as `moved` says ([`differences`]).
+    fn index(
+        &mut self,
+        id: &UnitId,
+        moved: &Moved<'_, R::State>,
+        old: Option<&UnitResult<R>>,
+        new: Option<&UnitResult<R>>,
+    ) {
         let (key, list) = id;
-        let empty = BTreeMap::new();
-        let old_states = old.map_or(&empty, |u| &u.states);
-        let new_states = new.map_or(&empty, |u| &u.states);
-        for (p, state) in changed(old_states, new_states) {
+        for &(p, state) in moved {
             match state {
                 Some(state) => self.lanes.get_mut(p, *list).set_state(key, state),
                 None => self.lanes.get_mut(p, *list).remove_state(key),
@@ -708,7 +711,8 @@ impl<R: Rulebook> Ledger<R> {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
             let new = self.rate(rulebook, book, &id, old.as_deref(), changes, &queue, ahead);
-            let (moved, awards_moved) = differences(old.as_deref(), new.as_ref());
+            let (states_moved, awards_moved) = differences(old.as_deref(), new.as_ref());
+            let moved: Vec<PlayerIdx> = states_moved.iter().map(|&(p, _)| p).collect();
             // Before the new result is indexed, remember what the moved players had.
             let list = id.1;
             for &p in moved.iter().chain(&awards_moved) {
@@ -725,7 +729,8 @@ impl<R: Rulebook> Ledger<R> {
                     .entry(p)
                     .or_insert_with(|| self.awards(book, p));
             }
-            self.index(&id, old.as_deref(), new.as_ref());
+            self.index(&id, &states_moved, old.as_deref(), new.as_ref());
+            drop(states_moved);
             if let Some(unit) = new {
                 self.units.insert(id.clone(), Arc::new(unit));
             }
@@ -793,15 +798,18 @@ fn for_each_difference(
     }
 }
 
-/// The players whose state, and those whose awards, differ between two results of a unit.
-fn differences<R: Rulebook>(
-    old: Option<&UnitResult<R>>,
-    new: Option<&UnitResult<R>>,
-) -> (BTreeSet<PlayerIdx>, BTreeSet<PlayerIdx>) {
-    let empty = BTreeMap::new();
-    let old_states = old.map_or(&empty, |u| &u.states);
-    let new_states = new.map_or(&empty, |u| &u.states);
-    let moved: BTreeSet<PlayerIdx> = changed(old_states, new_states).map(|(p, _)| p).collect();
+/// Players whose state moved, in order, each with his new one (`None`: he has none now).
+type Moved<'a, S> = Vec<(PlayerIdx, Option<&'a S>)>;
+
+/// The players whose state differs between two results of a unit, in order, with the new one
+/// (`None`: he has none now) — found in one walk over both, for the cascade and the lanes
+/// alike — and those whose awards differ.
+fn differences<'a, R: Rulebook>(
+    old: Option<&'a UnitResult<R>>,
+    new: Option<&'a UnitResult<R>>,
+) -> (Moved<'a, R::State>, BTreeSet<PlayerIdx>) {
+    let states = |u: Option<&'a UnitResult<R>>| u.into_iter().flat_map(|u| u.states.iter());
+    let moved: Moved<'a, R::State> = changed(states(old), states(new)).collect();
     let no_awards: &[Award<R::Award>] = &[];
     let old_awards = old.map_or(no_awards, |u| &u.awards);
     let new_awards = new.map_or(no_awards, |u| &u.awards);
@@ -820,11 +828,11 @@ fn differences<R: Rulebook>(
 
 /// The players whose state differs between two units' states, with the new one (`None`: he
 /// has none now), in one walk over both (they are sorted by player).
-fn changed<'a, S: PartialEq>(
-    old: &'a BTreeMap<PlayerIdx, S>,
-    new: &'a BTreeMap<PlayerIdx, S>,
+fn changed<'a, S: PartialEq + 'a>(
+    old: impl Iterator<Item = (&'a PlayerIdx, &'a S)>,
+    new: impl Iterator<Item = (&'a PlayerIdx, &'a S)>,
 ) -> impl Iterator<Item = (PlayerIdx, Option<&'a S>)> {
-    let (mut old, mut new) = (old.iter().peekable(), new.iter().peekable());
+    let (mut old, mut new) = (old.peekable(), new.peekable());
     std::iter::from_fn(move || {
         loop {
             let p = match (old.peek(), new.peek()) {
@@ -891,8 +899,9 @@ mod tests {
     fn changed_walks_both_maps_once_and_names_every_difference() {
         let old: BTreeMap<PlayerIdx, i32> = [(1, 10), (2, 20), (4, 40), (6, 60)].into();
         let new: BTreeMap<PlayerIdx, i32> = [(0, 5), (2, 20), (4, 41), (5, 50)].into();
-        let found: Vec<(PlayerIdx, Option<i32>)> =
-            changed(&old, &new).map(|(p, s)| (p, s.copied())).collect();
+        let found: Vec<(PlayerIdx, Option<i32>)> = changed(old.iter(), new.iter())
+            .map(|(p, s)| (p, s.copied()))
+            .collect();
         assert_eq!(
             found,
             [
@@ -903,7 +912,7 @@ mod tests {
                 (6, None)
             ]
         );
-        assert_eq!(changed(&old, &old).count(), 0);
-        assert_eq!(changed(&BTreeMap::new(), &old).count(), 4);
+        assert_eq!(changed(old.iter(), old.iter()).count(), 0);
+        assert_eq!(changed(BTreeMap::new().iter(), old.iter()).count(), 4);
     }
 }
