@@ -481,20 +481,11 @@ impl<R: Rulebook> Ledger<R> {
         games: Option<&[GameTouched]>,
         changed: &mut FixedBitSet,
     ) -> Vec<UnitId> {
-        let mut mark = |players: &[PlayerIdx]| {
-            for &p in players {
-                changed.grow_and_insert(p);
-            }
-        };
         let new = placement(rulebook, book, e);
         if self.placed.len() <= e {
             self.placed.resize(e + 1, Vec::new());
         }
         self.save_placed(e);
-        let mut old: Vec<Option<Placed>> = std::mem::take(&mut self.placed[e])
-            .into_iter()
-            .map(Some)
-            .collect();
         // Where the changed games stand among the event's games now (a game taken away stands
         // nowhere: the parts it was in are no longer as they were).
         let at: Option<Vec<usize>> = games.map(|games| {
@@ -505,24 +496,16 @@ impl<R: Rulebook> Ledger<R> {
                 .collect()
         });
         for (_, players) in games.into_iter().flatten() {
-            mark(players);
+            mark(changed, players);
         }
-        // The event's parts as they were, taken out of their units.
-        let mut old_parts: Vec<Option<EventPart>> = Vec::with_capacity(old.len());
-        for placed in old.iter().flatten() {
-            self.save_members(&placed.id);
-            let mut part = None;
-            if let Some(parts) = self.members.get_mut(&placed.id) {
-                if let Some(i) = parts.iter().position(|part| part.event == e) {
-                    part = Some(parts.remove(i));
-                }
-                parts.retain(|part| part.event != e);
-                if parts.is_empty() {
-                    self.members.remove(&placed.id);
-                }
-            }
-            old_parts.push(part);
-        }
+        // The event's placements as they were, each with its part taken out of its unit.
+        let mut old: Vec<Option<(Placed, Option<EventPart>)>> = std::mem::take(&mut self.placed[e])
+            .into_iter()
+            .map(|placed| {
+                let part = self.take_part(&placed.id, e);
+                Some((placed, part))
+            })
+            .collect();
         let mut touched: Vec<UnitId> = Vec::new();
         let mut touch = |id: &UnitId| {
             if !touched.contains(id) {
@@ -534,25 +517,14 @@ impl<R: Rulebook> Ledger<R> {
             // it with this edit change lanes, and their games in it changed (all of the event's,
             // in a unit it joined); the others keep theirs.
             let was = old
-                .iter()
-                .position(|o| o.as_ref().is_some_and(|o| o.id == placed.id));
+                .iter_mut()
+                .find(|o| o.as_ref().is_some_and(|(o, _)| o.id == placed.id))
+                .and_then(Option::take);
             let (was_players, was_part) = match was {
-                Some(k) => (
-                    old[k].take().map(|o| o.players).unwrap_or_default(),
-                    old_parts[k].take(),
-                ),
+                Some((was, part)) => (was.players, part),
                 None => (Vec::new(), None),
             };
-            let list = placed.id.1;
-            for_each_difference(&was_players, &placed.players, |p, joined| {
-                mark(std::slice::from_ref(&p));
-                let lane = self.lanes.get_mut(p, list);
-                if joined {
-                    lane.add_play(&placed.id.0);
-                } else {
-                    lane.remove_play(&placed.id.0);
-                }
-            });
+            self.move_plays(&placed.id, &was_players, &placed.players, changed);
             match &at {
                 Some(at) => {
                     let part_changed = was_part.is_none_or(|was| was.games != part.games);
@@ -561,8 +533,8 @@ impl<R: Rulebook> Ledger<R> {
                     }
                 }
                 None => {
-                    mark(&was_players);
-                    mark(&placed.players);
+                    mark(changed, &was_players);
+                    mark(changed, &placed.players);
                     touch(&placed.id);
                 }
             }
@@ -573,14 +545,47 @@ impl<R: Rulebook> Ledger<R> {
             self.placed[e].push(placed);
         }
         // The units the event left: rated again without it, for all its players there.
-        for placed in old.into_iter().flatten() {
-            for &p in &placed.players {
-                self.lanes.get_mut(p, placed.id.1).remove_play(&placed.id.0);
-            }
-            mark(&placed.players);
+        for (placed, _) in old.into_iter().flatten() {
+            self.move_plays(&placed.id, &placed.players, &[], changed);
             touch(&placed.id);
         }
         touched
+    }
+
+    /// Takes event `e`'s part out of the unit `id` (journaled), dropping a unit left empty.
+    fn take_part(&mut self, id: &UnitId, e: usize) -> Option<EventPart> {
+        self.save_members(id);
+        let parts = self.members.get_mut(id)?;
+        let part = parts
+            .iter()
+            .position(|part| part.event == e)
+            .map(|i| parts.remove(i));
+        parts.retain(|part| part.event != e);
+        if parts.is_empty() {
+            self.members.remove(id);
+        }
+        part
+    }
+
+    /// The players of unit `id` were `before` and are `after` (both sorted): those who joined
+    /// or left it play there now or no more (their lanes say so), and their games in it
+    /// changed (marked in `changed`).
+    fn move_plays(
+        &mut self,
+        (key, list): &UnitId,
+        before: &[PlayerIdx],
+        after: &[PlayerIdx],
+        changed: &mut FixedBitSet,
+    ) {
+        for_each_difference(before, after, |p, joined| {
+            changed.grow_and_insert(p);
+            let lane = self.lanes.get_mut(p, *list);
+            if joined {
+                lane.add_play(key);
+            } else {
+                lane.remove_play(key);
+            }
+        });
     }
 
     /// Updates the players' lanes and the award index for a unit whose result goes from `old`
@@ -767,6 +772,13 @@ impl<R: Rulebook> Ledger<R> {
             .into_iter()
             .map(|k| (k, list))
             .collect()
+    }
+}
+
+/// Marks the players in `changed`.
+fn mark(changed: &mut FixedBitSet, players: &[PlayerIdx]) {
+    for &p in players {
+        changed.grow_and_insert(p);
     }
 }
 

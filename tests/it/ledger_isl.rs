@@ -153,6 +153,24 @@ fn game(round: u32, board: u32, white: usize, black: usize, result: usize) -> Ga
     }
 }
 
+/// A day of the tests below.
+fn ymd(year: i32, month: u32, day: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(year, month, day).expect("date")
+}
+
+/// [`game`], played on `date`.
+fn played_on(
+    (round, board): (u32, u32),
+    (white, black): (usize, usize),
+    result: usize,
+    date: NaiveDate,
+) -> Game {
+    Game {
+        date: Some(date),
+        ..game(round, board, white, black, result)
+    }
+}
+
 fn build_event(id: String, spec: &EventSpec) -> Event {
     let start = day(i64::from(spec.day));
     let end = day(i64::from(spec.day + spec.length));
@@ -500,18 +518,12 @@ fn a_list_for_the_entrant_moves_the_event(mut book: Book<Isl>, list_date: NaiveD
 /// enters on it, so adding the list re-rates that period.
 #[test]
 fn a_fide_list_after_the_start_moves_an_entry_in_a_later_period_of_the_event() {
-    let start = NaiveDate::from_ymd_opt(2025, 2, 20).expect("date");
-    let end = NaiveDate::from_ymd_opt(2025, 3, 8).expect("date");
-    let mut first = game(1, 1, 0, 1, 2);
-    first.date = Some(start);
-    let mut second = game(2, 1, 2, 0, 0);
-    second.date = Some(NaiveDate::from_ymd_opt(2025, 3, 5).expect("date"));
+    let (start, end) = (ymd(2025, 2, 20), ymd(2025, 3, 8));
+    let first = played_on((1, 1), (0, 1), 2, start);
+    let second = played_on((2, 1), (2, 0), 0, ymd(2025, 3, 5));
     let book = book_with_an_entrant(start, end, vec![first, second]);
     // The list of 2025-02-25: after the start, in force on 2025-03-01.
-    a_list_for_the_entrant_moves_the_event(
-        book,
-        NaiveDate::from_ymd_opt(2025, 2, 25).expect("date"),
-    );
+    a_list_for_the_entrant_moves_the_event(book, ymd(2025, 2, 25));
 }
 
 /// The same with the event over by the list date and one game's own receipt date after it:
@@ -519,19 +531,13 @@ fn a_fide_list_after_the_start_moves_an_entry_in_a_later_period_of_the_event() {
 /// dated after the event's end (and by that day) still moves the event.
 #[test]
 fn a_fide_list_after_the_end_moves_a_game_received_in_a_later_period() {
-    let start = NaiveDate::from_ymd_opt(2025, 2, 20).expect("date");
-    let end = NaiveDate::from_ymd_opt(2025, 2, 27).expect("date");
-    let mut first = game(1, 1, 0, 1, 2);
-    first.date = Some(start);
-    let mut late = game(2, 1, 2, 0, 0);
-    late.date = Some(end);
-    late.received = Some(NaiveDate::from_ymd_opt(2025, 3, 2).expect("date"));
+    let (start, end) = (ymd(2025, 2, 20), ymd(2025, 2, 27));
+    let first = played_on((1, 1), (0, 1), 2, start);
+    let mut late = played_on((2, 1), (2, 0), 0, end);
+    late.received = Some(ymd(2025, 3, 2));
     let book = book_with_an_entrant(start, end, vec![first, late]);
     // The list of 2025-03-01: after the end, in force on the later period's first day.
-    a_list_for_the_entrant_moves_the_event(
-        book,
-        NaiveDate::from_ymd_opt(2025, 3, 1).expect("date"),
-    );
+    a_list_for_the_entrant_moves_the_event(book, ymd(2025, 3, 1));
 }
 
 /// A result keyed in an event over a list date re-rates only the period that holds its game
@@ -539,12 +545,9 @@ fn a_fide_list_after_the_end_moves_a_game_received_in_a_later_period() {
 /// both. Either way the ledger is the one built afresh.
 #[test]
 fn a_result_re_rates_only_the_period_that_holds_its_game() {
-    let start = NaiveDate::from_ymd_opt(2025, 2, 20).expect("date");
-    let end = NaiveDate::from_ymd_opt(2025, 3, 8).expect("date");
-    let mut first = game(1, 1, 0, 1, 0);
-    first.date = Some(start);
-    let mut second = game(2, 1, 1, 0, 0);
-    second.date = Some(NaiveDate::from_ymd_opt(2025, 3, 5).expect("date"));
+    let (start, end) = (ymd(2025, 2, 20), ymd(2025, 3, 8));
+    let first = played_on((1, 1), (0, 1), 0, start);
+    let second = played_on((2, 1), (1, 0), 0, ymd(2025, 3, 5));
     let mut book = book_with_an_entrant(start, end, vec![first, second]);
     let mut ledger = Ledger::build(&Isl, &book);
     assert_eq!(ledger.units().len(), 2, "the event is rated in two periods");
@@ -570,12 +573,9 @@ fn a_result_re_rates_only_the_period_that_holds_its_game() {
 /// built afresh.
 #[test]
 fn a_result_received_late_re_rates_the_periods_its_game_leaves_and_joins_only() {
-    let start = NaiveDate::from_ymd_opt(2025, 2, 10).expect("date");
-    let end = NaiveDate::from_ymd_opt(2025, 2, 12).expect("date");
-    let mut first = game(1, 1, 0, 1, 0);
-    first.date = Some(start);
-    let mut second = game(2, 1, 1, 0, 0);
-    second.date = Some(end);
+    let (start, end) = (ymd(2025, 2, 10), ymd(2025, 2, 12));
+    let first = played_on((1, 1), (0, 1), 0, start);
+    let mut second = played_on((2, 1), (1, 0), 0, end);
     second.result = None;
     let mut book = book_with_an_entrant(start, end, vec![first, second]);
     let mut ledger = Ledger::build(&Isl, &book);
@@ -587,7 +587,7 @@ fn a_result_received_late_re_rates_the_periods_its_game_leaves_and_joins_only() 
     };
 
     // Keyed on 10 March: the game is rated in the period from 1 March.
-    let received = NaiveDate::from_ymd_opt(2025, 3, 10).expect("date");
+    let received = ymd(2025, 3, 10);
     book.events[0].games[1].result = GameResult::parse("1/2-1/2");
     book.events[0].games[1].received = Some(received);
     let update = ledger.update_touched(&Isl, &book, &game_touched(&book, 0, 1));
