@@ -344,46 +344,162 @@ impl Sharing {
     }
 }
 
+/// How an event's rows in a unit are found: rated whole, or from the rows it published, of
+/// which some players' standings moved since (their places in `run`).
+enum Plan<'r> {
+    Rate,
+    Patch {
+        run: &'r Run<TsfDetail>,
+        moved: &'r [usize],
+    },
+}
+
 /// B.1.e: every event of a month is rated against the list in force at its start, apart from
 /// the others, so a month's events are rated side by side as `sharing` says; each one's rows
 /// come back in the order of `parts`.
 fn rate_events(
     unit: &Unit<'_, Tsf>,
-    parts: &[&EventPart],
+    parts: &[(&EventPart, Plan<'_>)],
     standard: &(dyn Fn(PlayerIdx) -> Option<Rating> + Sync),
     sharing: Sharing,
-) -> Vec<Vec<Row>> {
-    let rate = |part: &&EventPart| rate_event(unit, part.event, &part.games, standard);
-    let games: usize = parts.iter().map(|part| part.games.len()).sum();
+) -> Vec<EventRows> {
+    let rate = |(part, plan): &(&EventPart, Plan<'_>)| match plan {
+        Plan::Rate => EventRows::Rated(rate_event(unit, part.event, &part.games, standard)),
+        Plan::Patch { run, moved } => {
+            patch_event(unit, part.event, &part.games, run, moved, standard)
+        }
+    };
+    let games: usize = parts.iter().map(|(part, _)| part.games.len()).sum();
     if parts.len() < 2 || games <= sharing.one_thread_up_to {
         return parts.iter().map(rate).collect();
     }
     map_on_cores(parts, sharing.threads, rate)
 }
 
-/// The rows a unit published of each event it may keep as they were: an event as it was (not
-/// among those changed since) none of whose players moved since (an event's rows are its
-/// players, each once: those of its rated games). Each event's rows were published together, in
-/// player order, as `rate_event` gave them, within one run; an event whose rows were found in
-/// two places is not kept either (it is rated again).
-fn keepable_by_event(previous: &Previous<'_, Tsf>) -> BTreeMap<usize, Run<TsfDetail>> {
+/// How a player counted in an event, as his row there says: with his rating and where it came
+/// from, or unrated (the games behind a rating are not in a row: 0).
+fn standing_of_row(row: &PlayerRating<TsfDetail>) -> Standing {
+    match (&row.detail.figures, row.old) {
+        (Figures::Rated(_, source), Some(rating)) => Standing::Rated {
+            rating,
+            source: *source,
+            games: 0,
+        },
+        _ => Standing::Unrated,
+    }
+}
+
+/// What of a standing a row depends on: the rating counted and where it came from (the games
+/// behind it only reach the player's month).
+fn counted_as(standing: Standing) -> Option<(Rating, Source)> {
+    match standing {
+        Standing::Rated { rating, source, .. } => Some((rating, source)),
+        Standing::Unrated => None,
+    }
+}
+
+/// An event as it was, rated again because the states of some of its players (`moved`, their
+/// places in the rows it published) moved since. A row depends on the player's own standing,
+/// his games, his opponents' ratings as counted and the event's figures — not on the games
+/// behind a rating. So the players whose rating as counted is what it was leave every row as it
+/// was (their months are summed again all the same). When some player's is not, the event is
+/// rated from the standings its rows were rated from, the moved players' as they are now: only
+/// his row and his opponents' when the event's figures come out as they were, every row when
+/// not. Nobody else's state is looked up: those who did not move count as they did.
+fn patch_event(
+    unit: &Unit<'_, Tsf>,
+    event_idx: usize,
+    games: &[usize],
+    run: &Run<TsfDetail>,
+    moved: &[usize],
+    standard: &(dyn Fn(PlayerIdx) -> Option<Rating> + Sync),
+) -> EventRows {
+    let Some(event) = unit.events.get(event_idx) else {
+        return EventRows::Rated(Vec::new());
+    };
+    let nobody = crate::model::PlayerInfo::default();
+    let mut standings: Vec<Standing> = run.iter().map(standing_of_row).collect();
+    let mut differs = FixedBitSet::with_capacity(run.len());
+    for &s in moved {
+        let p = run[s].player;
+        let info = unit.players.get(p).unwrap_or(&nobody);
+        let now = standing(info, unit.list, event.start, (unit.state)(p), || {
+            standard(p)
+        });
+        if counted_as(now) != counted_as(standings[s]) {
+            differs.insert(s);
+        }
+        standings[s] = now;
+    }
+    if differs.is_clear() {
+        return EventRows::Kept(run.clone());
+    }
+    let played = played_games(event, games);
+    let by_player = encounters(&played);
+    if !by_player.players.iter().eq(run.iter().map(|r| &r.player)) {
+        return EventRows::Rated(rate_event(unit, event_idx, games, standard));
+    }
+    let ev = EventFigures::of(event, &played, &by_player, &standings);
+    let was = &run[0].detail;
+    let figures_kept = (ev.method, ev.average, ev.preliminary, ev.tournament_average)
+        == (
+            was.method,
+            was.average,
+            was.preliminary,
+            was.tournament_average,
+        );
+    let reached = |s: usize| {
+        differs.contains(s)
+            || by_player
+                .of(s)
+                .iter()
+                .any(|e| differs.contains(e.slot as usize))
+    };
+    let rows = (0..run.len())
+        .filter(|&s| !figures_kept || reached(s))
+        .map(|s| {
+            let p = run[s].player;
+            let games = by_player.of(s);
+            let row = match standings[s] {
+                Standing::Rated { rating, source, .. } => {
+                    rated_row(event_idx, p, rating, source, games, &standings, &ev)
+                }
+                Standing::Unrated => unrated_row(event_idx, p, games, &standings, &ev),
+            };
+            (s, row)
+        })
+        .collect();
+    EventRows::Patched {
+        run: run.clone(),
+        rows,
+    }
+}
+
+/// The rows a unit published of each event it may take them from: an event as it was (not
+/// among those changed since), with the places of its players whose state moved since (an
+/// event's rows are its players, each once: those of its rated games). Each event's rows were
+/// published together, in player order, as `rate_event` gave them, within one run; an event
+/// whose rows were found in two places is not taken (it is rated again).
+fn published_by_event(previous: &Previous<'_, Tsf>) -> BTreeMap<usize, Published> {
     let mut at = BTreeMap::new();
     let mut not_kept = BTreeSet::new();
     for run in previous.ratings {
         let mut from = 0;
         while let Some(first) = run.get(from) {
-            let rows = run[from..].iter().take_while(|r| r.event == first.event);
             let mut len = 0;
-            let mut anyone_moved = false;
-            for row in rows {
+            let mut moved = Vec::new();
+            for row in run[from..].iter().take_while(|r| r.event == first.event) {
+                if previous.moved.contains(row.player) {
+                    moved.push(len);
+                }
                 len += 1;
-                anyone_moved |= previous.moved.contains(row.player);
             }
-            let changed = anyone_moved || previous.events_changed.contains(&first.event);
-            let split = at
-                .insert(first.event, run.slice(from..from + len))
-                .is_some();
-            if changed || split {
+            let published = Published {
+                run: run.slice(from..from + len),
+                moved,
+            };
+            let split = at.insert(first.event, published).is_some();
+            if split || previous.events_changed.contains(&first.event) {
                 not_kept.insert(first.event);
             }
             from += len;
@@ -393,20 +509,46 @@ fn keepable_by_event(previous: &Previous<'_, Tsf>) -> BTreeMap<usize, Run<TsfDet
     at
 }
 
-/// An event's rows in a unit: kept as published, or rated now with the standings they were
-/// rated from.
+/// An event's rows in a unit: kept as published, rated now with the standings they were rated
+/// from, or kept as published but for some rated now (by their places in the run).
 enum EventRows {
     Kept(Run<TsfDetail>),
     Rated(Vec<Row>),
+    Patched {
+        run: Run<TsfDetail>,
+        rows: Vec<(usize, PlayerRating<TsfDetail>)>,
+    },
 }
 
 impl EventRows {
     fn len(&self) -> usize {
         match self {
-            EventRows::Kept(run) => run.len(),
+            EventRows::Kept(run) | EventRows::Patched { run, .. } => run.len(),
             EventRows::Rated(rows) => rows.len(),
         }
     }
+
+    /// The players whose month is to be summed again for this event: every player of an event
+    /// rated now, and the players of an event patched whose row adds something else to his
+    /// month than it did.
+    fn summed_again(&self) -> Vec<PlayerIdx> {
+        match self {
+            EventRows::Kept(_) => Vec::new(),
+            EventRows::Rated(rows) => rows.iter().map(|row| row.rating.player).collect(),
+            EventRows::Patched { run, rows } => rows
+                .iter()
+                .filter(|(s, row)| row.detail.figures != run[*s].detail.figures)
+                .map(|(_, row)| row.player)
+                .collect(),
+        }
+    }
+}
+
+/// An event's rows as it published them, and the places among them of its players whose state
+/// moved since.
+struct Published {
+    run: Run<TsfDetail>,
+    moved: Vec<usize>,
 }
 
 /// What a player's month adds up to on the list.
@@ -478,25 +620,32 @@ pub(super) fn rate_shared(
         key(a.event).cmp(&key(b.event))
     });
     let standard = |p: PlayerIdx| (unit.state_on)(p, STANDARD).and_then(TsfState::rating);
-    let keepable = again.map(keepable_by_event).unwrap_or_default();
-    let kept: Vec<Option<Run<TsfDetail>>> = parts
+    let published = again.map(published_by_event).unwrap_or_default();
+    let plans: Vec<(&EventPart, Option<&Published>)> = parts
         .iter()
-        .map(|part| keepable.get(&part.event).cloned())
+        .map(|part| (*part, published.get(&part.event)))
         .collect();
-    let to_rate: Vec<&EventPart> = parts
+    let to_rate: Vec<(&EventPart, Plan<'_>)> = plans
         .iter()
-        .zip(&kept)
-        .filter(|(_, kept)| kept.is_none())
-        .map(|(part, _)| *part)
+        .filter_map(|&(part, published)| match published {
+            None => Some((part, Plan::Rate)),
+            Some(p) if p.moved.is_empty() => None,
+            Some(p) => Some((
+                part,
+                Plan::Patch {
+                    run: &p.run,
+                    moved: &p.moved,
+                },
+            )),
+        })
         .collect();
     let mut rated = rate_events(unit, &to_rate, &standard, sharing).into_iter();
-    let events: Vec<(usize, EventRows)> = parts
+    let events: Vec<(usize, EventRows)> = plans
         .iter()
-        .zip(kept)
-        .map(|(part, kept)| {
-            let rows = match kept {
-                Some(run) => EventRows::Kept(run),
-                None => EventRows::Rated(rated.next().expect("rows for every event to rate")),
+        .map(|&(part, published)| {
+            let rows = match published {
+                Some(p) if p.moved.is_empty() => EventRows::Kept(p.run.clone()),
+                _ => rated.next().expect("rows for every event to rate"),
             };
             (part.event, rows)
         })
@@ -506,10 +655,8 @@ pub(super) fn rate_shared(
         let mut anew = previous.changed.clone();
         anew.union_with(previous.moved);
         for (_, rows) in &events {
-            if let EventRows::Rated(rows) = rows {
-                for row in rows {
-                    anew.grow_and_insert(row.rating.player);
-                }
+            for p in rows.summed_again() {
+                anew.grow_and_insert(p);
             }
         }
         anew
@@ -528,6 +675,17 @@ pub(super) fn rate_shared(
         let Some(event) = unit.events.get(event_idx) else {
             continue;
         };
+        // A row kept is summed again with the standing its player has now, when his month is.
+        let sum_kept = |rating: &PlayerRating<TsfDetail>, tallies: &mut _| {
+            let p = rating.player;
+            if anew.as_ref().is_none_or(|a| a.contains(p)) {
+                let info = unit.players.get(p).unwrap_or(&nobody);
+                let standing = standing(info, unit.list, event.start, (unit.state)(p), || {
+                    standard(p)
+                });
+                tally(tallies, unit, standing, rating, &event.id);
+            }
+        };
         match rows {
             EventRows::Rated(rows) => {
                 for row in rows {
@@ -536,18 +694,23 @@ pub(super) fn rate_shared(
                 }
             }
             EventRows::Kept(run) => {
-                let summed = run
-                    .iter()
-                    .filter(|r| anew.as_ref().is_none_or(|a| a.contains(r.player)));
-                for rating in summed {
-                    let p = rating.player;
-                    let info = unit.players.get(p).unwrap_or(&nobody);
-                    let standing = standing(info, unit.list, event.start, (unit.state)(p), || {
-                        standard(p)
-                    });
-                    tally(&mut tallies, unit, standing, rating, &event.id);
+                for rating in run.iter() {
+                    sum_kept(rating, &mut tallies);
                 }
                 outcome.ratings.keep(run);
+            }
+            EventRows::Patched { run, rows } => {
+                // Copied whole with the rows rated now: an event's rows stay in one run, where
+                // the next update finds them as published.
+                let mut rows = rows.into_iter().peekable();
+                for (s, kept) in run.iter().enumerate() {
+                    let rating = match rows.next_if(|(at, _)| *at == s) {
+                        Some((_, rating)) => rating,
+                        None => kept.clone(),
+                    };
+                    sum_kept(&rating, &mut tallies);
+                    outcome.ratings.push(rating);
+                }
             }
         }
     }
