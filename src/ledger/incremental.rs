@@ -460,6 +460,9 @@ impl<R: Rulebook> Ledger<R> {
         for part in each {
             players.extend_from_slice(part);
         }
+        if players.len() > SORTED_UP_TO {
+            return in_order(&players);
+        }
         players.sort_unstable();
         players.dedup();
         players

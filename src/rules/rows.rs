@@ -105,6 +105,11 @@ impl<D> Rows<D> {
         self.open.push(row);
     }
 
+    /// Room for at least `n` more rows rated now.
+    pub fn reserve(&mut self, n: usize) {
+        self.open.reserve(n);
+    }
+
     /// Room for `n` more rows rated now (exactly: a unit keeps its rows as rated).
     pub fn reserve_exact(&mut self, n: usize) {
         self.open.reserve_exact(n);

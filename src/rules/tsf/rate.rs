@@ -63,20 +63,34 @@ impl Encounters {
 
 /// Every player's games in the event.
 fn encounters(played: &[&Game]) -> Encounters {
-    let sides = played.iter().filter_map(|g| match (g.black, g.result) {
-        (Some(black), Some(result)) => Some((g, black, result)),
-        _ => None,
-    });
-    let mut players: Vec<PlayerIdx> = sides
-        .clone()
+    let mut players: Vec<PlayerIdx> = sides(played)
         .flat_map(|(g, black, _)| [g.white, black])
         .collect();
     players.sort_unstable();
     players.dedup();
-    let place = |p: PlayerIdx| players.binary_search(&p).unwrap_or_default();
+    encounters_among(played, players).expect("every side among the players of the games")
+}
+
+/// The games played over the board with both sides, with the black player and the result.
+fn sides<'g>(
+    played: &'g [&'g Game],
+) -> impl Iterator<Item = (&'g Game, PlayerIdx, crate::model::GameResult)> + Clone + 'g {
+    played.iter().filter_map(|g| match (g.black, g.result) {
+        (Some(black), Some(result)) => Some((*g, black, result)),
+        _ => None,
+    })
+}
+
+/// Every player's games in the event, its players known (sorted, once each); `None` when a
+/// side is not among them.
+fn encounters_among(played: &[&Game], players: Vec<PlayerIdx>) -> Option<Encounters> {
+    let place = |p: PlayerIdx| players.binary_search(&p).ok();
+    // Each side's place, found once for the two passes that group the games.
+    let places: Vec<(usize, usize)> = sides(played)
+        .map(|(g, black, _)| Some((place(g.white)?, place(black)?)))
+        .collect::<Option<_>>()?;
     let games = Grouped::by(players.len(), |visit| {
-        for (g, black, result) in sides.clone() {
-            let (w, b) = (place(g.white), place(black));
+        for ((g, black, result), &(w, b)) in sides(played).zip(&places) {
             let side = |opponent, slot: usize, halves| Encounter {
                 round: g.round,
                 opponent,
@@ -87,7 +101,7 @@ fn encounters(played: &[&Game]) -> Encounters {
             visit(b, side(g.white, w, result.black_halves));
         }
     });
-    Encounters { players, games }
+    Some(Encounters { players, games })
 }
 
 /// The figures of one event that every row shares.
@@ -435,10 +449,12 @@ fn patch_event(
         return EventRows::Kept(run.clone());
     }
     let played = played_games(event, games);
-    let by_player = encounters(&played);
-    if !by_player.players.iter().eq(run.iter().map(|r| &r.player)) {
+    // The players of its rated games are those of its rows (the event is as it was).
+    let by_player = encounters_among(&played, run.iter().map(|r| r.player).collect())
+        .filter(|by| (0..run.len()).all(|s| !by.of(s).is_empty()));
+    let Some(by_player) = by_player else {
         return EventRows::Rated(rate_event(unit, event_idx, games, standard));
-    }
+    };
     let ev = EventFigures::of(event, &played, &by_player, &standings);
     let was = &run[0].detail;
     let figures_kept = (ev.method, ev.average, ev.preliminary, ev.tournament_average)
@@ -702,6 +718,7 @@ pub(super) fn rate_shared(
             EventRows::Patched { run, rows } => {
                 // Copied whole with the rows rated now: an event's rows stay in one run, where
                 // the next update finds them as published.
+                outcome.ratings.reserve(run.len());
                 let mut rows = rows.into_iter().peekable();
                 for (s, kept) in run.iter().enumerate() {
                     let rating = match rows.next_if(|(at, _)| *at == s) {
