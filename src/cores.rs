@@ -1,6 +1,7 @@
 //! Work shared out among the machine's cores: the ledger's re-rate and cascade, search.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// The machine's cores (asked once: the answer reads the process's cgroup files each time).
 pub fn threads() -> usize {
@@ -8,9 +9,23 @@ pub fn threads() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
+/// Threads kept for the process to help this one, one fewer than the cores: a Turkish cascade
+/// rates the events of some three hundred months side by side, and threads started for each
+/// month cost their start and the fresh pages of their heaps every time.
+fn helpers() -> &'static rayon::ThreadPool {
+    static HELPERS: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    HELPERS.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads().saturating_sub(1).max(1))
+            .thread_name(|i| format!("ratedesk-core-{i}"))
+            .build()
+            .expect("the helper threads start")
+    })
+}
+
 /// `f` of every job, in the jobs' order, worked out on up to `threads` threads (this one among
-/// them), each taking the next job not yet taken. One job, or one thread, runs here alone. A
-/// panic in a helper is a panic here, as it would have been alone.
+/// them, the others [`helpers`]), each taking the next job not yet taken. One job, or one
+/// thread, runs here alone. A panic in a helper is a panic here, as it would have been alone.
 pub fn map_on_cores<J: Sync, T: Send>(
     jobs: &[J],
     threads: usize,
@@ -31,17 +46,17 @@ pub fn map_on_cores<J: Sync, T: Send>(
             done.push((k, f(job)));
         }
     };
-    let mut all: Vec<(usize, T)> = std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-        let mut all = work();
-        for h in helpers {
-            match h.join() {
-                Ok(done) => all.extend(done),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
+    let helped: Vec<Mutex<Vec<(usize, T)>>> = (1..threads).map(|_| Mutex::default()).collect();
+    let mut all = helpers().in_place_scope(|s| {
+        for slot in &helped {
+            let work = &work;
+            s.spawn(move |_| *slot.lock().unwrap_or_else(PoisonError::into_inner) = work());
         }
-        all
+        work()
     });
+    for slot in helped {
+        all.extend(slot.into_inner().unwrap_or_else(PoisonError::into_inner));
+    }
     all.sort_unstable_by_key(|(k, _)| *k);
     all.into_iter().map(|(_, t)| t).collect()
 }
