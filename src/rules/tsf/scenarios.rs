@@ -344,3 +344,88 @@ fn b_1_e_a_months_events_rated_side_by_side_give_what_they_give_one_by_one() {
     );
     assert_eq!(alone.states, shared.states);
 }
+
+/// A month rated again after one player's state moved ([`Tsf::rate_again`]) gives what rating it
+/// whole from the new states gives, and rates again only the rows his move reaches: none when
+/// only the games behind his rating moved (a row depends on the rating counted, Formula 1 sums
+/// the games), his and his opponents' when his rating moved but the event's average did not
+/// (B.3.a), every row of the event when it did.
+#[test]
+fn b_3_a_month_rated_again_rates_only_the_rows_a_move_reaches() {
+    use crate::rules::Previous;
+    use fixedbitset::FixedBitSet;
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::sync::Arc;
+
+    // Twenty rated players, two Swiss rounds: 2k plays 2k+1, then 2k+1 plays 2k+2.
+    let games: Vec<(u32, PlayerIdx, PlayerIdx, &str)> = (0..10)
+        .map(|k| (1, 2 * k, 2 * k + 1, ["1-0", "0-1", "1/2-1/2"][k % 3]))
+        .chain((0..9).map(|k| (2, 2 * k + 1, 2 * k + 2, ["1/2-1/2", "1-0"][k % 2])))
+        .collect();
+    let states: Vec<Option<TsfState>> = (0..20).map(|p| rated(1500 + 37 * p, 40)).collect();
+    let before = Month::new(states.clone(), vec![event("open", 1, "swiss", &games)]);
+    let published = before.rate();
+    let runs = published.ratings.into_runs();
+    let published_states: BTreeMap<PlayerIdx, TsfState> = published.states.into_iter().collect();
+    let old_rows: Vec<PlayerRating<TsfDetail>> =
+        runs.iter().flat_map(|r| r.iter().cloned()).collect();
+
+    // (player, his new state, the players whose rows are rated again)
+    let cases: [(PlayerIdx, TsfState, Vec<PlayerIdx>); 3] = [
+        (
+            6,
+            TsfState::Rated {
+                rating: 1722,
+                games: 47,
+            },
+            vec![],
+        ),
+        (
+            6,
+            TsfState::Rated {
+                rating: 1724,
+                games: 40,
+            },
+            vec![5, 6, 7],
+        ),
+        (
+            6,
+            TsfState::Rated {
+                rating: 2100,
+                games: 40,
+            },
+            (0..20).collect(),
+        ),
+    ];
+    for (p, state, reached) in cases {
+        let mut states = states.clone();
+        states[p] = Some(state.clone());
+        let after = Month::new(states, before.events.clone());
+        let whole = after.rate();
+        let mut moved = FixedBitSet::with_capacity(20);
+        moved.insert(p);
+        let (changed, events_changed) = (FixedBitSet::new(), BTreeSet::new());
+        let previous = Previous {
+            ratings: &runs,
+            states: &published_states,
+            moved: &moved,
+            changed: &changed,
+            events_changed: &events_changed,
+        };
+        let again = after.rate_with(|unit| Tsf.rate_again(unit, &previous).expect("rated again"));
+        assert!(
+            again.ratings.iter().eq(whole.ratings.iter()),
+            "{state:?}: the rows of the month rated whole"
+        );
+        assert_eq!(again.states, whole.states, "{state:?}");
+        // A row rated again is new; one kept shares what it published.
+        let rated_again: Vec<PlayerIdx> = again
+            .ratings
+            .iter()
+            .zip(&old_rows)
+            .filter(|(new, old)| !Arc::ptr_eq(&new.lines, &old.lines))
+            .map(|(new, _)| new.player)
+            .collect();
+        assert_eq!(rated_again, reached, "{state:?}");
+    }
+}
