@@ -1,5 +1,6 @@
 //! Work shared out among the machine's cores: the ledger's re-rate and cascade, search.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
@@ -23,6 +24,27 @@ fn helpers() -> &'static rayon::ThreadPool {
     })
 }
 
+thread_local! {
+    /// This thread, outside the pool, is sharing work out.
+    static SHARING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// This thread shares work out until dropped (a panic included).
+struct Sharing;
+
+impl Sharing {
+    fn begin() -> Self {
+        SHARING.set(true);
+        Sharing
+    }
+}
+
+impl Drop for Sharing {
+    fn drop(&mut self) {
+        SHARING.set(false);
+    }
+}
+
 /// `f` of every job, in the jobs' order, worked out on up to `threads` threads (this one among
 /// them, the others [`helpers`]), each taking the next job not yet taken. One job, or one
 /// thread, runs here alone. A panic in a helper is a panic here, as it would have been alone.
@@ -32,9 +54,15 @@ pub fn map_on_cores<J: Sync, T: Send>(
     f: impl Fn(&J) -> T + Sync,
 ) -> Vec<T> {
     let threads = threads.min(jobs.len());
-    if threads <= 1 {
+    // Called again from a job of its own on a thread outside the pool (a Turkish month's events
+    // within a full re-rate's wave), the work stays here: the helpers are busy with the outer
+    // jobs, and this thread would wait for one of them to pick up the inner job before going on.
+    // A helper called again waits by taking the inner job itself.
+    let outside = rayon::current_thread_index().is_none();
+    if threads <= 1 || (outside && SHARING.get()) {
         return jobs.iter().map(f).collect();
     }
+    let _sharing = outside.then(Sharing::begin);
     let next = AtomicUsize::new(0);
     let work = || {
         let mut done = Vec::new();
@@ -75,5 +103,17 @@ mod tests {
             );
         }
         assert!(map_on_cores(&[] as &[u64], 4, |&j| j).is_empty());
+    }
+
+    #[test]
+    fn work_shared_out_within_work_shared_out_comes_back_whole() {
+        let outer: Vec<u64> = (0..64).collect();
+        let sums = map_on_cores(&outer, 4, |&o| {
+            let inner: Vec<u64> = (0..o).collect();
+            map_on_cores(&inner, 4, |&i| i * o).iter().sum::<u64>()
+        });
+        let expected: Vec<u64> = outer.iter().map(|&o| o * o * (o.max(1) - 1) / 2).collect();
+        assert_eq!(sums, expected);
+        assert!(!SHARING.get(), "done sharing out on this thread");
     }
 }
