@@ -13,15 +13,18 @@ pub fn threads() -> usize {
 /// Threads kept for the process to help this one, one fewer than the cores: a Turkish cascade
 /// rates the events of some three hundred months side by side, and threads started for each
 /// month cost their start and the fresh pages of their heaps every time.
-fn helpers() -> &'static rayon::ThreadPool {
-    static HELPERS: OnceLock<rayon::ThreadPool> = OnceLock::new();
-    HELPERS.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads().saturating_sub(1).max(1))
-            .thread_name(|i| format!("ratedesk-core-{i}"))
-            .build()
-            .expect("the helper threads start")
-    })
+/// `None` when the system would not start them: the work is then done on the calling thread.
+fn helpers() -> Option<&'static rayon::ThreadPool> {
+    static HELPERS: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    HELPERS
+        .get_or_init(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads().saturating_sub(1).max(1))
+                .thread_name(|i| format!("ratedesk-core-{i}"))
+                .build()
+                .ok()
+        })
+        .as_ref()
 }
 
 thread_local! {
@@ -59,9 +62,10 @@ pub fn map_on_cores<J: Sync, T: Send>(
     // jobs, and this thread would wait for one of them to pick up the inner job before going on.
     // A helper called again waits by taking the inner job itself.
     let outside = rayon::current_thread_index().is_none();
-    if threads <= 1 || (outside && SHARING.get()) {
-        return jobs.iter().map(f).collect();
-    }
+    let helpers = match helpers() {
+        Some(helpers) if threads > 1 && !(outside && SHARING.get()) => helpers,
+        _ => return jobs.iter().map(f).collect(),
+    };
     let _sharing = outside.then(Sharing::begin);
     let next = AtomicUsize::new(0);
     let work = || {
@@ -75,7 +79,7 @@ pub fn map_on_cores<J: Sync, T: Send>(
         }
     };
     let helped: Vec<Mutex<Vec<(usize, T)>>> = (1..threads).map(|_| Mutex::default()).collect();
-    let mut all = helpers().in_place_scope(|s| {
+    let mut all = helpers.in_place_scope(|s| {
         for slot in &helped {
             let work = &work;
             s.spawn(move |_| *slot.lock().unwrap_or_else(PoisonError::into_inner) = work());

@@ -188,6 +188,23 @@ struct Row {
     rating: PlayerRating<TsfDetail>,
 }
 
+/// B.1.a, B.1.d, B.1.l–m: how player `p` counts in `event` as things stand before the unit
+/// ([`standing`], his record, his state on the unit's list and his standard UKD).
+fn standing_now(
+    unit: &Unit<'_, Tsf>,
+    event: &Event,
+    p: PlayerIdx,
+    standard: &(dyn Fn(PlayerIdx) -> Option<Rating> + Sync),
+) -> Standing {
+    // A player missing from the record counts as one with nothing recorded.
+    static NOBODY: std::sync::LazyLock<crate::model::PlayerInfo> =
+        std::sync::LazyLock::new(crate::model::PlayerInfo::default);
+    let info = unit.players.get(p).unwrap_or(&NOBODY);
+    standing(info, unit.list, event.start, (unit.state)(p), || {
+        standard(p)
+    })
+}
+
 /// A rated player's row: B.3.c–e (also in Berger events).
 fn rated_row(
     event_idx: usize,
@@ -305,16 +322,10 @@ fn rate_event(
     };
     let played = played_games(event, games);
     let by_player = encounters(&played);
-    let nobody = crate::model::PlayerInfo::default();
     let standings: Vec<Standing> = by_player
         .players
         .iter()
-        .map(|&p| {
-            let info = unit.players.get(p).unwrap_or(&nobody);
-            standing(info, unit.list, event.start, (unit.state)(p), || {
-                standard(p)
-            })
-        })
+        .map(|&p| standing_now(unit, event, p, standard))
         .collect();
     let ev = EventFigures::of(event, &played, &by_player, &standings);
     by_player
@@ -390,8 +401,8 @@ fn rate_events(
     map_on_cores(parts, sharing.threads, rate)
 }
 
-/// How a player counted in an event, as his row there says: with his rating and where it came
-/// from, or unrated (the games behind a rating are not in a row: 0).
+/// B.1.a, B.1.d, B.1.l–m: how a player counted in an event, as his row there says: with his
+/// rating and where it came from, or unrated (the games behind a rating are not in a row: 0).
 fn standing_of_row(row: &PlayerRating<TsfDetail>) -> Standing {
     match (&row.detail.figures, row.old) {
         (Figures::Rated(_, source), Some(rating)) => Standing::Rated {
@@ -412,8 +423,8 @@ fn counted_as(standing: Standing) -> Option<(Rating, Source)> {
     }
 }
 
-/// An event as it was, rated again because the states of some of its players (`moved`, their
-/// places in the rows it published) moved since. A row depends on the player's own standing,
+/// B.3.a–e, B.4, Formula 1: an event as it was, rated again because the states of some of its
+/// players (`moved`, their places in the rows it published) moved since. A row depends on the player's own standing,
 /// his games, his opponents' ratings as counted and the event's figures — not on the games
 /// behind a rating. So the players whose rating as counted is what it was leave every row as it
 /// was (their months are summed again all the same). When some player's is not, the event is
@@ -431,15 +442,10 @@ fn patch_event(
     let Some(event) = unit.events.get(event_idx) else {
         return EventRows::Rated(Vec::new());
     };
-    let nobody = crate::model::PlayerInfo::default();
     let mut standings: Vec<Standing> = run.iter().map(standing_of_row).collect();
     let mut differs = FixedBitSet::with_capacity(run.len());
     for &s in moved {
-        let p = run[s].player;
-        let info = unit.players.get(p).unwrap_or(&nobody);
-        let now = standing(info, unit.list, event.start, (unit.state)(p), || {
-            standard(p)
-        });
+        let now = standing_now(unit, event, run[s].player, standard);
         if counted_as(now) != counted_as(standings[s]) {
             differs.insert(s);
         }
@@ -686,19 +692,14 @@ pub(super) fn rate_shared(
             .ratings
             .reserve_exact(events.iter().map(|(_, rows)| rows.len()).sum());
     }
-    let nobody = crate::model::PlayerInfo::default();
     for (event_idx, rows) in events {
         let Some(event) = unit.events.get(event_idx) else {
             continue;
         };
         // A row kept is summed again with the standing its player has now, when his month is.
         let sum_kept = |rating: &PlayerRating<TsfDetail>, tallies: &mut _| {
-            let p = rating.player;
-            if anew.as_ref().is_none_or(|a| a.contains(p)) {
-                let info = unit.players.get(p).unwrap_or(&nobody);
-                let standing = standing(info, unit.list, event.start, (unit.state)(p), || {
-                    standard(p)
-                });
+            if anew.as_ref().is_none_or(|a| a.contains(rating.player)) {
+                let standing = standing_now(unit, event, rating.player, &standard);
                 tally(tallies, unit, standing, rating, &event.id);
             }
         };
