@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::{Desk, DeskError, EditError, Effect, Federation};
-use crate::book::{Change, PlayerStatus};
+use crate::book::{Change, EventRecord, PlayerStatus};
 use crate::model::PlayerIdx;
 use crate::rules::Rulebook;
 pub use crate::store::AuditEntry;
@@ -156,9 +156,10 @@ impl<R: Federation> Desk<R> {
     /// The holder's side of a copy's edit, made on the record as it stood after entry `at`:
     /// refused when anything it read or relies on has changed since — a record it changes
     /// (named with what it holds now), a record another edit since then changed beside it (a
-    /// player of its games deleted or merged, its event deleted, a slot reused), an undo or
-    /// redo no longer next, an id another record took meanwhile; otherwise committed as any
-    /// edit here. The sequence number of its last entry.
+    /// player of its games deleted or merged, its event deleted, a slot reused, a play-off
+    /// linked to the event it deletes), an undo or redo no longer next, an id another record
+    /// took meanwhile; otherwise committed as any edit here. The sequence number of its last
+    /// entry.
     pub fn commit_shipped(&mut self, shipped: Vec<Shipped<R>>, at: u64) -> Result<u64, DeskError> {
         if shipped.is_empty() {
             return Err(EditError("an empty edit".into()).into());
@@ -221,6 +222,7 @@ impl<R: Federation> Desk<R> {
                             "event {}",
                             self.book.events.get(e).map_or("?", |ev| ev.id.as_str())
                         ),
+                        Crossed::Decided(id) => format!("a play-off of event {id}"),
                         Crossed::Game((e, round, board)) => format!(
                             "round {round} board {board} of {}",
                             self.book.events.get(e).map_or("?", |ev| ev.id.as_str())
@@ -553,19 +555,30 @@ impl<R: Federation> Desk<R> {
 }
 
 /// What changes touch: players' records, the players of their games, events, the events of
-/// their games, and games.
+/// their games, games, and the links of play-offs to the events they decide (SSL 2.10): the
+/// ids a live event stops bearing, and those a live play-off is linked to anew.
 struct Touches {
     records: BTreeSet<PlayerIdx>,
     playing: BTreeSet<PlayerIdx>,
     events: BTreeSet<usize>,
     of_games: BTreeSet<usize>,
     games: BTreeSet<(usize, u32, u32)>,
+    ids_gone: BTreeSet<String>,
+    linked: BTreeSet<String>,
+}
+
+/// The event a record holds, if live.
+fn live_event(record: &Option<EventRecord>) -> Option<&crate::model::Event> {
+    record.as_ref().filter(|r| r.live).map(|r| &r.event)
 }
 
 /// Where two changes cross.
 enum Crossed {
     Player(PlayerIdx),
     Event(usize),
+    /// The id of an event one deletes (or renames) and a play-off the other links to it
+    /// (SSL 2.10).
+    Decided(String),
     Game((usize, u32, u32)),
 }
 
@@ -577,10 +590,25 @@ impl Touches {
             events: BTreeSet::new(),
             of_games: BTreeSet::new(),
             games: BTreeSet::new(),
+            ids_gone: BTreeSet::new(),
+            linked: BTreeSet::new(),
         };
         for change in changes {
             t.records.extend(change.players.iter().map(|d| d.key));
-            t.events.extend(change.events.iter().map(|d| d.key));
+            for d in &change.events {
+                t.events.insert(d.key);
+                let (before, after) = (live_event(&d.before), live_event(&d.after));
+                if let Some(b) = before
+                    && after.is_none_or(|a| a.id != b.id)
+                {
+                    t.ids_gone.insert(b.id.clone());
+                }
+                if let Some(decided) = after.and_then(|a| a.playoff_of.as_ref())
+                    && before.is_none_or(|b| b.playoff_of.as_deref() != Some(decided.as_str()))
+                {
+                    t.linked.insert(decided.clone());
+                }
+            }
             for d in &change.games {
                 t.games.insert(d.key);
                 t.of_games.insert(d.key.0);
@@ -595,8 +623,9 @@ impl Touches {
 
     /// Where these changes and `other`'s cross: a player's record changed by one and changed
     /// or playing in the other; an event changed by one and changed, or holding a game
-    /// changed, in the other; the same game. Two results on other boards of one event, or two
-    /// games of one player, do not cross.
+    /// changed, in the other; an event deleted or renamed by one and the event a play-off is
+    /// linked to by the other (SSL 2.10); the same game. Two results on other boards of one
+    /// event, two games of one player, or two play-offs of one event, do not cross.
     fn crossing(&self, other: &Self) -> Option<Crossed> {
         let player = |a: &Self, b: &Self| {
             a.records
@@ -615,6 +644,10 @@ impl Touches {
         }
         if let Some(e) = event(self, other).or_else(|| event(other, self)) {
             return Some(Crossed::Event(e));
+        }
+        let decided = |a: &Self, b: &Self| a.ids_gone.intersection(&b.linked).next().cloned();
+        if let Some(id) = decided(self, other).or_else(|| decided(other, self)) {
+            return Some(Crossed::Decided(id));
         }
         self.games
             .iter()

@@ -480,6 +480,107 @@ fn an_edit_crossed_by_another_officers_edit_on_a_record_it_relies_on_is_refused(
     }
 }
 
+/// A play-off names the event it decides (SSL 2.10), which stays while it does: an officer's
+/// undo of the event, or its deletion, made on a copy that has not yet shown another officer's
+/// play-off of it, is refused, nothing is stored, and the message names the play-off's link; a second play-off,
+/// and a result in the event, are stored; every copy ends with the holder's record, rated as from
+/// scratch.
+#[test]
+fn an_event_a_play_off_added_meanwhile_decides_is_neither_undone_nor_deleted() {
+    use ratedesk::model::{Event, Game};
+    let mut office = office(2);
+    for (k, copy) in office.copies.iter_mut().enumerate() {
+        copy.acting_for(Some(format!("officer{k}")));
+    }
+    let day = |d| chrono::NaiveDate::from_ymd_opt(2011, 3, d).expect("date");
+    let event = |id: &str, d, of: Option<&str>| Event {
+        playoff_of: of.map(str::to_string),
+        games: vec![Game {
+            round: 1,
+            board: 1,
+            white: 0,
+            black: Some(1),
+            result: Some(GameResult::WHITE_WINS),
+            date: None,
+            received: None,
+        }],
+        ..Event::new(id, day(d), day(d))
+    };
+    let holder_log = |office: &Office| office.holder.lock().expect("holder").audit().len();
+    // The event by one officer, its play-off by the other (who has followed the first).
+    office.copies[0]
+        .apply(Edit::AddEvent(event("cup", 1, None)))
+        .expect("the event");
+    office.copies[1].catch_up().expect("follow");
+    office.copies[1]
+        .apply(Edit::AddEvent(event("cup-playoff", 2, Some("cup"))))
+        .expect("its play-off");
+    // The first, not following, undoes his newest edit: the event.
+    let before = holder_log(&office);
+    let shown = office.copies[0]
+        .next_undo(true)
+        .expect("next")
+        .expect("an edit to undo");
+    assert!(shown.action.contains("cup"), "{}", shown.action);
+    let refused = office.copies[0]
+        .undo()
+        .expect_err("a play-off decides it now");
+    assert!(
+        refused
+            .to_string()
+            .contains("changed meanwhile: a play-off of event cup (#"),
+        "{refused}"
+    );
+    assert_eq!(holder_log(&office), before);
+    // Another event, its play-off, and the event deleted on the first's copy as it stood:
+    // refused the same way (his copy did not know of the play-off, the holder does).
+    office.copies[0]
+        .apply(Edit::AddEvent(event("league", 5, None)))
+        .expect("the event");
+    office.copies[1].catch_up().expect("follow");
+    office.copies[1]
+        .apply(Edit::AddEvent(event("league-playoff", 6, Some("league"))))
+        .expect("its play-off");
+    let before = holder_log(&office);
+    let league = office.copies[0]
+        .book()
+        .live_event("league")
+        .expect("the event on the copy");
+    let refused = office.copies[0]
+        .apply(Edit::DeleteEvent(league))
+        .expect_err("a play-off decides it now");
+    assert!(
+        refused
+            .to_string()
+            .contains("changed meanwhile: a play-off of event league (#"),
+        "{refused}"
+    );
+    assert_eq!(holder_log(&office), before);
+    // A second play-off of the event, and a result keyed in the first meanwhile: stored.
+    office.copies[0]
+        .apply(Edit::AddEvent(event("cup-playoff-2", 3, Some("cup"))))
+        .expect("a second play-off");
+    let cup = office.copies[1]
+        .book()
+        .live_event("cup")
+        .expect("the event on the copy");
+    office.copies[1]
+        .apply(Edit::SetResult {
+            event: cup,
+            round: 1,
+            board: 1,
+            result: Some(GameResult::DRAW),
+        })
+        .expect("a result in the event, made without following the second play-off");
+    let holder = office.holder.lock().expect("holder");
+    assert_invariant(&holder).expect("the holder's ratings");
+    for copy in &mut office.copies {
+        copy.catch_up().expect("follow");
+        assert_same(copy, &holder).expect("the copy is the holder's record");
+        assert_invariant(copy).expect("the copy's ratings");
+    }
+}
+
 fn said(out: &std::process::Output) -> String {
     format!(
         "{}{}",
