@@ -487,25 +487,11 @@ fn an_edit_crossed_by_another_officers_edit_on_a_record_it_relies_on_is_refused(
 /// scratch.
 #[test]
 fn an_event_a_play_off_added_meanwhile_decides_is_neither_undone_nor_deleted() {
-    use ratedesk::model::{Event, Game};
     let mut office = office(2);
     for (k, copy) in office.copies.iter_mut().enumerate() {
         copy.acting_for(Some(format!("officer{k}")));
     }
-    let day = |d| chrono::NaiveDate::from_ymd_opt(2011, 3, d).expect("date");
-    let event = |id: &str, d, of: Option<&str>| Event {
-        playoff_of: of.map(str::to_string),
-        games: vec![Game {
-            round: 1,
-            board: 1,
-            white: 0,
-            black: Some(1),
-            result: Some(GameResult::WHITE_WINS),
-            date: None,
-            received: None,
-        }],
-        ..Event::new(id, day(d), day(d))
-    };
+    let event = |id: &str, d, of| crate::playoffs::event(id, d, 90, of);
     let holder_log = |office: &Office| office.holder.lock().expect("holder").audit().len();
     // The event by one officer, its play-off by the other (who has followed the first).
     office.copies[0]

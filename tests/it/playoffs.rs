@@ -13,7 +13,8 @@ fn day(d: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(2025, 5, d).expect("date")
 }
 
-fn event(id: &str, d: u32, minutes: u32, playoff_of: Option<&str>) -> Event {
+/// An event of one game (player 0 beats player 1) on day `d`, deciding `playoff_of`.
+pub(crate) fn event(id: &str, d: u32, minutes: u32, playoff_of: Option<&str>) -> Event {
     Event {
         time_control: Some(TimeControl {
             base_seconds: minutes * 60,
