@@ -232,6 +232,9 @@ struct Entry {
     key: String,
     /// The folded id, its number without letters, and the FIDE id, for exact matches.
     ids: [String; 3],
+    /// The key's characters, and those that begin a word of it ([`char_mask`],
+    /// [`starts_mask`]).
+    masks: (u64, u64),
 }
 
 impl Entry {
@@ -251,6 +254,7 @@ impl Entry {
         Self {
             player,
             order: collation.key(&order.write(&info.name)),
+            masks: (char_mask(&key), starts_mask(&key)),
             key,
             ids: [id, number, fide],
         }
@@ -285,8 +289,8 @@ impl Keys {
         for (k, entry) in entries.into_iter().enumerate() {
             keys.text.push_str(&entry.key);
             keys.ends.push(keys.text.len() as u32);
-            keys.masks.push(char_mask(&entry.key));
-            keys.starts.push(starts_mask(&entry.key));
+            keys.masks.push(entry.masks.0);
+            keys.starts.push(entry.masks.1);
             keys.players.push(entry.player);
             for id in entry.ids.into_iter().filter(|id| !id.is_empty()) {
                 keys.ids.push((id.into_boxed_str(), k as u32));

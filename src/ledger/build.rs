@@ -315,8 +315,9 @@ impl<R: Rulebook> Ledger<R> {
         let mut ledger = Self::empty(lists, book);
         let ((members, placed, plays), (states, reached)) = std::thread::scope(|s| {
             let states = s.spawn(|| stored_states(&units, book.players.len(), lists));
-            // The other core reads the stored states meanwhile.
-            let placements = placements(rulebook, book, lists, 1);
+            // The stored states are read beside them; the events' placements are shared out
+            // among the cores (the one reading the states joins in when done).
+            let placements = placements(rulebook, book, lists, threads());
             match states.join() {
                 Ok(states) => (placements, states),
                 Err(panic) => std::panic::resume_unwind(panic),

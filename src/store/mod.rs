@@ -95,6 +95,11 @@ const OFFICERS: &str = "officers";
 /// an older ratedesk refuses a database of a newer schema.
 pub const SCHEMA_VERSION: u64 = 4;
 
+/// Event records read from the tree and decoded together on the cores ([`Store::load`]), and
+/// how many make one core's job: a batch is a few megabytes of records at national size.
+const EVENTS_A_BATCH: usize = 512;
+const EVENTS_A_JOB: usize = 16;
+
 /// sled's page cache: enough for a national federation's working set, far under the 500 MB
 /// memory target (sled's default is 1 GiB).
 const CACHE_BYTES: u64 = 64 * 1024 * 1024;
@@ -663,28 +668,46 @@ impl Store {
             status.push(rec.status);
         }
         let players = book.players.len();
-        for item in self.events.iter() {
-            let (k, v) = item.map_err(|e| self.fail(e))?;
-            read.events += 1;
-            let id = codec::id_of(&k).ok_or_else(|| bad("event key", &"short key"))? as usize;
-            let rec: EventRecord = legacy::event_record(&v).map_err(|e| bad("event record", &e))?;
-            if let Some(g) = rec
-                .event
-                .games
-                .iter()
-                .find(|g| g.white >= players || g.black.is_some_and(|b| b >= players))
-            {
-                return Err(bad(
-                    "event record",
-                    &format!("event {id}, round {}: unknown player", g.round),
-                ));
+        // The events (their games: most of what is read) are decoded on every core, a batch
+        // read from the tree at a time, so that few records are held undecoded at once.
+        let mut events = self.events.iter();
+        let mut batch: Vec<(sled::IVec, sled::IVec)> = Vec::with_capacity(EVENTS_A_BATCH);
+        loop {
+            batch.clear();
+            for item in events.by_ref().take(EVENTS_A_BATCH) {
+                batch.push(item.map_err(|e| self.fail(e))?);
             }
-            while book.events.len() < id {
-                book.events.push(placeholder_event());
-                book.live.push(false);
+            if batch.is_empty() {
+                break;
             }
-            book.events.push(rec.event);
-            book.live.push(rec.live);
+            let jobs: Vec<&[(sled::IVec, sled::IVec)]> = batch.chunks(EVENTS_A_JOB).collect();
+            let decoded = crate::cores::map_on_cores(&jobs, crate::cores::threads(), |job| {
+                job.iter()
+                    .map(|(_, v)| legacy::event_record(v))
+                    .collect::<Vec<_>>()
+            });
+            for ((k, _), rec) in batch.iter().zip(decoded.into_iter().flatten()) {
+                read.events += 1;
+                let id = codec::id_of(k).ok_or_else(|| bad("event key", &"short key"))? as usize;
+                let rec: EventRecord = rec.map_err(|e| bad("event record", &e))?;
+                if let Some(g) = rec
+                    .event
+                    .games
+                    .iter()
+                    .find(|g| g.white >= players || g.black.is_some_and(|b| b >= players))
+                {
+                    return Err(bad(
+                        "event record",
+                        &format!("event {id}, round {}: unknown player", g.round),
+                    ));
+                }
+                while book.events.len() < id {
+                    book.events.push(placeholder_event());
+                    book.live.push(false);
+                }
+                book.events.push(rec.event);
+                book.live.push(rec.live);
+            }
         }
         Ok((book, status, read))
     }

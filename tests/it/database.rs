@@ -859,3 +859,45 @@ fn isl_and_tsf_backups_round_trip() {
         );
     }
 }
+
+/// A record of more events than are read and decoded in one batch when the database opens
+/// (they are decoded on every core, a batch at a time): every event comes back in its place,
+/// with its games, and its ratings are those stored.
+#[test]
+fn a_record_of_many_events_reads_back_each_in_its_place() {
+    use crate::playoffs::{desk, event};
+    use ratedesk::app::{Desk, Edit, ImportedPlayer};
+    use ratedesk::model::{Event, GameResult};
+    use ratedesk::rules::ssl::Ssl;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = desk(dir.path());
+    let events: Vec<Event> = (0..1_300u32)
+        .map(|k| {
+            let mut ev = event(
+                &format!("e{k:04}"),
+                1 + k % 28,
+                [90, 15, 5][k as usize % 3],
+                None,
+            );
+            if k % 7 == 0 {
+                ev.games[0].result = Some(GameResult::DRAW);
+            }
+            ev
+        })
+        .collect();
+    desk.apply(Edit::Import {
+        players: vec![ImportedPlayer::Existing(0), ImportedPlayer::Existing(1)],
+        events,
+    })
+    .expect("imported");
+    let deleted = desk.book().live_event("e0700").expect("an event");
+    desk.apply(Edit::DeleteEvent(deleted)).expect("deleted");
+    let (events, live) = (desk.book().events.clone(), desk.book().live.clone());
+    let units = format!("{:?}", desk.ledger().units());
+    desk.close().expect("close");
+    let reopened = Desk::open(dir.path(), Ssl).expect("reopen");
+    assert_eq!(reopened.book().events, events);
+    assert_eq!(reopened.book().live, live);
+    assert_eq!(format!("{:?}", reopened.ledger().units()), units);
+    assert!(reopened.check().is_empty(), "{:?}", reopened.check());
+}

@@ -36,7 +36,8 @@ pub(crate) fn event(id: &str, d: u32, minutes: u32, playoff_of: Option<&str>) ->
     }
 }
 
-fn desk(dir: &std::path::Path) -> Desk<Ssl> {
+/// A desk of two rated players.
+pub(crate) fn desk(dir: &std::path::Path) -> Desk<Ssl> {
     let mut desk = Desk::open(dir, Ssl).expect("open");
     for k in 0..2 {
         let state = Some(SslState {
