@@ -196,8 +196,9 @@ impl<R: Federation> Desk<R> {
     }
 
     /// What an entry stored since `at` changed that `changes` also touch — the same player's
-    /// record, or a player of their games; the same event, or the event of their games; the
-    /// same game — named with who changed it. `None`: nothing crossed them.
+    /// record, or a player of their games; the same event, or the event of their games; an
+    /// event's id and a play-off linked to it (SSL 2.10); the same game — named with who
+    /// changed it. `None`: nothing crossed them.
     pub(super) fn crossed<'a>(
         &self,
         changes: impl Iterator<Item = &'a Change<R>>,
@@ -222,7 +223,12 @@ impl<R: Federation> Desk<R> {
                             "event {}",
                             self.book.events.get(e).map_or("?", |ev| ev.id.as_str())
                         ),
-                        Crossed::Decided(id) => format!("a play-off of event {id}"),
+                        Crossed::Decided { id, linked: true } => {
+                            format!("a play-off of event {id}")
+                        }
+                        Crossed::Decided { id, linked: false } => {
+                            format!("event {id}, deleted or renamed")
+                        }
                         Crossed::Game((e, round, board)) => format!(
                             "round {round} board {board} of {}",
                             self.book.events.get(e).map_or("?", |ev| ev.id.as_str())
@@ -577,8 +583,12 @@ enum Crossed {
     Player(PlayerIdx),
     Event(usize),
     /// The id of an event one deletes (or renames) and a play-off the other links to it
-    /// (SSL 2.10).
-    Decided(String),
+    /// (SSL 2.10); `linked`: the other (the entry stored) linked the play-off, else it deleted
+    /// or renamed the event.
+    Decided {
+        id: String,
+        linked: bool,
+    },
     Game((usize, u32, u32)),
 }
 
@@ -625,7 +635,10 @@ impl Touches {
     /// or playing in the other; an event changed by one and changed, or holding a game
     /// changed, in the other; an event deleted or renamed by one and the event a play-off is
     /// linked to by the other (SSL 2.10); the same game. Two results on other boards of one
-    /// event, two games of one player, or two play-offs of one event, do not cross.
+    /// event, two games of one player, or two play-offs of one event, do not cross. Ids are
+    /// matched as text, whichever slot bore them: an id deleted with an event entered under it
+    /// since crosses a play-off linked to it even when the one the play-off names is another —
+    /// refused, on the side of caution, where the two could have been told apart.
     fn crossing(&self, other: &Self) -> Option<Crossed> {
         let player = |a: &Self, b: &Self| {
             a.records
@@ -646,8 +659,11 @@ impl Touches {
             return Some(Crossed::Event(e));
         }
         let decided = |a: &Self, b: &Self| a.ids_gone.intersection(&b.linked).next().cloned();
-        if let Some(id) = decided(self, other).or_else(|| decided(other, self)) {
-            return Some(Crossed::Decided(id));
+        if let Some(id) = decided(self, other) {
+            return Some(Crossed::Decided { id, linked: true });
+        }
+        if let Some(id) = decided(other, self) {
+            return Some(Crossed::Decided { id, linked: false });
         }
         self.games
             .iter()

@@ -315,8 +315,9 @@ impl<R: Rulebook> Ledger<R> {
         let mut ledger = Self::empty(lists, book);
         let ((members, placed, plays), (states, reached)) = std::thread::scope(|s| {
             let states = s.spawn(|| stored_states(&units, book.players.len(), lists));
-            // The stored states are read beside them; the events' placements are shared out
-            // among the cores (the one reading the states joins in when done).
+            // The stored states are read on a thread beside them; the events' placements are
+            // shared out among the cores too (three threads on two cores while the states are
+            // read: the placements' jobs are taken one at a time, so none waits on another).
             let placements = placements(rulebook, book, lists, threads());
             match states.join() {
                 Ok(states) => (placements, states),

@@ -482,9 +482,10 @@ fn an_edit_crossed_by_another_officers_edit_on_a_record_it_relies_on_is_refused(
 
 /// A play-off names the event it decides (SSL 2.10), which stays while it does: an officer's
 /// undo of the event, or its deletion, made on a copy that has not yet shown another officer's
-/// play-off of it, is refused, nothing is stored, and the message names the play-off's link; a second play-off,
-/// and a result in the event, are stored; every copy ends with the holder's record, rated as from
-/// scratch.
+/// play-off of it, is refused, nothing is stored, and the message names the play-off's link;
+/// so is the redo of a play-off whose event another officer deleted meanwhile, naming the
+/// deletion; a second play-off, and a result in the event, are stored; every copy ends with the
+/// holder's record, rated as from scratch.
 #[test]
 fn an_event_a_play_off_added_meanwhile_decides_is_neither_undone_nor_deleted() {
     let mut office = office(2);
@@ -541,6 +542,40 @@ fn an_event_a_play_off_added_meanwhile_decides_is_neither_undone_nor_deleted() {
             .contains("changed meanwhile: a play-off of event league (#"),
         "{refused}"
     );
+    assert_eq!(holder_log(&office), before);
+    // A play-off made and undone by one officer, its event deleted by the other, the play-off
+    // redone by the first on his copy as it stood: refused, naming the deletion.
+    office.copies[1].catch_up().expect("follow");
+    office.copies[1]
+        .apply(Edit::AddEvent(event("open", 7, None)))
+        .expect("the event");
+    office.copies[0].catch_up().expect("follow");
+    office.copies[0]
+        .apply(Edit::AddEvent(event("open-playoff", 8, Some("open"))))
+        .expect("its play-off");
+    office.copies[0]
+        .undo()
+        .expect("undo")
+        .expect("the play-off undone");
+    office.copies[1].catch_up().expect("follow");
+    let open = office.copies[1]
+        .book()
+        .live_event("open")
+        .expect("the event on the copy");
+    office.copies[1]
+        .apply(Edit::DeleteEvent(open))
+        .expect("no play-off decides it now");
+    let before = holder_log(&office);
+    let refused = office.copies[0]
+        .redo()
+        .expect_err("its event was deleted meanwhile");
+    assert!(
+        refused
+            .to_string()
+            .contains("event open, deleted or renamed (#"),
+        "{refused}"
+    );
+    assert!(refused.to_string().contains(", officer1)"), "{refused}");
     assert_eq!(holder_log(&office), before);
     // A second play-off of the event, and a result keyed in the first meanwhile: stored.
     office.copies[0]
