@@ -689,7 +689,7 @@ impl Store {
             for ((k, _), rec) in batch.iter().zip(decoded.into_iter().flatten()) {
                 read.events += 1;
                 let id = codec::id_of(k).ok_or_else(|| bad("event key", &"short key"))? as usize;
-                let rec: EventRecord = rec.map_err(|e| bad("event record", &e))?;
+                let rec: EventRecord = rec.map_err(|e| bad(&format!("event record {id}"), &e))?;
                 if let Some(g) = rec
                     .event
                     .games
