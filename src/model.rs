@@ -658,7 +658,19 @@ impl NameOrder {
 /// without them is found too.
 pub fn fold_name(name: &str) -> String {
     let mut folded = String::with_capacity(name.len());
+    fold_name_into(name, &mut folded);
+    folded
+}
+
+/// [`fold_name`], written at the end of `folded` (an index of many names folds them into one
+/// text).
+pub fn fold_name_into(name: &str, folded: &mut String) {
     for c in name.chars() {
+        // ASCII folds to its lowercase (most of most names).
+        if c.is_ascii() {
+            folded.push(c.to_ascii_lowercase());
+            continue;
+        }
         // Turkish İ lowercases to i with a combining dot: fold it before lowercasing.
         if c == 'İ' {
             folded.push('i');
@@ -672,7 +684,6 @@ pub fn fold_name(name: &str) -> String {
             }
         }
     }
-    folded
 }
 
 /// What one lowercase letter folds to.

@@ -15,7 +15,7 @@ use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
 use crate::cores::{map_on_cores, threads};
-use crate::model::{NameOrder, PlayerIdx, PlayerInfo, fold_name};
+use crate::model::{NameOrder, PlayerIdx, PlayerInfo, fold_name, fold_name_into};
 
 /// A name's place in a list sorted by `alphabet` (lowercase letters in their order): each
 /// letter by its position; a letter outside it (é in Finnish) as its folded letters; what is no
@@ -66,28 +66,45 @@ impl Collation {
 
     fn key(&self, name: &str) -> Vec<u32> {
         let mut key = Vec::with_capacity(name.len());
+        self.places(name, |place| key.push(place));
+        key
+    }
+
+    /// The key of `name` written at the end of `bytes`: a place below 255 as its byte, a higher
+    /// one as 255 and its four bytes (big-endian). No place's bytes begin another's, and they
+    /// are in the places' order, so keys compared as bytes compare as their places do.
+    fn write_bytes(&self, name: &str, bytes: &mut Vec<u8>) {
+        self.places(name, |place| match u8::try_from(place) {
+            Ok(small) if small < u8::MAX => bytes.push(small),
+            _ => {
+                bytes.push(u8::MAX);
+                bytes.extend_from_slice(&place.to_be_bytes());
+            }
+        });
+    }
+
+    /// The places of `name`'s characters, in order ([`collation_key`]).
+    fn places(&self, name: &str, mut push: impl FnMut(u32)) {
         let mut letter = |c: char| {
             if let Some(p) = self.place(c) {
-                key.push(p);
+                push(p);
             } else if c.is_alphanumeric() {
                 let folded = fold_name(&c.to_string());
-                key.extend(
-                    folded
-                        .chars()
-                        .map(|f| self.place(f).unwrap_or(u32::from(f) + 1_000)),
-                );
+                folded
+                    .chars()
+                    .for_each(|f| push(self.place(f).unwrap_or(u32::from(f) + 1_000)));
             } else {
-                key.push(0);
+                push(0);
             }
         };
         for c in name.chars() {
             match c {
                 'I' if self.turkish => letter('ı'),
                 'İ' => letter('i'),
+                c if c.is_ascii() => letter(c.to_ascii_lowercase()),
                 c => c.to_lowercase().for_each(&mut letter),
             }
         }
-        key
     }
 }
 
@@ -223,47 +240,157 @@ struct Step {
     found: Vec<PlayerIdx>,
 }
 
-/// A player's keys, as the index is built from them.
-struct Entry {
+/// The keys of a run of players, built on one core and sorted in the list's order: the texts
+/// one after another, and a row per player saying where his are.
+struct Run {
+    /// Folded name, id, FIDE id and club of each player, as matched.
+    text: String,
+    /// Each player's place in the alphabet's order ([`Collation::write_bytes`]).
+    order: Vec<u8>,
+    rows: Vec<Row>,
+}
+
+/// Where one player's keys are in his [`Run`] (byte ranges of its texts).
+#[derive(Clone, Copy)]
+struct Row {
     player: PlayerIdx,
-    /// His place in the alphabet's order.
-    order: Vec<u32>,
-    /// Folded name, id, FIDE id and club, as matched.
-    key: String,
-    /// The folded id, its number without letters, and the FIDE id, for exact matches.
-    ids: [String; 3],
+    key: (u32, u32),
+    /// The first eight bytes of the order ([`prefix`]), then where it is.
+    first: u64,
+    order: (u32, u32),
     /// The key's characters, and those that begin a word of it ([`char_mask`],
     /// [`starts_mask`]).
     masks: (u64, u64),
+    /// Within the key, for exact matches: the folded id, its number without letters (from its
+    /// first digit to its end; empty without a digit) and the FIDE id (empty without one).
+    id: (u32, u32),
+    number: u32,
+    fide: (u32, u32),
 }
 
-impl Entry {
-    fn of(player: PlayerIdx, info: &PlayerInfo, collation: &Collation, order: NameOrder) -> Self {
-        let fide = info.fide_id.map(|f| format!(" {f}")).unwrap_or_default();
-        let club = info
-            .club
-            .as_deref()
-            .map(|c| format!(" {}", fold_name(c)))
-            .unwrap_or_default();
-        let id = fold_name(&info.id);
-        let key = format!("{} {id}{fide}{club}", fold_name(&info.name));
-        let number = id
-            .trim_start_matches(|c: char| !c.is_ascii_digit())
-            .to_string();
-        let fide = info.fide_id.map(|f| f.to_string()).unwrap_or_default();
-        Self {
-            player,
-            order: collation.key(&order.write(&info.name)),
-            masks: (char_mask(&key), starts_mask(&key)),
-            key,
-            ids: [id, number, fide],
+impl Run {
+    /// The keys of `listed`, sorted.
+    fn build(
+        listed: &[PlayerIdx],
+        players: &[PlayerInfo],
+        collation: &Collation,
+        order: NameOrder,
+    ) -> Self {
+        let bytes: usize = listed
+            .iter()
+            .map(|&p| {
+                let info = &players[p];
+                info.name.len() + info.id.len() + info.club.as_ref().map_or(0, String::len) + 16
+            })
+            .sum();
+        let mut run = Self {
+            text: String::with_capacity(bytes),
+            order: Vec::with_capacity(bytes),
+            rows: Vec::with_capacity(listed.len()),
+        };
+        for &p in listed {
+            run.push(p, &players[p], collation, order);
         }
+        let mut rows = std::mem::take(&mut run.rows);
+        rows.sort_unstable_by(|a, b| listed_order((&run, a), (&run, b)));
+        run.rows = rows;
+        run
+    }
+
+    fn push(
+        &mut self,
+        player: PlayerIdx,
+        info: &PlayerInfo,
+        collation: &Collation,
+        order: NameOrder,
+    ) {
+        let text = &mut self.text;
+        let at = |text: &String| text.len() as u32;
+        let start = at(text);
+        fold_name_into(&info.name, text);
+        text.push(' ');
+        let id = at(text);
+        fold_name_into(&info.id, text);
+        let id = (id, at(text));
+        let number = text[id.0 as usize..]
+            .find(|c: char| c.is_ascii_digit())
+            .map_or(id.1, |digit| id.0 + digit as u32);
+        let fide = match info.fide_id {
+            Some(fide) => {
+                text.push(' ');
+                let from = at(text);
+                text.push_str(&fide.to_string());
+                (from, at(text))
+            }
+            None => (id.1, id.1),
+        };
+        if let Some(club) = &info.club {
+            text.push(' ');
+            fold_name_into(club, text);
+        }
+        let key = &text[start as usize..];
+        let masks = (char_mask(key), starts_mask(key));
+        let order_start = self.order.len() as u32;
+        collation.write_bytes(&order.write(&info.name), &mut self.order);
+        let order = (order_start, self.order.len() as u32);
+        self.rows.push(Row {
+            player,
+            key: (start, at(text)),
+            first: prefix(&self.order[order.0 as usize..]),
+            order,
+            masks,
+            id,
+            number,
+            fide,
+        });
+    }
+
+    fn text(&self, (from, to): (u32, u32)) -> &str {
+        &self.text[from as usize..to as usize]
+    }
+
+    fn bytes(&self, (from, to): (u32, u32)) -> &[u8] {
+        &self.text.as_bytes()[from as usize..to as usize]
+    }
+
+    fn order_of(&self, row: &Row) -> &[u8] {
+        &self.order[row.order.0 as usize..row.order.1 as usize]
     }
 }
 
-/// Every key in the list's order, held compactly (a million players are a few tens of
-/// megabytes): the texts one after another, where each ends, each key's characters, and its
-/// player.
+/// The list's order of two players' rows: by the alphabet's order of their names, then by their
+/// keys, then by player.
+fn listed_order((a_run, a): (&Run, &Row), (b_run, b): (&Run, &Row)) -> std::cmp::Ordering {
+    a.first
+        .cmp(&b.first)
+        .then_with(|| a_run.order_of(a).cmp(b_run.order_of(b)))
+        .then_with(|| a_run.bytes(a.key).cmp(b_run.bytes(b.key)))
+        .then(a.player.cmp(&b.player))
+}
+
+/// The first eight bytes of a text as a number (zeros after a shorter one): most texts are
+/// told apart by it without reading them. Texts compared by it and then by their bytes are in
+/// a total order, equal when their bytes are.
+fn prefix(bytes: &[u8]) -> u64 {
+    let mut first = [0; 8];
+    let n = bytes.len().min(8);
+    first[..n].copy_from_slice(&bytes[..n]);
+    u64::from_be_bytes(first)
+}
+
+/// An id, id number or FIDE id of a key, where it is in the keys' text.
+#[derive(Clone, Copy)]
+struct IdAt {
+    prefix: u64,
+    at: u32,
+    len: u32,
+    /// The key's position.
+    k: u32,
+}
+
+/// Every key in the list's order, held compactly (a million players take under 200 MB, a
+/// fifth of it the texts): the texts one after another, where each ends, each key's
+/// characters, its player, and where its ids are.
 struct Keys {
     text: String,
     ends: Vec<u32>,
@@ -271,34 +398,69 @@ struct Keys {
     /// Per key, the characters that begin a word of it ([`starts_mask`]).
     starts: Vec<u64>,
     players: Vec<PlayerIdx>,
-    /// Every non-empty id, id number and FIDE id with its key's position, sorted by the id:
-    /// an exact match is a binary search.
-    ids: Vec<(Box<str>, u32)>,
+    /// Every non-empty id, id number and FIDE id with its key's position, sorted by the id
+    /// (then by position): an exact match is a binary search.
+    ids: Vec<IdAt>,
 }
 
 impl Keys {
-    fn new(entries: Vec<Entry>) -> Self {
+    /// The keys of sorted runs, merged in the list's order.
+    fn new(runs: Vec<Run>) -> Self {
+        let count: usize = runs.iter().map(|run| run.rows.len()).sum();
         let mut keys = Self {
-            text: String::with_capacity(entries.iter().map(|e| e.key.len()).sum()),
-            ends: Vec::with_capacity(entries.len()),
-            masks: Vec::with_capacity(entries.len()),
-            starts: Vec::with_capacity(entries.len()),
-            players: Vec::with_capacity(entries.len()),
-            ids: Vec::new(),
+            text: String::with_capacity(runs.iter().map(|run| run.text.len()).sum()),
+            ends: Vec::with_capacity(count),
+            masks: Vec::with_capacity(count),
+            starts: Vec::with_capacity(count),
+            players: Vec::with_capacity(count),
+            ids: Vec::with_capacity(3 * count),
         };
-        for (k, entry) in entries.into_iter().enumerate() {
-            keys.text.push_str(&entry.key);
-            keys.ends.push(keys.text.len() as u32);
-            keys.masks.push(entry.masks.0);
-            keys.starts.push(entry.masks.1);
-            keys.players.push(entry.player);
-            for id in entry.ids.into_iter().filter(|id| !id.is_empty()) {
-                keys.ids.push((id.into_boxed_str(), k as u32));
+        let mut next = vec![0; runs.len()];
+        loop {
+            let mut first: Option<(usize, &Row)> = None;
+            for (r, run) in runs.iter().enumerate() {
+                if let Some(row) = run.rows.get(next[r])
+                    && first
+                        .is_none_or(|(f, best)| listed_order((run, row), (&runs[f], best)).is_lt())
+                {
+                    first = Some((r, row));
+                }
+            }
+            let Some((r, row)) = first else { break };
+            next[r] += 1;
+            keys.push(&runs[r], row);
+        }
+        let text = keys.text.as_bytes();
+        let id_text = |id: &IdAt| &text[id.at as usize..(id.at + id.len) as usize];
+        keys.ids.sort_unstable_by(|a, b| {
+            a.prefix
+                .cmp(&b.prefix)
+                .then_with(|| id_text(a).cmp(id_text(b)))
+                .then(a.k.cmp(&b.k))
+        });
+        keys.ids
+            .dedup_by(|a, b| a.k == b.k && a.prefix == b.prefix && id_text(a) == id_text(b));
+        keys
+    }
+
+    fn push(&mut self, run: &Run, row: &Row) {
+        let k = self.players.len() as u32;
+        let base = self.text.len() as u32;
+        self.text.push_str(run.text(row.key));
+        self.ends.push(self.text.len() as u32);
+        self.masks.push(row.masks.0);
+        self.starts.push(row.masks.1);
+        self.players.push(row.player);
+        for (from, to) in [row.id, (row.number, row.id.1), row.fide] {
+            if to > from {
+                self.ids.push(IdAt {
+                    prefix: prefix(run.bytes((from, to))),
+                    at: base + (from - row.key.0),
+                    len: to - from,
+                    k,
+                });
             }
         }
-        keys.ids.sort_unstable();
-        keys.ids.dedup();
-        keys
     }
 
     fn len(&self) -> usize {
@@ -310,15 +472,22 @@ impl Keys {
         &self.text[start..self.ends[k] as usize]
     }
 
+    fn id_text(&self, id: &IdAt) -> &[u8] {
+        &self.text.as_bytes()[id.at as usize..(id.at + id.len) as usize]
+    }
+
     /// The positions of the keys whose id, id number or FIDE id is exactly `query`, ascending.
     fn exactly(&self, query: &str) -> Vec<u32> {
-        let from = self.ids.partition_point(|(id, _)| &**id < query);
+        let query = query.as_bytes();
+        let first = prefix(query);
+        let from = self
+            .ids
+            .partition_point(|id| (id.prefix, self.id_text(id)) < (first, query));
         let mut found: Vec<u32> = self.ids[from..]
             .iter()
-            .take_while(|(id, _)| &**id == query)
-            .map(|&(_, k)| k)
+            .take_while(|id| id.prefix == first && self.id_text(id) == query)
+            .map(|id| id.k)
             .collect();
-        found.sort_unstable();
         found.dedup();
         found
     }
@@ -349,20 +518,15 @@ impl SearchIndex {
         let listed: Vec<PlayerIdx> = (0..players.len())
             .filter(|&p| active.get(p).copied().unwrap_or(false))
             .collect();
-        // Each player's keys are folded on both cores, a block of players at a time.
-        let blocks: Vec<&[PlayerIdx]> = listed.chunks(1024).collect();
-        let mut entries: Vec<Entry> = map_on_cores(&blocks, threads(), |block| {
-            block
-                .iter()
-                .map(|&p| Entry::of(p, &players[p], &collation, order))
-                .collect::<Vec<Entry>>()
-        })
-        .into_iter()
-        .flatten()
-        .collect();
-        entries.sort_by(|a, b| a.order.cmp(&b.order).then_with(|| a.key.cmp(&b.key)));
+        // A run of players a core: folded and sorted there, then merged here.
+        let runs: Vec<&[PlayerIdx]> = listed
+            .chunks(listed.len().div_ceil(threads()).max(1))
+            .collect();
+        let runs = map_on_cores(&runs, threads(), |run| {
+            Run::build(run, players, &collation, order)
+        });
         Self {
-            keys: Keys::new(entries),
+            keys: Keys::new(runs),
             fuzzy_at_most: FUZZY_AT_MOST,
             typed: std::cell::RefCell::new(Vec::new()),
         }
@@ -773,5 +937,73 @@ mod tests {
                 "Şahin, Eren"
             ]
         );
+    }
+
+    #[test]
+    fn ids_that_begin_alike_are_told_apart_exactly() {
+        // The same first eight characters: only the whole id (or FIDE id) is exact.
+        let players = vec![
+            player("TUR12345678", "Kaya, Ali", Some(123_456_789)),
+            player("TUR12345679", "Kaya, Ali", Some(123_456_780)),
+            player("TUR1234567", "Kaya, Ali", None),
+        ];
+        let index = SearchIndex::new(&players, &[true; 3], TURKISH, NameOrder::GivenFirst);
+        assert_eq!(index.keys.exactly("tur12345679"), vec![index_of(&index, 1)]);
+        assert_eq!(index.keys.exactly("12345678"), vec![index_of(&index, 0)]);
+        assert_eq!(index.keys.exactly("1234567"), vec![index_of(&index, 2)]);
+        assert_eq!(index.keys.exactly("123456780"), vec![index_of(&index, 1)]);
+        assert!(index.keys.exactly("tur123456").is_empty());
+        assert!(index.keys.exactly("1234567890").is_empty());
+        assert_eq!(index.search("123456789").first(), Some(&0));
+        assert_eq!(index.search("tur1234567").first(), Some(&2));
+    }
+
+    /// The key position of `player` in the index.
+    fn index_of(index: &SearchIndex, player: PlayerIdx) -> u32 {
+        let k = index.keys.players.iter().position(|&p| p == player);
+        k.expect("an indexed player") as u32
+    }
+
+    proptest::proptest! {
+        /// The index lists players as their names sort by the alphabet's order (then by their
+        /// keys, then by player), whatever the characters — letters of the alphabet, letters
+        /// outside it, digits, punctuation — and finds each by his exact id.
+        #[test]
+        fn the_listing_is_the_alphabets_order_and_every_id_is_found_exactly(
+            names in proptest::collection::vec("[A-Za-zÄÖÅäöåÇçĞğIıİiŞşÜüÞþÆæéΩωЖжЯя0-9 ,-]{0,14}", 1..60),
+            turkish in proptest::bool::ANY,
+            clubs in proptest::collection::vec(proptest::option::of("[A-Za-zä ]{0,6}"), 60),
+        ) {
+            let alphabet = if turkish { TURKISH } else { FINNISH };
+            let order = if turkish { NameOrder::GivenFirst } else { NameOrder::SurnameFirst };
+            let players: Vec<PlayerInfo> = names
+                .iter()
+                .enumerate()
+                .map(|(i, name)| PlayerInfo {
+                    club: clubs[i].clone(),
+                    ..player(&format!("X{}", 1_000_000_000 + i * 7), name, (i % 3 == 0).then_some(20_000_000 + i as u64))
+                })
+                .collect();
+            let active = vec![true; players.len()];
+            let index = SearchIndex::new(&players, &active, alphabet, order);
+            let key = |info: &PlayerInfo| {
+                let fide = info.fide_id.map(|f| format!(" {f}")).unwrap_or_default();
+                let club = info.club.as_deref().map(|c| format!(" {}", fold_name(c))).unwrap_or_default();
+                format!("{} {}{fide}{club}", fold_name(&info.name), fold_name(&info.id))
+            };
+            let mut expected: Vec<PlayerIdx> = (0..players.len()).collect();
+            expected.sort_by_cached_key(|&p| {
+                (collation_key(&order.write(&players[p].name), alphabet), key(&players[p]), p)
+            });
+            proptest::prop_assert_eq!(index.search(""), expected);
+            for (p, info) in players.iter().enumerate() {
+                let k = index_of(&index, p);
+                proptest::prop_assert_eq!(index.keys.key(k as usize), key(info));
+                proptest::prop_assert_eq!(index.keys.exactly(&fold_name(&info.id)), vec![k]);
+                if let Some(fide) = info.fide_id {
+                    proptest::prop_assert_eq!(index.keys.exactly(&fide.to_string()), vec![k]);
+                }
+            }
+        }
     }
 }
