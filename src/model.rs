@@ -966,6 +966,22 @@ mod tests {
     }
 
     #[test]
+    fn ascii_folds_as_the_general_path_folds_it() {
+        // The fast path for ASCII must give what lowercasing and the letter table give.
+        for c in (0..128u8).map(char::from) {
+            let general: String = c
+                .to_lowercase()
+                .flat_map(|l| match fold_letter(l) {
+                    Fold::One(f) => vec![f],
+                    Fold::Two(s) => s.chars().collect(),
+                    Fold::Drop => vec![],
+                })
+                .collect();
+            assert_eq!(fold_name(&c.to_string()), general, "{c:?}");
+        }
+    }
+
+    #[test]
     fn names_fold_accents_and_case() {
         assert_eq!(fold_name("Järvinen, Väinö"), "jarvinen, vaino");
         assert_eq!(fold_name("Åberg"), "aberg");

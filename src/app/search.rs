@@ -514,13 +514,24 @@ impl SearchIndex {
     /// Builds the folded keys of the players marked `active`, listed by their names as the
     /// federation writes them (`order`) in the order of `alphabet`.
     pub fn new(players: &[PlayerInfo], active: &[bool], alphabet: &str, order: NameOrder) -> Self {
+        // A run of players a core: folded and sorted there, then merged here.
+        Self::in_runs(players, active, alphabet, order, threads())
+    }
+
+    /// [`SearchIndex::new`], its players built in `runs` runs (the same index however many).
+    fn in_runs(
+        players: &[PlayerInfo],
+        active: &[bool],
+        alphabet: &str,
+        order: NameOrder,
+        runs: usize,
+    ) -> Self {
         let collation = Collation::new(alphabet);
         let listed: Vec<PlayerIdx> = (0..players.len())
             .filter(|&p| active.get(p).copied().unwrap_or(false))
             .collect();
-        // A run of players a core: folded and sorted there, then merged here.
         let runs: Vec<&[PlayerIdx]> = listed
-            .chunks(listed.len().div_ceil(threads()).max(1))
+            .chunks(listed.len().div_ceil(runs.max(1)).max(1))
             .collect();
         let runs = map_on_cores(&runs, threads(), |run| {
             Run::build(run, players, &collation, order)
@@ -967,25 +978,33 @@ mod tests {
     proptest::proptest! {
         /// The index lists players as their names sort by the alphabet's order (then by their
         /// keys, then by player), whatever the characters — letters of the alphabet, letters
-        /// outside it, digits, punctuation — and finds each by his exact id.
+        /// outside it, digits, punctuation — and finds exactly the players whose id, id number
+        /// or FIDE id a query is, however many runs it is built in.
         #[test]
         fn the_listing_is_the_alphabets_order_and_every_id_is_found_exactly(
-            names in proptest::collection::vec("[A-Za-zÄÖÅäöåÇçĞğIıİiŞşÜüÞþÆæéΩωЖжЯя0-9 ,-]{0,14}", 1..60),
+            players in proptest::collection::vec(
+                (
+                    "[A-Za-zÄÖÅäöåÇçĞğIıİiŞşÜüÞþÆæéΩωЖжЯя0-9 ,-]{0,14}",
+                    "[A-Zİa-z ]{0,3}[0-9٣]{0,3}",
+                    proptest::option::of(0u64..40),
+                    proptest::option::of("[A-Za-zä ]{0,6}"),
+                ),
+                1..60,
+            ),
             turkish in proptest::bool::ANY,
-            clubs in proptest::collection::vec(proptest::option::of("[A-Za-zä ]{0,6}"), 60),
+            runs in 1usize..5,
         ) {
             let alphabet = if turkish { TURKISH } else { FINNISH };
             let order = if turkish { NameOrder::GivenFirst } else { NameOrder::SurnameFirst };
-            let players: Vec<PlayerInfo> = names
+            let players: Vec<PlayerInfo> = players
                 .iter()
-                .enumerate()
-                .map(|(i, name)| PlayerInfo {
-                    club: clubs[i].clone(),
-                    ..player(&format!("X{}", 1_000_000_000 + i * 7), name, (i % 3 == 0).then_some(20_000_000 + i as u64))
+                .map(|(name, id, fide, club)| PlayerInfo {
+                    club: club.clone(),
+                    ..player(id, name, *fide)
                 })
                 .collect();
             let active = vec![true; players.len()];
-            let index = SearchIndex::new(&players, &active, alphabet, order);
+            let index = SearchIndex::in_runs(&players, &active, alphabet, order, runs);
             let key = |info: &PlayerInfo| {
                 let fide = info.fide_id.map(|f| format!(" {f}")).unwrap_or_default();
                 let club = info.club.as_deref().map(|c| format!(" {}", fold_name(c))).unwrap_or_default();
@@ -996,13 +1015,26 @@ mod tests {
                 (collation_key(&order.write(&players[p].name), alphabet), key(&players[p]), p)
             });
             proptest::prop_assert_eq!(index.search(""), expected);
+            // Each player's ids as the index should know them: the folded id, its number from
+            // its first ASCII digit, the FIDE id (none of them empty).
+            let ids = |info: &PlayerInfo| {
+                let id = fold_name(&info.id);
+                let number = id.trim_start_matches(|c: char| !c.is_ascii_digit()).to_string();
+                let fide = info.fide_id.map(|f| f.to_string()).unwrap_or_default();
+                [id, number, fide].into_iter().filter(|id| !id.is_empty()).collect::<Vec<_>>()
+            };
+            let mut queries: Vec<String> = players.iter().flat_map(ids).collect();
+            queries.extend(["", "0", "x", "1 2"].map(String::from));
+            for query in &queries {
+                let mut found: Vec<u32> = (0..players.len())
+                    .filter(|&p| ids(&players[p]).contains(query))
+                    .map(|p| index_of(&index, p))
+                    .collect();
+                found.sort_unstable();
+                proptest::prop_assert_eq!(index.keys.exactly(query), found, "{:?}", query);
+            }
             for (p, info) in players.iter().enumerate() {
-                let k = index_of(&index, p);
-                proptest::prop_assert_eq!(index.keys.key(k as usize), key(info));
-                proptest::prop_assert_eq!(index.keys.exactly(&fold_name(&info.id)), vec![k]);
-                if let Some(fide) = info.fide_id {
-                    proptest::prop_assert_eq!(index.keys.exactly(&fide.to_string()), vec![k]);
-                }
+                proptest::prop_assert_eq!(index.keys.key(index_of(&index, p) as usize), key(info));
             }
         }
     }
