@@ -51,7 +51,7 @@ pub fn write_csv<R: Rulebook>(
     for (list, r) in rows {
         let ev = &book.events[r.event];
         for line in r.lines.iter() {
-            let opponent = &book.players[line.opponent];
+            let opponent = &book.players[line.opponent()];
             let date = ev
                 .games
                 .iter()

@@ -70,7 +70,9 @@ pub enum Performance {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameLine {
     pub round: u32,
-    pub opponent: PlayerIdx,
+    /// The opponent's player index, kept in 32 bits: a federation's ratings hold a line a game
+    /// a player ([`GameLine::opponent`]).
+    pub opponent: u32,
     pub halves: u8,
     /// The opponent's rating as this player's own calculation used it.
     pub opponent_rating: Rating,
@@ -78,6 +80,13 @@ pub struct GameLine {
     pub expected: Option<u8>,
     /// The player's running rating after this game (rounded).
     pub rating_after: Rating,
+}
+
+impl GameLine {
+    /// The opponent's player index.
+    pub fn opponent(&self) -> PlayerIdx {
+        self.opponent as PlayerIdx
+    }
 }
 
 /// The revision of the rating rules: raised whenever a rulebook rates some input differently
@@ -453,4 +462,58 @@ pub struct Previous<'a, R: Rulebook> {
     pub changed: &'a fixedbitset::FixedBitSet,
     /// The events (by index) that may have changed since, as a whole or in one of their games.
     pub events_changed: &'a std::collections::BTreeSet<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes as the store encodes records (bincode, standard configuration).
+    fn binary<T: Serialize>(value: &T) -> Vec<u8> {
+        bincode::serde::encode_to_vec(value, bincode::config::standard()).expect("encodes")
+    }
+
+    /// A game line as stored before its opponent was kept in 32 bits.
+    #[derive(Serialize)]
+    struct WithWideOpponent {
+        round: u32,
+        opponent: usize,
+        halves: u8,
+        opponent_rating: Rating,
+        expected: Option<u8>,
+        rating_after: Rating,
+    }
+
+    #[test]
+    fn a_game_line_is_stored_and_written_as_before_its_opponent_was_narrowed() {
+        for opponent in [0, 1, 250, 251, 65_535, 65_536, 999_999, u32::MAX] {
+            let line = GameLine {
+                round: 7,
+                opponent,
+                halves: 1,
+                opponent_rating: 1850,
+                expected: Some(64),
+                rating_after: 1903,
+            };
+            let wide = WithWideOpponent {
+                round: 7,
+                opponent: opponent as usize,
+                halves: 1,
+                opponent_rating: 1850,
+                expected: Some(64),
+                rating_after: 1903,
+            };
+            assert_eq!(binary(&line), binary(&wide), "{opponent}");
+            assert_eq!(
+                serde_json::to_string(&line).expect("json"),
+                serde_json::to_string(&wide).expect("json")
+            );
+            let back: GameLine =
+                bincode::serde::decode_from_slice(&binary(&wide), bincode::config::standard())
+                    .expect("decodes")
+                    .0;
+            assert_eq!(back, line);
+            assert_eq!(back.opponent(), opponent as PlayerIdx);
+        }
+    }
 }

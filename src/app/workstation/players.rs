@@ -255,8 +255,8 @@ impl<R: Federation> App<R> {
                 };
                 let game = ev.games.iter().find(|g| {
                     g.round == line.round
-                        && ((g.white == player && g.black == Some(line.opponent))
-                            || (g.black == Some(player) && g.white == line.opponent))
+                        && ((g.white == player && g.black == Some(line.opponent()))
+                            || (g.black == Some(player) && g.white == line.opponent()))
                 });
                 rows.push(GameRow {
                     event: h.event,
@@ -264,7 +264,7 @@ impl<R: Federation> App<R> {
                     date: game.and_then(|g| g.date).unwrap_or(ev.end),
                     round: line.round,
                     white: game.map(|g| g.white == player),
-                    opponent: line.opponent,
+                    opponent: line.opponent(),
                     opponent_rating: line.opponent_rating,
                     halves: line.halves,
                     expected: line.expected,

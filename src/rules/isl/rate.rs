@@ -215,7 +215,7 @@ impl RowBuilder<'_> {
                 let f = figures.and_then(|f| f.get(j));
                 GameLine {
                     round: c.round,
-                    opponent: c.opponent as PlayerIdx,
+                    opponent: c.opponent,
                     halves: c.halves,
                     opponent_rating: c.opponent_rating,
                     expected: f.map(|f| f.expected.clamp(0, 100) as u8),

@@ -90,7 +90,7 @@ pub(super) fn rate(unit: &Unit<'_, Ssl>) -> UnitOutcome<SslState, Title> {
             .zip(&after)
             .map(|((e, &(ri, _)), &rating_after)| GameLine {
                 round: e.round,
-                opponent: games.players[e.opponent],
+                opponent: games.players[e.opponent] as u32,
                 halves: e.halves,
                 opponent_rating: ri,
                 expected: Some(p_table(i64::from(ro) - i64::from(ri))),

@@ -269,7 +269,7 @@ fn player_rating(
         .zip(after)
         .map(|((e, &(ri, _)), &rating_after)| GameLine {
             round: e.round,
-            opponent: games.players[e.opponent],
+            opponent: games.players[e.opponent] as u32,
             halves: e.halves,
             opponent_rating: ri,
             expected: ro.map(|ro| p_capped(i64::from(ro) - i64::from(ri), rule.expectation_cap())),
@@ -455,7 +455,7 @@ mod tests {
         let seen: Vec<(PlayerIdx, Rating, Option<u8>)> = fr
             .lines
             .iter()
-            .map(|l| (l.opponent, l.opponent_rating, l.expected))
+            .map(|l| (l.opponent(), l.opponent_rating, l.expected))
             .collect();
         assert_eq!(seen, vec![(n, 1869, Some(68)), (u, 1739, Some(82))]);
         assert_eq!(fr.expected, Some(150));

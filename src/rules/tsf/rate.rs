@@ -233,7 +233,7 @@ fn rated_row(
         .iter()
         .map(|e| GameLine {
             round: e.round,
-            opponent: e.opponent,
+            opponent: e.opponent as u32,
             halves: e.halves,
             opponent_rating: counted(e).map_or(ev.unrated_rating(), |r| within_350(own, r)),
             expected: None,
@@ -281,7 +281,7 @@ fn unrated_row(
         .iter()
         .map(|e| GameLine {
             round: e.round,
-            opponent: e.opponent,
+            opponent: e.opponent as u32,
             halves: e.halves,
             opponent_rating: match ev.method {
                 Method::Swiss => within_350(own, counted(e)),
