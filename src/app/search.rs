@@ -131,16 +131,16 @@ fn char_mask(text: &str) -> u64 {
 
 /// Whether a word of a key begins at byte `at`: the key's start, or after a space, a comma or
 /// a hyphen.
-fn begins_word(key: &str, at: usize) -> bool {
+fn begins_word(key: &[u8], at: usize) -> bool {
     // These are ASCII, and no byte of a longer character is.
     at.checked_sub(1)
-        .is_none_or(|before| matches!(key.as_bytes()[before], b' ' | b',' | b'-'))
+        .is_none_or(|before| matches!(key[before], b' ' | b',' | b'-'))
 }
 
 /// The characters that begin a word of a folded text, a bit each ([`char_bit`]).
 fn starts_mask(text: &str) -> u64 {
     text.char_indices()
-        .filter(|&(at, _)| begins_word(text, at))
+        .filter(|&(at, _)| begins_word(text.as_bytes(), at))
         .filter_map(|(_, c)| char_bit(c))
         .fold(0, |mask, (bit, _)| mask | bit)
 }
@@ -165,14 +165,22 @@ impl<'a> Word<'a> {
 
 /// Whether `word`'s characters all come in `key`, in order: what the fuzzy matcher asks of a
 /// match before it scores one.
-fn in_order(key: &str, word: &str) -> bool {
+fn in_order(keys: &Keys, k: usize, word: &str) -> bool {
     if word.is_ascii() {
         // Byte by byte: no byte of a longer character is ASCII.
-        let mut rest = key.as_bytes().iter();
-        return word.bytes().all(|b| rest.any(|&k| k == b));
+        let mut rest = keys.key_bytes(k).iter();
+        return word.bytes().all(|b| rest.any(|&c| c == b));
     }
-    let mut rest = key.chars();
+    let mut rest = keys.key(k).chars();
     word.chars().all(|c| rest.any(|k| k == c))
+}
+
+/// Where `word` next comes whole in `key` from byte `from` on. Compared as bytes: a character's
+/// bytes match only where the character itself is.
+fn find_from(key: &[u8], word: &[u8], from: usize) -> Option<usize> {
+    let (&first, _) = word.split_first()?;
+    let last = key.len().checked_sub(word.len())?;
+    (from..=last).find(|&at| key[at] == first && &key[at..at + word.len()] == word)
 }
 
 /// The candidates (key positions, ascending) whose key holds every word's characters in order.
@@ -185,7 +193,7 @@ fn matching(keys: &Keys, candidates: &[u32], words: &[Word], mask: u64) -> Vec<u
             words
                 .iter()
                 .filter(|w| w.alone.is_none())
-                .all(|w| in_order(keys.key(k as usize), w.text))
+                .all(|w| in_order(keys, k as usize, w.text))
         })
         .collect()
 }
@@ -221,16 +229,24 @@ fn plain_score(keys: &Keys, matched: &[u32], words: &[Word]) -> Vec<i64> {
             // The key holds the character (it matched): whether a word begins with it.
             return if keys.starts[k] & bit != 0 { 3 } else { 2 };
         }
-        let key = keys.key(k);
-        let mut held = 1;
-        for (at, _) in key.match_indices(w.text) {
-            if begins_word(key, at) {
-                return 3;
-            }
-            held = 2;
-        }
-        held
+        word_score(keys.key_bytes(k), w.text.as_bytes())
     })
+}
+
+/// [`plain_score`] of one word of several characters: 3 where a word of the key begins with
+/// it, 2 where the key holds it whole, 1 otherwise. Its places are found one after another, as
+/// `str::match_indices` finds them.
+fn word_score(key: &[u8], word: &[u8]) -> i64 {
+    let mut held = 1;
+    let mut from = 0;
+    while let Some(at) = find_from(key, word, from) {
+        if begins_word(key, at) {
+            return 3;
+        }
+        held = 2;
+        from = at + word.len();
+    }
+    held
 }
 
 /// One query typed, the keys (positions) it matched and the players it found, in order.
@@ -468,8 +484,17 @@ impl Keys {
     }
 
     fn key(&self, k: usize) -> &str {
+        &self.text[self.span(k)]
+    }
+
+    /// A key's bytes (no check of where its characters begin: matching by bytes needs none).
+    fn key_bytes(&self, k: usize) -> &[u8] {
+        &self.text.as_bytes()[self.span(k)]
+    }
+
+    fn span(&self, k: usize) -> std::ops::Range<usize> {
         let start = k.checked_sub(1).map_or(0, |i| self.ends[i] as usize);
-        &self.text[start..self.ends[k] as usize]
+        start..self.ends[k] as usize
     }
 
     fn id_text(&self, id: &IdAt) -> &[u8] {
@@ -1036,6 +1061,36 @@ mod tests {
             for (p, info) in players.iter().enumerate() {
                 proptest::prop_assert_eq!(index.keys.key(index_of(&index, p) as usize), key(info));
             }
+        }
+    }
+
+    #[test]
+    fn a_words_places_are_found_one_after_another() {
+        // `a-a` in `ba-a-a`: at 1 (inside the word `ba`), then nothing from 4 on — the place
+        // at 3, after a hyphen, overlaps the first and is not one of them.
+        assert_eq!(word_score(b"ba-a-a", b"a-a"), 2);
+        assert_eq!(word_score(b"b a-a", b"a-a"), 3);
+        assert_eq!(word_score(b"bab", b"ab"), 2);
+        assert_eq!(word_score(b"b", b"ab"), 1);
+        assert_eq!(word_score("jäärä".as_bytes(), "ärä".as_bytes()), 2);
+    }
+
+    proptest::proptest! {
+        /// A word's plain score, found as bytes, is what `str::match_indices` gives.
+        #[test]
+        fn a_words_plain_score_is_what_the_text_search_gives(
+            key in "[ab ,ä-]{0,12}",
+            word in "[ab,ä-]{1,3}",
+        ) {
+            let mut expected = 1;
+            for (at, _) in key.match_indices(word.as_str()) {
+                if begins_word(key.as_bytes(), at) {
+                    expected = 3;
+                    break;
+                }
+                expected = 2;
+            }
+            proptest::prop_assert_eq!(word_score(key.as_bytes(), word.as_bytes()), expected);
         }
     }
 }
