@@ -508,13 +508,12 @@ impl Keys {
         let from = self
             .ids
             .partition_point(|id| (id.prefix, self.id_text(id)) < (first, query));
-        let mut found: Vec<u32> = self.ids[from..]
+        // Sorted by position within an id, and without repeats (`Keys::new`).
+        self.ids[from..]
             .iter()
             .take_while(|id| id.prefix == first && self.id_text(id) == query)
             .map(|id| id.k)
-            .collect();
-        found.dedup();
-        found
+            .collect()
     }
 }
 
