@@ -12,7 +12,7 @@ use ratedesk::app::{Desk, Edit, ImportedPlayer};
 use ratedesk::book::Book;
 use ratedesk::demo::Rng;
 use ratedesk::ledger::Ledger;
-use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
+use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl, player_u32};
 use ratedesk::rules::ssl::{Ssl, SslState};
 
 fn env(name: &str, default: usize) -> usize {
@@ -91,8 +91,8 @@ fn federation(players: usize, games: usize) -> Book<Ssl> {
                 event.games.push(Game {
                     round,
                     board: b as u32 + 1,
-                    white: *w,
-                    black: Some(*bl),
+                    white: player_u32(*w),
+                    black: Some(player_u32(*bl)),
                     result: Some(result),
                     date: None,
                     received: None,

@@ -8,7 +8,7 @@ use chrono::{Datelike, Days};
 use super::play::{Play, date, event as new_event, first_name, person, tc};
 use super::{Generated, Params};
 use crate::book::Book;
-use crate::model::{Event, FideEntry, Game, PlayerIdx, PlayerInfo, Sex};
+use crate::model::{Event, FideEntry, Game, PlayerIdx, PlayerInfo, Sex, player_u32};
 use crate::rules::ssl::{Ssl, SslState};
 
 pub(super) const FIRST_F: [&str; 16] = [
@@ -228,8 +228,8 @@ impl Generator {
                     event.games.push(Game {
                         round: 1,
                         board: 1,
-                        white: *w,
-                        black: Some(*bl),
+                        white: player_u32(*w),
+                        black: Some(player_u32(*bl)),
                         result: Some(result),
                         date: None,
                         received: None,
@@ -362,7 +362,7 @@ mod tests {
         assert!(
             book.events
                 .iter()
-                .any(|e| e.games.iter().any(|g| g.black.is_none())),
+                .any(|e| e.games.iter().any(|g| g.black().is_none())),
             "a bye somewhere"
         );
     }

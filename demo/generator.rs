@@ -121,16 +121,16 @@ pub(crate) mod tests {
             let mut seen = std::collections::BTreeSet::new();
             for g in &e.games {
                 assert!(
-                    seen.insert((g.round, g.white)),
+                    seen.insert((g.round, g.white())),
                     "{} round {}",
                     e.id,
                     g.round
                 );
-                if let Some(b) = g.black {
-                    assert_ne!(g.white, b);
+                if let Some(b) = g.black() {
+                    assert_ne!(g.white(), b);
                     assert!(seen.insert((g.round, b)), "{} round {}", e.id, g.round);
                 }
-                assert!(e.participants.contains(&g.white));
+                assert!(e.participants.contains(&g.white()));
                 if let Some(d) = g.date {
                     assert!(e.start <= d && d <= e.end, "{} dated {d}", e.id);
                 }

@@ -7,7 +7,7 @@ use chrono::{Datelike, Days, NaiveDate};
 
 use super::Rng;
 use crate::book::Book;
-use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo, TimeControl};
+use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo, TimeControl, player_u32};
 use crate::rules::Rulebook;
 
 /// A date, or the earliest date when the numbers name none (the generators only ask for real
@@ -141,7 +141,7 @@ impl Play {
                     event.games.push(Game {
                         round,
                         board,
-                        white,
+                        white: player_u32(white),
                         black: None,
                         result: Some(bye),
                         date: None,
@@ -163,8 +163,8 @@ impl Play {
                 event.games.push(Game {
                     round,
                     board,
-                    white: w,
-                    black: Some(b),
+                    white: player_u32(w),
+                    black: Some(player_u32(b)),
                     result: Some(result),
                     date: None,
                     received: None,
@@ -194,8 +194,8 @@ impl Play {
                 event.games.push(Game {
                     round,
                     board,
-                    white: w,
-                    black: Some(bl),
+                    white: player_u32(w),
+                    black: Some(player_u32(bl)),
                     result: Some(result),
                     date: None,
                     received: None,

@@ -145,8 +145,10 @@ pub struct Game {
     pub round: u32,
     /// The board within the round (1-based): with the round, the game's key in its event.
     pub board: u32,
-    pub white: PlayerIdx,
-    pub black: Option<PlayerIdx>,
+    /// The players' indices, kept in 32 bits: a federation's record holds millions of games
+    /// ([`Game::white`], [`Game::black`]; [`player_u32`] for a game written).
+    pub white: u32,
+    pub black: Option<u32>,
     /// `None`: paired, no result yet (never rated).
     pub result: Option<GameResult>,
     /// The day the game was actually played, when it differs from the schedule (SSL 2.12).
@@ -174,8 +176,8 @@ impl Serialize for Game {
         let mut st = s.serialize_struct("Game", 6 + usize::from(received))?;
         st.serialize_field("round", &self.round)?;
         st.serialize_field("board", &self.board)?;
-        st.serialize_field("white", &self.white)?;
-        st.serialize_field("black", &self.black)?;
+        st.serialize_field("white", &self.white())?;
+        st.serialize_field("black", &self.black())?;
         st.serialize_field("result", &self.result)?;
         st.serialize_field("date", &Day(&self.date))?;
         if received {
@@ -202,14 +204,14 @@ impl Clash {
     /// The clash of `game` with `others`, the other games of its round (a game being replaced
     /// left out), if it has one.
     pub fn of<'a>(game: &Game, others: impl IntoIterator<Item = &'a Game>) -> Option<Clash> {
-        if game.black == Some(game.white) {
-            return Some(Clash::AgainstHimself(game.white));
+        if game.black() == Some(game.white()) {
+            return Some(Clash::AgainstHimself(game.white()));
         }
         for other in others {
             debug_assert_eq!(other.round, game.round, "games of one round");
-            let plays = |p: PlayerIdx| other.white == p || other.black == Some(p);
-            if let Some(p) = std::iter::once(game.white)
-                .chain(game.black)
+            let plays = |p: PlayerIdx| other.white() == p || other.black() == Some(p);
+            if let Some(p) = std::iter::once(game.white())
+                .chain(game.black())
                 .find(|&p| plays(p))
             {
                 return Some(Clash::TwoGames(p));
@@ -235,10 +237,26 @@ impl Clash {
     }
 }
 
+/// A player's index as a game keeps it. Indices come from the record's players, which are
+/// fewer than 2³² by far (a federation of millions); one that is not is a bug, not an input.
+pub fn player_u32(p: PlayerIdx) -> u32 {
+    u32::try_from(p).expect("a player index fits in 32 bits")
+}
+
 impl Game {
+    /// The white player's index.
+    pub fn white(&self) -> PlayerIdx {
+        self.white as PlayerIdx
+    }
+
+    /// The black player's index (`None`: a bye).
+    pub fn black(&self) -> Option<PlayerIdx> {
+        self.black.map(|b| b as PlayerIdx)
+    }
+
     /// A game that is rated: both players present and both made a move (SSL 2.9).
     pub fn is_rated_game(&self) -> bool {
-        self.black.is_some() && self.result.is_some_and(|r| r.played)
+        self.black().is_some() && self.result.is_some_and(|r| r.played)
     }
 }
 
@@ -324,7 +342,7 @@ impl Event {
         let mut seen = std::collections::BTreeSet::new();
         let mut out = Vec::new();
         for g in &self.games {
-            for p in std::iter::once(g.white).chain(g.black) {
+            for p in std::iter::once(g.white()).chain(g.black()) {
                 if seen.insert(p) {
                     out.push(p);
                 }
@@ -963,6 +981,79 @@ mod tests {
             info.fide_rating_on(d(1) - chrono::Days::new(1), FideKind::Standard),
             None
         );
+    }
+
+    /// A game as kept before its players were narrowed to 32 bits: the same fields, the players
+    /// as `usize`, every field written (as a binary record writes a game).
+    #[derive(Serialize)]
+    struct WideGame {
+        round: u32,
+        board: u32,
+        white: usize,
+        black: Option<usize>,
+        result: Option<GameResult>,
+        #[serde(with = "day::option")]
+        date: Option<NaiveDate>,
+        #[serde(with = "day::option")]
+        received: Option<NaiveDate>,
+    }
+
+    /// A record's bytes as the store writes them (bincode's standard configuration).
+    fn binary<T: Serialize>(value: &T) -> Vec<u8> {
+        bincode::serde::encode_to_vec(value, bincode::config::standard()).expect("encodes")
+    }
+
+    #[test]
+    fn a_game_is_stored_and_written_as_before_its_players_were_narrowed() {
+        let day = |d| NaiveDate::from_ymd_opt(2025, 3, d);
+        let players = [
+            (0, None),
+            (1, Some(0)),
+            (250, Some(251)),
+            (65_535, Some(65_536)),
+            (999_999, Some(1_000_000)),
+            (u32::MAX, Some(u32::MAX - 1)),
+        ];
+        for (white, black) in players {
+            for received in [None, day(9)] {
+                let game = Game {
+                    round: 3,
+                    board: 12,
+                    white,
+                    black,
+                    result: Some(GameResult::DRAW),
+                    date: day(2),
+                    received,
+                };
+                let wide = WideGame {
+                    round: 3,
+                    board: 12,
+                    white: white as usize,
+                    black: black.map(|b| b as usize),
+                    result: Some(GameResult::DRAW),
+                    date: day(2),
+                    received,
+                };
+                let (stored, wide_stored) = (binary(&game), binary(&wide));
+                assert_eq!(stored, wide_stored, "{white} {black:?} {received:?}");
+                // JSON leaves out a receipt date the game does not have (the test above).
+                if received.is_some() {
+                    assert_eq!(
+                        serde_json::to_string(&game).expect("json"),
+                        serde_json::to_string(&wide).expect("json")
+                    );
+                }
+                let back: Game =
+                    bincode::serde::decode_from_slice(&wide_stored, bincode::config::standard())
+                        .expect("decodes")
+                        .0;
+                assert_eq!(back, game);
+                assert_eq!(back.white(), white as PlayerIdx);
+                assert_eq!(back.black(), black.map(|b| b as PlayerIdx));
+            }
+        }
+        // 32 bytes, not the 48 of two `usize` players: a federation holds millions of games.
+        assert_eq!(std::mem::size_of::<Game>(), 32);
     }
 
     #[test]

@@ -439,9 +439,9 @@ impl<R: Federation> Desk<R> {
         let g = d.after.as_ref().or(d.before.as_ref());
         let pairing = g.map_or_else(String::new, |g| {
             let black = g
-                .black
+                .black()
                 .map_or("bye".to_string(), |b| self.player_label(b, None));
-            format!(" ({} – {black})", self.player_label(g.white, None))
+            format!(" ({} – {black})", self.player_label(g.white(), None))
         });
         let result = |g: &Option<Game>| match g {
             None => "not paired".to_string(),

@@ -240,7 +240,7 @@ impl<R: Rulebook> Current<'_, R> {
                 crate::model::MAX_BOARD
             ));
         }
-        for p in std::iter::once(game.white).chain(game.black) {
+        for p in std::iter::once(game.white()).chain(game.black()) {
             if !event.participants.contains(&p) {
                 return err(format!(
                     "{at}: {} is not a participant",
@@ -248,9 +248,9 @@ impl<R: Rulebook> Current<'_, R> {
                 ));
             }
         }
-        self.active(game.white)
+        self.active(game.white())
             .map_err(|e| EditError(format!("{at}: {e}")))?;
-        if let Some(b) = game.black {
+        if let Some(b) = game.black() {
             self.active(b)
                 .map_err(|e| EditError(format!("{at}: {e}")))?;
         }

@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 
 use crate::book::Book;
 use crate::book::{Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
-use crate::model::{Event, FideEntry, FideKind, Game, GameResult, PlayerIdx, PlayerInfo};
+use crate::model::{
+    Event, FideEntry, FideKind, Game, GameResult, PlayerIdx, PlayerInfo, player_u32,
+};
 use crate::rules::{Award, ListId, Rulebook};
 
 pub(crate) use super::checks::Current;
@@ -227,8 +229,8 @@ impl<R: Rulebook> Edit<R> {
                 event(e),
                 game.round,
                 game.board,
-                name(&game.white),
-                game.black.as_ref().map_or("bye".into(), name),
+                name(&game.white()),
+                game.black().as_ref().map_or("bye".into(), name),
                 game.result.map_or("(no result)".into(), GameResult::code)
             ),
             Edit::SetResult {
@@ -483,12 +485,13 @@ impl<R: Rulebook> Edit<R> {
                 let ev = now.live_event(*event)?;
                 now.check_participants(ev, players)?;
                 if let Some(g) = ev.games.iter().find(|g| {
-                    !players.contains(&g.white) || g.black.is_some_and(|b| !players.contains(&b))
+                    !players.contains(&g.white())
+                        || g.black().is_some_and(|b| !players.contains(&b))
                 }) {
-                    let p = if players.contains(&g.white) {
-                        g.black.unwrap_or(g.white)
+                    let p = if players.contains(&g.white()) {
+                        g.black().unwrap_or(g.white())
                     } else {
-                        g.white
+                        g.white()
                     };
                     return err(format!(
                         "{}: {} plays in round {} and must stay entered",
@@ -591,7 +594,7 @@ impl<R: Rulebook> Edit<R> {
             } => {
                 let existing = now.paired(*event, *round, *board)?;
                 let mut after = existing.clone();
-                after.result = result.map(|r| r.keyed_on(existing.black.is_none()));
+                after.result = result.map(|r| r.keyed_on(existing.black().is_none()));
                 let after = now.stamped(now.live_event(*event)?, Some(existing), after);
                 change.games.push(Delta {
                     key: (*event, *round, *board),
@@ -632,7 +635,7 @@ impl<R: Rulebook> Edit<R> {
                 for g in ev
                     .games
                     .iter()
-                    .filter(|g| g.white == *player || g.black == Some(*player))
+                    .filter(|g| g.white() == *player || g.black() == Some(*player))
                 {
                     change.games.push(Delta {
                         key: (*event, g.round, g.board),
@@ -671,7 +674,7 @@ impl<R: Rulebook> Edit<R> {
                     .find(|(e, _)| {
                         e.games
                             .iter()
-                            .any(|g| g.white == *player || g.black == Some(*player))
+                            .any(|g| g.white() == *player || g.black() == Some(*player))
                     });
                 if let Some((e, _)) = plays {
                     return err(format!(
@@ -826,8 +829,8 @@ fn import<'a, R: Rulebook + 'a>(
         });
         for g in &event.games {
             let game = Game {
-                white: map(g.white)?,
-                black: g.black.map(map).transpose()?,
+                white: player_u32(map(g.white())?),
+                black: g.black().map(map).transpose()?.map(player_u32),
                 ..g.clone()
             };
             change.games.push(Delta {
@@ -1074,7 +1077,7 @@ mod tests {
             [1, 4, 5]
         );
         assert_eq!(
-            owned.games[1].after.as_ref().map(|g| g.black),
+            owned.games[1].after.as_ref().map(|g| g.black()),
             Some(Some(5))
         );
         let refused = vec![ImportedPlayer::Existing(3)];

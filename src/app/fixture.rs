@@ -2,7 +2,7 @@
 //! (each with a status) and events, and games by round, board and players.
 
 use crate::book::{Book, Change, Delta, EventRecord, PlayerRecord, PlayerStatus};
-use crate::model::{Event, Game, PlayerIdx, PlayerInfo};
+use crate::model::{Event, Game, PlayerIdx, PlayerInfo, player_u32};
 use crate::rules::ssl::Ssl;
 
 /// A game without a result or a date of its own.
@@ -10,8 +10,8 @@ pub fn game(round: u32, board: u32, white: PlayerIdx, black: Option<PlayerIdx>) 
     Game {
         round,
         board,
-        white,
-        black,
+        white: player_u32(white),
+        black: black.map(player_u32),
         result: None,
         date: None,
         received: None,

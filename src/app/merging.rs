@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::checks::Current;
 use super::edit::{EditError, err};
 use crate::book::{Change, Delta, PlayerRecord, PlayerStatus};
-use crate::model::{Game, PlayerIdx};
+use crate::model::{Game, PlayerIdx, player_u32};
 use crate::rules::{Award, Rulebook};
 
 /// Keeping the awards a correction would take away (titles are permanent: SSL 6.1): each is
@@ -64,7 +64,7 @@ pub(super) fn merge<R: Rulebook>(
             event
                 .games
                 .iter()
-                .filter(|g| g.white == p || g.black == Some(p))
+                .filter(|g| g.white() == p || g.black() == Some(p))
                 .map(|g| g.round)
                 .collect()
         };
@@ -99,12 +99,12 @@ pub(super) fn merge<R: Rulebook>(
         for g in event
             .games
             .iter()
-            .filter(|g| g.white == remove || g.black == Some(remove))
+            .filter(|g| g.white() == remove || g.black() == Some(remove))
         {
             let swap = |p: PlayerIdx| if p == remove { keep } else { p };
             let moved = Game {
-                white: swap(g.white),
-                black: g.black.map(swap),
+                white: player_u32(swap(g.white())),
+                black: g.black().map(swap).map(player_u32),
                 ..g.clone()
             };
             change.games.push(Delta {

@@ -1284,7 +1284,7 @@ mod tests {
                 let g = book.events[e]
                     .games
                     .iter()
-                    .find(|g| g.black.is_some() && g.result.is_some_and(|r| r.played))?;
+                    .find(|g| g.black().is_some() && g.result.is_some_and(|r| r.played))?;
                 Some((e, g.clone()))
             })
             .expect("a played game");
@@ -1358,7 +1358,7 @@ mod tests {
             .find_map(|(e, ev)| {
                 ev.games
                     .iter()
-                    .find(|g| g.black.is_some())
+                    .find(|g| g.black().is_some())
                     .map(|g| (e, g.clone()))
             })
             .expect("a game");

@@ -95,13 +95,13 @@ pub fn round_matches<R: Rulebook>(book: &Book<R>, event: usize, round: u32) -> V
     let mut games: Vec<&crate::model::Game> = ev
         .games
         .iter()
-        .filter(|g| g.round == round && g.black.is_some())
+        .filter(|g| g.round == round && g.black().is_some())
         .collect();
     games.sort_by_key(|g| g.board);
     let club = |p: PlayerIdx| book.players.get(p).and_then(|i| i.club.as_deref());
     let mut matches: Vec<(&str, &str)> = Vec::new();
     for g in games {
-        let (Some(white), Some(black)) = (club(g.white), g.black.and_then(club)) else {
+        let (Some(white), Some(black)) = (club(g.white()), g.black().and_then(club)) else {
             return Vec::new();
         };
         let known = matches
@@ -252,8 +252,8 @@ pub fn standings<R: Rulebook>(book: &Book<R>, ledger: &Ledger<R>, event: usize) 
     let mut points: BTreeMap<PlayerIdx, u32> = BTreeMap::new();
     for g in &ev.games {
         if let Some(r) = g.result {
-            *points.entry(g.white).or_default() += u32::from(r.white_halves);
-            if let Some(b) = g.black {
+            *points.entry(g.white()).or_default() += u32::from(r.white_halves);
+            if let Some(b) = g.black() {
                 *points.entry(b).or_default() += u32::from(r.black_halves);
             }
         }

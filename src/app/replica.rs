@@ -623,8 +623,8 @@ impl Touches {
                 t.games.insert(d.key);
                 t.of_games.insert(d.key.0);
                 for g in d.before.iter().chain(&d.after) {
-                    t.playing.insert(g.white);
-                    t.playing.extend(g.black);
+                    t.playing.insert(g.white());
+                    t.playing.extend(g.black());
                 }
             }
         }

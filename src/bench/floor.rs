@@ -60,10 +60,8 @@ impl Floor {
                 if let (Some(black), Some(result)) = (g.black, g.result)
                     && result.played
                 {
-                    floor
-                        .games
-                        .push((g.white as u32, black as u32, result.white_halves));
-                    floor.players.extend([g.white as u32, black as u32]);
+                    floor.games.push((g.white, black, result.white_halves));
+                    floor.players.extend([g.white, black]);
                 }
             }
             floor.players[from..].sort_unstable();
@@ -144,7 +142,7 @@ mod tests {
             .events
             .iter()
             .flat_map(|e| &e.games)
-            .filter(|g| g.black.is_some() && g.result.is_some_and(|r| r.played))
+            .filter(|g| g.black().is_some() && g.result.is_some_and(|r| r.played))
             .count();
         assert_eq!(floor.games(), played);
         let after = floor.run();

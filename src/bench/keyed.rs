@@ -156,7 +156,7 @@ fn board_to_key<R: Federation>(
             return Ok(None);
         };
         let game = &app.desk.book().events[event].games[g];
-        if game.black.is_some() {
+        if game.black().is_some() {
             return Ok(Some(game.clone()));
         }
         if app.tournaments.board + 1 >= boards.len() {
@@ -197,7 +197,7 @@ pub fn keyed_results<R: Federation>(
             let boards = book.events[e]
                 .games
                 .iter()
-                .filter(|g| Some(g.round) == last && g.black.is_some())
+                .filter(|g| Some(g.round) == last && g.black().is_some())
                 .filter(|g| g.result.is_some_and(|r| r.played))
                 .map(|g| (g.round, g.board))
                 .collect::<Vec<_>>();
@@ -265,13 +265,13 @@ pub fn cascades<R: Federation>(
             book.events[e]
                 .games
                 .iter()
-                .any(|g| g.black.is_some() && g.result.is_some_and(|r| r.played))
+                .any(|g| g.black().is_some() && g.result.is_some_and(|r| r.played))
         })
         .ok_or_else(|| anyhow::anyhow!("no event with a played game"))?;
     let game = book.events[oldest]
         .games
         .iter()
-        .find(|g| g.black.is_some() && g.result.is_some_and(|r| r.played))
+        .find(|g| g.black().is_some() && g.result.is_some_and(|r| r.played))
         .cloned()
         .ok_or_else(|| anyhow::anyhow!("no played game"))?;
     app.open_event(oldest);

@@ -172,7 +172,7 @@ impl<R: Rulebook> Change<R> {
                     let players = [&d.before, &d.after]
                         .into_iter()
                         .flatten()
-                        .flat_map(|g| std::iter::once(g.white).chain(g.black))
+                        .flat_map(|g| std::iter::once(g.white()).chain(g.black()))
                         .collect();
                     (d.key, players)
                 })
@@ -229,7 +229,7 @@ impl Reach {
                 if event
                     .games
                     .iter()
-                    .any(|g| concerned(g.white) || g.black.is_some_and(concerned))
+                    .any(|g| concerned(g.white()) || g.black().is_some_and(concerned))
                 {
                     touched.insert(e);
                 }

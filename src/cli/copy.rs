@@ -294,7 +294,7 @@ fn boards<R: Federation>(app: &App<R>, officers: usize, per: usize) -> Vec<Vec<(
             book.events[e]
                 .games
                 .iter()
-                .filter(|g| g.black.is_some() && g.result.is_some_and(|r| r.played))
+                .filter(|g| g.black().is_some() && g.result.is_some_and(|r| r.played))
                 .map(move |g| (e, g.round, g.board))
         })
         .take(officers * per)

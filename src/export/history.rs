@@ -55,7 +55,9 @@ pub fn write_csv<R: Rulebook>(
             let date = ev
                 .games
                 .iter()
-                .find(|g| g.round == line.round && (g.white == player || g.black == Some(player)))
+                .find(|g| {
+                    g.round == line.round && (g.white() == player || g.black() == Some(player))
+                })
                 .and_then(|g| g.date);
             let _ = out.write_record([
                 rulebook.lists()[list],

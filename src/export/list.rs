@@ -77,7 +77,7 @@ impl<'a, R: Federation> Listing<'a, R> {
                 if day >= date {
                     continue;
                 }
-                for p in [Some(g.white), g.black].into_iter().flatten() {
+                for p in [Some(g.white()), g.black()].into_iter().flatten() {
                     let last = last_games[list].entry(p).or_insert(day);
                     *last = (*last).max(day);
                 }

@@ -63,21 +63,23 @@ pub fn write_with(event: &Event, players: &[PlayerInfo], options: &Options) -> S
     let mut halves = vec![0u32; n];
     for g in &event.games {
         let Some(r) = g.result else { continue };
-        if let Some(i) = start_no(g.white).checked_sub(1) {
+        if let Some(i) = start_no(g.white()).checked_sub(1) {
             halves[i] += u32::from(r.white_halves);
         }
-        if let Some(i) = g.black.map(start_no).and_then(|s| s.checked_sub(1)) {
+        if let Some(i) = g.black().map(start_no).and_then(|s| s.checked_sub(1)) {
             halves[i] += u32::from(r.black_halves);
         }
     }
     // Ranked by points, then Buchholz (the opponents' points), then start number.
     let mut buchholz = vec![0u32; n];
     for g in &event.games {
-        let (Some(_), Some(b)) = (g.result, g.black) else {
+        let (Some(_), Some(b)) = (g.result, g.black()) else {
             continue;
         };
-        let (Some(w), Some(b)) = (start_no(g.white).checked_sub(1), start_no(b).checked_sub(1))
-        else {
+        let (Some(w), Some(b)) = (
+            start_no(g.white()).checked_sub(1),
+            start_no(b).checked_sub(1),
+        ) else {
             continue;
         };
         buchholz[w] += halves[b];
@@ -172,17 +174,17 @@ pub fn write_with(event: &Event, players: &[PlayerInfo], options: &Options) -> S
             let game = event
                 .games
                 .iter()
-                .find(|g| g.round == round && (g.white == p || g.black == Some(p)));
+                .find(|g| g.round == round && (g.white() == p || g.black() == Some(p)));
             let block = match game.and_then(|g| g.result.map(|r| (g, r))) {
                 None => "          ".to_string(),
-                Some((g, r)) => match g.black {
+                Some((g, r)) => match g.black() {
                     None => format!("  0000 - {}", code(r, r.white_halves, true)),
                     Some(b) => {
-                        let white = g.white == p;
+                        let white = g.white() == p;
                         let (opponent, colour, mine) = if white {
                             (start_no(b), 'w', r.white_halves)
                         } else {
-                            (start_no(g.white), 'b', r.black_halves)
+                            (start_no(g.white()), 'b', r.black_halves)
                         };
                         format!("  {opponent:>4} {colour} {}", code(r, mine, false))
                     }

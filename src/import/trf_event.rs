@@ -9,6 +9,7 @@ use chrono::NaiveDate;
 use super::trf::{TrfError, TrfFile, TrfPlayer};
 use crate::model::{
     AddedTime, Event, FideEntry, Game, GameResult, PlayerIdx, PlayerInfo, Sex, TimeControl,
+    player_u32,
 };
 
 fn err(line: usize, message: impl Into<String>) -> TrfError {
@@ -332,7 +333,7 @@ pub fn to_event(
                 byes.push(Game {
                     round,
                     board: 0,
-                    white: me,
+                    white: player_u32(me),
                     black: None,
                     result: Some(GameResult::unplayed(halves, 0)),
                     date: None,
@@ -389,8 +390,8 @@ pub fn to_event(
         Game {
             round: g.round,
             board: 0,
-            white: g.white,
-            black: Some(g.black),
+            white: player_u32(g.white),
+            black: Some(player_u32(g.black)),
             result: Some(result),
             date: None,
             received: None,
@@ -404,7 +405,7 @@ pub fn to_event(
             .checked_sub(1)
             .and_then(|i| dates.get(i as usize).copied().flatten());
     }
-    all.sort_by_key(|g| (g.round, g.black.is_none(), g.white));
+    all.sort_by_key(|g| (g.round, g.black().is_none(), g.white()));
     let mut board = BTreeMap::<u32, u32>::new();
     for g in &mut all {
         let b = board.entry(g.round).or_insert(0);

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::InputError;
 use crate::model::{
     AddedTime, Clash, Event, FideEntry, Game, GameResult, NationalEntry, PlayerIdx, PlayerInfo,
-    Rating, Sex, TimeControl,
+    Rating, Sex, TimeControl, player_u32,
 };
 
 #[derive(Deserialize)]
@@ -445,8 +445,8 @@ pub(super) fn events(
             let game = Game {
                 round,
                 board,
-                white,
-                black,
+                white: player_u32(white),
+                black: black.map(player_u32),
                 result,
                 date,
                 received,
@@ -512,7 +512,8 @@ pub(super) fn events(
             Some(listed) => {
                 let entered: BTreeSet<PlayerIdx> = listed.iter().copied().collect();
                 if let Some(g) = event.games.iter().find(|g| {
-                    !entered.contains(&g.white) || g.black.is_some_and(|b| !entered.contains(&b))
+                    !entered.contains(&g.white())
+                        || g.black().is_some_and(|b| !entered.contains(&b))
                 }) {
                     return Err(InputError::new(
                         &item,

@@ -378,15 +378,15 @@ fn event_json<R: Rulebook>(book: &Book<R>, e: &Event) -> Value {
             let mut obj = json!({
                 "round": g.round,
                 "board": g.board,
-                "white": book.players[g.white].id,
-                "black": g.black.map(|b| book.players[b].id.clone()),
+                "white": book.players[g.white()].id,
+                "black": g.black().map(|b| book.players[b].id.clone()),
                 "result": g.result.map(GameResult::code),
             });
             // An unplayed result whose code reads as played (a half point between two
             // players): the contract has no code for it, so it is marked.
             if let Some(r) = g.result
                 && !r.played
-                && GameResult::parse(&r.code()).map(|c| c.on_board(g.black.is_none())) != Some(r)
+                && GameResult::parse(&r.code()).map(|c| c.on_board(g.black().is_none())) != Some(r)
             {
                 obj["played"] = json!(false);
             }

@@ -169,7 +169,7 @@ pub(super) fn players_of(events: &[Event], parts: &[EventPart]) -> Vec<PlayerIdx
                 .iter()
                 .filter_map(|&g| events.get(part.event)?.games.get(g))
         })
-        .flat_map(|g| std::iter::once(g.white).chain(g.black))
+        .flat_map(|g| std::iter::once(g.white()).chain(g.black()))
         .collect();
     if players.len() > SORTED_UP_TO {
         return in_order(&players);

@@ -317,7 +317,7 @@ fn read_lines_upto<R: Rulebook>(
                     ));
                 }
                 let players = change.players.len();
-                if game.white >= players || game.black.is_some_and(|b| b >= players) {
+                if game.white() >= players || game.black().is_some_and(|b| b >= players) {
                     return Err(err(i, "game of an unknown player".into()));
                 }
                 change.games.push(Delta {
@@ -496,7 +496,7 @@ fn check_change<R: Rulebook>(
             return Err(format!("a game of unknown event {}", d.key.0));
         }
         for g in d.before.iter().chain(&d.after) {
-            if g.white >= players || g.black.is_some_and(|b| b >= players) {
+            if g.white() >= players || g.black().is_some_and(|b| b >= players) {
                 return Err(format!(
                     "a game of event {} with an unknown player",
                     d.key.0

@@ -205,7 +205,7 @@ impl Store {
 mod tests {
     use super::*;
     use crate::app::{Desk, Edit};
-    use crate::model::{Event, GameResult, PlayerInfo};
+    use crate::model::{Event, GameResult, PlayerInfo, player_u32};
     use crate::rules::ssl::{Ssl, SslState};
     use chrono::NaiveDate;
 
@@ -331,8 +331,8 @@ mod tests {
                 .map(|(k, &(white, black, result))| Game {
                     round: 1 + k as u32 / 2,
                     board: 1 + k as u32 % 2,
-                    white,
-                    black: Some(black),
+                    white: player_u32(white),
+                    black: Some(player_u32(black)),
                     result: Some(result),
                     date: None,
                     received: None,

@@ -55,8 +55,8 @@ pub(super) fn event_record(bytes: &[u8]) -> Result<EventRecord, CodecError> {
 struct GameV1 {
     round: u32,
     board: u32,
-    white: PlayerIdx,
-    black: Option<PlayerIdx>,
+    white: u32,
+    black: Option<u32>,
     result: Option<GameResult>,
     #[serde(with = "crate::model::day::option")]
     date: Option<NaiveDate>,

@@ -694,7 +694,7 @@ impl Store {
                     .event
                     .games
                     .iter()
-                    .find(|g| g.white >= players || g.black.is_some_and(|b| b >= players))
+                    .find(|g| g.white() >= players || g.black().is_some_and(|b| b >= players))
                 {
                     return Err(bad(
                         "event record",

@@ -267,13 +267,12 @@ pub(crate) fn draw_crosstable<R: Federation>(
             cell(half_points(s.points)),
         ];
         for round in 1..=rounds {
-            let game = ev
-                .games
-                .iter()
-                .find(|g| g.round == round && (g.white == s.player || g.black == Some(s.player)));
+            let game = ev.games.iter().find(|g| {
+                g.round == round && (g.white() == s.player || g.black() == Some(s.player))
+            });
             let text = game.map_or_else(String::new, |g| {
-                let white = g.white == s.player;
-                let opponent = if white { g.black } else { Some(g.white) };
+                let white = g.white() == s.player;
+                let opponent = if white { g.black() } else { Some(g.white()) };
                 let score = g.result.map_or(String::new(), |r| {
                     let halves = if white {
                         r.white_halves

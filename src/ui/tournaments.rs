@@ -249,19 +249,23 @@ fn draw_round<R: Federation>(
     grid.mark = app.tournaments.mark.and_then(|m| {
         boards
             .iter()
-            .position(|&g| ev.games[g].white == m || ev.games[g].black == Some(m))
+            .position(|&g| ev.games[g].white() == m || ev.games[g].black() == Some(m))
     });
     grid.draw(frame, area, theme, |i| {
         let game = &ev.games[boards[i]];
-        let black = game.black.map_or("bye".to_string(), |b| {
+        let black = game.black().map_or("bye".to_string(), |b| {
             format!("{} {}", start_no(b), app.name(b))
         });
         vec![
             cell(game.board.to_string()),
-            cell(format!("{} {}", start_no(game.white), app.name(game.white))),
+            cell(format!(
+                "{} {}",
+                start_no(game.white()),
+                app.name(game.white())
+            )),
             cell(
                 game.result
-                    .map_or(String::new(), |r| result_label(r, game.black.is_none())),
+                    .map_or(String::new(), |r| result_label(r, game.black().is_none())),
             ),
             cell(black),
         ]

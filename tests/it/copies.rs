@@ -242,7 +242,7 @@ fn a_workstation_shows_the_standings_another_officers_result_gives() {
     let mut app = ratedesk::app::workstation::state::App::new(office.copies.remove(0));
     let (round, board, white) = {
         let g = &app.desk.book().events[0].games[0];
-        (g.round, g.board, g.white)
+        (g.round, g.board, g.white())
     };
     let points = |app: &ratedesk::app::workstation::state::App<Ssl>| {
         app.standings(0)
@@ -393,7 +393,7 @@ fn an_edit_crossed_by_another_officers_edit_on_a_record_it_relies_on_is_refused(
     let (round, board, white) = {
         let holder = office.holder.lock().expect("holder");
         let g = &holder.book().events[1].games[0];
-        (g.round, g.board, g.white)
+        (g.round, g.board, g.white())
     };
     // Other boards of one event, by two officers: both stored.
     let other = {
@@ -447,7 +447,7 @@ fn an_edit_crossed_by_another_officers_edit_on_a_record_it_relies_on_is_refused(
         let g = holder.book().events[2]
             .games
             .iter()
-            .find(|g| g.white == white || g.black == Some(white))
+            .find(|g| g.white() == white || g.black() == Some(white))
             .expect("a game of his");
         (g.round, g.board, holder.book().players[white].clone())
     };

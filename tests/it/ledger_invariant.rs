@@ -9,7 +9,9 @@ use chrono::NaiveDate;
 use proptest::prelude::*;
 use ratedesk::app::{Desk, Edit};
 use ratedesk::ledger::rate_all;
-use ratedesk::model::{Event, FideEntry, FideKind, Game, GameResult, PlayerInfo, TimeControl};
+use ratedesk::model::{
+    Event, FideEntry, FideKind, Game, GameResult, PlayerInfo, TimeControl, player_u32,
+};
 use ratedesk::rules::PlayerRating;
 use ratedesk::rules::ssl::{Ssl, SslState};
 
@@ -225,8 +227,8 @@ pub(crate) fn apply(desk: &mut Desk<Ssl>, op: &Op, way: Way, counter: &mut usize
                 ev.games.push(Game {
                     round: k as u32 + 1,
                     board: 1,
-                    white: w % players,
-                    black: Some(b % players),
+                    white: player_u32(w % players),
+                    black: Some(player_u32(b % players)),
                     result: Some(GameResult::parse(RESULTS[r]).expect("code")),
                     date: None,
                     received: None,
@@ -434,7 +436,7 @@ pub(crate) fn setup(dir: &std::path::Path) -> Desk<Ssl> {
                 );
                 let taken = ev.games.iter().any(|g| {
                     g.round == round
-                        && [g.white, g.black.unwrap_or(99)]
+                        && [g.white(), g.black().unwrap_or(99)]
                             .iter()
                             .any(|p| *p == w || *p == b)
                 });
@@ -442,8 +444,8 @@ pub(crate) fn setup(dir: &std::path::Path) -> Desk<Ssl> {
                     ev.games.push(Game {
                         round,
                         board: board + 1,
-                        white: w,
-                        black: Some(b),
+                        white: player_u32(w),
+                        black: Some(player_u32(b)),
                         result: Some(GameResult::DRAW),
                         date: None,
                         received: None,

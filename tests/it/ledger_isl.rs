@@ -9,7 +9,9 @@ use chrono::NaiveDate;
 use proptest::prelude::*;
 use ratedesk::book::Book;
 use ratedesk::ledger::{Ledger, Touched, rate_all};
-use ratedesk::model::{Entry, Event, Game, GameResult, PlayerInfo, Reentry, TimeControl};
+use ratedesk::model::{
+    Entry, Event, Game, GameResult, PlayerInfo, Reentry, TimeControl, player_u32,
+};
 use ratedesk::rules::isl::{Isl, IslState, Provisional, STANDARD, period_of};
 
 const PLAYERS: usize = 10;
@@ -143,8 +145,8 @@ fn game(round: u32, board: u32, white: usize, black: usize, result: usize) -> Ga
     Game {
         round,
         board,
-        white,
-        black: Some(black),
+        white: player_u32(white),
+        black: Some(player_u32(black)),
         result: RESULTS
             .get(result)
             .map(|code| GameResult::parse(code).expect("code")),

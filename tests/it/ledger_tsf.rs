@@ -12,7 +12,7 @@ use chrono::NaiveDate;
 use proptest::prelude::*;
 use ratedesk::book::Book;
 use ratedesk::ledger::{Ledger, Ratings, Touched, UnitResult};
-use ratedesk::model::{Event, FideEntry, Game, GameResult, PlayerInfo, TimeControl};
+use ratedesk::model::{Event, FideEntry, Game, GameResult, PlayerInfo, TimeControl, player_u32};
 use ratedesk::rules::PlayerRating;
 use ratedesk::rules::tsf::{Archived, Tsf, TsfDetail, TsfState};
 use std::sync::Arc;
@@ -107,8 +107,8 @@ fn event(id: String, spec: &EventSpec) -> Event {
             games.push(Game {
                 round: r as u32 + 1,
                 board: b as u32 + 1,
-                white: order[2 * b],
-                black: Some(order[2 * b + 1]),
+                white: player_u32(order[2 * b]),
+                black: Some(player_u32(order[2 * b + 1])),
                 result: GameResult::parse(RESULTS[results[b]]),
                 date: None,
                 received: None,
@@ -336,11 +336,12 @@ fn a_standard_change_reaches_a_later_first_rapid_event() {
     // p0 now loses every standard game: his standard UKD falls, and so does the rating his
     // first rapid event starts from.
     for g in 0..book.events[0].games.len() {
-        book.events[0].games[g].result = GameResult::parse(if book.events[0].games[g].white == 0 {
-            "0-1"
-        } else {
-            "1-0"
-        });
+        book.events[0].games[g].result =
+            GameResult::parse(if book.events[0].games[g].white() == 0 {
+                "0-1"
+            } else {
+                "1-0"
+            });
     }
     ledger.update(&Tsf, &book, [0]);
     assert_ne!(

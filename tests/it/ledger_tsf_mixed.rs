@@ -9,7 +9,7 @@ use crate::ledger_tsf::{self, archive, assert_same, day, live, rated, time_contr
 use proptest::prelude::*;
 use ratedesk::book::Book;
 use ratedesk::ledger::{Ledger, Touched};
-use ratedesk::model::{Event, FideEntry, Game, GameResult, PlayerInfo};
+use ratedesk::model::{Event, FideEntry, Game, GameResult, PlayerInfo, player_u32};
 use ratedesk::rules::tsf::{Tsf, TsfState};
 
 const PLAYERS: usize = 16;
@@ -115,8 +115,8 @@ fn event(id: String, spec: &EventSpec) -> Event {
         .map(|(i, &(round, w, b, r))| Game {
             round,
             board: i as u32 + 1,
-            white: w,
-            black: Some(b),
+            white: player_u32(w),
+            black: Some(player_u32(b)),
             result: GameResult::parse(RESULTS[r]),
             date: None,
             received: None,
@@ -172,7 +172,7 @@ fn events_of(book: &Book<Tsf>, p: usize) -> Touched {
         book.events[e]
             .games
             .iter()
-            .any(|g| g.white == p || g.black == Some(p))
+            .any(|g| g.white() == p || g.black() == Some(p))
     }))
 }
 
@@ -197,8 +197,8 @@ fn apply(book: &mut Book<Tsf>, op: &Op) -> Touched {
             games.push(Game {
                 round,
                 board,
-                white: *w,
-                black: Some(*b),
+                white: player_u32(*w),
+                black: Some(player_u32(*b)),
                 result: GameResult::parse(RESULTS[*r]),
                 date: None,
                 received: None,

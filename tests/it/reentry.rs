@@ -12,7 +12,9 @@ use ratedesk::app::queries::{ReentryOn, reentry_edit};
 use ratedesk::app::workstation::state::{App, Popup};
 use ratedesk::app::{Desk, Edit};
 use ratedesk::book::Book;
-use ratedesk::model::{Entry, Event, FideEntry, Game, GameResult, PlayerInfo, TimeControl};
+use ratedesk::model::{
+    Entry, Event, FideEntry, Game, GameResult, PlayerInfo, TimeControl, player_u32,
+};
 use ratedesk::rules::isl::{Isl, IslState, STANDARD};
 use ratedesk::ui::{press_keys, type_text};
 
@@ -60,7 +62,7 @@ fn book() -> Book<Isl> {
                 round: 1,
                 board: 1,
                 white: 0,
-                black: Some(black),
+                black: Some(player_u32(black)),
                 result: Some(GameResult::WHITE_WINS),
                 date: None,
                 received: None,

@@ -145,11 +145,11 @@ fn every_sample_has_its_games_forfeits_and_byes() {
         };
         assert_eq!(count(&|g| g.is_rated_game()), rated, "{name}: rated games");
         assert_eq!(
-            count(&|g| g.black.is_some() && !g.is_rated_game()),
+            count(&|g| g.black().is_some() && !g.is_rated_game()),
             forfeits,
             "{name}: forfeits"
         );
-        assert_eq!(count(&|g| g.black.is_none()), byes, "{name}: byes");
+        assert_eq!(count(&|g| g.black().is_none()), byes, "{name}: byes");
     }
 }
 
@@ -168,11 +168,11 @@ fn every_sample_becomes_an_event_with_the_files_points() {
         let mut points = vec![0u32; players];
         for g in &event.games {
             let r = g.result.expect("every game has a result");
-            points[g.white] += u32::from(r.white_halves);
-            if let Some(b) = g.black {
+            points[g.white()] += u32::from(r.white_halves);
+            if let Some(b) = g.black() {
                 points[b] += u32::from(r.black_halves);
             }
-            if g.black.is_none() {
+            if g.black().is_none() {
                 assert!(!g.is_rated_game(), "{name}: a bye is never rated");
             }
         }
@@ -219,8 +219,8 @@ fn games(e: &ratedesk::model::Event) -> Vec<GameKey> {
         .map(|g| {
             (
                 g.round,
-                g.white,
-                g.black,
+                g.white(),
+                g.black(),
                 g.result.map(|r| r.code()),
                 g.date,
             )

@@ -9,7 +9,7 @@ use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 use ratedesk::app::workstation::state::{App, Focus, Popup, Tab};
 use ratedesk::app::{Desk, Edit};
-use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl};
+use ratedesk::model::{Event, Game, GameResult, PlayerInfo, TimeControl, player_u32};
 use ratedesk::rules::ssl::{Ssl, SslState};
 use ratedesk::ui::draw::render;
 use ratedesk::ui::keymap::Keymap;
@@ -201,8 +201,8 @@ fn a_correction_that_cascades_asks_first() {
         games: vec![Game {
             round: 1,
             board: 1,
-            white: first.white,
-            black: first.black,
+            white: player_u32(first.white()),
+            black: first.black().map(player_u32),
             result: Some(GameResult::DRAW),
             date: None,
             received: None,

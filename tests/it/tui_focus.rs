@@ -247,7 +247,7 @@ fn esc_goes_back_the_way_the_officer_came() {
         "the round of the game chosen on the card"
     );
     let board = app.boards(open, 5)[app.tournaments.board];
-    assert!(games[board].white == aino || games[board].black == Some(aino));
+    assert!(games[board].white() == aino || games[board].black() == Some(aino));
     // Back to her card, then to the search.
     press_keys(&mut app, &k, "esc");
     assert_eq!(app.tab, Tab::Players);
@@ -341,7 +341,7 @@ fn the_same_result_keyed_again_stores_nothing() {
     };
     app.desk.apply(same).expect("applies");
     assert_eq!(app.desk.audit().len(), audit);
-    let player = board.white;
+    let player = board.white();
     let info = app.desk.book().players[player].clone();
     app.desk
         .apply(Edit::UpdatePlayer { player, info })
@@ -431,7 +431,7 @@ fn a_corrections_preview_lists_every_mover_the_games_players_first_and_scrolls()
         preview.effect.ratings.len(),
         "every mover listed"
     );
-    let own = [Some(game.white), game.black];
+    let own = [Some(game.white()), game.black()];
     assert!(own.contains(&Some(movers[0].player)) && own.contains(&Some(movers[1].player)));
     let size = |c: &ratedesk::app::RatingChange| match (c.before, c.after) {
         (Some(b), Some(a)) => (a - b).abs(),
@@ -747,7 +747,7 @@ fn first_board(
 ) -> (usize, ratedesk::model::Game) {
     let book = app.desk.book();
     let first = (0..book.events.len())
-        .filter(|&e| book.events[e].games.iter().any(|g| g.black.is_some()))
+        .filter(|&e| book.events[e].games.iter().any(|g| g.black().is_some()))
         .min_by_key(|&e| book.events[e].start)
         .expect("an event");
     app.open_event(first);

@@ -11,7 +11,7 @@ use ratatui::backend::TestBackend;
 use ratedesk::app::workstation::state::{App, Popup, Tab};
 use ratedesk::app::{Desk, Edit, Federation};
 use ratedesk::book::Book;
-use ratedesk::model::{Event, Game, GameResult, PlayerInfo, Sex, TimeControl};
+use ratedesk::model::{Event, Game, GameResult, PlayerInfo, Sex, TimeControl, player_u32};
 use ratedesk::rules::Rulebook;
 use ratedesk::rules::isl::{Isl, IslState, Provisional};
 use ratedesk::rules::ssl::{Ssl, SslState};
@@ -102,8 +102,8 @@ fn base<R: Rulebook>(
             games.push(Game {
                 round: r as u32 + 1,
                 board: b as u32 + 1,
-                white: w - 1,
-                black: Some(bl - 1),
+                white: player_u32(w - 1),
+                black: Some(player_u32(bl - 1)),
                 result: Some(result_of(result_key(r + 1, b))),
                 date: None,
                 received: None,

@@ -224,7 +224,7 @@ fn a_half_point_bye_reads_as_a_half_in_the_round_pane() {
     let bye = app.desk.book().events[event]
         .games
         .iter()
-        .find(|g| g.black.is_none())
+        .find(|g| g.black().is_none())
         .expect("the bye")
         .clone();
     app.desk
@@ -257,18 +257,18 @@ fn a_half_point_bye_reads_as_a_half_in_the_round_pane() {
     let games = &app.desk.book().events[event].games;
     app.tournaments.board = boards
         .iter()
-        .position(|&g| games[g].black.is_none())
+        .position(|&g| games[g].black().is_none())
         .expect("the bye's board");
     press_keys(&mut app, &k, "=");
     let stored = app.desk.book().events[event]
         .games
         .iter()
-        .find(|g| g.black.is_none())
+        .find(|g| g.black().is_none())
         .and_then(|g| g.result)
         .expect("stored");
     assert_eq!(stored.code(), "1/2-0");
     let said = &app.status.as_ref().expect("said").text;
-    let name = &app.desk.book().players[bye.white].name;
+    let name = &app.desk.book().players[bye.white()].name;
     assert!(
         said.contains(name.as_str()) && said.contains("1/2-0"),
         "{said}"

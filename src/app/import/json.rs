@@ -10,6 +10,7 @@ use super::matcher::{Found, Incoming, Matcher};
 use crate::app::{Desk, Edit, Federation, ImportedPlayer};
 use crate::book::Book;
 use crate::json;
+use crate::model::player_u32;
 
 /// The rulebook a document names (`ssl` when it names none), read before a database for it is
 /// opened.
@@ -132,8 +133,8 @@ pub fn plan<R: Federation>(desk: &Desk<R>, files: &[PathBuf]) -> Result<JsonPlan
             let to = |p: usize| map.get(p).copied().unwrap_or(usize::MAX);
             event.participants = event.participants.iter().map(|&p| to(p)).collect();
             for g in &mut event.games {
-                g.white = to(g.white);
-                g.black = g.black.map(to);
+                g.white = player_u32(to(g.white()));
+                g.black = g.black().map(to).map(player_u32);
             }
             events.push(event);
         }

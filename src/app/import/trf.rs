@@ -440,7 +440,7 @@ fn warnings<R: Federation>(
             book.events[e]
                 .games
                 .iter()
-                .any(|g| ours.contains(&g.white) || g.black.is_some_and(|b| ours.contains(&b)))
+                .any(|g| ours.contains(&g.white()) || g.black().is_some_and(|b| ours.contains(&b)))
         })
         .map(|e| book.events[e].id.as_str())
         .collect();

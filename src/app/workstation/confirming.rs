@@ -71,9 +71,11 @@ impl<R: Federation> App<R> {
                 board,
                 ..
             } => board_game(book, *event, *round, *board)
-                .map(|g| std::iter::once(g.white).chain(g.black).collect())
+                .map(|g| std::iter::once(g.white()).chain(g.black()).collect())
                 .unwrap_or_default(),
-            Edit::SetGame { game, .. } => std::iter::once(game.white).chain(game.black).collect(),
+            Edit::SetGame { game, .. } => {
+                std::iter::once(game.white()).chain(game.black()).collect()
+            }
             Edit::MergePlayers { keep, remove } => vec![*keep, *remove],
             Edit::Withdraw { player, .. } => vec![*player],
             Edit::ConfirmAward { player, .. }
@@ -98,7 +100,7 @@ impl<R: Federation> App<R> {
                 let Some(game) = board_game(book, *event, *round, *board) else {
                     return vec![edit.describe(book)];
                 };
-                let bye = game.black.is_none();
+                let bye = game.black().is_none();
                 let label = |r: Option<crate::model::GameResult>| {
                     r.map_or_else(
                         || "no result".to_string(),
@@ -130,7 +132,7 @@ impl<R: Federation> App<R> {
                     .events
                     .iter()
                     .flat_map(|e| &e.games)
-                    .filter(|g| g.white == *remove || g.black == Some(*remove))
+                    .filter(|g| g.white() == *remove || g.black() == Some(*remove))
                     .count();
                 vec![format!(
                     "{} ({}): his {games} games move to {} ({}), his record is retired",
@@ -152,7 +154,7 @@ impl<R: Federation> App<R> {
                 let boards = ev
                     .games
                     .iter()
-                    .filter(|g| g.white == *player || g.black == Some(*player))
+                    .filter(|g| g.white() == *player || g.black() == Some(*player))
                     .count();
                 let mut lines = vec![format!(
                     "{} (no. {number}) leaves {}",

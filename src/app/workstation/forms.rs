@@ -3,7 +3,7 @@
 
 use chrono::NaiveDate;
 
-use crate::model::{Event, Game, PlayerIdx, PlayerInfo, Sex, TimeControl};
+use crate::model::{Event, Game, PlayerIdx, PlayerInfo, Sex, TimeControl, player_u32};
 
 /// What a form creates or changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -525,8 +525,8 @@ pub fn parse_pairing(text: &str, event: &Event, round: u32) -> Result<Game, Stri
     Ok(Game {
         round,
         board,
-        white,
-        black,
+        white: player_u32(white),
+        black: black.map(player_u32),
         result,
         date: None,
         received: None,

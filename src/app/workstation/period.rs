@@ -199,7 +199,7 @@ impl<R: Federation> App<R> {
             ours.grow_and_insert(p);
         }
         for g in &ev.games {
-            for p in std::iter::once(g.white).chain(g.black) {
+            for p in std::iter::once(g.white()).chain(g.black()) {
                 ours.grow_and_insert(p);
             }
         }

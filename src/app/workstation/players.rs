@@ -225,7 +225,7 @@ impl<R: Federation> App<R> {
                     .find(|(_, part)| {
                         part.games.iter().filter_map(|&g| ev.games.get(g)).any(|g| {
                             g.round == first.round
-                                && (g.white == row.player || g.black == Some(row.player))
+                                && (g.white() == row.player || g.black() == Some(row.player))
                         })
                     })?
                     .0
@@ -255,15 +255,15 @@ impl<R: Federation> App<R> {
                 };
                 let game = ev.games.iter().find(|g| {
                     g.round == line.round
-                        && ((g.white == player && g.black == Some(line.opponent()))
-                            || (g.black == Some(player) && g.white == line.opponent()))
+                        && ((g.white() == player && g.black() == Some(line.opponent()))
+                            || (g.black() == Some(player) && g.white() == line.opponent()))
                 });
                 rows.push(GameRow {
                     event: h.event,
                     list: h.list,
                     date: game.and_then(|g| g.date).unwrap_or(ev.end),
                     round: line.round,
-                    white: game.map(|g| g.white == player),
+                    white: game.map(|g| g.white() == player),
                     opponent: line.opponent(),
                     opponent_rating: line.opponent_rating,
                     halves: line.halves,
@@ -360,7 +360,7 @@ impl<R: Federation> App<R> {
                     .games
                     .iter()
                     .find(|g| {
-                        g.round == line.round && (g.white == player || g.black == Some(player))
+                        g.round == line.round && (g.white() == player || g.black() == Some(player))
                     })
                     .and_then(|g| g.date)
                     .unwrap_or(spread);

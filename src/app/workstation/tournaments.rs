@@ -121,7 +121,7 @@ impl<R: Federation> App<R> {
                 let games = &self.desk.book().events[event].games;
                 self.boards(event, round)
                     .iter()
-                    .position(|&g| games[g].white == p || games[g].black == Some(p))
+                    .position(|&g| games[g].white() == p || games[g].black() == Some(p))
             })
             .unwrap_or(0);
         self.visit(Place::Event {
@@ -335,12 +335,12 @@ impl<R: Federation> App<R> {
         };
         let game = self.desk.book().events[event].games[g].clone();
         let next = (self.tournaments.board + 1).min(boards.len().saturating_sub(1));
-        if game.result == result.map(|r| r.keyed_on(game.black.is_none())) {
+        if game.result == result.map(|r| r.keyed_on(game.black().is_none())) {
             self.say(format!(
                 "board {}: already {}, nothing to change",
                 game.board,
                 game.result.map_or("without a result".into(), |r| {
-                    super::views::result_label(r, game.black.is_none())
+                    super::views::result_label(r, game.black().is_none())
                 })
             ));
             self.tournaments.board = next;
@@ -363,12 +363,12 @@ impl<R: Federation> App<R> {
             return;
         }
         if self.apply(edit) {
-            if let (None, Some(r)) = (game.black, result) {
+            if let (None, Some(r)) = (game.black(), result) {
                 // A bye moves no rating: the status line names the player it was keyed for.
                 let r = r.keyed_on(true);
                 self.say(format!(
                     "saved: bye of {}, round {} board {}: {} ({})",
-                    super::views::player_name(self.desk.rulebook(), self.desk.book(), game.white),
+                    super::views::player_name(self.desk.rulebook(), self.desk.book(), game.white()),
                     game.round,
                     game.board,
                     super::views::result_label(r, true),

@@ -212,7 +212,7 @@ impl<R: Federation> App<R> {
             let (now, then) = sides(delta, undo);
             let board = board_name(&event_name(delta.key.0), delta.key);
             match (now, then) {
-                (Some(a), Some(b)) if (a.white, a.black) == (b.white, b.black) => {
+                (Some(a), Some(b)) if (a.white(), a.black()) == (b.white(), b.black()) => {
                     lines.push(format!("{board}: {}", board_players(rulebook, book, a)));
                     lines.push(format!("  result {} → {}", result_text(a), result_text(b)));
                 }
@@ -276,7 +276,7 @@ fn board_name(event: &str, (_, round, board): GameKey) -> String {
 fn result_text(game: &Game) -> String {
     game.result.map_or_else(
         || "no result".to_string(),
-        |r| super::views::result_label(r, game.black.is_none()),
+        |r| super::views::result_label(r, game.black().is_none()),
     )
 }
 

@@ -40,9 +40,9 @@ pub fn board_players<R: crate::rules::Rulebook>(
     game: &crate::model::Game,
 ) -> String {
     let name = |p| player_name(rulebook, book, p);
-    match game.black {
-        Some(black) => format!("{} - {}", name(game.white), name(black)),
-        None => format!("{} (bye)", name(game.white)),
+    match game.black() {
+        Some(black) => format!("{} - {}", name(game.white()), name(black)),
+        None => format!("{} (bye)", name(game.white())),
     }
 }
 

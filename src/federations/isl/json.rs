@@ -221,10 +221,12 @@ impl JsonRules for Isl {
             let over_a_list_date = period_of(event.start) != period_of(event.end);
             for g in &event.games {
                 let gitem = || {
-                    let black = g.black.map_or("bye", |b| book.players[b].id.as_str());
+                    let black = g.black().map_or("bye", |b| book.players[b].id.as_str());
                     format!(
                         "{item}, round {}, {} vs {}",
-                        g.round, book.players[g.white].id, black
+                        g.round,
+                        book.players[g.white()].id,
+                        black
                     )
                 };
                 // A game's own receipt date: never before it was played (or, undated, before

@@ -40,7 +40,7 @@ impl JsonRules for Ssl {
                 continue;
             }
             for g in event.games.iter().filter(|g| g.is_rated_game()) {
-                for p in std::iter::once(g.white).chain(g.black) {
+                for p in std::iter::once(g.white()).chain(g.black()) {
                     if std::mem::replace(&mut seen[p], true) || !unrated_with_games(p) {
                         continue;
                     }

@@ -338,11 +338,14 @@ impl JsonRules for Tsf {
                 if let Some(date) = g.date
                     && (date < e.start || date > e.end)
                 {
-                    let black = g.black.map_or("bye", |b| book.players[b].id.as_str());
+                    let black = g.black().map_or("bye", |b| book.players[b].id.as_str());
                     return Err(InputError::new(
                         format!(
                             "event '{}', round {}, {} vs {} date",
-                            e.id, g.round, book.players[g.white].id, black
+                            e.id,
+                            g.round,
+                            book.players[g.white()].id,
+                            black
                         ),
                         format!("{date} is outside the event ({} to {})", e.start, e.end),
                     ));

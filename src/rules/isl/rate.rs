@@ -116,15 +116,15 @@ fn counted_games(games: &[Vec<&Game>], slots: &Slots, start: &[IslState]) -> Gro
     let sides = |visit: &mut dyn FnMut(usize, Counted)| {
         for (part_no, part) in games.iter().enumerate() {
             for g in part {
-                let (Some(black), Some(result)) = (g.black, g.result) else {
+                let (Some(black), Some(result)) = (g.black(), g.result) else {
                     continue;
                 };
-                let (Some(w), Some(b)) = (slots.get(g.white), slots.get(black)) else {
+                let (Some(w), Some(b)) = (slots.get(g.white()), slots.get(black)) else {
                     continue;
                 };
                 let sides = [
                     (w, b, black, result.white_halves),
-                    (b, w, g.white, result.black_halves),
+                    (b, w, g.white(), result.black_halves),
                 ];
                 for (me, them, opponent, halves) in sides {
                     if let Some(opponent_rating) = rating[them] {
@@ -385,7 +385,7 @@ pub(super) fn rate(unit: &Unit<'_, Isl>) -> UnitOutcome<IslState, (), IslDetail>
     let mut starts: Vec<Start> = Vec::new();
     for (part_no, part) in games.iter().enumerate() {
         for g in part {
-            for p in std::iter::once(g.white).chain(g.black) {
+            for p in std::iter::once(g.white()).chain(g.black()) {
                 if !slots.insert(p).1 {
                     continue;
                 }
@@ -460,15 +460,15 @@ pub(super) fn rate_again(
         });
     };
     for g in games.iter().flatten() {
-        if anew_alone(g.white) {
-            add(g.white);
+        if anew_alone(g.white()) {
+            add(g.white());
         }
-        if let Some(black) = g.black {
-            if anew_alone(black) || moved(g.white) {
+        if let Some(black) = g.black() {
+            if anew_alone(black) || moved(g.white()) {
                 add(black);
             }
             if moved(black) {
-                add(g.white);
+                add(g.white());
             }
         }
     }
@@ -479,7 +479,7 @@ pub(super) fn rate_again(
     let mut counted: BTreeMap<PlayerIdx, Vec<Counted>> = BTreeMap::new();
     for (part_no, part) in games.iter().enumerate() {
         for g in part {
-            for p in std::iter::once(g.white).chain(g.black) {
+            for p in std::iter::once(g.white()).chain(g.black()) {
                 if marked.contains(p)
                     && !found.put(p)
                     && let Some(start) = anew.get_mut(&p)
@@ -487,12 +487,12 @@ pub(super) fn rate_again(
                     start.first_part = part_no;
                 }
             }
-            let (Some(black), Some(result)) = (g.black, g.result) else {
+            let (Some(black), Some(result)) = (g.black(), g.result) else {
                 continue;
             };
             let sides = [
-                (g.white, black, result.white_halves),
-                (black, g.white, result.black_halves),
+                (g.white(), black, result.white_halves),
+                (black, g.white(), result.black_halves),
             ];
             for (me, them, halves) in sides {
                 if !marked.contains(me) {
@@ -556,7 +556,7 @@ pub(super) fn rate_again(
 mod tests {
 
     use super::*;
-    use crate::model::{GameResult, PlayerInfo};
+    use crate::model::{GameResult, PlayerInfo, player_u32};
     use crate::rules::isl::{STANDARD, period_of, unit_key};
     use crate::rules::{Rulebook, UnitKey};
 
@@ -571,8 +571,8 @@ mod tests {
                 .map(|(b, &(round, white, black, code))| Game {
                     round,
                     board: b as u32 + 1,
-                    white,
-                    black: Some(black),
+                    white: player_u32(white),
+                    black: Some(player_u32(black)),
                     result: GameResult::parse(code),
                     date: None,
                     received: None,

@@ -43,12 +43,12 @@ impl Encounters {
     pub fn of(event: &Event, part: &EventPart) -> Self {
         let mut played: Vec<Played> = Vec::with_capacity(part.games.len());
         for g in part.games.iter().map(|&g| &event.games[g]) {
-            let (Some(black), Some(result)) = (g.black, g.result) else {
+            let (Some(black), Some(result)) = (g.black(), g.result) else {
                 continue;
             };
             if g.is_rated_game() {
                 played.push(Played {
-                    white: g.white,
+                    white: g.white(),
                     black,
                     halves: [result.white_halves, result.black_halves],
                     round: g.round,
@@ -154,14 +154,14 @@ fn first_appearances(played: &[Played]) -> (Vec<PlayerIdx>, Vec<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Game, GameResult};
+    use crate::model::{Game, GameResult, player_u32};
 
     fn game(round: u32, white: PlayerIdx, black: PlayerIdx, code: &str) -> Game {
         Game {
             round,
             board: 1,
-            white,
-            black: Some(black),
+            white: player_u32(white),
+            black: Some(player_u32(black)),
             result: GameResult::parse(code),
             date: None,
             received: None,
@@ -195,15 +195,15 @@ mod tests {
         };
         let mut map = std::collections::BTreeMap::<PlayerIdx, Vec<(PlayerIdx, u8, u32)>>::new();
         for g in &event.games {
-            let (Some(black), Some(r)) = (g.black, g.result) else {
+            let (Some(black), Some(r)) = (g.black(), g.result) else {
                 continue;
             };
-            map.entry(g.white)
+            map.entry(g.white())
                 .or_default()
                 .push((black, r.white_halves, g.round));
             map.entry(black)
                 .or_default()
-                .push((g.white, r.black_halves, g.round));
+                .push((g.white(), r.black_halves, g.round));
         }
         let e = Encounters::of(&event, &part);
         assert_eq!(e.players, map.keys().copied().collect::<Vec<_>>());

@@ -313,7 +313,7 @@ mod tests {
         );
         assert!(!may_reach_a_title(&[1899, 1700, 1899]));
     }
-    use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo};
+    use crate::model::{Event, Game, GameResult, PlayerIdx, PlayerInfo, player_u32};
     use crate::rules::EventPart;
 
     use crate::model::fixture::day as date;
@@ -326,8 +326,8 @@ mod tests {
             .map(|(k, &(white, black, code))| Game {
                 round: k as u32 + 1,
                 board: 1,
-                white,
-                black: Some(black),
+                white: player_u32(white),
+                black: Some(player_u32(black)),
                 result: GameResult::parse(code),
                 date: None,
                 received: None,

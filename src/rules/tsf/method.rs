@@ -80,15 +80,15 @@ pub const MIN_BERGER_RATED: usize = 3;
 pub fn has_forfeit(games: &[Game]) -> bool {
     games
         .iter()
-        .any(|g| g.black.is_some() && g.result.is_some_and(|r| !r.played))
+        .any(|g| g.black().is_some() && g.result.is_some_and(|r| !r.played))
 }
 
 /// A.1.b(1): every pair of the players who played met exactly once over the board.
 pub fn single_round_robin(played: &[&Game], players: &BTreeSet<PlayerIdx>) -> bool {
     let mut pairs: BTreeMap<(PlayerIdx, PlayerIdx), u32> = BTreeMap::new();
     for g in played {
-        let Some(black) = g.black else { continue };
-        let key = (g.white.min(black), g.white.max(black));
+        let Some(black) = g.black() else { continue };
+        let key = (g.white().min(black), g.white().max(black));
         *pairs.entry(key).or_default() += 1;
     }
     let m = players.len();
@@ -138,14 +138,14 @@ pub fn method(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::GameResult;
+    use crate::model::{GameResult, player_u32};
 
     fn game(round: u32, white: PlayerIdx, black: PlayerIdx, result: GameResult) -> Game {
         Game {
             round,
             board: 1,
-            white,
-            black: Some(black),
+            white: player_u32(white),
+            black: Some(player_u32(black)),
             result: Some(result),
             date: None,
             received: None,
@@ -167,7 +167,7 @@ mod tests {
         let played: Vec<&Game> = games.iter().filter(|g| g.is_rated_game()).collect();
         let players: BTreeSet<PlayerIdx> = played
             .iter()
-            .flat_map(|g| [g.white, g.black.unwrap_or(g.white)])
+            .flat_map(|g| [g.white(), g.black().unwrap_or(g.white())])
             .collect();
         method(pairing, games, &played, &players, rated)
     }

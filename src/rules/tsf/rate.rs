@@ -64,7 +64,7 @@ impl Encounters {
 /// Every player's games in the event.
 fn encounters(played: &[&Game]) -> Encounters {
     let mut players: Vec<PlayerIdx> = sides(played)
-        .flat_map(|(g, black, _)| [g.white, black])
+        .flat_map(|(g, black, _)| [g.white(), black])
         .collect();
     players.sort_unstable();
     players.dedup();
@@ -75,7 +75,7 @@ fn encounters(played: &[&Game]) -> Encounters {
 fn sides<'g>(
     played: &'g [&'g Game],
 ) -> impl Iterator<Item = (&'g Game, PlayerIdx, crate::model::GameResult)> + Clone + 'g {
-    played.iter().filter_map(|g| match (g.black, g.result) {
+    played.iter().filter_map(|g| match (g.black(), g.result) {
         (Some(black), Some(result)) => Some((*g, black, result)),
         _ => None,
     })
@@ -87,7 +87,7 @@ fn encounters_among(played: &[&Game], players: Vec<PlayerIdx>) -> Option<Encount
     let place = |p: PlayerIdx| players.binary_search(&p).ok();
     // Each side's place, found once for the two passes that group the games.
     let places: Vec<(usize, usize)> = sides(played)
-        .map(|(g, black, _)| Some((place(g.white)?, place(black)?)))
+        .map(|(g, black, _)| Some((place(g.white())?, place(black)?)))
         .collect::<Option<_>>()?;
     let games = Grouped::by(players.len(), |visit| {
         for ((g, black, result), &(w, b)) in sides(played).zip(&places) {
@@ -98,7 +98,7 @@ fn encounters_among(played: &[&Game], players: Vec<PlayerIdx>) -> Option<Encount
                 halves,
             };
             visit(w, side(black, b, result.white_halves));
-            visit(b, side(g.white, w, result.black_halves));
+            visit(b, side(g.white(), w, result.black_halves));
         }
     });
     Some(Encounters { players, games })

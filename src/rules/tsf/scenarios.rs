@@ -5,7 +5,7 @@ use chrono::NaiveDate;
 
 use super::rate::Sharing;
 use super::*;
-use crate::model::{FideEntry, Game, GameResult, PlayerIdx, PlayerInfo};
+use crate::model::{FideEntry, Game, GameResult, PlayerIdx, PlayerInfo, player_u32};
 use crate::rules::{Award, EventPart, PlayerRating};
 
 fn d(m: u32, day: u32) -> NaiveDate {
@@ -20,8 +20,8 @@ fn event(id: &str, day: u32, pairing: &str, games: &[(u32, PlayerIdx, PlayerIdx,
             .map(|&(round, white, black, result)| Game {
                 round,
                 board: 1,
-                white,
-                black: Some(black),
+                white: player_u32(white),
+                black: Some(player_u32(black)),
                 result: GameResult::parse(result),
                 date: None,
                 received: None,

@@ -37,7 +37,7 @@ pub fn game_touched<R: ratedesk::rules::Rulebook>(
     touched.game(
         e,
         (game.round, game.board),
-        std::iter::once(game.white).chain(game.black),
+        std::iter::once(game.white()).chain(game.black()),
     );
     touched
 }
