@@ -425,11 +425,22 @@ pub struct Checked {
 }
 
 /// Re-rates everything from scratch, compares it with what is stored, and verifies the audit
-/// log's chain.
+/// log's chain. The fresh calculation and the log's replay read the record alone, each of them
+/// on a core of its own (neither keeps the other's cores busy throughout); what they find is
+/// listed in that order, after the results on disk are compared.
 pub fn check<R: Federation>(desk: &mut Desk<R>) -> Result<Checked, DeskError> {
-    let mut problems = desk.check();
-    problems.extend(desk.check_stored()?);
-    problems.extend(desk.check_chain()?);
+    let stored = desk.check_stored()?;
+    let desk = &*desk;
+    let (rulebook, book, ledger) = (desk.rulebook(), desk.book(), desk.ledger());
+    let (fresh, chain) = std::thread::scope(|s| {
+        let fresh = s.spawn(|| super::fresh_differences(rulebook, book, ledger));
+        let chain = desk.check_chain();
+        (fresh.join(), chain)
+    });
+    let fresh = fresh.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    let mut problems = fresh;
+    problems.extend(stored);
+    problems.extend(chain?);
     Ok(Checked {
         problems,
         units: desk.ledger().units().len(),
