@@ -1330,21 +1330,27 @@ mod tests {
         assert_eq!(again.ledger().units(), fresh.units());
     }
 
+    /// A database in `dir` holding a generated Finnish year of 60 players (`seed`), imported.
+    fn a_year_imported(dir: &Path, seed: u64) -> Desk<Ssl> {
+        let (book, parts) = generate(&Params {
+            players: 60,
+            years: 1,
+            last_year: 2025,
+            seed,
+            opens_per_year: Some(3),
+        });
+        let mut desk = Desk::open(dir, Ssl).expect("open");
+        desk.import_in_parts(book, &parts).expect("import");
+        desk
+    }
+
     /// An open database whose results on disk drifted from those it holds (here: one unit
     /// dropped from the disk behind its back) is caught by `check` run there; a database just
     /// opened is not read twice.
     #[test]
     fn check_on_an_open_database_compares_the_results_on_disk_with_those_held() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let (book, parts) = generate(&Params {
-            players: 60,
-            years: 1,
-            last_year: 2025,
-            seed: 3,
-            opens_per_year: Some(3),
-        });
-        let mut desk = Desk::open(dir.path(), Ssl).expect("open");
-        desk.import_in_parts(book, &parts).expect("import");
+        let mut desk = a_year_imported(dir.path(), 3);
         assert!(desk.check_stored().expect("read").is_empty());
         let reopened = {
             drop(desk);
@@ -1381,15 +1387,7 @@ mod tests {
     #[test]
     fn check_lists_a_stored_unit_that_differs_from_a_fresh_calculation() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let (book, parts) = generate(&Params {
-            players: 60,
-            years: 1,
-            last_year: 2025,
-            seed: 5,
-            opens_per_year: Some(3),
-        });
-        let mut desk = Desk::open(dir.path(), Ssl).expect("open");
-        desk.import_in_parts(book, &parts).expect("import");
+        let desk = a_year_imported(dir.path(), 5);
         let mut units = desk.ledger.units().clone();
         let dropped = units.keys().next().cloned().expect("a unit");
         units.remove(&dropped);
