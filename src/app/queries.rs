@@ -118,32 +118,67 @@ pub fn round_matches<R: Rulebook>(book: &Book<R>, event: usize, round: u32) -> V
 }
 
 /// One national list on one of its dates, ranked as the list ranks it: a player's place is
-/// one more than the number rated above him (ties share a place).
+/// one more than the number rated above him (ties share a place). Kept for a card's places on
+/// twelve dates of every list: 8 bytes a listed player, and a few for each distinct rating.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListRanks {
     pub list: crate::rules::ListId,
     pub date: NaiveDate,
-    /// Every listed player's rating, highest first.
-    ratings: Vec<Rating>,
+    /// Each rating the list gives, highest first, with how many players it lists above it.
+    above: Vec<(Rating, u32)>,
+    /// How many players it lists.
+    listed: usize,
     /// The listed players with their ratings, by player (a card's player found by halving).
-    by_player: Vec<(PlayerIdx, Rating)>,
+    by_player: Vec<(u32, Rating)>,
 }
 
 impl ListRanks {
+    /// The list `list` of `date` ranked, from its players and their ratings in player order.
+    fn new(
+        list: crate::rules::ListId,
+        date: NaiveDate,
+        by_player: Vec<(PlayerIdx, Rating)>,
+    ) -> Self {
+        let mut ratings: Vec<Rating> = by_player.iter().map(|&(_, r)| r).collect();
+        ratings.sort_unstable_by(|a, b| b.cmp(a));
+        let mut above: Vec<(Rating, u32)> = Vec::new();
+        for (at, &r) in ratings.iter().enumerate() {
+            if above.last().is_none_or(|&(last, _)| last != r) {
+                above.push((
+                    r,
+                    u32::try_from(at).expect("a list of fewer than 2³² players"),
+                ));
+            }
+        }
+        above.shrink_to_fit();
+        ListRanks {
+            list,
+            date,
+            above,
+            listed: ratings.len(),
+            by_player: by_player
+                .into_iter()
+                .map(|(p, r)| (crate::model::player_u32(p), r))
+                .collect(),
+        }
+    }
+
     /// A player's place on the list, how many it lists and his rating on it; `None`: he is
     /// not on it.
     pub fn place_of(&self, player: PlayerIdx) -> Option<ListPlace> {
+        let player = u32::try_from(player).ok()?;
         let at = self
             .by_player
             .binary_search_by_key(&player, |&(p, _)| p)
             .ok()?;
         let rating = self.by_player[at].1;
-        let above = self.ratings.partition_point(|&r| r > rating);
+        let same = self.above.partition_point(|&(r, _)| r > rating);
+        let above = self.above.get(same).map_or(0, |&(_, above)| above as usize);
         Some(ListPlace {
             list: self.list,
             date: self.date,
             place: above + 1,
-            of: self.ratings.len(),
+            of: self.listed,
             rating,
         })
     }
@@ -208,14 +243,7 @@ pub fn list_ranks<R: Federation>(desk: &Desk<R>, today: NaiveDate, count: usize)
                 .iter()
                 .flat_map(|block| block[d].iter().copied())
                 .collect();
-            let mut ratings: Vec<Rating> = by_player.iter().map(|&(_, r)| r).collect();
-            ratings.sort_unstable_by(|a, b| b.cmp(a));
-            ranked[d * lists + list] = Some(ListRanks {
-                list,
-                date,
-                ratings,
-                by_player,
-            });
+            ranked[d * lists + list] = Some(ListRanks::new(list, date, by_player));
         }
     }
     ranked.into_iter().flatten().collect()
@@ -446,4 +474,37 @@ pub fn check<R: Federation>(desk: &mut Desk<R>) -> Result<Checked, DeskError> {
         units: desk.ledger().units().len(),
         entries: desk.audit().len(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Places as the list ranks them: one more than the number rated above, ties sharing a
+    /// place, the next place after a tie skipping as many as tied; players not listed have none.
+    #[test]
+    fn a_list_ranks_ties_at_one_place_and_counts_everyone_above() {
+        let date = NaiveDate::from_ymd_opt(2025, 12, 1).expect("a date");
+        // Players 0..=6 and 9 listed (7 and 8 not), in player order.
+        let ratings = [1800, 2100, 1950, 2100, 1500, 1950, 1950, 0, 0, 2400];
+        let by_player: Vec<(PlayerIdx, Rating)> = ratings
+            .iter()
+            .enumerate()
+            .filter(|&(p, _)| p != 7 && p != 8)
+            .map(|(p, &r)| (p, r))
+            .collect();
+        let ranks = ListRanks::new(1, date, by_player);
+        let place = |p| ranks.place_of(p).map(|at| (at.place, at.of, at.rating));
+        assert_eq!(place(9), Some((1, 8, 2400)));
+        assert_eq!(place(1), Some((2, 8, 2100)));
+        assert_eq!(place(3), Some((2, 8, 2100)));
+        for p in [2, 5, 6] {
+            assert_eq!(place(p), Some((4, 8, 1950)), "{p}");
+        }
+        assert_eq!(place(0), Some((7, 8, 1800)));
+        assert_eq!(place(4), Some((8, 8, 1500)));
+        for p in [7, 8, 10, usize::MAX] {
+            assert_eq!(place(p), None, "{p}");
+        }
+    }
 }
