@@ -100,6 +100,9 @@ pub const SCHEMA_VERSION: u64 = 4;
 const EVENTS_A_BATCH: usize = 512;
 const EVENTS_A_JOB: usize = 16;
 
+/// The fewest players a core reads as a database opens: fewer are read on one.
+const PLAYERS_A_CORE_AT_LEAST: usize = 4096;
+
 /// sled's page cache: enough for a national federation's working set, far under the 500 MB
 /// memory target (sled's default is 1 GiB).
 const CACHE_BYTES: u64 = 64 * 1024 * 1024;
@@ -637,6 +640,96 @@ impl Store {
         Ok(units.into_iter().collect())
     }
 
+    /// The players into `book` and their statuses into `status`, each in the slot of his id (an
+    /// id without a record is a removed player's: deleted), and how many records were read.
+    /// The slots are made first, for the highest id, and filled on every core, each core
+    /// reading its own range of ids from the tree (reading the tree a record at a time was most
+    /// of a million players' open).
+    fn load_players<R: Rulebook>(
+        &self,
+        book: &mut Book<R>,
+        status: &mut Vec<PlayerStatus>,
+    ) -> Result<u64, StoreError> {
+        use std::ops::Bound;
+        let bad = |what: &str, e: &dyn std::fmt::Display| self.corrupt(what, e);
+        let Some((last, _)) = self.players.last().map_err(|e| self.fail(e))? else {
+            return Ok(0);
+        };
+        let slots =
+            codec::id_of(&last).ok_or_else(|| bad("player key", &"short key"))? as usize + 1;
+        book.players = vec![crate::model::PlayerInfo::default(); slots];
+        book.seeds = vec![Vec::new(); slots];
+        book.held = vec![Vec::new(); slots];
+        book.confirmed = vec![Vec::new(); slots];
+        *status = vec![PlayerStatus::Deleted; slots];
+        let per = slots
+            .div_ceil(crate::cores::threads())
+            .max(PLAYERS_A_CORE_AT_LEAST);
+        let parts = book
+            .players
+            .chunks_mut(per)
+            .zip(book.seeds.chunks_mut(per))
+            .zip(book.held.chunks_mut(per))
+            .zip(book.confirmed.chunks_mut(per))
+            .zip(status.chunks_mut(per))
+            .enumerate();
+        let read: Vec<Result<u64, StoreError>> = std::thread::scope(|s| {
+            let parts: Vec<_> = parts
+                .map(|(i, ((((players, seeds), held), confirmed), status))| {
+                    let bad = &bad;
+                    s.spawn(move || -> Result<u64, StoreError> {
+                        let start = i * per;
+                        let end = start + players.len();
+                        // The first range from the tree's start and the last to its end, so
+                        // that a malformed key anywhere is read and refused.
+                        let lo = (start as u64).to_be_bytes();
+                        let hi = (end as u64).to_be_bytes();
+                        let lo = if i == 0 {
+                            Bound::Unbounded
+                        } else {
+                            Bound::Included(&lo[..])
+                        };
+                        let hi = if end == slots {
+                            Bound::Unbounded
+                        } else {
+                            Bound::Excluded(&hi[..])
+                        };
+                        let mut read = 0;
+                        for item in self.players.range::<&[u8], _>((lo, hi)) {
+                            let (k, v) = item.map_err(|e| self.fail(e))?;
+                            read += 1;
+                            let id =
+                                codec::id_of(&k).ok_or_else(|| bad("player key", &"short key"))?;
+                            let rec: PlayerRecord<R> =
+                                legacy::player_record(&v).map_err(|e| bad("player record", &e))?;
+                            let at = usize::try_from(id)
+                                .ok()
+                                .and_then(|id| id.checked_sub(start))
+                                .filter(|&at| at < players.len())
+                                .ok_or_else(|| {
+                                    bad("player key", &format!("id {id} out of order"))
+                                })?;
+                            players[at] = rec.info;
+                            seeds[at] = rec.seeds;
+                            held[at] = rec.held;
+                            confirmed[at] = rec.confirmed;
+                            status[at] = rec.status;
+                        }
+                        Ok(read)
+                    })
+                })
+                .collect();
+            parts
+                .into_iter()
+                .map(|part| {
+                    part.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .collect()
+        });
+        read.into_iter().sum()
+    }
+
     /// The players (with their statuses) and the events, with how many records of each were
     /// read.
     fn load_records<R: Rulebook>(
@@ -647,26 +740,10 @@ impl Store {
         // come, without a change to apply.
         let mut book = Book::<R>::default();
         let mut status = Vec::new();
-        let mut read = Counts::default();
-        for item in self.players.iter() {
-            let (k, v) = item.map_err(|e| self.fail(e))?;
-            read.players += 1;
-            let id = codec::id_of(&k).ok_or_else(|| bad("player key", &"short key"))? as usize;
-            let rec: PlayerRecord<R> =
-                legacy::player_record(&v).map_err(|e| bad("player record", &e))?;
-            while book.players.len() < id {
-                book.players.push(crate::model::PlayerInfo::default());
-                book.seeds.push(Vec::new());
-                book.held.push(Vec::new());
-                book.confirmed.push(Vec::new());
-                status.push(PlayerStatus::Deleted);
-            }
-            book.players.push(rec.info);
-            book.seeds.push(rec.seeds);
-            book.held.push(rec.held);
-            book.confirmed.push(rec.confirmed);
-            status.push(rec.status);
-        }
+        let mut read = Counts {
+            players: self.load_players(&mut book, &mut status)?,
+            ..Counts::default()
+        };
         let players = book.players.len();
         // The events (their games: most of what is read) are decoded on every core, a batch
         // read from the tree at a time, so that few records are held undecoded at once.
@@ -1307,5 +1384,85 @@ impl Store {
                 .map_err(|e| self.fail(e))?;
         }
         Ok(entry.change)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::PlayerInfo;
+    use crate::rules::ssl::Ssl;
+
+    fn record(id: u64) -> PlayerRecord<Ssl> {
+        PlayerRecord {
+            info: PlayerInfo {
+                id: format!("FIN{id}"),
+                name: format!("Player, {id}"),
+                ..PlayerInfo::default()
+            },
+            seeds: vec![None, None],
+            held: Vec::new(),
+            confirmed: Vec::new(),
+            status: if id.is_multiple_of(5) {
+                PlayerStatus::MergedInto(0)
+            } else {
+                PlayerStatus::Active
+            },
+        }
+    }
+
+    /// Players read on every core, each a range of ids: every record lands in the slot of its
+    /// id whichever range read it, an id without a record is a deleted player's empty slot, and
+    /// the records read are counted once.
+    #[test]
+    fn players_read_in_ranges_land_in_the_slots_of_their_ids() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(dir.path(), "ssl").expect("open");
+        // More than two cores' worth, with gaps at both ends of the ranges' bounds.
+        let ids: Vec<u64> = (1..3 * PLAYERS_A_CORE_AT_LEAST as u64)
+            .filter(|id| id % 7 != 3 && *id != PLAYERS_A_CORE_AT_LEAST as u64)
+            .chain([5 * PLAYERS_A_CORE_AT_LEAST as u64 + 1])
+            .collect();
+        for &id in &ids {
+            let bytes = codec::encode(&record(id)).expect("encode");
+            store.players.insert(codec::key(id), bytes).expect("insert");
+        }
+        let (mut book, mut status) = (Book::<Ssl>::default(), Vec::new());
+        let read = store.load_players(&mut book, &mut status).expect("read");
+        assert_eq!(read, ids.len() as u64);
+        let last = *ids.last().expect("ids") as usize;
+        assert_eq!(book.players.len(), last + 1);
+        assert_eq!(status.len(), last + 1);
+        let mut present = ids.iter().map(|&id| id as usize).peekable();
+        let slots = book.players.iter().zip(&status).zip(&book.seeds);
+        for (p, ((info, status), seeds)) in slots.enumerate() {
+            if present.next_if_eq(&p).is_some() {
+                let r = record(p as u64);
+                assert_eq!((info, status, seeds), (&r.info, &r.status, &r.seeds), "{p}");
+            } else {
+                assert_eq!(info, &PlayerInfo::default(), "{p}");
+                assert_eq!(status, &PlayerStatus::Deleted, "{p}");
+            }
+        }
+    }
+
+    /// A key that is not an id, wherever it sorts among the ranges, is refused by name.
+    #[test]
+    fn a_malformed_player_key_is_refused_whichever_range_reads_it() {
+        for short in [&[0u8, 0, 1][..], &[0, 0, 0, 0, 0, 0, 0x20]] {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let store = Store::open(dir.path(), "ssl").expect("open");
+            for id in 0..3 * PLAYERS_A_CORE_AT_LEAST as u64 {
+                let bytes = codec::encode(&record(id)).expect("encode");
+                store.players.insert(codec::key(id), bytes).expect("insert");
+            }
+            let bytes = codec::encode(&record(1)).expect("encode");
+            store.players.insert(short, bytes).expect("insert");
+            let (mut book, mut status) = (Book::<Ssl>::default(), Vec::new());
+            let refused = store
+                .load_players(&mut book, &mut status)
+                .expect_err("a short key");
+            assert!(refused.to_string().contains("player key"), "{refused}");
+        }
     }
 }
