@@ -95,13 +95,14 @@ const OFFICERS: &str = "officers";
 /// an older ratedesk refuses a database of a newer schema.
 pub const SCHEMA_VERSION: u64 = 4;
 
-/// Event records read from the tree and decoded together on the cores ([`Store::load`]), and
-/// how many make one core's job: a batch is a few megabytes of records at national size.
-const EVENTS_A_BATCH: usize = 512;
-const EVENTS_A_JOB: usize = 16;
-
-/// The fewest players a core reads as a database opens: fewer are read on one.
+/// The fewest players, and events, a core reads as a database opens: fewer are read on one.
 const PLAYERS_A_CORE_AT_LEAST: usize = 4096;
+const EVENTS_A_CORE_AT_LEAST: usize = 256;
+
+/// How many of `slots` each core reads, at least `at_least`.
+fn per_core(slots: usize, at_least: usize) -> usize {
+    slots.div_ceil(crate::cores::threads()).max(at_least)
+}
 
 /// sled's page cache: enough for a national federation's working set, far under the 500 MB
 /// memory target (sled's default is 1 GiB).
@@ -642,92 +643,160 @@ impl Store {
 
     /// The players into `book` and their statuses into `status`, each in the slot of his id (an
     /// id without a record is a removed player's: deleted), and how many records were read.
-    /// The slots are made first, for the highest id, and filled on every core, each core
-    /// reading its own range of ids from the tree (reading the tree a record at a time was most
-    /// of a million players' open).
+    /// The slots are made once, for the highest id, and filled on every core ([`in_ranges`]):
+    /// reading the tree a record at a time on one core was most of a million players' open.
     fn load_players<R: Rulebook>(
         &self,
         book: &mut Book<R>,
         status: &mut Vec<PlayerStatus>,
     ) -> Result<u64, StoreError> {
-        use std::ops::Bound;
-        let bad = |what: &str, e: &dyn std::fmt::Display| self.corrupt(what, e);
-        let Some((last, _)) = self.players.last().map_err(|e| self.fail(e))? else {
+        let Some(slots) = self.slots(&self.players, "player key")? else {
             return Ok(0);
         };
-        let slots =
-            codec::id_of(&last).ok_or_else(|| bad("player key", &"short key"))? as usize + 1;
         book.players = vec![crate::model::PlayerInfo::default(); slots];
         book.seeds = vec![Vec::new(); slots];
         book.held = vec![Vec::new(); slots];
         book.confirmed = vec![Vec::new(); slots];
         *status = vec![PlayerStatus::Deleted; slots];
-        let per = slots
-            .div_ceil(crate::cores::threads())
-            .max(PLAYERS_A_CORE_AT_LEAST);
+        let per = per_core(slots, PLAYERS_A_CORE_AT_LEAST);
         let parts = book
             .players
             .chunks_mut(per)
             .zip(book.seeds.chunks_mut(per))
             .zip(book.held.chunks_mut(per))
             .zip(book.confirmed.chunks_mut(per))
-            .zip(status.chunks_mut(per))
-            .enumerate();
-        let read: Vec<Result<u64, StoreError>> = std::thread::scope(|s| {
-            let parts: Vec<_> = parts
-                .map(|(i, ((((players, seeds), held), confirmed), status))| {
-                    let bad = &bad;
+            .zip(status.chunks_mut(per));
+        let tree = (&self.players, "player key");
+        self.in_ranges(tree, (slots, per), parts, |part, (at, _), bytes| {
+            let ((((players, seeds), held), confirmed), status) = part;
+            let rec: PlayerRecord<R> =
+                legacy::player_record(bytes).map_err(|e| self.corrupt("player record", &e))?;
+            players[at] = rec.info;
+            seeds[at] = rec.seeds;
+            held[at] = rec.held;
+            confirmed[at] = rec.confirmed;
+            status[at] = rec.status;
+            Ok(())
+        })
+    }
+
+    /// The events into `book` (their players among those it holds), each in the slot of its id
+    /// (an id without a record: a placeholder, not live), and how many were read; on every core
+    /// as the players are ([`in_ranges`]), each record decoded where it is read.
+    fn load_events<R: Rulebook>(&self, book: &mut Book<R>) -> Result<u64, StoreError> {
+        let players = book.players.len();
+        let Some(slots) = self.slots(&self.events, "event key")? else {
+            return Ok(0);
+        };
+        book.events = vec![placeholder_event(); slots];
+        book.live = vec![false; slots];
+        let per = per_core(slots, EVENTS_A_CORE_AT_LEAST);
+        let parts = book.events.chunks_mut(per).zip(book.live.chunks_mut(per));
+        let tree = (&self.events, "event key");
+        self.in_ranges(
+            tree,
+            (slots, per),
+            parts,
+            |(events, live), (at, id), bytes| {
+                let rec: EventRecord = legacy::event_record(bytes)
+                    .map_err(|e| self.corrupt(&format!("event record {id}"), &e))?;
+                if let Some(g) = rec
+                    .event
+                    .games
+                    .iter()
+                    .find(|g| g.white() >= players || g.black().is_some_and(|b| b >= players))
+                {
+                    return Err(self.corrupt(
+                        "event record",
+                        &format!("event {id}, round {}: unknown player", g.round),
+                    ));
+                }
+                events[at] = rec.event;
+                live[at] = rec.live;
+                Ok(())
+            },
+        )
+    }
+
+    /// The slots a tree keyed by ids needs: one past its highest id (`None`: it is empty).
+    fn slots(&self, tree: &sled::Tree, what: &str) -> Result<Option<usize>, StoreError> {
+        let Some((last, _)) = tree.last().map_err(|e| self.fail(e))? else {
+            return Ok(None);
+        };
+        let id = codec::id_of(&last).ok_or_else(|| self.corrupt(what, &"short key"))?;
+        usize::try_from(id)
+            .ok()
+            .and_then(|id| id.checked_add(1))
+            .map(Some)
+            .ok_or_else(|| self.corrupt(what, &format!("id {id} out of range")))
+    }
+
+    /// Reads a tree keyed by ids on every core: the `i`th of `parts` (slots `i × per` on, as
+    /// many as it holds) is handed each record of its range of ids with the record's place in
+    /// it and its id, on a thread of its own. The first range is open below and the last above, so that
+    /// every key, a malformed one too, is read by exactly one range and refused there (as
+    /// `what`). The records read are counted; the first range's failure is the one returned.
+    fn in_ranges<P: Send>(
+        &self,
+        (tree, what): (&sled::Tree, &str),
+        (slots, per): (usize, usize),
+        parts: impl Iterator<Item = P>,
+        read: impl Fn(&mut P, (usize, u64), &[u8]) -> Result<(), StoreError> + Sync,
+    ) -> Result<u64, StoreError> {
+        use std::ops::Bound;
+        let parts: Vec<P> = parts.collect();
+        let count = parts.len();
+        let read = &read;
+        let results: Vec<Result<u64, StoreError>> = std::thread::scope(|s| {
+            let threads: Vec<_> = parts
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut part)| {
                     s.spawn(move || -> Result<u64, StoreError> {
                         let start = i * per;
-                        let end = start + players.len();
-                        // The first range from the tree's start and the last to its end, so
-                        // that a malformed key anywhere is read and refused.
-                        let lo = (start as u64).to_be_bytes();
-                        let hi = (end as u64).to_be_bytes();
+                        let len = per.min(slots - start);
+                        let (lo, hi) = (
+                            (start as u64).to_be_bytes(),
+                            ((start + len) as u64).to_be_bytes(),
+                        );
                         let lo = if i == 0 {
                             Bound::Unbounded
                         } else {
                             Bound::Included(&lo[..])
                         };
-                        let hi = if end == slots {
+                        let hi = if i + 1 == count {
                             Bound::Unbounded
                         } else {
                             Bound::Excluded(&hi[..])
                         };
-                        let mut read = 0;
-                        for item in self.players.range::<&[u8], _>((lo, hi)) {
+                        let mut records = 0;
+                        for item in tree.range::<&[u8], _>((lo, hi)) {
                             let (k, v) = item.map_err(|e| self.fail(e))?;
-                            read += 1;
+                            records += 1;
                             let id =
-                                codec::id_of(&k).ok_or_else(|| bad("player key", &"short key"))?;
-                            let rec: PlayerRecord<R> =
-                                legacy::player_record(&v).map_err(|e| bad("player record", &e))?;
+                                codec::id_of(&k).ok_or_else(|| self.corrupt(what, &"short key"))?;
                             let at = usize::try_from(id)
                                 .ok()
                                 .and_then(|id| id.checked_sub(start))
-                                .filter(|&at| at < players.len())
+                                .filter(|&at| at < len)
                                 .ok_or_else(|| {
-                                    bad("player key", &format!("id {id} out of order"))
+                                    self.corrupt(what, &format!("id {id} out of order"))
                                 })?;
-                            players[at] = rec.info;
-                            seeds[at] = rec.seeds;
-                            held[at] = rec.held;
-                            confirmed[at] = rec.confirmed;
-                            status[at] = rec.status;
+                            read(&mut part, (at, id), &v)?;
                         }
-                        Ok(read)
+                        Ok(records)
                     })
                 })
                 .collect();
-            parts
+            threads
                 .into_iter()
-                .map(|part| {
-                    part.join()
+                .map(|t| {
+                    t.join()
                         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
                 })
                 .collect()
         });
-        read.into_iter().sum()
+        results.into_iter().sum()
     }
 
     /// The players (with their statuses) and the events, with how many records of each were
@@ -735,57 +804,17 @@ impl Store {
     fn load_records<R: Rulebook>(
         &self,
     ) -> Result<(Book<R>, Vec<PlayerStatus>, Counts), StoreError> {
-        let bad = |what: &str, e: &dyn std::fmt::Display| self.corrupt(what, e);
-        // Keys are big-endian ids, so every tree comes in id order: records are placed as they
-        // come, without a change to apply.
+        // Keys are big-endian ids: each record has the slot of its id, without a change to
+        // apply.
         let mut book = Book::<R>::default();
         let mut status = Vec::new();
-        let mut read = Counts {
-            players: self.load_players(&mut book, &mut status)?,
+        let players = self.load_players(&mut book, &mut status)?;
+        let events = self.load_events(&mut book)?;
+        let read = Counts {
+            players,
+            events,
             ..Counts::default()
         };
-        let players = book.players.len();
-        // The events (their games: most of what is read) are decoded on every core, a batch
-        // read from the tree at a time, so that few records are held undecoded at once.
-        let mut events = self.events.iter();
-        let mut batch: Vec<(sled::IVec, sled::IVec)> = Vec::with_capacity(EVENTS_A_BATCH);
-        loop {
-            batch.clear();
-            for item in events.by_ref().take(EVENTS_A_BATCH) {
-                batch.push(item.map_err(|e| self.fail(e))?);
-            }
-            if batch.is_empty() {
-                break;
-            }
-            let jobs: Vec<&[(sled::IVec, sled::IVec)]> = batch.chunks(EVENTS_A_JOB).collect();
-            let decoded = crate::cores::map_on_cores(&jobs, crate::cores::threads(), |job| {
-                job.iter()
-                    .map(|(_, v)| legacy::event_record(v))
-                    .collect::<Vec<_>>()
-            });
-            for ((k, _), rec) in batch.iter().zip(decoded.into_iter().flatten()) {
-                read.events += 1;
-                let id = codec::id_of(k).ok_or_else(|| bad("event key", &"short key"))? as usize;
-                let rec: EventRecord = rec.map_err(|e| bad(&format!("event record {id}"), &e))?;
-                if let Some(g) = rec
-                    .event
-                    .games
-                    .iter()
-                    .find(|g| g.white() >= players || g.black().is_some_and(|b| b >= players))
-                {
-                    return Err(bad(
-                        "event record",
-                        &format!("event {id}, round {}: unknown player", g.round),
-                    ));
-                }
-                while book.events.len() < id {
-                    book.events.push(placeholder_event());
-                    book.live.push(false);
-                }
-                book.events.push(rec.event);
-                book.live.push(rec.live);
-            }
-        }
         Ok((book, status, read))
     }
 
@@ -1444,6 +1473,69 @@ mod tests {
                 assert_eq!(status, &PlayerStatus::Deleted, "{p}");
             }
         }
+    }
+
+    fn event_record(id: u64, white: u32) -> EventRecord {
+        let day = chrono::NaiveDate::from_ymd_opt(2025, 1, 1).expect("a day");
+        let mut event = crate::model::Event::new(format!("e{id}"), day, day);
+        event.games.push(crate::model::Game {
+            round: 1,
+            board: 1,
+            white,
+            black: Some(white + 1),
+            result: None,
+            date: None,
+            received: None,
+        });
+        EventRecord {
+            event,
+            live: !id.is_multiple_of(3),
+        }
+    }
+
+    /// Events read on every core land in the slots of their ids (a missing id: a placeholder,
+    /// not live); one naming a player the book does not hold is refused by its own id, whichever
+    /// range reads it.
+    #[test]
+    fn events_read_in_ranges_land_in_the_slots_of_their_ids() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(dir.path(), "ssl").expect("open");
+        let ids: Vec<u64> = (0..3 * EVENTS_A_CORE_AT_LEAST as u64)
+            .filter(|id| id % 11 != 4)
+            .collect();
+        for &id in &ids {
+            let bytes = codec::encode(&event_record(id, (id % 8) as u32)).expect("encode");
+            store.events.insert(codec::key(id), bytes).expect("insert");
+        }
+        let mut book = Book::<Ssl> {
+            players: vec![PlayerInfo::default(); 9],
+            ..Book::default()
+        };
+        let read = store.load_events(&mut book).expect("read");
+        assert_eq!(read, ids.len() as u64);
+        assert_eq!(book.events.len(), 3 * EVENTS_A_CORE_AT_LEAST);
+        for (e, (event, live)) in book.events.iter().zip(&book.live).enumerate() {
+            if e % 11 == 4 {
+                assert_eq!((event, *live), (&placeholder_event(), false), "{e}");
+            } else {
+                let r = event_record(e as u64, (e % 8) as u32);
+                assert_eq!((event, *live), (&r.event, r.live), "{e}");
+            }
+        }
+        // A game of player 9, in an event of the second range: named by its id.
+        let late = 2 * EVENTS_A_CORE_AT_LEAST as u64 + 5;
+        let bytes = codec::encode(&event_record(late, 8)).expect("encode");
+        store
+            .events
+            .insert(codec::key(late), bytes)
+            .expect("insert");
+        let refused = store.load_events(&mut book).expect_err("an unknown player");
+        assert!(
+            refused
+                .to_string()
+                .contains(&format!("event {late}, round 1: unknown player")),
+            "{refused}"
+        );
     }
 
     /// A key that is not an id, wherever it sorts among the ranges, is refused by name.
