@@ -99,9 +99,18 @@ pub const SCHEMA_VERSION: u64 = 4;
 const PLAYERS_A_CORE_AT_LEAST: usize = 4096;
 const EVENTS_A_CORE_AT_LEAST: usize = 256;
 
-/// How many of `slots` each core reads, at least `at_least`.
-fn per_core(slots: usize, at_least: usize) -> usize {
-    slots.div_ceil(crate::cores::threads()).max(at_least)
+/// How many of `slots` each of `threads` reads, at least `at_least`.
+fn per_core(slots: usize, threads: usize, at_least: usize) -> usize {
+    slots.div_ceil(threads.max(1)).max(at_least)
+}
+
+/// `slots` copies of `value`, or the reason there is no room for them (a highest id read from a
+/// damaged tree can ask for more than any machine has: refused, not a crash).
+fn slots_of<T: Clone>(slots: usize, value: T) -> Result<Vec<T>, std::collections::TryReserveError> {
+    let mut all = Vec::new();
+    all.try_reserve_exact(slots)?;
+    all.resize(slots, value);
+    Ok(all)
 }
 
 /// sled's page cache: enough for a national federation's working set, far under the 500 MB
@@ -650,15 +659,26 @@ impl Store {
         book: &mut Book<R>,
         status: &mut Vec<PlayerStatus>,
     ) -> Result<u64, StoreError> {
+        self.load_players_on(book, status, crate::cores::threads())
+    }
+
+    /// [`Store::load_players`] on `threads` threads.
+    fn load_players_on<R: Rulebook>(
+        &self,
+        book: &mut Book<R>,
+        status: &mut Vec<PlayerStatus>,
+        threads: usize,
+    ) -> Result<u64, StoreError> {
         let Some(slots) = self.slots(&self.players, "player key")? else {
             return Ok(0);
         };
-        book.players = vec![crate::model::PlayerInfo::default(); slots];
-        book.seeds = vec![Vec::new(); slots];
-        book.held = vec![Vec::new(); slots];
-        book.confirmed = vec![Vec::new(); slots];
-        *status = vec![PlayerStatus::Deleted; slots];
-        let per = per_core(slots, PLAYERS_A_CORE_AT_LEAST);
+        let room = |e| self.corrupt("player key", &format!("{slots} players: {e}"));
+        book.players = slots_of(slots, crate::model::PlayerInfo::default()).map_err(room)?;
+        book.seeds = slots_of(slots, Vec::new()).map_err(room)?;
+        book.held = slots_of(slots, Vec::new()).map_err(room)?;
+        book.confirmed = slots_of(slots, Vec::new()).map_err(room)?;
+        *status = slots_of(slots, PlayerStatus::Deleted).map_err(room)?;
+        let per = per_core(slots, threads, PLAYERS_A_CORE_AT_LEAST);
         let parts = book
             .players
             .chunks_mut(per)
@@ -684,13 +704,23 @@ impl Store {
     /// (an id without a record: a placeholder, not live), and how many were read; on every core
     /// as the players are ([`in_ranges`]), each record decoded where it is read.
     fn load_events<R: Rulebook>(&self, book: &mut Book<R>) -> Result<u64, StoreError> {
+        self.load_events_on(book, crate::cores::threads())
+    }
+
+    /// [`Store::load_events`] on `threads` threads.
+    fn load_events_on<R: Rulebook>(
+        &self,
+        book: &mut Book<R>,
+        threads: usize,
+    ) -> Result<u64, StoreError> {
         let players = book.players.len();
         let Some(slots) = self.slots(&self.events, "event key")? else {
             return Ok(0);
         };
-        book.events = vec![placeholder_event(); slots];
-        book.live = vec![false; slots];
-        let per = per_core(slots, EVENTS_A_CORE_AT_LEAST);
+        let room = |e| self.corrupt("event key", &format!("{slots} events: {e}"));
+        book.events = slots_of(slots, placeholder_event()).map_err(room)?;
+        book.live = slots_of(slots, false).map_err(room)?;
+        let per = per_core(slots, threads, EVENTS_A_CORE_AT_LEAST);
         let parts = book.events.chunks_mut(per).zip(book.live.chunks_mut(per));
         let tree = (&self.events, "event key");
         self.in_ranges(
@@ -773,8 +803,12 @@ impl Store {
                         for item in tree.range::<&[u8], _>((lo, hi)) {
                             let (k, v) = item.map_err(|e| self.fail(e))?;
                             records += 1;
+                            // Every key is an id of 8 bytes: a shorter one is no id, and a
+                            // longer one would share its id's slot with another record.
                             let id =
-                                codec::id_of(&k).ok_or_else(|| self.corrupt(what, &"short key"))?;
+                                codec::id_of(&k).filter(|_| k.len() == 8).ok_or_else(|| {
+                                    self.corrupt(what, &format!("a key of {} bytes", k.len()))
+                                })?;
                             let at = usize::try_from(id)
                                 .ok()
                                 .and_then(|id| id.checked_sub(start))
@@ -1442,35 +1476,39 @@ mod tests {
 
     /// Players read on every core, each a range of ids: every record lands in the slot of its
     /// id whichever range read it, an id without a record is a deleted player's empty slot, and
-    /// the records read are counted once.
+    /// the records read are counted once — on one thread, two and five.
     #[test]
     fn players_read_in_ranges_land_in_the_slots_of_their_ids() {
         let dir = tempfile::tempdir().expect("tempdir");
         let store = Store::open(dir.path(), "ssl").expect("open");
-        // More than two cores' worth, with gaps at both ends of the ranges' bounds.
+        // Five ranges of 4096 at most, with gaps at their bounds and a lone highest id.
         let ids: Vec<u64> = (1..3 * PLAYERS_A_CORE_AT_LEAST as u64)
             .filter(|id| id % 7 != 3 && *id != PLAYERS_A_CORE_AT_LEAST as u64)
-            .chain([5 * PLAYERS_A_CORE_AT_LEAST as u64 + 1])
+            .chain([5 * PLAYERS_A_CORE_AT_LEAST as u64 - 1])
             .collect();
         for &id in &ids {
             let bytes = codec::encode(&record(id)).expect("encode");
             store.players.insert(codec::key(id), bytes).expect("insert");
         }
-        let (mut book, mut status) = (Book::<Ssl>::default(), Vec::new());
-        let read = store.load_players(&mut book, &mut status).expect("read");
-        assert_eq!(read, ids.len() as u64);
-        let last = *ids.last().expect("ids") as usize;
-        assert_eq!(book.players.len(), last + 1);
-        assert_eq!(status.len(), last + 1);
-        let mut present = ids.iter().map(|&id| id as usize).peekable();
-        let slots = book.players.iter().zip(&status).zip(&book.seeds);
-        for (p, ((info, status), seeds)) in slots.enumerate() {
-            if present.next_if_eq(&p).is_some() {
-                let r = record(p as u64);
-                assert_eq!((info, status, seeds), (&r.info, &r.status, &r.seeds), "{p}");
-            } else {
-                assert_eq!(info, &PlayerInfo::default(), "{p}");
-                assert_eq!(status, &PlayerStatus::Deleted, "{p}");
+        for threads in [1, 2, 5] {
+            let (mut book, mut status) = (Book::<Ssl>::default(), Vec::new());
+            let read = store
+                .load_players_on(&mut book, &mut status, threads)
+                .expect("read");
+            assert_eq!(read, ids.len() as u64, "{threads} threads");
+            let last = *ids.last().expect("ids") as usize;
+            assert_eq!(book.players.len(), last + 1);
+            assert_eq!(status.len(), last + 1);
+            let mut present = ids.iter().map(|&id| id as usize).peekable();
+            let slots = book.players.iter().zip(&status).zip(&book.seeds);
+            for (p, ((info, status), seeds)) in slots.enumerate() {
+                if present.next_if_eq(&p).is_some() {
+                    let r = record(p as u64);
+                    assert_eq!((info, status, seeds), (&r.info, &r.status, &r.seeds), "{p}");
+                } else {
+                    assert_eq!(info, &PlayerInfo::default(), "{p}");
+                    assert_eq!(status, &PlayerStatus::Deleted, "{p}");
+                }
             }
         }
     }
@@ -1511,15 +1549,17 @@ mod tests {
             players: vec![PlayerInfo::default(); 9],
             ..Book::default()
         };
-        let read = store.load_events(&mut book).expect("read");
-        assert_eq!(read, ids.len() as u64);
-        assert_eq!(book.events.len(), 3 * EVENTS_A_CORE_AT_LEAST);
-        for (e, (event, live)) in book.events.iter().zip(&book.live).enumerate() {
-            if e % 11 == 4 {
-                assert_eq!((event, *live), (&placeholder_event(), false), "{e}");
-            } else {
-                let r = event_record(e as u64, (e % 8) as u32);
-                assert_eq!((event, *live), (&r.event, r.live), "{e}");
+        for threads in [1, 2, 3] {
+            let read = store.load_events_on(&mut book, threads).expect("read");
+            assert_eq!(read, ids.len() as u64, "{threads} threads");
+            assert_eq!(book.events.len(), 3 * EVENTS_A_CORE_AT_LEAST);
+            for (e, (event, live)) in book.events.iter().zip(&book.live).enumerate() {
+                if e % 11 == 4 {
+                    assert_eq!((event, *live), (&placeholder_event(), false), "{e}");
+                } else {
+                    let r = event_record(e as u64, (e % 8) as u32);
+                    assert_eq!((event, *live), (&r.event, r.live), "{e}");
+                }
             }
         }
         // A game of player 9, in an event of the second range: named by its id.
@@ -1529,19 +1569,28 @@ mod tests {
             .events
             .insert(codec::key(late), bytes)
             .expect("insert");
-        let refused = store.load_events(&mut book).expect_err("an unknown player");
-        assert!(
-            refused
-                .to_string()
-                .contains(&format!("event {late}, round 1: unknown player")),
-            "{refused}"
-        );
+        for threads in [1, 2, 3] {
+            let refused = store
+                .load_events_on(&mut book, threads)
+                .expect_err("an unknown player");
+            assert!(
+                refused
+                    .to_string()
+                    .contains(&format!("event {late}, round 1: unknown player")),
+                "{refused}"
+            );
+        }
     }
 
-    /// A key that is not an id, wherever it sorts among the ranges, is refused by name.
+    /// A key that is not an id of 8 bytes, wherever it sorts among the ranges (before every id,
+    /// among them, after them all, or sharing an id's first 8 bytes), is refused by name on any
+    /// number of threads; so is a highest id no machine has room for.
     #[test]
     fn a_malformed_player_key_is_refused_whichever_range_reads_it() {
-        for short in [&[0u8, 0, 1][..], &[0, 0, 0, 0, 0, 0, 0x20]] {
+        let mut long = codec::key(5).to_vec();
+        long.push(9);
+        let malformed: [&[u8]; 5] = [&[0], &[0, 0, 0, 0, 0, 0, 0x20], &[0, 0, 1], &long, &[]];
+        for key in malformed {
             let dir = tempfile::tempdir().expect("tempdir");
             let store = Store::open(dir.path(), "ssl").expect("open");
             for id in 0..3 * PLAYERS_A_CORE_AT_LEAST as u64 {
@@ -1549,12 +1598,28 @@ mod tests {
                 store.players.insert(codec::key(id), bytes).expect("insert");
             }
             let bytes = codec::encode(&record(1)).expect("encode");
-            store.players.insert(short, bytes).expect("insert");
-            let (mut book, mut status) = (Book::<Ssl>::default(), Vec::new());
-            let refused = store
-                .load_players(&mut book, &mut status)
-                .expect_err("a short key");
-            assert!(refused.to_string().contains("player key"), "{refused}");
+            store.players.insert(key, bytes).expect("insert");
+            for threads in [1, 2, 5] {
+                let (mut book, mut status) = (Book::<Ssl>::default(), Vec::new());
+                let refused = store
+                    .load_players_on(&mut book, &mut status, threads)
+                    .expect_err("a malformed key");
+                assert!(
+                    refused.to_string().contains("player key"),
+                    "{key:?} on {threads}: {refused}"
+                );
+            }
         }
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(dir.path(), "ssl").expect("open");
+        for id in [0, 1 << 60] {
+            let bytes = codec::encode(&record(id)).expect("encode");
+            store.players.insert(codec::key(id), bytes).expect("insert");
+        }
+        let (mut book, mut status) = (Book::<Ssl>::default(), Vec::new());
+        let refused = store
+            .load_players(&mut book, &mut status)
+            .expect_err("no room");
+        assert!(refused.to_string().contains("player key"), "{refused}");
     }
 }
