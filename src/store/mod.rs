@@ -748,12 +748,21 @@ impl Store {
         )
     }
 
+    /// The id a key of a tree keyed by ids is (`what`: the key's kind, for the message). Every
+    /// such key is an id of 8 bytes: a shorter one is no id, and a longer one would share its
+    /// id's slot with another record.
+    fn id_key(&self, key: &[u8], what: &str) -> Result<u64, StoreError> {
+        codec::id_of(key)
+            .filter(|_| key.len() == 8)
+            .ok_or_else(|| self.corrupt(what, &format!("a key of {} bytes", key.len())))
+    }
+
     /// The slots a tree keyed by ids needs: one past its highest id (`None`: it is empty).
     fn slots(&self, tree: &sled::Tree, what: &str) -> Result<Option<usize>, StoreError> {
         let Some((last, _)) = tree.last().map_err(|e| self.fail(e))? else {
             return Ok(None);
         };
-        let id = codec::id_of(&last).ok_or_else(|| self.corrupt(what, &"short key"))?;
+        let id = self.id_key(&last, what)?;
         usize::try_from(id)
             .ok()
             .and_then(|id| id.checked_add(1))
@@ -803,12 +812,7 @@ impl Store {
                         for item in tree.range::<&[u8], _>((lo, hi)) {
                             let (k, v) = item.map_err(|e| self.fail(e))?;
                             records += 1;
-                            // Every key is an id of 8 bytes: a shorter one is no id, and a
-                            // longer one would share its id's slot with another record.
-                            let id =
-                                codec::id_of(&k).filter(|_| k.len() == 8).ok_or_else(|| {
-                                    self.corrupt(what, &format!("a key of {} bytes", k.len()))
-                                })?;
+                            let id = self.id_key(&k, what)?;
                             let at = usize::try_from(id)
                                 .ok()
                                 .and_then(|id| id.checked_sub(start))
