@@ -172,7 +172,7 @@ const TAKEN: &[u8] = b"taken";
 const STARTED: &[u8] = b"started";
 
 /// What the two ends speak: a request or answer of another layout is refused by its number.
-const PROTOCOL: u32 = 3;
+const PROTOCOL: u32 = 4;
 
 /// Where a request is: waiting for the workstation, running there, or given up unrun.
 const QUEUED: u8 = 0;

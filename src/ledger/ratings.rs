@@ -144,11 +144,13 @@ impl<D: std::fmt::Debug> std::fmt::Debug for Ratings<D> {
     }
 }
 
-/// As one sequence, whatever runs hold it: the bytes of a `Vec` of the same rows.
+/// As one sequence, whatever runs hold it: the bytes of a `Vec` of the same rows. Ratings
+/// still stored are read for this and let go again, as for a comparison.
 impl<D: Serialize> Serialize for Ratings<D> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.len()))?;
-        for row in self.iter() {
+        let runs = self.runs_once();
+        let mut seq = s.serialize_seq(Some(runs.iter().map(|r| r.len()).sum()))?;
+        for row in runs.iter().flat_map(|r| r.iter()) {
             seq.serialize_element(row)?;
         }
         seq.end()
@@ -180,6 +182,11 @@ mod tests {
         assert_eq!(stored, Ratings::new(vec![rating(1), rating(2)]));
         assert_ne!(stored, Ratings::new(vec![rating(1)]));
         assert_eq!(stored.bytes(), Some(&b"two"[..]), "compared, not kept read");
+        assert_eq!(
+            serde_json::to_string(&stored).expect("written"),
+            serde_json::to_string(&vec![rating(1), rating(2)]).expect("written")
+        );
+        assert_eq!(stored.bytes(), Some(&b"two"[..]), "written, not kept read");
         assert_eq!(stored.clone(), Ratings::new(vec![rating(1), rating(2)]));
         assert_eq!(stored.len(), 2);
         assert_eq!(stored.bytes(), None, "read now");

@@ -19,7 +19,7 @@ use crate::rules::{Award, PlayerRating, Rulebook};
 /// A unit's result as stored: its ratings are a record of their own inside it.
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
-struct StoredUnit<R: Rulebook> {
+pub(super) struct StoredUnit<R: Rulebook> {
     states: BTreeMap<PlayerIdx, R::State>,
     awards: Vec<Award<R::Award>>,
     ratings: codec::Bytes,
@@ -40,34 +40,51 @@ fn decode_ratings<D: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<Vec<Pl
     codec::decode(&codec::unpack(bytes).ok()?).ok()
 }
 
+/// A unit's result in memory, written in the layout it is stored in ([`StoredUnit`]) inside
+/// another record: ratings still unread are written as the bytes they were read from, and
+/// ratings in memory are encoded and packed as they would be stored — none is read (and
+/// kept) to be written.
+pub(super) struct AsStored<'a, R: Rulebook>(pub &'a UnitResult<R>);
+
+impl<R: Rulebook> Serialize for AsStored<'_, R> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let unit = self.0;
+        let encoded;
+        let ratings = match unit.ratings.bytes() {
+            Some(bytes) => bytes,
+            None => {
+                encoded = codec::encode_packed(&unit.ratings).map_err(serde::ser::Error::custom)?;
+                &encoded
+            }
+        };
+        StoredUnitRef::<R> {
+            states: &unit.states,
+            awards: &unit.awards,
+            ratings: codec::BytesRef(ratings),
+        }
+        .serialize(s)
+    }
+}
+
 /// A unit's result as stored.
 pub(super) fn encode_unit<R: Rulebook>(unit: &UnitResult<R>) -> Result<Vec<u8>, codec::CodecError> {
-    let encoded;
-    let ratings = match unit.ratings.bytes() {
-        Some(bytes) => bytes,
-        None => {
-            encoded = codec::encode_packed(&unit.ratings)?;
-            &encoded
-        }
-    };
-    codec::encode(&StoredUnitRef::<R> {
-        states: &unit.states,
-        awards: &unit.awards,
-        ratings: codec::BytesRef(ratings),
-    })
+    codec::encode(&AsStored(unit))
 }
 
 /// A unit's stored result, its ratings left to read when shown.
 pub(super) fn decode_unit<R: Rulebook>(bytes: &[u8]) -> Result<UnitResult<R>, codec::CodecError> {
-    let stored: StoredUnit<R> = codec::decode(bytes)?;
-    Ok(UnitResult {
-        ratings: Ratings::stored(
-            stored.ratings.0.into_boxed_slice(),
-            decode_ratings::<R::Detail>,
-        ),
-        states: stored.states,
-        awards: stored.awards,
-    })
+    codec::decode(bytes).map(StoredUnit::into_unit)
+}
+
+impl<R: Rulebook> StoredUnit<R> {
+    /// The unit in memory, its ratings left to read when shown.
+    pub(super) fn into_unit(self) -> UnitResult<R> {
+        UnitResult {
+            ratings: Ratings::stored(self.ratings.0.into_boxed_slice(), decode_ratings::<R::Detail>),
+            states: self.states,
+            awards: self.awards,
+        }
+    }
 }
 
 /// The `meta` key of the audit entry the stored results follow from.
