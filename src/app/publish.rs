@@ -134,12 +134,17 @@ pub fn events_document<R: Federation>(desk: &Desk<R>, as_of: Option<NaiveDate>) 
 }
 
 /// `ratedesk export ratings`: the stored results in the `rate` output format.
-pub fn ratings_document<R: Federation>(desk: &Desk<R>, as_of: Option<NaiveDate>) -> Value {
+/// Made as it is written ([`crate::json::Document`]): a whole federation's rows are never held
+/// at once.
+pub fn ratings_document<R: Federation>(
+    desk: &Desk<R>,
+    as_of: Option<NaiveDate>,
+) -> crate::json::Document<'_> {
     crate::json::write_results(
         desk.rulebook(),
         desk.book(),
         desk.ledger(),
         as_of,
-        &desk.active_players(),
+        desk.active_players(),
     )
 }

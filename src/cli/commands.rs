@@ -408,10 +408,9 @@ fn export<R: Federation>(
             )
         }
         ExportKind::Ratings { as_of } => {
-            format!(
-                "{}\n",
-                publish::ratings_document(desk, date("--as-of", as_of)?)
-            )
+            publish::ratings_document(desk, date("--as-of", as_of)?).write_to(out)?;
+            writeln!(out)?;
+            return Ok(());
         }
         ExportKind::Trf { event, trf26 } => publish::trf(desk, &event, trf26)?,
         ExportKind::List {

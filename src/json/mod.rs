@@ -69,11 +69,83 @@ pub trait JsonRules: Rulebook + Sized {
         Ok(())
     }
 
-    /// The output document's top-level fields other than `players`: by default `events`, one
-    /// row per player and event (a rulebook that rates by period writes its own `events` and
-    /// `periods`).
-    fn write_rated(&self, results: &Results<'_, Self>, out: &mut Map<String, Value>) {
-        out.insert("events".into(), Value::Array(event_rows(self, results)));
+    /// The output document's top-level fields other than `players`, in order: by default
+    /// `events`, one row per player and event (a rulebook that rates by period writes its own
+    /// `events` and `periods`).
+    fn write_rated<'a>(&'a self, results: Results<'a, Self>) -> Vec<(&'static str, Field<'a>)> {
+        vec![(
+            "events",
+            Field::Value(Value::Array(event_rows(self, &results))),
+        )]
+    }
+}
+
+/// A field of an output [`Document`].
+pub enum Field<'a> {
+    Value(Value),
+    /// An array made an element at a time as it is written, never held whole.
+    Elements(Box<dyn Iterator<Item = Value> + 'a>),
+}
+
+/// The `rate` output document, its large arrays made as they are written: a whole Turkish
+/// federation's results are a gigabyte of text and many times that as a tree of values.
+pub struct Document<'a> {
+    fields: Vec<(&'static str, Field<'a>)>,
+}
+
+impl<'a> Document<'a> {
+    /// Writes the document as compact JSON (what `Value`'s `Display` writes of it made whole).
+    pub fn write_to(self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+        serde_json::to_writer(&mut out, &Written(std::cell::RefCell::new(self.fields)))
+            .map_err(std::io::Error::other)?;
+        std::io::Write::flush(&mut out)
+    }
+
+    /// The document made whole.
+    pub fn into_value(self) -> Value {
+        let fields = self.fields.into_iter().map(|(key, field)| {
+            let value = match field {
+                Field::Value(v) => v,
+                Field::Elements(elements) => Value::Array(elements.collect()),
+            };
+            (key.to_string(), value)
+        });
+        Value::Object(fields.collect())
+    }
+}
+
+/// A document's fields as they are written: each array's elements are taken as they are
+/// written (so a document is written once).
+struct Written<'a>(std::cell::RefCell<Vec<(&'static str, Field<'a>)>>);
+
+impl serde::Serialize for Written<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let fields = std::mem::take(&mut *self.0.borrow_mut());
+        let mut map = s.serialize_map(Some(fields.len()))?;
+        for (key, field) in fields {
+            match field {
+                Field::Value(v) => map.serialize_entry(key, &v)?,
+                Field::Elements(elements) => {
+                    map.serialize_entry(key, &Elements(std::cell::RefCell::new(Some(elements))))?;
+                }
+            }
+        }
+        map.end()
+    }
+}
+
+struct Elements<'a>(std::cell::RefCell<Option<Box<dyn Iterator<Item = Value> + 'a>>>);
+
+impl serde::Serialize for Elements<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(None)?;
+        for element in self.0.borrow_mut().take().into_iter().flatten() {
+            seq.serialize_element(&element)?;
+        }
+        seq.end()
     }
 }
 
@@ -83,13 +155,7 @@ pub fn rate_with<R: JsonRules>(rulebook: &R, text: &str) -> Result<Value, InputE
     let loaded = read(rulebook, text)?;
     let ledger = Ledger::build(rulebook, &loaded.book);
     let all = vec![true; loaded.book.players.len()];
-    Ok(write_results(
-        rulebook,
-        &loaded.book,
-        &ledger,
-        loaded.as_of,
-        &all,
-    ))
+    Ok(write_results(rulebook, &loaded.book, &ledger, loaded.as_of, all).into_value())
 }
 
 /// A validated `rate` document.
@@ -104,6 +170,14 @@ pub struct Results<'a, R: Rulebook> {
     pub book: &'a Book<R>,
     pub ledger: &'a Ledger<R>,
 }
+
+impl<R: Rulebook> Clone for Results<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: Rulebook> Copy for Results<'_, R> {}
 
 /// The rulebook code a document names.
 pub fn rules_of(text: &str) -> Result<String, InputError> {
@@ -224,45 +298,47 @@ fn award_json<R: JsonRules>(rulebook: &R, a: &Award<R::Award>) -> Value {
 
 /// The `rate` output document: events in ledger order, then the final state of every player
 /// marked in `players`.
-pub fn write_results<R: JsonRules>(
-    rulebook: &R,
-    book: &Book<R>,
-    ledger: &Ledger<R>,
+pub fn write_results<'a, R: JsonRules>(
+    rulebook: &'a R,
+    book: &'a Book<R>,
+    ledger: &'a Ledger<R>,
     as_of: Option<NaiveDate>,
-    players: &[bool],
-) -> Value {
-    let shown = players;
+    players: Vec<bool>,
+) -> Document<'a> {
     let results = Results {
         as_of,
         book,
         ledger,
     };
-    let mut out = Map::new();
-    rulebook.write_rated(&results, &mut out);
-    let players: Vec<Value> = shown_players(book, shown)
-        .map(|(p, info)| {
-            let mut obj = Map::new();
-            obj.insert("id".into(), json!(info.id));
-            for (list, name) in rulebook.lists().iter().enumerate() {
-                let state = ledger
-                    .state(rulebook, book, p, list)
-                    .map(|s| rulebook.state_to_json(list, &s));
-                obj.insert((*name).into(), state.unwrap_or(Value::Null));
-            }
-            if rulebook.awards_titles() {
-                let titles: Vec<Value> = ledger
-                    .awards(book, p)
-                    .iter()
-                    .map(|a| award_json(rulebook, a))
-                    .collect();
-                obj.insert("titles".into(), Value::Array(titles));
-            }
-            rulebook.player_extras(&results, p, &mut obj);
-            Value::Object(obj)
-        })
-        .collect();
-    out.insert("players".into(), Value::Array(players));
-    Value::Object(out)
+    let mut fields = rulebook.write_rated(results);
+    let shown = move |p: PlayerIdx| players.get(p).copied().unwrap_or(false);
+    let players = book
+        .players
+        .iter()
+        .enumerate()
+        .filter(move |&(p, _)| shown(p));
+    let players = players.map(move |(p, info)| {
+        let mut obj = Map::new();
+        obj.insert("id".into(), json!(info.id));
+        for (list, name) in rulebook.lists().iter().enumerate() {
+            let state = ledger
+                .state(rulebook, book, p, list)
+                .map(|s| rulebook.state_to_json(list, &s));
+            obj.insert((*name).into(), state.unwrap_or(Value::Null));
+        }
+        if rulebook.awards_titles() {
+            let titles: Vec<Value> = ledger
+                .awards(book, p)
+                .iter()
+                .map(|a| award_json(rulebook, a))
+                .collect();
+            obj.insert("titles".into(), Value::Array(titles));
+        }
+        rulebook.player_extras(&results, p, &mut obj);
+        Value::Object(obj)
+    });
+    fields.push(("players", Field::Elements(Box::new(players))));
+    Document { fields }
 }
 
 /// The events of a book in ledger order, each with one row per player rated in it.
@@ -439,4 +515,43 @@ fn event_json<R: Rulebook>(book: &Book<R>, e: &Event) -> Value {
 /// A `YYYY-MM-DD` date given on the command line or in a document.
 pub fn parse_date(item: &str, text: &str) -> Result<NaiveDate, InputError> {
     input::date(item, text)
+}
+
+#[cfg(test)]
+mod document_tests {
+    use super::*;
+
+    /// A document written as it is made is the compact JSON of the document made whole: its
+    /// fields in order, arrays of elements made as written (none, one, several) beside values.
+    #[test]
+    fn a_document_written_as_made_is_the_document_made_whole() {
+        let document = || Document {
+            fields: vec![
+                ("events", Field::Value(json!([{"id": "e1", "players": []}]))),
+                ("none", Field::Elements(Box::new(std::iter::empty()))),
+                (
+                    "one",
+                    Field::Elements(Box::new(std::iter::once(json!("ä\n\"x")))),
+                ),
+                (
+                    "players",
+                    Field::Elements(Box::new((0..5).map(|p| json!({"id": p, "s": null})))),
+                ),
+            ],
+        };
+        let mut written = Vec::new();
+        document().write_to(&mut written).expect("written");
+        let whole = document().into_value();
+        assert_eq!(
+            String::from_utf8(written).expect("utf-8"),
+            whole.to_string()
+        );
+        let keys: Vec<&str> = whole
+            .as_object()
+            .expect("an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["events", "none", "one", "players"], "in order");
+    }
 }

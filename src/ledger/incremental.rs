@@ -370,6 +370,15 @@ impl<R: Rulebook> Ledger<R> {
             .collect()
     }
 
+    /// The units an event is rated in, in the order [`Ledger::event_ratings`] reads them.
+    pub fn units_of_event(&self, event: usize) -> impl Iterator<Item = &UnitId> {
+        self.placed
+            .get(event)
+            .into_iter()
+            .flatten()
+            .map(|placed| &placed.id)
+    }
+
     /// A player's ratings on a list, in ledger order.
     pub fn history(&self, player: PlayerIdx, list: ListId) -> Vec<&PlayerRating<R::Detail>> {
         let Some(lane) = self.lanes.get(player, list) else {

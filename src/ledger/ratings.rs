@@ -113,8 +113,9 @@ impl<D> Clone for Ratings<D> {
 
 impl<D> Ratings<D> {
     /// The runs, without keeping them when they are read from the stored bytes for this (a
-    /// comparison of every unit, as `check` makes, would otherwise leave every row read).
-    fn runs_once(&self) -> std::borrow::Cow<'_, [Run<D>]> {
+    /// comparison of every unit, as `check` makes, or an export of every row, would otherwise
+    /// leave every row read).
+    pub fn runs_once(&self) -> std::borrow::Cow<'_, [Run<D>]> {
         match self.runs.get() {
             Some(runs) => std::borrow::Cow::Borrowed(runs),
             None => std::borrow::Cow::Owned(self.read()),

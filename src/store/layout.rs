@@ -80,7 +80,10 @@ impl<R: Rulebook> StoredUnit<R> {
     /// The unit in memory, its ratings left to read when shown.
     pub(super) fn into_unit(self) -> UnitResult<R> {
         UnitResult {
-            ratings: Ratings::stored(self.ratings.0.into_boxed_slice(), decode_ratings::<R::Detail>),
+            ratings: Ratings::stored(
+                self.ratings.0.into_boxed_slice(),
+                decode_ratings::<R::Detail>,
+            ),
             states: self.states,
             awards: self.awards,
         }

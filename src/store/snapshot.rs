@@ -9,8 +9,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::codec::{self, CodecError};
-use super::layout::{AsStored, StoredUnit};
 use super::fide::FideTitle;
+use super::layout::{AsStored, StoredUnit};
 use super::records::{AuditSummary, Link};
 use crate::book::{Book, PlayerStatus};
 use crate::ledger::{UnitId, Units};

@@ -94,7 +94,12 @@ impl WithFederation for RoundTrip<'_> {
         let plan = ratedesk::app::import::json::plan(&desk, &[self.file.to_path_buf()])
             .expect("plan the import");
         ratedesk::app::import::json::apply(&mut desk, plan).expect("import");
-        let ratings = publish::ratings_document(&desk, self.as_of);
+        // As `export ratings` writes it, made as it is written.
+        let mut written = Vec::new();
+        publish::ratings_document(&desk, self.as_of)
+            .write_to(&mut written)
+            .expect("written");
+        let ratings = serde_json::from_slice(&written).expect("json");
         let events = publish::events_document(&desk, self.as_of);
         let problems = ratedesk::app::queries::check(&mut desk)
             .expect("check")

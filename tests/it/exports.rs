@@ -452,8 +452,8 @@ fn rule_2_9_every_trf_sample_keeps_its_points_through_export_events() {
         let again = publish::events_document(&second, None);
         assert_eq!(points(&again), by_file, "{name}: points changed");
         assert_eq!(
-            publish::ratings_document(&second, None),
-            publish::ratings_document(&first, None),
+            publish::ratings_document(&second, None).into_value(),
+            publish::ratings_document(&first, None).into_value(),
             "{name}: ratings changed"
         );
     }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::book::Book;
 use crate::json::input::{count, halves, object, published_rating, whole};
-use crate::json::{InputError, JsonRules, Results};
+use crate::json::{Field, InputError, JsonRules, Results};
 use crate::model::PlayerIdx;
 use crate::rules::isl::{Isl, IslDetail, IslState, Provisional, STANDARD, period_named, period_of};
 use crate::rules::{Halves, PlayerRating, Rulebook};
@@ -270,7 +270,7 @@ impl JsonRules for Isl {
 
     /// `events` (every event, a part per period holding a played game) and `periods` (every
     /// period that rated a game, in date order).
-    fn write_rated(&self, results: &Results<'_, Self>, out: &mut Map<String, Value>) {
+    fn write_rated<'a>(&'a self, results: Results<'a, Self>) -> Vec<(&'static str, Field<'a>)> {
         let (book, ledger) = (results.book, results.ledger);
         let id = |p: PlayerIdx| book.players[p].id.as_str();
         // Rows by (period, event), players in index order.
@@ -327,7 +327,9 @@ impl JsonRules for Isl {
                 json!({"id": event.id, "list": self.lists()[list], "parts": parts})
             })
             .collect();
-        out.insert("events".into(), Value::Array(events));
-        out.insert("periods".into(), Value::Array(periods));
+        vec![
+            ("events", Field::Value(Value::Array(events))),
+            ("periods", Field::Value(Value::Array(periods))),
+        ]
     }
 }

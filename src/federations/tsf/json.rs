@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::book::Book;
 use crate::json::input::{count, object, published_rating, whole};
-use crate::json::{InputError, JsonRules, Results};
+use crate::json::{Field, InputError, JsonRules, Results};
 use crate::ledger;
 use crate::model::{PlayerIdx, Rating};
 use crate::rules::tsf::method::PAIRING_CODES;
@@ -116,13 +116,15 @@ fn unrated_row(id: &str, f: &UnratedFigures) -> Value {
 }
 
 /// Every live event in ledger order: rated ones with their period, method, averages and rows;
-/// the others with the reason they are not rated.
-fn events_json(tsf: &Tsf, results: &Results<'_, Tsf>) -> Vec<Value> {
+/// the others with the reason they are not rated. Made an event at a time as the document is
+/// written, each unit's rows read once and let go ([`UnitRows`]).
+fn events_json<'a>(tsf: &'a Tsf, results: Results<'a, Tsf>) -> impl Iterator<Item = Value> + 'a {
     let (book, ledger) = (results.book, results.ledger);
+    let mut units = UnitRows::new(ledger);
     ledger::event_order(&book.events)
         .into_iter()
         .filter(|&e| book.live[e])
-        .map(|e| {
+        .map(move |e| {
             let event = &book.events[e];
             let Some(list) = tsf.list_in(event, &book.events) else {
                 let reason = crate::rules::tsf::not_rated(event)
@@ -130,7 +132,7 @@ fn events_json(tsf: &Tsf, results: &Results<'_, Tsf>) -> Vec<Value> {
                 return json!({"id": event.id, "list": "unrated", "period": null,
                               "reason": reason, "players": []});
             };
-            let mut rows = ledger.event_ratings(e);
+            let mut rows = units.of_event(e);
             rows.sort_by_key(|r| r.player);
             let detail = rows.first().map(|r| r.detail.clone()).unwrap_or_default();
             let players: Vec<Value> = rows
@@ -154,7 +156,62 @@ fn events_json(tsf: &Tsf, results: &Results<'_, Tsf>) -> Vec<Value> {
                 "players": players,
             })
         })
-        .collect()
+}
+
+/// The rows of the units events were rated in, read a unit at a time and kept only for the
+/// few units read last (events come in ledger order, so a unit's events come together): a
+/// federation's every row read at once is gigabytes.
+struct UnitRows<'a> {
+    ledger: &'a ledger::Ledger<Tsf>,
+    /// The units read last, newest last; each unit's rows in order of event (then as the
+    /// unit holds them).
+    read: Vec<(&'a ledger::UnitId, Vec<PlayerRating<TsfDetail>>)>,
+}
+
+impl<'a> UnitRows<'a> {
+    /// Units kept read: a month's three lists and some to spare.
+    const KEPT: usize = 8;
+
+    fn new(ledger: &'a ledger::Ledger<Tsf>) -> Self {
+        Self {
+            ledger,
+            read: Vec::new(),
+        }
+    }
+
+    /// The rows event `e` published, unit by unit as [`ledger::Ledger::event_ratings`] gives
+    /// them.
+    fn of_event(&mut self, e: usize) -> Vec<PlayerRating<TsfDetail>> {
+        let mut rows = Vec::new();
+        for id in self.ledger.units_of_event(e) {
+            let Some(unit) = self.ledger.units().get(id) else {
+                continue;
+            };
+            let at = match self.read.iter().position(|(read, _)| *read == id) {
+                Some(at) => at,
+                None => {
+                    if self.read.len() >= Self::KEPT {
+                        self.read.remove(0);
+                    }
+                    let mut all: Vec<PlayerRating<TsfDetail>> = unit
+                        .ratings
+                        .runs_once()
+                        .iter()
+                        .flat_map(|run| run.iter().cloned())
+                        .collect();
+                    // Stable: a player's rows keep the unit's order.
+                    all.sort_by_key(|r| r.event);
+                    self.read.push((id, all));
+                    self.read.len() - 1
+                }
+            };
+            let all = &self.read[at].1;
+            let from = all.partition_point(|r| r.event < e);
+            let to = all.partition_point(|r| r.event <= e);
+            rows.extend_from_slice(&all[from..to]);
+        }
+        rows
+    }
 }
 
 /// One player's line on one list of a period: his rows in the unit give the month's figures,
@@ -216,37 +273,41 @@ fn period_row(
 }
 
 /// Every period with a rated game, in date order, with every player whose state it changed.
-fn periods_json(tsf: &Tsf, results: &Results<'_, Tsf>) -> Vec<Value> {
+/// Made a period at a time as the document is written, each unit's rows read once and let go.
+fn periods_json<'a>(tsf: &'a Tsf, results: Results<'a, Tsf>) -> impl Iterator<Item = Value> + 'a {
     let (book, ledger) = (results.book, results.ledger);
-    let mut periods: BTreeMap<chrono::NaiveDate, BTreeMap<PlayerIdx, Map<String, Value>>> =
-        BTreeMap::new();
-    for ((key, list), unit) in ledger.units() {
-        let players = periods.entry(key.date).or_default();
-        for (&p, state) in &unit.states {
-            let rows: Vec<&PlayerRating<TsfDetail>> =
-                unit.ratings.iter().filter(|r| r.player == p).collect();
-            let row = period_row(results, p, *list, key.date, &rows, state);
-            players
-                .entry(p)
-                .or_default()
-                .insert(tsf.lists()[*list].into(), row);
+    // Units are in ledger order: a period's units come together.
+    let mut units = ledger.units().iter().peekable();
+    std::iter::from_fn(move || {
+        let period = units.peek()?.0.0.date;
+        let mut players: BTreeMap<PlayerIdx, Map<String, Value>> = BTreeMap::new();
+        while let Some(((key, list), unit)) = units.next_if(|((key, _), _)| key.date == period) {
+            let runs = unit.ratings.runs_once();
+            let mut rows: Vec<&PlayerRating<TsfDetail>> =
+                runs.iter().flat_map(|run| run.iter()).collect();
+            // Stable: a player's rows keep the unit's order.
+            rows.sort_by_key(|r| r.player);
+            for (&p, state) in &unit.states {
+                let from = rows.partition_point(|r| r.player < p);
+                let to = rows.partition_point(|r| r.player <= p);
+                let row = period_row(&results, p, *list, key.date, &rows[from..to], state);
+                players
+                    .entry(p)
+                    .or_default()
+                    .insert(tsf.lists()[*list].into(), row);
+            }
         }
-    }
-    periods
-        .into_iter()
-        .map(|(period, players)| {
-            let players: Vec<Value> = players
-                .into_iter()
-                .map(|(p, lists)| {
-                    let mut obj = Map::new();
-                    obj.insert("id".into(), json!(book.players[p].id));
-                    obj.extend(lists);
-                    Value::Object(obj)
-                })
-                .collect();
-            json!({"period": period.to_string(), "players": players})
-        })
-        .collect()
+        let players: Vec<Value> = players
+            .into_iter()
+            .map(|(p, lists)| {
+                let mut obj = Map::new();
+                obj.insert("id".into(), json!(book.players[p].id));
+                obj.extend(lists);
+                Value::Object(obj)
+            })
+            .collect();
+        Some(json!({"period": period.to_string(), "players": players}))
+    })
 }
 
 impl JsonRules for Tsf {
@@ -355,8 +416,102 @@ impl JsonRules for Tsf {
         Ok(())
     }
 
-    fn write_rated(&self, results: &Results<'_, Self>, out: &mut Map<String, Value>) {
-        out.insert("events".into(), Value::Array(events_json(self, results)));
-        out.insert("periods".into(), Value::Array(periods_json(self, results)));
+    fn write_rated<'a>(&'a self, results: Results<'a, Self>) -> Vec<(&'static str, Field<'a>)> {
+        vec![
+            (
+                "events",
+                Field::Elements(Box::new(events_json(self, results))),
+            ),
+            (
+                "periods",
+                Field::Elements(Box::new(periods_json(self, results))),
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo::{Params, generate_turkey};
+    use crate::ledger::Ledger;
+
+    fn three_years() -> (Book<Tsf>, Ledger<Tsf>) {
+        let (book, _) = generate_turkey(&Params {
+            players: 300,
+            years: 3,
+            last_year: 2025,
+            seed: 11,
+            opens_per_year: Some(8),
+        });
+        let ledger = Ledger::build(&Tsf, &book);
+        (book, ledger)
+    }
+
+    /// An event's rows read a unit at a time, with few units kept read, are the rows the ledger
+    /// gives it — in ledger order, backwards (every unit let go and read again) and skipping
+    /// about.
+    #[test]
+    fn an_events_rows_read_a_unit_at_a_time_are_the_ledgers() {
+        let (book, ledger) = three_years();
+        assert!(
+            ledger.units().len() > 2 * UnitRows::KEPT,
+            "{} units",
+            ledger.units().len()
+        );
+        let order = ledger::event_order(&book.events);
+        let backwards: Vec<usize> = order.iter().rev().copied().collect();
+        let skipping: Vec<usize> = order.iter().step_by(7).chain(&order).copied().collect();
+        for events in [order.clone(), backwards, skipping] {
+            let mut units = UnitRows::new(&ledger);
+            for &e in &events {
+                let expected: Vec<PlayerRating<TsfDetail>> =
+                    ledger.event_ratings(e).into_iter().cloned().collect();
+                assert_eq!(units.of_event(e), expected, "event {}", book.events[e].id);
+            }
+        }
+    }
+
+    /// The periods written a period at a time, each unit's rows grouped by player, are those
+    /// of every unit's rows filtered for each of its players.
+    #[test]
+    fn the_periods_written_a_period_at_a_time_are_each_players_rows() {
+        let (book, ledger) = three_years();
+        let results = Results {
+            as_of: None,
+            book: &book,
+            ledger: &ledger,
+        };
+        let mut expected: BTreeMap<String, BTreeMap<String, Map<String, Value>>> = BTreeMap::new();
+        for ((key, list), unit) in ledger.units() {
+            for (&p, state) in &unit.states {
+                let rows: Vec<&PlayerRating<TsfDetail>> =
+                    unit.ratings.iter().filter(|r| r.player == p).collect();
+                expected
+                    .entry(key.date.to_string())
+                    .or_default()
+                    .entry(book.players[p].id.clone())
+                    .or_default()
+                    .insert(
+                        Tsf.lists()[*list].into(),
+                        period_row(&results, p, *list, key.date, &rows, state),
+                    );
+            }
+        }
+        let written: BTreeMap<String, BTreeMap<String, Map<String, Value>>> =
+            periods_json(&Tsf, results)
+                .map(|period| {
+                    let players = period["players"].as_array().expect("players").iter();
+                    let players = players.map(|p| {
+                        let mut lists = p.as_object().expect("a player").clone();
+                        let id = lists.remove("id").expect("an id");
+                        (id.as_str().expect("an id").to_string(), lists)
+                    });
+                    let name = period["period"].as_str().expect("a period").to_string();
+                    (name, players.collect())
+                })
+                .collect();
+        assert!(written.len() > 12, "{} periods", written.len());
+        assert_eq!(written, expected);
     }
 }
