@@ -724,6 +724,10 @@ impl<R: Rulebook> Ledger<R> {
         ahead: &mut Ahead<R>,
         read_ahead: &mut ReadAhead<'_, '_, R>,
     ) {
+        // What the moved players had, gathered as the units are rated and put in the update's
+        // maps once at the end: a year imported moves each of a hundred thousand players in a
+        // unit after unit, and a look-up in those maps for every move was much of its time.
+        let mut before = Before::new(self.lists);
         while let Some(id) = queue.pop_first() {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
@@ -733,18 +737,15 @@ impl<R: Rulebook> Ledger<R> {
             // Before the new result is indexed, remember what the moved players had.
             let list = id.1;
             for &p in moved.iter().chain(&awards_moved) {
-                if let std::collections::btree_map::Entry::Vacant(slot) =
-                    update.states_before.entry((p, list))
-                {
+                if before.first_state(p, list) {
                     // The lanes still hold what the unit gave before (with a re-entry of his
                     // since in its place, as the state after the update is read).
-                    let before = self.state(rulebook, book, p, list);
-                    slot.insert(before.map(Cow::into_owned));
+                    let state = self.state(rulebook, book, p, list);
+                    before.states.push(((p, list), state.map(Cow::into_owned)));
                 }
-                update
-                    .awards_before
-                    .entry(p)
-                    .or_insert_with(|| self.awards(book, p));
+                if before.first_awards(p) {
+                    before.awards.push((p, self.awards(book, p)));
+                }
             }
             self.index(&id, &states_moved, old.as_deref(), new.as_ref());
             drop(states_moved);
@@ -757,34 +758,108 @@ impl<R: Rulebook> Ledger<R> {
             for &p in &moved {
                 for l in 0..self.lists {
                     if l == list || rulebook.reads_list(l, list) {
-                        queue.extend(self.next_units(p, l, &id.0));
+                        self.next_units(p, l, &id.0, &mut queue);
                     }
                 }
             }
             for &p in &awards_moved {
                 for l in 0..self.lists {
-                    queue.extend(self.next_units(p, l, &id.0));
+                    self.next_units(p, l, &id.0, &mut queue);
                 }
             }
             ahead.done(list, moved.iter().copied(), awards_moved.iter().copied());
-            update.players.extend(moved);
-            update.players.extend(awards_moved);
+            before.players.extend(moved);
+            before.players.extend(awards_moved);
             if rulebook.rates_again() {
                 read_ahead.read(&queue, &self.units);
             }
         }
+        before.into_update(update);
     }
 
-    /// The units on a list after `after` that read the player's state as it stands after it.
-    fn next_units(&self, player: PlayerIdx, list: ListId, after: &UnitKey) -> Vec<UnitId> {
-        self.lanes
-            .get(player, list)
-            .map(|lane| lane.readers_after(after))
-            .unwrap_or_default()
-            .into_iter()
-            .map(|k| (k, list))
-            .collect()
+    /// Queues the units on a list after `after` that read the player's state as it stands
+    /// after it.
+    fn next_units(
+        &self,
+        player: PlayerIdx,
+        list: ListId,
+        after: &UnitKey,
+        queue: &mut BTreeSet<UnitId>,
+    ) {
+        if let Some(lane) = self.lanes.get(player, list) {
+            lane.for_readers_after(after, |key| {
+                if !queue.contains(&(key.clone(), list)) {
+                    queue.insert((key.clone(), list));
+                }
+            });
+        }
     }
+}
+
+/// A player's place on a list.
+type LaneId = (PlayerIdx, ListId);
+
+/// What a cascade's moved players had before it, gathered as it goes ([`Ledger::cascade`]).
+struct Before<R: Rulebook> {
+    lists: usize,
+    /// Whether a player's state on a list (at `player × lists + list`), and his awards, are
+    /// gathered already.
+    state_seen: FixedBitSet,
+    awards_seen: FixedBitSet,
+    states: Vec<(LaneId, Option<R::State>)>,
+    awards: Vec<(PlayerIdx, Vec<Award<R::Award>>)>,
+    /// Every player moved, as often as moved.
+    players: Vec<PlayerIdx>,
+}
+
+impl<R: Rulebook> Before<R> {
+    fn new(lists: usize) -> Self {
+        Self {
+            lists,
+            state_seen: FixedBitSet::new(),
+            awards_seen: FixedBitSet::new(),
+            states: Vec::new(),
+            awards: Vec::new(),
+            players: Vec::new(),
+        }
+    }
+
+    /// Whether this is the first move of the player's state on `list` (now marked).
+    fn first_state(&mut self, p: PlayerIdx, list: ListId) -> bool {
+        first(&mut self.state_seen, p * self.lists + list)
+    }
+
+    /// Whether this is the player's first move (now marked), for his awards.
+    fn first_awards(&mut self, p: PlayerIdx) -> bool {
+        first(&mut self.awards_seen, p)
+    }
+
+    /// Into the update's maps, each gathered value kept where the update held none.
+    fn into_update(self, update: &mut Update<R>) {
+        let mut players = self.players;
+        players.sort_unstable();
+        players.dedup();
+        if update.players.is_empty() {
+            update.players = players.into_iter().collect();
+        } else {
+            update.players.extend(players);
+        }
+        for (key, state) in self.states {
+            update.states_before.entry(key).or_insert(state);
+        }
+        for (p, awards) in self.awards {
+            update.awards_before.entry(p).or_insert(awards);
+        }
+    }
+}
+
+/// Marks `at` in `seen`; whether it was unmarked.
+fn first(seen: &mut FixedBitSet, at: usize) -> bool {
+    if seen.contains(at) {
+        return false;
+    }
+    seen.grow_and_insert(at);
+    true
 }
 
 /// Marks the players in `changed`.

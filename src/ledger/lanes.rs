@@ -67,23 +67,33 @@ impl<S: Clone + PartialEq> Lane<S> {
         self.keys.iter()
     }
 
-    /// The units after `after` that read his state as it stands after `after`: his next unit
-    /// with a state (which carries it on) and every unit up to it in which he plays.
+    /// The units [`Lane::for_readers_after`] hands over.
+    #[cfg(test)]
     pub fn readers_after(&self, after: &UnitKey) -> Vec<UnitKey> {
+        let mut out = Vec::new();
+        self.for_readers_after(after, |k| out.push(k.clone()));
+        out
+    }
+
+    /// Hands `each`, in order, the units after `after` that read his state as it stands after
+    /// `after`: his next unit with a state (which carries it on) and every unit up to it in
+    /// which he plays.
+    pub fn for_readers_after(&self, after: &UnitKey, mut each: impl FnMut(&UnitKey)) {
         let next = self.keys.get(self.keys.partition_point(|k| k <= after));
         let from = self.plays.partition_point(|(k, _)| k <= after);
-        let mut out: Vec<UnitKey> = self.plays[from..]
+        let mut last = None;
+        for (k, _) in self.plays[from..]
             .iter()
-            .map(|(k, _)| k)
-            .take_while(|k| next.is_none_or(|n| *k <= n))
-            .cloned()
-            .collect();
-        if let Some(n) = next
-            && out.last() != Some(n)
+            .take_while(|(k, _)| next.is_none_or(|n| k <= n))
         {
-            out.push(n.clone());
+            each(k);
+            last = Some(k);
         }
-        out
+        if let Some(n) = next
+            && last != Some(n)
+        {
+            each(n);
+        }
     }
 
     /// Records the state a unit gives him (in its place, or replacing the one it gave).
