@@ -267,8 +267,7 @@ fn run_for<R: Federation>(rulebook: R, quick: bool, asked: Asked) -> anyhow::Res
     say("commands of other processes, the database open and served, then alone …");
     add_phase(&mut result, "served", served(&exe, dir.path()));
     say("several officers: a copy's edit to another's frame, eight keying at once …");
-    let copies = phase_in_child(&exe, &["copies".as_ref(), dir.path().as_os_str()]);
-    add_phase(&mut result, "copies", copies);
+    add_phase(&mut result, "copies", copies_phase(&exe, dir.path()));
     if !quick {
         say(&format!(
             "FIDE scale: {} players / ~{} games, in a fresh process …",
@@ -448,6 +447,16 @@ pub fn serve_in_child(exe: &Path, dir: &Path) -> std::io::Result<std::process::C
         std::io::BufReader::new(out).read_line(&mut line)?;
     }
     Ok(server)
+}
+
+/// The copies phase in a fresh process, on the database served by another that this process
+/// starts and stops: a phase that dies (killed for want of memory, say) leaves no process
+/// serving the database behind, nor holding the output this process reads.
+fn copies_phase(exe: &Path, dir: &Path) -> anyhow::Result<Value> {
+    let server = serve_in_child(exe, dir)?;
+    let copies = phase_in_child(exe, &["copies".as_ref(), dir.as_os_str()]);
+    stop_serving(server)?;
+    copies
 }
 
 /// Stops a [`serve_in_child`] as a service manager does (SIGTERM), and waits for it.

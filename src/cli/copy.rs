@@ -257,14 +257,18 @@ fn take_over<R: Federation>(dir: &Path, rulebook: R, wake: Wake<R>) {
 }
 
 /// `ratedesk bench --phase copies DIR`: several officers on the database in `dir`, held by
-/// `ratedesk serve` in another process. A result keyed at one workstation, timed until another
-/// workstation has followed it and drawn its frame (p50 / p99); then `writers` workstations
-/// keying results at once, each on boards of its own (edits a second, p50 / p99 of an edit).
+/// `ratedesk serve` in another process (the one serving it, or one started here when none
+/// does). A result keyed at one workstation, timed until another workstation has followed it
+/// and drawn its frame (p50 / p99); then `writers` workstations keying results at once, each on
+/// boards of its own (edits a second, p50 / p99 of an edit).
 pub(super) fn bench<R: Federation>(
     dir: &Path,
     rulebook: R,
     writers: usize,
 ) -> Result<serde_json::Value, Failure> {
+    if serve::holder_rules(dir).is_some() {
+        return officers(dir, &rulebook, writers);
+    }
     let exe = std::env::current_exe()?;
     let holder = crate::bench::serve_in_child(&exe, dir)?;
     let figures = officers(dir, &rulebook, writers);
