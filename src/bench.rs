@@ -476,12 +476,18 @@ fn phase_in_child(exe: &Path, args: &[&std::ffi::OsStr]) -> anyhow::Result<Value
         .args(["bench", "--phase"])
         .args(args)
         .output()?;
-    anyhow::ensure!(
-        out.status.success(),
-        "the {} phase failed: {}",
-        args.first().map_or("?".into(), |a| a.to_string_lossy()),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    if !out.status.success() {
+        use std::os::unix::process::ExitStatusExt;
+        // A process the kernel killed for want of memory says nothing itself.
+        let how = match out.status.signal() {
+            Some(9) => {
+                " (killed: SIGKILL, as the kernel kills a process for want of memory)".into()
+            }
+            Some(signal) => format!(" (killed by signal {signal})"),
+            None => String::new(),
+        };
+        anyhow::bail!("{}{how}", String::from_utf8_lossy(&out.stderr).trim_end());
+    }
     let text = String::from_utf8_lossy(&out.stdout);
     let last = text
         .lines()
