@@ -486,7 +486,12 @@ fn phase_in_child(exe: &Path, args: &[&std::ffi::OsStr]) -> anyhow::Result<Value
             Some(signal) => format!(" (killed by signal {signal})"),
             None => String::new(),
         };
-        anyhow::bail!("{}{how}", String::from_utf8_lossy(&out.stderr).trim_end());
+        let said = String::from_utf8_lossy(&out.stderr);
+        let said = match said.trim_end() {
+            "" => out.status.to_string(),
+            said => said.to_string(),
+        };
+        anyhow::bail!("{said}{how}");
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let last = text

@@ -95,10 +95,12 @@ pub struct Document<'a> {
 
 impl<'a> Document<'a> {
     /// Writes the document as compact JSON (what `Value`'s `Display` writes of it made whole).
+    /// What was written before a failure to write (a reader gone: `export ratings | head`)
+    /// stays written; the failure keeps its kind, so a closed pipe is told apart.
     pub fn write_to(self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
         serde_json::to_writer(&mut out, &Written(std::cell::RefCell::new(self.fields)))
-            .map_err(std::io::Error::other)?;
+            .map_err(std::io::Error::from)?;
         std::io::Write::flush(&mut out)
     }
 
@@ -553,5 +555,30 @@ mod document_tests {
             .map(String::as_str)
             .collect();
         assert_eq!(keys, ["events", "none", "one", "players"], "in order");
+    }
+
+    /// A reader gone part-way (`export ratings | head`) is a closed pipe to the caller, which
+    /// stops without a word, as for every other export.
+    #[test]
+    fn a_closed_pipe_is_told_as_one() {
+        struct Closes(usize);
+        impl std::io::Write for Closes {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                if self.0 < bytes.len() {
+                    return Err(std::io::ErrorKind::BrokenPipe.into());
+                }
+                self.0 -= bytes.len();
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let big = (0..100_000).map(|p| json!({"id": p, "name": "Ağaoğlu, Ahmet"}));
+        let document = Document {
+            fields: vec![("players", Field::Elements(Box::new(big)))],
+        };
+        let failed = document.write_to(&mut Closes(70_000)).expect_err("closed");
+        assert_eq!(failed.kind(), std::io::ErrorKind::BrokenPipe);
     }
 }

@@ -768,8 +768,6 @@ impl<R: Rulebook> Ledger<R> {
                 }
             }
             ahead.done(list, moved.iter().copied(), awards_moved.iter().copied());
-            before.players.extend(moved);
-            before.players.extend(awards_moved);
             if rulebook.rates_again() {
                 read_ahead.read(&queue, &self.units);
             }
@@ -808,8 +806,6 @@ struct Before<R: Rulebook> {
     awards_seen: FixedBitSet,
     states: Vec<(LaneId, Option<R::State>)>,
     awards: Vec<(PlayerIdx, Vec<Award<R::Award>>)>,
-    /// Every player moved, as often as moved.
-    players: Vec<PlayerIdx>,
 }
 
 impl<R: Rulebook> Before<R> {
@@ -820,7 +816,6 @@ impl<R: Rulebook> Before<R> {
             awards_seen: FixedBitSet::new(),
             states: Vec::new(),
             awards: Vec::new(),
-            players: Vec::new(),
         }
     }
 
@@ -834,16 +829,12 @@ impl<R: Rulebook> Before<R> {
         first(&mut self.awards_seen, p)
     }
 
-    /// Into the update's maps, each gathered value kept where the update held none.
+    /// Into the update's maps (a cascade's own, new), each gathered value kept where the
+    /// update held none. Every player moved has his awards gathered: the players moved are
+    /// those, in order.
     fn into_update(self, update: &mut Update<R>) {
-        let mut players = self.players;
-        players.sort_unstable();
-        players.dedup();
-        if update.players.is_empty() {
-            update.players = players.into_iter().collect();
-        } else {
-            update.players.extend(players);
-        }
+        debug_assert!(update.players.is_empty(), "a cascade's update is its own");
+        update.players.extend(self.awards_seen.ones());
         for (key, state) in self.states {
             update.states_before.entry(key).or_insert(state);
         }

@@ -297,17 +297,26 @@ fn periods_json<'a>(tsf: &'a Tsf, results: Results<'a, Tsf>) -> impl Iterator<It
                     .insert(tsf.lists()[*list].into(), row);
             }
         }
-        let players: Vec<Value> = players
-            .into_iter()
-            .map(|(p, lists)| {
-                let mut obj = Map::new();
-                obj.insert("id".into(), json!(book.players[p].id));
-                obj.extend(lists);
-                Value::Object(obj)
-            })
-            .collect();
-        Some(json!({"period": period.to_string(), "players": players}))
+        Some(period_json(book, period, players))
     })
+}
+
+/// A period with its players' lines, by list.
+fn period_json(
+    book: &Book<Tsf>,
+    period: chrono::NaiveDate,
+    players: BTreeMap<PlayerIdx, Map<String, Value>>,
+) -> Value {
+    let players: Vec<Value> = players
+        .into_iter()
+        .map(|(p, lists)| {
+            let mut obj = Map::new();
+            obj.insert("id".into(), json!(book.players[p].id));
+            obj.extend(lists);
+            Value::Object(obj)
+        })
+        .collect();
+    json!({"period": period.to_string(), "players": players})
 }
 
 impl JsonRules for Tsf {
@@ -473,7 +482,8 @@ mod tests {
     }
 
     /// The periods written a period at a time, each unit's rows grouped by player, are those
-    /// of every unit's rows filtered for each of its players.
+    /// of every unit's rows filtered for each of its players, in the same order to the byte:
+    /// periods, their players, each player's lists, each list's rows.
     #[test]
     fn the_periods_written_a_period_at_a_time_are_each_players_rows() {
         let (book, ledger) = three_years();
@@ -482,15 +492,18 @@ mod tests {
             book: &book,
             ledger: &ledger,
         };
-        let mut expected: BTreeMap<String, BTreeMap<String, Map<String, Value>>> = BTreeMap::new();
+        let mut periods: BTreeMap<chrono::NaiveDate, BTreeMap<PlayerIdx, Map<String, Value>>> =
+            BTreeMap::new();
+        let mut several = 0;
         for ((key, list), unit) in ledger.units() {
             for (&p, state) in &unit.states {
                 let rows: Vec<&PlayerRating<TsfDetail>> =
                     unit.ratings.iter().filter(|r| r.player == p).collect();
-                expected
-                    .entry(key.date.to_string())
+                several += usize::from(rows.len() > 1);
+                periods
+                    .entry(key.date)
                     .or_default()
-                    .entry(book.players[p].id.clone())
+                    .entry(p)
                     .or_default()
                     .insert(
                         Tsf.lists()[*list].into(),
@@ -498,20 +511,19 @@ mod tests {
                     );
             }
         }
-        let written: BTreeMap<String, BTreeMap<String, Map<String, Value>>> =
-            periods_json(&Tsf, results)
-                .map(|period| {
-                    let players = period["players"].as_array().expect("players").iter();
-                    let players = players.map(|p| {
-                        let mut lists = p.as_object().expect("a player").clone();
-                        let id = lists.remove("id").expect("an id");
-                        (id.as_str().expect("an id").to_string(), lists)
-                    });
-                    let name = period["period"].as_str().expect("a period").to_string();
-                    (name, players.collect())
-                })
-                .collect();
+        assert!(
+            several > 0,
+            "a player with rows of several events in a unit"
+        );
+        let expected: Vec<Value> = periods
+            .into_iter()
+            .map(|(period, players)| period_json(&book, period, players))
+            .collect();
+        let written: Vec<Value> = periods_json(&Tsf, results).collect();
         assert!(written.len() > 12, "{} periods", written.len());
-        assert_eq!(written, expected);
+        assert_eq!(
+            Value::Array(written).to_string(),
+            Value::Array(expected).to_string()
+        );
     }
 }
