@@ -280,12 +280,12 @@ fn rating_row<D>(players: &[PlayerInfo], r: &PlayerRating<D>) -> Value {
 /// The players marked in `shown`, with their ids.
 fn shown_players<'a, R: Rulebook>(
     book: &'a Book<R>,
-    shown: &'a [bool],
+    shown: impl AsRef<[bool]> + 'a,
 ) -> impl Iterator<Item = (PlayerIdx, &'a PlayerInfo)> + 'a {
     book.players
         .iter()
         .enumerate()
-        .filter(|(p, _)| shown.get(*p).copied().unwrap_or(false))
+        .filter(move |(p, _)| shown.as_ref().get(*p).copied().unwrap_or(false))
 }
 
 fn award_json<R: JsonRules>(rulebook: &R, a: &Award<R::Award>) -> Value {
@@ -313,13 +313,7 @@ pub fn write_results<'a, R: JsonRules>(
         ledger,
     };
     let mut fields = rulebook.write_rated(results);
-    let shown = move |p: PlayerIdx| players.get(p).copied().unwrap_or(false);
-    let players = book
-        .players
-        .iter()
-        .enumerate()
-        .filter(move |&(p, _)| shown(p));
-    let players = players.map(move |(p, info)| {
+    let players = shown_players(book, players).map(move |(p, info)| {
         let mut obj = Map::new();
         obj.insert("id".into(), json!(info.id));
         for (list, name) in rulebook.lists().iter().enumerate() {

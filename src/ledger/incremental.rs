@@ -727,7 +727,7 @@ impl<R: Rulebook> Ledger<R> {
         // What the moved players had, gathered as the units are rated and put in the update's
         // maps once at the end: a year imported moves each of a hundred thousand players in a
         // unit after unit, and a look-up in those maps for every move was much of its time.
-        let mut before = Before::new(self.lists);
+        let mut gathered = Gathered::new(self.lists);
         while let Some(id) = queue.pop_first() {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
@@ -737,14 +737,16 @@ impl<R: Rulebook> Ledger<R> {
             // Before the new result is indexed, remember what the moved players had.
             let list = id.1;
             for &p in moved.iter().chain(&awards_moved) {
-                if before.first_state(p, list) {
+                if gathered.first_state(p, list) {
                     // The lanes still hold what the unit gave before (with a re-entry of his
                     // since in its place, as the state after the update is read).
                     let state = self.state(rulebook, book, p, list);
-                    before.states.push(((p, list), state.map(Cow::into_owned)));
+                    gathered
+                        .states
+                        .push(((p, list), state.map(Cow::into_owned)));
                 }
-                if before.first_awards(p) {
-                    before.awards.push((p, self.awards(book, p)));
+                if gathered.first_awards(p) {
+                    gathered.awards.push((p, self.awards(book, p)));
                 }
             }
             self.index(&id, &states_moved, old.as_deref(), new.as_ref());
@@ -772,7 +774,7 @@ impl<R: Rulebook> Ledger<R> {
                 read_ahead.read(&queue, &self.units);
             }
         }
-        before.into_update(update);
+        gathered.into_update(update);
     }
 
     /// Queues the units on a list after `after` that read the player's state as it stands
@@ -798,7 +800,7 @@ impl<R: Rulebook> Ledger<R> {
 type LaneId = (PlayerIdx, ListId);
 
 /// What a cascade's moved players had before it, gathered as it goes ([`Ledger::cascade`]).
-struct Before<R: Rulebook> {
+struct Gathered<R: Rulebook> {
     lists: usize,
     /// Whether a player's state on a list (at `player × lists + list`), and his awards, are
     /// gathered already.
@@ -808,7 +810,7 @@ struct Before<R: Rulebook> {
     awards: Vec<(PlayerIdx, Vec<Award<R::Award>>)>,
 }
 
-impl<R: Rulebook> Before<R> {
+impl<R: Rulebook> Gathered<R> {
     fn new(lists: usize) -> Self {
         Self {
             lists,
@@ -829,18 +831,13 @@ impl<R: Rulebook> Before<R> {
         first(&mut self.awards_seen, p)
     }
 
-    /// Into the update's maps (a cascade's own, new), each gathered value kept where the
-    /// update held none. Every player moved has his awards gathered: the players moved are
-    /// those, in order.
+    /// Into the update's maps (a cascade's own, new; each key gathered once). Every player
+    /// moved has his awards gathered: the players moved are those, in order.
     fn into_update(self, update: &mut Update<R>) {
         debug_assert!(update.players.is_empty(), "a cascade's update is its own");
         update.players.extend(self.awards_seen.ones());
-        for (key, state) in self.states {
-            update.states_before.entry(key).or_insert(state);
-        }
-        for (p, awards) in self.awards {
-            update.awards_before.entry(p).or_insert(awards);
-        }
+        update.states_before.extend(self.states);
+        update.awards_before.extend(self.awards);
     }
 }
 

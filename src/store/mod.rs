@@ -772,9 +772,10 @@ impl Store {
 
     /// Reads a tree keyed by ids on every core: the `i`th of `parts` (slots `i × per` on, as
     /// many as it holds) is handed each record of its range of ids with the record's place in
-    /// it and its id, on a thread of its own. The first range is open below and the last above, so that
-    /// every key, a malformed one too, is read by exactly one range and refused there (as
-    /// `what`). The records read are counted; the first range's failure is the one returned.
+    /// it and its id, on a thread of its own. The first range is open below and the last
+    /// above, so that every key, a malformed one too, is read by exactly one range and refused
+    /// there (as `what`). The records read are counted; the first range's failure is the one
+    /// returned.
     fn in_ranges<P: Send>(
         &self,
         (tree, what): (&sled::Tree, &str),
