@@ -180,6 +180,11 @@ pub struct Desk<R: Federation> {
     reading: Option<reading::Reading<R>>,
 }
 
+/// Which players are in use (not deleted, not merged away), by their status.
+pub fn active_of(status: &[PlayerStatus]) -> Vec<bool> {
+    status.iter().map(|s| *s == PlayerStatus::Active).collect()
+}
+
 /// A revision no desk of this process has had ([`Desk::revision`]).
 fn next_revision() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -296,9 +301,7 @@ impl<R: Federation> Desk<R> {
         rulebook: R,
         lock: std::sync::Arc<store::LockFile>,
     ) -> Result<Self, DeskError> {
-        let mut desk = Self::open_locked_as_is(dir, rulebook, lock)?;
-        desk.daily_backup();
-        Ok(desk)
+        Self::open_locked_beside(dir, rulebook, lock, |_, _| ()).map(|(desk, ())| desk)
     }
 
     /// [`Desk::open_locked`] without the daily backup (a restore takes the restored record's
@@ -313,16 +316,53 @@ impl<R: Federation> Desk<R> {
     }
 
     fn from_store(store: Store, rulebook: R) -> Result<Self, DeskError> {
-        let contents = store.load::<R>()?;
-        let last = contents.audit.last().map_or(0, |a| a.seq);
-        let ledger = if contents.rated_seq == last {
-            Ledger::from_units(&rulebook, &contents.book, contents.units)
-        } else {
-            let ledger = Ledger::build(&rulebook, &contents.book);
-            store.replace_results(ledger.units(), last)?;
-            store.flush()?;
-            ledger
-        };
+        Self::from_store_beside(store, rulebook, |_, _| ()).map(|(desk, ())| desk)
+    }
+
+    /// [`Desk::open_locked`], and `beside` run on another thread on the record read (its book
+    /// and players' status) while the ledger is laid out from it.
+    pub fn open_locked_beside<T: Send>(
+        dir: &Path,
+        rulebook: R,
+        lock: std::sync::Arc<store::LockFile>,
+        beside: impl FnOnce(&Book<R>, &[PlayerStatus]) -> T + Send,
+    ) -> Result<(Self, T), DeskError> {
+        let store = Store::open_locked(dir, rulebook.code(), lock)?;
+        let (mut desk, aside) = Self::from_store_beside(store, rulebook, beside)?;
+        desk.daily_backup();
+        Ok((desk, aside))
+    }
+
+    fn from_store_beside<T: Send>(
+        store: Store,
+        rulebook: R,
+        beside: impl FnOnce(&Book<R>, &[PlayerStatus]) -> T + Send,
+    ) -> Result<(Self, T), DeskError> {
+        let store::Contents {
+            book,
+            status,
+            units,
+            audit,
+            rated_seq,
+        } = store.load::<R>()?;
+        let last = audit.last().map_or(0, |a| a.seq);
+        let (ledger, aside) = std::thread::scope(|s| {
+            let aside = s.spawn(|| beside(&book, &status));
+            let ledger = if rated_seq == last {
+                Ok(Ledger::from_units(&rulebook, &book, units))
+            } else {
+                let ledger = Ledger::build(&rulebook, &book);
+                store
+                    .replace_results(ledger.units(), last)
+                    .and_then(|()| store.flush())
+                    .map(|()| ledger)
+            };
+            match aside.join() {
+                Ok(aside) => (ledger, aside),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        });
+        let ledger = ledger?;
         let warnings = store
             .undone()
             .map(|action| {
@@ -338,14 +378,14 @@ impl<R: Federation> Desk<R> {
         let mut desk = Self::from_parts(
             rulebook,
             std::sync::Arc::new(store),
-            contents.book,
-            contents.status,
+            book,
+            status,
             ledger,
-            contents.audit,
+            audit,
             warnings,
         );
         desk.officers = officers;
-        Ok(desk)
+        Ok((desk, aside))
     }
 
     fn from_parts(
@@ -449,10 +489,7 @@ impl<R: Federation> Desk<R> {
 
     /// Which players are in use (not deleted, not merged away).
     pub fn active_players(&self) -> Vec<bool> {
-        self.status
-            .iter()
-            .map(|s| *s == PlayerStatus::Active)
-            .collect()
+        active_of(&self.status)
     }
 
     fn current(&self) -> edit::Current<'_, R> {

@@ -11,7 +11,7 @@ use ratatui::backend::TestBackend;
 use crate::app::Edit;
 use crate::app::Federation;
 use crate::app::workstation::state::Focus;
-use crate::app::workstation::state::{App, Tab};
+use crate::app::workstation::state::{App, Loaded, Tab};
 use crate::ledger::event_order;
 use crate::model::GameResult;
 use crate::ui::keymap::Keymap;
@@ -59,7 +59,7 @@ impl Screen {
     ) -> anyhow::Result<(App<R>, Opened)> {
         let lock = crate::app::Desk::<R>::lock(dir)?;
         let at = dir.to_path_buf();
-        let load = move || crate::app::Desk::open_locked(&at, R::default(), lock);
+        let load = move || Loaded::open_locked(&at, R::default(), lock);
         let opening = crate::ui::opening::Opening::start(dir, R::default(), load, || {});
         let front_page = opening.has_front_page();
         let (theme, keymap) = (&self.theme, &self.keymap);

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::{Command, Failure, ImportKind, batch, commands, database_dir, other};
+use crate::app::workstation::state::Loaded;
 use crate::app::{self, Federation, WithFederation, database};
 
 /// The workstation as asked for on the command line.
@@ -128,12 +129,15 @@ impl WithFederation for OpenWorkstation {
         };
         let (at, rules) = (dir.clone(), rulebook.clone());
         let load = move || {
-            let mut desk = app::Desk::open_locked(&at, rules, lock)?;
-            if demo && desk.book().players.is_empty() {
+            let loaded = Loaded::open_locked(&at, rules, lock)?;
+            if demo && loaded.desk.book().players.is_empty() {
+                // Its search index is made again, of the players imported.
+                let mut desk = loaded.desk;
                 let federation = database::demo_of(desk.rulebook(), &params)?;
                 database::import_demo(&mut desk, federation)?;
+                return Ok(Loaded::from(desk));
             }
-            Ok::<_, Failure>(desk)
+            Ok::<_, Failure>(loaded)
         };
         let served = dir.clone();
         crate::ui::run(&dir, rulebook, load, keymap, theme, move |outside| {
@@ -153,7 +157,7 @@ fn copy_workstation<R: Federation>(
 ) -> Result<(), Failure> {
     let wake: super::copy::Wake<R> = Arc::default();
     let (at, rules, woken) = (dir.clone(), rulebook.clone(), wake.clone());
-    let load = move || super::copy::copy_from(stream, at, rules, woken);
+    let load = move || super::copy::copy_from(stream, at, rules, woken).map(Loaded::from);
     crate::ui::run(&dir, rulebook, load, keymap, theme, move |outside| {
         // What arrived while the copy was taken is followed once it is open.
         outside.send(crate::ui::Job {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use super::incremental::{
     AwardsByUnit, Ledger, Placed, UnitId, UnitResult, Units, placement, rate_unit,
 };
-use super::lanes::Lanes;
+use super::lanes::{Lane, Lanes};
 use super::restarted;
 use crate::book::Book;
 use crate::cores::{map_on_cores, threads};
@@ -166,14 +166,14 @@ fn placements<R: Rulebook>(
     (members, placed, plays)
 }
 
-/// Every lane's states from stored results (at `player × lists + list`, in ledger order), and
-/// the awards reached.
+/// Every lane with its states from stored results (at `player × lists + list`, in ledger
+/// order; the plays are put in by [`Lanes::from_parts`]), and the awards reached.
 #[allow(clippy::type_complexity)]
 fn stored_states<R: Rulebook>(
     units: &Units<R>,
     players: usize,
     lists: usize,
-) -> (Vec<Vec<(UnitKey, R::State)>>, Vec<AwardsByUnit<R>>) {
+) -> (Vec<Lane<R::State>>, Vec<AwardsByUnit<R>>) {
     let mut counts = vec![0usize; players * lists];
     for ((_, list), unit) in units {
         for &p in unit.states.keys() {
@@ -184,13 +184,12 @@ fn stored_states<R: Rulebook>(
             counts[at] += 1;
         }
     }
-    let mut states: Vec<Vec<(UnitKey, R::State)>> =
-        counts.into_iter().map(Vec::with_capacity).collect();
+    let mut lanes: Vec<Lane<R::State>> = counts.into_iter().map(Lane::with_room).collect();
     let mut reached: Vec<AwardsByUnit<R>> = Vec::new();
     reached.resize_with(players, BTreeMap::new);
     for (id, unit) in units {
         for (&p, state) in &unit.states {
-            states[p * lists + id.1].push((id.0.clone(), state.clone()));
+            lanes[p * lists + id.1].push(id.0.clone(), state.clone());
         }
         for a in &unit.awards {
             if reached.len() <= a.player {
@@ -202,7 +201,7 @@ fn stored_states<R: Rulebook>(
                 .push(a.clone());
         }
     }
-    (states, reached)
+    (lanes, reached)
 }
 
 /// The waves of units (indices in ledger order): each unit one past its players' latest.
@@ -242,7 +241,6 @@ impl<R: Rulebook> Ledger<R> {
         let lists = rulebook.lists().len();
         let mut ledger = Self::empty(lists, book);
         ledger.place_all(rulebook, book);
-        ledger.lanes.reserve_states();
         let ids: Vec<UnitId> = ledger.members.keys().cloned().collect();
         let parts: Vec<&[EventPart]> = ledger.members.values().map(Vec::as_slice).collect();
         let participants: Vec<Vec<PlayerIdx>> = ids
@@ -313,7 +311,7 @@ impl<R: Rulebook> Ledger<R> {
     pub fn from_units(rulebook: &R, book: &Book<R>, units: Units<R>) -> Self {
         let lists = rulebook.lists().len();
         let mut ledger = Self::empty(lists, book);
-        let ((members, placed, plays), (states, reached)) = std::thread::scope(|s| {
+        let ((members, placed, plays), (lanes, reached)) = std::thread::scope(|s| {
             let states = s.spawn(|| stored_states(&units, book.players.len(), lists));
             // The stored states are read on a thread beside them; the events' placements are
             // shared out among the cores too (three threads on two cores while the states are
@@ -326,7 +324,7 @@ impl<R: Rulebook> Ledger<R> {
         });
         ledger.members = members;
         ledger.placed = placed;
-        ledger.lanes = Lanes::from_parts(lists, states, plays);
+        ledger.lanes = Lanes::from_parts(lists, lanes, plays);
         ledger.reached = reached;
         ledger.units = units;
         ledger

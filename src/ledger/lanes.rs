@@ -2,69 +2,146 @@
 //! `player × lists + list`) holding, in ledger order, the states his units gave him and the
 //! units in which he plays. Lanes are short sorted vectors — a player's units over the years —
 //! so the state a player brings to a unit is a binary search in his own lane (no look-up among
-//! all the units), and a full re-rate fills them by pushing in order.
+//! all the units), and a full re-rate finds the units he plays in placed and sets their states.
 
 use std::collections::BTreeMap;
 
 use crate::model::PlayerIdx;
 use crate::rules::{ListId, UnitKey};
 
-/// One player's units on one list.
+/// One player's units on one list, in ledger order: those that gave him a state and those he
+/// plays a game in (mostly the same units, so each is held once with both).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Lane<S> {
-    /// The units that give him a state, in ledger order (searched apart from the states, so a
-    /// search reads little memory).
-    keys: Vec<UnitKey>,
-    /// The state each of those units gave him (the unit's result holds it too).
-    states: Vec<S>,
-    /// The units he plays a game in, with the number of their event parts that hold one: a
-    /// unit may read the state of a participant it does not rate (SSL 3.8: a Finn without a
-    /// selo in an event abroad), so a move of that state re-rates it too.
-    pub plays: Vec<(UnitKey, u32)>,
+    /// A unit is here while it gives him a state or he plays in it: no entry holds neither, so
+    /// equal lanes are held alike however they were reached.
+    entries: Vec<Entry<S>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Entry<S> {
+    key: UnitKey,
+    /// The state the unit gave him (the unit's result holds it too).
+    state: Option<S>,
+    /// The number of the unit's event parts that hold a game of his: a unit may read the state
+    /// of a participant it does not rate (SSL 3.8: a Finn without a selo in an event abroad),
+    /// so a move of that state re-rates it too.
+    plays: u32,
 }
 
 impl<S> Default for Lane<S> {
     fn default() -> Self {
         Self {
-            keys: Vec::new(),
-            states: Vec::new(),
-            plays: Vec::new(),
+            entries: Vec::new(),
         }
+    }
+}
+
+impl<S> Lane<S> {
+    /// An empty lane with room for `units` units.
+    pub fn with_room(units: usize) -> Self {
+        Self {
+            entries: Vec::with_capacity(units),
+        }
+    }
+
+    /// Puts a unit's state after the last unit (a lane built in ledger order).
+    pub fn push(&mut self, key: UnitKey, state: S) {
+        self.entries.push(Entry {
+            key,
+            state: Some(state),
+            plays: 0,
+        });
+    }
+
+    /// Puts in the units he plays in (each once, in ledger order, with its count of parts):
+    /// into the units' entries already here, others put in their places.
+    fn put_plays(&mut self, plays: Vec<(UnitKey, u32)>) {
+        let same_units = self.entries.len() == plays.len()
+            && self
+                .entries
+                .iter()
+                .zip(&plays)
+                .all(|(e, (k, _))| e.key == *k);
+        if same_units {
+            for (e, (_, n)) in self.entries.iter_mut().zip(plays) {
+                e.plays = n;
+            }
+            return;
+        }
+        let states = std::mem::take(&mut self.entries);
+        let mut merged = Vec::with_capacity(states.len() + plays.len());
+        let (mut states, mut plays) = (states.into_iter().peekable(), plays.into_iter().peekable());
+        loop {
+            let order = match (states.peek(), plays.peek()) {
+                (None, None) => break,
+                (Some(e), Some((k, _))) => e.key.cmp(k),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+            };
+            let entry = match order {
+                std::cmp::Ordering::Less => states.next(),
+                std::cmp::Ordering::Greater => plays.next().map(|(key, plays)| Entry {
+                    key,
+                    state: None,
+                    plays,
+                }),
+                std::cmp::Ordering::Equal => {
+                    let n = plays.next().map_or(0, |(_, n)| n);
+                    states.next().map(|e| Entry { plays: n, ..e })
+                }
+            };
+            merged.extend(entry);
+        }
+        self.entries = merged;
+    }
+
+    /// Where `key` is, or would be put.
+    fn find(&self, key: &UnitKey) -> Result<usize, usize> {
+        self.entries.binary_search_by(|e| e.key.cmp(key))
+    }
+
+    /// The last unit with a state among the first `upto` entries.
+    fn last_state_in(&self, upto: usize) -> Option<(&UnitKey, &S)> {
+        self.entries[..upto]
+            .iter()
+            .rev()
+            .find_map(|e| e.state.as_ref().map(|s| (&e.key, s)))
     }
 }
 
 impl<S: Clone + PartialEq> Lane<S> {
     /// The state the last unit before `key` gave him.
     pub fn state_before(&self, key: &UnitKey) -> Option<&S> {
-        let at = self.keys.partition_point(|k| k < key);
-        at.checked_sub(1).map(|i| &self.states[i])
+        self.keyed_before(key).map(|(_, s)| s)
     }
 
     /// The state the last unit before `key` gave him, with that unit's key.
     pub fn keyed_before(&self, key: &UnitKey) -> Option<(&UnitKey, &S)> {
-        let at = self.keys.partition_point(|k| k < key);
-        at.checked_sub(1).map(|i| (&self.keys[i], &self.states[i]))
+        self.last_state_in(self.entries.partition_point(|e| e.key < *key))
     }
 
     /// The state his last unit dated on or before `date` gave him, with that unit's key.
     pub fn keyed_on(&self, date: chrono::NaiveDate) -> Option<(&UnitKey, &S)> {
-        let at = self.keys.partition_point(|k| k.date <= date);
-        at.checked_sub(1).map(|i| (&self.keys[i], &self.states[i]))
+        self.last_state_in(self.entries.partition_point(|e| e.key.date <= date))
     }
 
     /// The state his last unit gave him.
     pub fn last(&self) -> Option<&S> {
-        self.states.last()
+        self.last_state_in(self.entries.len()).map(|(_, s)| s)
     }
 
     /// The key of his last unit with a state.
     pub fn last_key(&self) -> Option<&UnitKey> {
-        self.keys.last()
+        self.last_state_in(self.entries.len()).map(|(k, _)| k)
     }
 
     /// The units that gave him a state, in ledger order.
     pub fn keys(&self) -> impl Iterator<Item = &UnitKey> {
-        self.keys.iter()
+        self.entries
+            .iter()
+            .filter(|e| e.state.is_some())
+            .map(|e| &e.key)
     }
 
     /// The units [`Lane::for_readers_after`] hands over.
@@ -76,61 +153,75 @@ impl<S: Clone + PartialEq> Lane<S> {
     }
 
     /// Hands `each`, in order, the units after `after` that read his state as it stands after
-    /// `after`: his next unit with a state (which carries it on) and every unit up to it in
-    /// which he plays.
+    /// `after`: every unit he plays in up to his next unit with a state (which carries it on),
+    /// and that one.
     pub fn for_readers_after(&self, after: &UnitKey, mut each: impl FnMut(&UnitKey)) {
-        let next = self.keys.get(self.keys.partition_point(|k| k <= after));
-        let from = self.plays.partition_point(|(k, _)| k <= after);
-        let mut last = None;
-        for (k, _) in self.plays[from..]
-            .iter()
-            .take_while(|(k, _)| next.is_none_or(|n| k <= n))
-        {
-            each(k);
-            last = Some(k);
-        }
-        if let Some(n) = next
-            && last != Some(n)
-        {
-            each(n);
+        let from = self.entries.partition_point(|e| e.key <= *after);
+        for e in &self.entries[from..] {
+            if e.plays > 0 || e.state.is_some() {
+                each(&e.key);
+            }
+            if e.state.is_some() {
+                break;
+            }
         }
     }
 
     /// Records the state a unit gives him (in its place, or replacing the one it gave).
     pub fn set_state(&mut self, key: &UnitKey, state: &S) {
-        match self.keys.binary_search(key) {
+        match self.find(key) {
             Ok(at) => {
-                if self.states[at] != *state {
-                    self.states[at] = state.clone();
+                let e = &mut self.entries[at];
+                if e.state.as_ref() != Some(state) {
+                    e.state = Some(state.clone());
                 }
             }
-            Err(at) => {
-                self.keys.insert(at, key.clone());
-                self.states.insert(at, state.clone());
-            }
+            Err(at) => self.entries.insert(
+                at,
+                Entry {
+                    key: key.clone(),
+                    state: Some(state.clone()),
+                    plays: 0,
+                },
+            ),
         }
     }
 
     pub fn remove_state(&mut self, key: &UnitKey) {
-        if let Ok(at) = self.keys.binary_search(key) {
-            self.keys.remove(at);
-            self.states.remove(at);
+        if let Ok(at) = self.find(key) {
+            self.entries[at].state = None;
+            self.forget_if_empty(at);
         }
     }
 
     pub fn add_play(&mut self, key: &UnitKey) {
-        match self.plays.binary_search_by(|(k, _)| k.cmp(key)) {
-            Ok(at) => self.plays[at].1 += 1,
-            Err(at) => self.plays.insert(at, (key.clone(), 1)),
+        match self.find(key) {
+            Ok(at) => self.entries[at].plays += 1,
+            Err(at) => self.entries.insert(
+                at,
+                Entry {
+                    key: key.clone(),
+                    state: None,
+                    plays: 1,
+                },
+            ),
         }
     }
 
     pub fn remove_play(&mut self, key: &UnitKey) {
-        if let Ok(at) = self.plays.binary_search_by(|(k, _)| k.cmp(key)) {
-            self.plays[at].1 -= 1;
-            if self.plays[at].1 == 0 {
-                self.plays.remove(at);
-            }
+        if let Ok(at) = self.find(key)
+            && self.entries[at].plays > 0
+        {
+            self.entries[at].plays -= 1;
+            self.forget_if_empty(at);
+        }
+    }
+
+    /// Drops the entry at `at` once it gives no state and holds no play.
+    fn forget_if_empty(&mut self, at: usize) {
+        let e = &self.entries[at];
+        if e.state.is_none() && e.plays == 0 {
+            self.entries.remove(at);
         }
     }
 }
@@ -193,46 +284,31 @@ impl<S: Clone + PartialEq> Lanes<S> {
         }
     }
 
-    /// Lanes built whole: every player's states and plays, each in ledger order.
+    /// Lanes built whole: every player's lane with its states (at `player × lists + list`,
+    /// from [`Lane::with_room`] and [`Lane::push`]) and the units he plays in, each in ledger
+    /// order. The lanes are moved in, not copied.
     pub fn from_parts(
         lists: usize,
-        states: Vec<Vec<(UnitKey, S)>>,
+        mut lanes: Vec<Lane<S>>,
         plays: Vec<Vec<(UnitKey, u32)>>,
     ) -> Self {
-        let len = states.len().max(plays.len());
-        let mut states = states.into_iter();
-        let mut plays = plays.into_iter();
+        if lanes.len() < plays.len() {
+            lanes.resize_with(plays.len(), Lane::default);
+        }
+        for (lane, plays) in lanes.iter_mut().zip(plays) {
+            lane.put_plays(plays);
+        }
         Self {
             lists,
-            lanes: (0..len)
-                .map(|_| {
-                    let (keys, states) = states.next().unwrap_or_default().into_iter().unzip();
-                    Lane {
-                        keys,
-                        states,
-                        plays: plays.next().unwrap_or_default(),
-                    }
-                })
-                .collect(),
+            lanes,
             saved: None,
         }
     }
 
-    /// Room in every lane for a state from each unit he plays in (as many as a full re-rate can
-    /// push), so that the re-rate's pushes never move a lane.
-    pub fn reserve_states(&mut self) {
-        for lane in &mut self.lanes {
-            let n = lane.plays.len();
-            lane.keys.reserve_exact(n);
-            lane.states.reserve_exact(n);
-        }
-    }
-
-    /// Pushes a unit at the end of a lane (units come in ledger order when built from scratch).
+    /// Records a unit's state in a lane (a full re-rate, which finds the units he plays in
+    /// already placed).
     pub fn push_state(&mut self, player: PlayerIdx, list: ListId, key: &UnitKey, state: &S) {
-        let lane = self.get_mut(player, list);
-        lane.keys.push(key.clone());
-        lane.states.push(state.clone());
+        self.get_mut(player, list).set_state(key, state);
     }
 }
 
@@ -284,6 +360,62 @@ mod tests {
     }
 
     #[test]
+    fn a_lane_built_whole_is_held_as_one_reached_a_change_at_a_time() {
+        // States of units 2, 5 and 9; plays in 2 (twice), 4 and 9: 5 gives a state he did not
+        // play for (a restart), 4 is played and not rated.
+        let mut whole = Lane::with_room(3);
+        for d in [2, 5, 9] {
+            whole.push(key(d), d);
+        }
+        whole.put_plays(vec![(key(2), 2), (key(4), 1), (key(9), 1)]);
+        let mut stepped = Lane::default();
+        for d in [9, 4, 2, 2, 7] {
+            stepped.add_play(&key(d));
+        }
+        for d in [9, 2, 5, 7] {
+            stepped.set_state(&key(d), &d);
+        }
+        stepped.remove_state(&key(7));
+        assert_ne!(stepped, whole, "unit 7 is still played");
+        stepped.remove_play(&key(7));
+        assert_eq!(
+            stepped, whole,
+            "a unit neither played nor rated is not held"
+        );
+        assert_eq!(
+            whole.keys().collect::<Vec<_>>(),
+            vec![&key(2), &key(5), &key(9)]
+        );
+        assert_eq!(
+            whole.state_before(&key(5)),
+            Some(&2),
+            "unit 4 gives no state"
+        );
+        assert_eq!(whole.keyed_on(key(8).date), Some((&key(5), &5)));
+        assert_eq!(whole.readers_after(&key(2)), vec![key(4), key(5)]);
+        assert_eq!(whole.readers_after(&key(5)), vec![key(9)]);
+        // The same units in both: the plays are put into the entries in place.
+        let mut same = Lane::with_room(2);
+        same.push(key(3), 3);
+        same.push(key(6), 6);
+        same.put_plays(vec![(key(3), 1), (key(6), 2)]);
+        let mut reached = Lane::default();
+        for d in [3, 6, 6] {
+            reached.add_play(&key(d));
+        }
+        reached.set_state(&key(6), &6);
+        reached.set_state(&key(3), &3);
+        assert_eq!(same, reached);
+        for d in [3, 6, 6] {
+            reached.remove_play(&key(d));
+        }
+        reached.remove_play(&key(6));
+        reached.remove_state(&key(3));
+        reached.remove_state(&key(6));
+        assert_eq!(reached, Lane::default(), "nothing left is held");
+    }
+
+    #[test]
     fn a_journal_swapped_back_undoes_and_swapped_again_redoes() {
         let mut lanes = Lanes::new(2, 2);
         lanes.push_state(1, 1, &key(1), &1);
@@ -293,7 +425,7 @@ mod tests {
         let mut saved = lanes.end_journal();
         let after = (lanes.get(1, 1).cloned(), lanes.get(3, 0).cloned());
         lanes.swap(&mut saved);
-        assert_eq!(lanes.get(1, 1).map(|l| l.states.len()), Some(1));
+        assert_eq!(lanes.get(1, 1).map(|l| l.keys().count()), Some(1));
         assert_eq!(
             lanes.get(1, 1).and_then(|l| l.keyed_on(key(3).date)),
             Some((&key(1), &1))

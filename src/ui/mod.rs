@@ -23,10 +23,9 @@ use std::sync::mpsc;
 
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::app::Desk;
 use crate::app::Federation;
 use crate::app::workstation::action::{Action, Context};
-use crate::app::workstation::state::App;
+use crate::app::workstation::state::{App, Loaded};
 use keymap::{Keymap, Lookup, key_name};
 use theme::Theme;
 
@@ -226,7 +225,7 @@ pub fn key_event(name: &str) -> Option<KeyEvent> {
 pub fn run<R, E, S>(
     dir: &std::path::Path,
     rulebook: R,
-    load: impl FnOnce() -> Result<Desk<R>, E> + Send + 'static,
+    load: impl FnOnce() -> Result<Loaded<R>, E> + Send + 'static,
     keymap: Keymap,
     theme: Theme,
     serve: impl FnOnce(Outside<R>) -> Result<S, String>,
@@ -522,7 +521,7 @@ fn session<R: Federation>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::{DeskError, Edit};
+    use crate::app::{Desk, DeskError, Edit};
     use crate::rules::ssl::Ssl;
 
     /// A database of the small demo federation, closed by the workstation (its front page
@@ -538,7 +537,7 @@ mod tests {
         let at = dir.to_path_buf();
         let load = move || {
             let _ = wait.recv();
-            Desk::open_locked(&at, Ssl, lock)
+            Loaded::open_locked(&at, Ssl, lock)
         };
         (opening::Opening::start(dir, Ssl, load, || {}), go)
     }

@@ -18,10 +18,10 @@ use super::draw::{block, hint, query_box, screen_areas, tab_bar, too_small_notic
 use super::keymap::{Keymap, Lookup, key_name};
 use super::players::{List, SEARCH_TITLE};
 use super::theme::{Role, Theme};
+use crate::app::Federation;
 use crate::app::workstation::action::{Action, Context};
 use crate::app::workstation::front::FrontPage;
-use crate::app::workstation::state::{App, Tab, count};
-use crate::app::{Desk, Federation};
+use crate::app::workstation::state::{App, Loaded, Tab, count};
 
 /// The workstation while its database opens.
 pub struct Opening<R: Federation, E> {
@@ -60,14 +60,14 @@ impl<R: Federation, E: Send + 'static> Opening<R, E> {
     pub fn start(
         dir: &Path,
         rulebook: R,
-        load: impl FnOnce() -> Result<Desk<R>, E> + Send + 'static,
+        load: impl FnOnce() -> Result<Loaded<R>, E> + Send + 'static,
         opened: impl FnOnce() + Send + 'static,
     ) -> Self {
         let started = Instant::now();
         let front = FrontPage::read(dir, &rulebook);
         let loader = std::thread::spawn(move || {
             let _opened = OnDrop(Some(opened));
-            load().map(App::new)
+            load().map(App::loaded)
         });
         Self {
             rulebook,

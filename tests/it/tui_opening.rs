@@ -10,7 +10,7 @@ use crate::screen::{app, event_index, keys, text, theme};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratedesk::app::workstation::front::FrontPage;
-use ratedesk::app::workstation::state::Tab;
+use ratedesk::app::workstation::state::{App, Loaded, Tab};
 use ratedesk::app::{Desk, DeskError};
 use ratedesk::model::GameResult;
 use ratedesk::rules::ssl::Ssl;
@@ -25,7 +25,7 @@ fn opening(dir: &Path) -> (Opening<Ssl, DeskError>, mpsc::Sender<()>) {
     let at = dir.to_path_buf();
     let load = move || {
         let _ = wait.recv();
-        Desk::open_locked(&at, Ssl, lock)
+        Loaded::open_locked(&at, Ssl, lock)
     };
     (Opening::start(dir, Ssl, load, || {}), go)
 }
@@ -192,5 +192,72 @@ fn keys_typed_ahead_after_a_suspend_are_set_aside() {
             .contains("2 keys typed after suspending set aside"),
         "{}",
         status.text
+    );
+}
+
+/// The workstation's search index is made on another core while the ledger is laid out from
+/// the record read: it finds what an index made of the opened record finds, each player with
+/// his status as stored (a player merged into another, no longer active, is found by neither).
+#[test]
+fn the_search_index_made_beside_the_ledger_finds_what_one_made_after_it_finds() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut desk = crate::screen::demo_desk(dir.path());
+    let ids: Vec<String> = desk.book().players.iter().map(|p| p.id.clone()).collect();
+    // A namesake of the first player, added and deleted: no longer active, found by neither.
+    let mut namesake = desk.book().players[0].clone();
+    namesake.id = "FIN-NAMESAKE".into();
+    desk.apply(ratedesk::app::Edit::AddPlayer {
+        info: namesake,
+        seeds: Vec::new(),
+        held: Vec::new(),
+    })
+    .expect("added");
+    let gone = desk.book().players.len() - 1;
+    desk.apply(ratedesk::app::Edit::DeletePlayer(gone))
+        .expect("deleted");
+    assert!(!desk.active_players()[gone]);
+    let surname = desk.book().players[0]
+        .name
+        .split(',')
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    drop(desk);
+    let k = keys();
+    let lock = Desk::<Ssl>::lock(dir.path()).expect("lock");
+    let mut beside = App::loaded(Loaded::open_locked(dir.path(), Ssl, lock).expect("opened"));
+    let found_beside = |app: &mut App<Ssl>, query: &str| {
+        press_keys(app, &k, "ctrl-u");
+        press_keys(app, &k, query);
+        app.players.results.clone()
+    };
+    let id = ids[0].to_lowercase();
+    let queries = [
+        "",
+        "j",
+        "j a",
+        "ahon",
+        "x",
+        "1",
+        "fin-namesake",
+        &id,
+        &surname,
+    ];
+    let from_beside: Vec<_> = queries
+        .iter()
+        .map(|q| found_beside(&mut beside, &q.replace(' ', " space ")))
+        .collect();
+    beside.close().expect("closed");
+    let mut after = App::new(Desk::open(dir.path(), Ssl).expect("opened"));
+    for (q, found) in queries.iter().zip(from_beside) {
+        assert_eq!(
+            found_beside(&mut after, &q.replace(' ', " space ")),
+            found,
+            "query {q:?}"
+        );
+    }
+    assert!(
+        !after.players.results.is_empty() && !after.players.results.contains(&gone),
+        "the first player found by his surname, not his deleted namesake"
     );
 }

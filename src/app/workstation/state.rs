@@ -248,16 +248,61 @@ pub fn delete_word(text: &mut String) {
 
 pub use crate::figures::count;
 
+/// A record opened for a workstation: the desk, and the search index made from its players
+/// (`None`: [`App::loaded`] makes it).
+pub struct Loaded<R: Federation> {
+    pub desk: Desk<R>,
+    search: Option<SearchIndex>,
+}
+
+impl<R: Federation> From<Desk<R>> for Loaded<R> {
+    fn from(desk: Desk<R>) -> Self {
+        Self { desk, search: None }
+    }
+}
+
+impl<R: Federation> Loaded<R> {
+    /// [`Desk::open_locked`], the search index made on the other core while the ledger is laid
+    /// out (both need only the record read).
+    pub fn open_locked(
+        dir: &std::path::Path,
+        rulebook: R,
+        lock: std::sync::Arc<crate::store::LockFile>,
+    ) -> Result<Self, crate::app::DeskError> {
+        let (alphabet, order) = (rulebook.alphabet(), rulebook.name_order());
+        let (desk, search) = Desk::open_locked_beside(dir, rulebook, lock, |book, status| {
+            SearchIndex::new(
+                &book.players,
+                &crate::app::active_of(status),
+                alphabet,
+                order,
+            )
+        })?;
+        Ok(Self {
+            desk,
+            search: Some(search),
+        })
+    }
+}
+
 impl<R: Federation> App<R> {
-    pub fn new(mut desk: Desk<R>) -> Self {
+    pub fn new(desk: Desk<R>) -> Self {
+        Self::loaded(desk.into())
+    }
+
+    /// The workstation on a record opened for it.
+    pub fn loaded(loaded: Loaded<R>) -> Self {
+        let Loaded { mut desk, search } = loaded;
         // Every frame settles the flushes before it reaches the terminal (`ui::draw::render`).
         desk.flush_behind();
-        let search = SearchIndex::new(
-            &desk.book().players,
-            &desk.active_players(),
-            desk.rulebook().alphabet(),
-            desk.rulebook().name_order(),
-        );
+        let search = search.unwrap_or_else(|| {
+            SearchIndex::new(
+                &desk.book().players,
+                &desk.active_players(),
+                desk.rulebook().alphabet(),
+                desk.rulebook().name_order(),
+            )
+        });
         let mut app = Self {
             desk,
             tab: Tab::Players,
