@@ -129,13 +129,11 @@ impl WithFederation for OpenWorkstation {
         };
         let (at, rules) = (dir.clone(), rulebook.clone());
         let load = move || {
-            let loaded = Loaded::open_locked(&at, rules, lock)?;
+            let mut loaded = Loaded::open_locked(&at, rules, lock)?;
             if demo && loaded.desk.book().players.is_empty() {
-                // Its search index is made again, of the players imported.
-                let mut desk = loaded.desk;
-                let federation = database::demo_of(desk.rulebook(), &params)?;
-                database::import_demo(&mut desk, federation)?;
-                return Ok(Loaded::from(desk));
+                // A new revision: the search index is made again, of the players imported.
+                let federation = database::demo_of(loaded.desk.rulebook(), &params)?;
+                database::import_demo(&mut loaded.desk, federation)?;
             }
             Ok::<_, Failure>(loaded)
         };

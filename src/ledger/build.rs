@@ -280,7 +280,7 @@ impl<R: Rulebook> Ledger<R> {
                     if let Some(slot) = latest.get_mut(p * lists + list) {
                         *slot = Some(state.clone());
                     }
-                    ledger.lanes.push_state(p, *list, key, state);
+                    ledger.lanes.set_state(p, *list, key, state);
                 }
                 for a in &unit.awards {
                     if let Some(held) = awards.get_mut(a.player) {

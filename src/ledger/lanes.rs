@@ -70,7 +70,7 @@ impl<S> Lane<S> {
             return;
         }
         let states = std::mem::take(&mut self.entries);
-        let mut merged = Vec::with_capacity(states.len() + plays.len());
+        let mut merged = Vec::with_capacity(merged_len(&states, &plays));
         let (mut states, mut plays) = (states.into_iter().peekable(), plays.into_iter().peekable());
         loop {
             let order = match (states.peek(), plays.peek()) {
@@ -226,6 +226,21 @@ impl<S: Clone + PartialEq> Lane<S> {
     }
 }
 
+/// The number of units in a lane's entries and its plays together (each sorted, without
+/// repeats).
+fn merged_len<S>(entries: &[Entry<S>], plays: &[(UnitKey, u32)]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while let (Some(e), Some((k, _))) = (entries.get(i), plays.get(j)) {
+        match e.key.cmp(k) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
+        }
+        n += 1;
+    }
+    n + (entries.len() - i) + (plays.len() - j)
+}
+
 /// Every player's lanes, with the old lanes of those an update touched while a journal is kept
 /// (for a preview that is put back).
 #[derive(Clone, Debug)]
@@ -307,7 +322,7 @@ impl<S: Clone + PartialEq> Lanes<S> {
 
     /// Records a unit's state in a lane (a full re-rate, which finds the units he plays in
     /// already placed).
-    pub fn push_state(&mut self, player: PlayerIdx, list: ListId, key: &UnitKey, state: &S) {
+    pub fn set_state(&mut self, player: PlayerIdx, list: ListId, key: &UnitKey, state: &S) {
         self.get_mut(player, list).set_state(key, state);
     }
 }
@@ -418,7 +433,7 @@ mod tests {
     #[test]
     fn a_journal_swapped_back_undoes_and_swapped_again_redoes() {
         let mut lanes = Lanes::new(2, 2);
-        lanes.push_state(1, 1, &key(1), &1);
+        lanes.set_state(1, 1, &key(1), &1);
         lanes.begin_journal();
         lanes.get_mut(1, 1).set_state(&key(4), &4);
         lanes.get_mut(3, 0).add_play(&key(4));

@@ -248,11 +248,12 @@ pub fn delete_word(text: &mut String) {
 
 pub use crate::figures::count;
 
-/// A record opened for a workstation: the desk, and the search index made from its players
-/// (`None`: [`App::loaded`] makes it).
+/// A record opened for a workstation: the desk, and the search index made from its players as
+/// they stood at a revision of the record (used only while the desk is still at it; otherwise
+/// [`App::loaded`] makes it again).
 pub struct Loaded<R: Federation> {
     pub desk: Desk<R>,
-    search: Option<SearchIndex>,
+    search: Option<(u64, SearchIndex)>,
 }
 
 impl<R: Federation> From<Desk<R>> for Loaded<R> {
@@ -262,8 +263,8 @@ impl<R: Federation> From<Desk<R>> for Loaded<R> {
 }
 
 impl<R: Federation> Loaded<R> {
-    /// [`Desk::open_locked`], the search index made on the other core while the ledger is laid
-    /// out (both need only the record read).
+    /// [`Desk::open_locked`], the search index made on a thread beside the one that lays out
+    /// the ledger (both need only the record read).
     pub fn open_locked(
         dir: &std::path::Path,
         rulebook: R,
@@ -278,9 +279,10 @@ impl<R: Federation> Loaded<R> {
                 order,
             )
         })?;
+        let made_at = desk.revision();
         Ok(Self {
             desk,
-            search: Some(search),
+            search: Some((made_at, search)),
         })
     }
 }
@@ -295,7 +297,8 @@ impl<R: Federation> App<R> {
         let Loaded { mut desk, search } = loaded;
         // Every frame settles the flushes before it reaches the terminal (`ui::draw::render`).
         desk.flush_behind();
-        let search = search.unwrap_or_else(|| {
+        let made_now = search.filter(|(made_at, _)| *made_at == desk.revision());
+        let search = made_now.map(|(_, search)| search).unwrap_or_else(|| {
             SearchIndex::new(
                 &desk.book().players,
                 &desk.active_players(),
