@@ -788,9 +788,7 @@ impl<R: Rulebook> Ledger<R> {
     ) {
         if let Some(lane) = self.lanes.get(player, list) {
             lane.for_readers_after(after, |key| {
-                if !queue.contains(&(key.clone(), list)) {
-                    queue.insert((key.clone(), list));
-                }
+                queue.insert((key.clone(), list));
             });
         }
     }

@@ -70,7 +70,7 @@ impl<S> Lane<S> {
             return;
         }
         let states = std::mem::take(&mut self.entries);
-        let mut merged = Vec::with_capacity(merged_len(&states, &plays));
+        let mut merged = Vec::with_capacity(states.len() + plays.len());
         let (mut states, mut plays) = (states.into_iter().peekable(), plays.into_iter().peekable());
         loop {
             let order = match (states.peek(), plays.peek()) {
@@ -93,12 +93,29 @@ impl<S> Lane<S> {
             };
             merged.extend(entry);
         }
+        // Units in both were counted twice: room for exactly the units held.
+        merged.shrink_to_fit();
         self.entries = merged;
     }
 
     /// Where `key` is, or would be put.
     fn find(&self, key: &UnitKey) -> Result<usize, usize> {
         self.entries.binary_search_by(|e| e.key.cmp(key))
+    }
+
+    /// The entry of `key`, put in its place (with neither a state nor a play) if there is none:
+    /// the caller gives it one.
+    fn entry(&mut self, key: &UnitKey) -> &mut Entry<S> {
+        let at = self.find(key).unwrap_or_else(|at| {
+            let empty = Entry {
+                key: key.clone(),
+                state: None,
+                plays: 0,
+            };
+            self.entries.insert(at, empty);
+            at
+        });
+        &mut self.entries[at]
     }
 
     /// The last unit with a state among the first `upto` entries.
@@ -157,10 +174,9 @@ impl<S: Clone + PartialEq> Lane<S> {
     /// and that one.
     pub fn for_readers_after(&self, after: &UnitKey, mut each: impl FnMut(&UnitKey)) {
         let from = self.entries.partition_point(|e| e.key <= *after);
+        // Every entry gives a state or holds a play.
         for e in &self.entries[from..] {
-            if e.plays > 0 || e.state.is_some() {
-                each(&e.key);
-            }
+            each(&e.key);
             if e.state.is_some() {
                 break;
             }
@@ -169,21 +185,9 @@ impl<S: Clone + PartialEq> Lane<S> {
 
     /// Records the state a unit gives him (in its place, or replacing the one it gave).
     pub fn set_state(&mut self, key: &UnitKey, state: &S) {
-        match self.find(key) {
-            Ok(at) => {
-                let e = &mut self.entries[at];
-                if e.state.as_ref() != Some(state) {
-                    e.state = Some(state.clone());
-                }
-            }
-            Err(at) => self.entries.insert(
-                at,
-                Entry {
-                    key: key.clone(),
-                    state: Some(state.clone()),
-                    plays: 0,
-                },
-            ),
+        let e = self.entry(key);
+        if e.state.as_ref() != Some(state) {
+            e.state = Some(state.clone());
         }
     }
 
@@ -195,17 +199,7 @@ impl<S: Clone + PartialEq> Lane<S> {
     }
 
     pub fn add_play(&mut self, key: &UnitKey) {
-        match self.find(key) {
-            Ok(at) => self.entries[at].plays += 1,
-            Err(at) => self.entries.insert(
-                at,
-                Entry {
-                    key: key.clone(),
-                    state: None,
-                    plays: 1,
-                },
-            ),
-        }
+        self.entry(key).plays += 1;
     }
 
     pub fn remove_play(&mut self, key: &UnitKey) {
@@ -224,21 +218,6 @@ impl<S: Clone + PartialEq> Lane<S> {
             self.entries.remove(at);
         }
     }
-}
-
-/// The number of units in a lane's entries and its plays together (each sorted, without
-/// repeats).
-fn merged_len<S>(entries: &[Entry<S>], plays: &[(UnitKey, u32)]) -> usize {
-    let (mut i, mut j, mut n) = (0, 0, 0);
-    while let (Some(e), Some((k, _))) = (entries.get(i), plays.get(j)) {
-        match e.key.cmp(k) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
-        }
-        n += 1;
-    }
-    n + (entries.len() - i) + (plays.len() - j)
 }
 
 /// Every player's lanes, with the old lanes of those an update touched while a journal is kept
