@@ -185,7 +185,7 @@ pub fn keyed_results<R: Federation>(
     app: &mut App<R>,
     screen: &mut Screen,
     wanted: usize,
-) -> anyhow::Result<Vec<Keyed>> {
+) -> anyhow::Result<KeyedResults> {
     let book = app.desk.book();
     // Events whose last round has a few played boards, newest first.
     let events: Vec<(usize, Vec<(u32, u32)>)> = event_order(&book.events)
@@ -214,14 +214,17 @@ pub fn keyed_results<R: Federation>(
         !events.is_empty(),
         "no event with a round of results to key"
     );
+    let mut first_edit = None;
     for (event, boards) in &events {
         for &(round, board) in boards {
+            let t = Instant::now();
             app.desk.apply(Edit::SetResult {
                 event: *event,
                 round,
                 board,
                 result: None,
             })?;
+            first_edit.get_or_insert(t.elapsed());
         }
     }
     let mut times = Vec::new();
@@ -247,7 +250,18 @@ pub fn keyed_results<R: Federation>(
             }
         }
     }
-    Ok(times)
+    Ok(KeyedResults {
+        first_edit: first_edit.unwrap_or_default(),
+        keyed: times,
+    })
+}
+
+/// The keyed results' times, and the first edit's after the opening: the results taken away
+/// to be keyed again, the first of them applied (and flushed) as the officer's first key
+/// after the opening is, before the frame that shows it.
+pub struct KeyedResults {
+    pub first_edit: Duration,
+    pub keyed: Vec<Keyed>,
 }
 
 /// A correction in the oldest event, keyed and confirmed `n` times (each a different result),
@@ -441,7 +455,8 @@ mod tests {
         let mut app = App::new(desk);
         let mut screen = Screen::new().expect("screen");
         let keyed = keyed_results(&mut app, &mut screen, 6).expect("keyed results");
-        assert!(keyed.len() >= 6, "{} keyed", keyed.len());
+        assert!(keyed.keyed.len() >= 6, "{} keyed", keyed.keyed.len());
+        assert!(keyed.first_edit > Duration::ZERO);
         cascades(&mut app, &mut screen, 2).expect("cascades");
         search_keys(&mut app, &mut screen, 2).expect("search");
         let views = third_tab_views(&mut app, &mut screen, 1).expect("views");

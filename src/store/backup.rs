@@ -162,7 +162,10 @@ pub fn write<R: Rulebook>(
         std::ops::Bound::Included(super::codec::key(seq))
     });
     for item in store.audit.range((std::ops::Bound::Unbounded, last)) {
-        let (_, bytes) = item.map_err(std::io::Error::other)?;
+        let (key, value) = item.map_err(std::io::Error::other)?;
+        let bytes = store
+            .audit_bytes(&key, &value)
+            .map_err(std::io::Error::other)?;
         out.write_all(b"audit ")?;
         let seq = super::entry_json::write::<R, _>(&bytes, out)?;
         out.write_all(b"\n")?;

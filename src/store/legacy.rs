@@ -592,34 +592,16 @@ mod tests {
     fn a_schema_3_database_has_its_large_audit_entries_compressed_when_opened() {
         let dir = tempfile::tempdir().expect("tempdir");
         let db = dir.path().join("db");
-        let entry = |seq: u64, action: String| AuditEntry::<Ssl> {
-            seq,
-            time: 1_700_000_000,
-            user: "officer".into(),
-            action,
-            kind: AuditKind::Edit,
-            change: Change::default(),
-            prev: None,
-        };
+        let entry = crate::store::chunks::tests::entry_of;
         let large = entry(1, "an import of many games; ".repeat(1_000));
         let small = entry(2, "a result".into());
-        {
-            let store = crate::store::Store::open(&db, "ssl").expect("open");
-            for e in [&large, &small] {
-                let plain = codec::encode(e).expect("encode");
-                store
-                    .audit
-                    .insert(codec::key(e.seq), plain)
-                    .expect("insert");
-            }
-            store
-                .meta
-                .insert("schema", &3u64.to_be_bytes())
-                .expect("schema");
-            store.flush().expect("flush");
-        }
+        let plain = |e: &AuditEntry<Ssl>| (e.seq, codec::encode(e).expect("encode"));
+        crate::store::chunks::tests::old_database(&db, 3, &[plain(&large), plain(&small)]);
         let store = crate::store::Store::open(&db, "ssl").expect("reopen, migrating");
-        assert_eq!(store.counter("schema").expect("schema"), 4);
+        assert_eq!(
+            store.counter("schema").expect("schema"),
+            crate::store::SCHEMA_VERSION
+        );
         let stored = |seq| {
             store
                 .audit

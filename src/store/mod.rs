@@ -8,6 +8,7 @@
 
 pub mod backup;
 mod behind;
+mod chunks;
 mod codec;
 mod entry_json;
 pub mod fide;
@@ -89,11 +90,12 @@ const AUDIT_HEAD: &str = "audit_head";
 /// The database's editors beside its owner ([`crate::model::Officer`]s, as JSON).
 const OFFICERS: &str = "officers";
 
-/// The schema this version writes: 4, large audit entries, rating moves and units' ratings
+/// The schema this version writes: 5, the largest audit entries stored in chunks
+/// ([`chunks`]); 4, large audit entries, rating moves and units' ratings
 /// stored compressed ([`codec::pack`]), and no indexes of players on disk; 3: FIDE reference data in blocks of neighbouring ids (2: a record an id;
 /// 1: games in a tree of their own, one record each). Earlier schemas are migrated when opened;
 /// an older ratedesk refuses a database of a newer schema.
-pub const SCHEMA_VERSION: u64 = 4;
+pub const SCHEMA_VERSION: u64 = 5;
 
 /// The fewest players, and events, a core reads as a database opens: fewer are read on one.
 const PLAYERS_A_CORE_AT_LEAST: usize = 4096;
@@ -113,10 +115,19 @@ fn slots_of<T: Clone>(slots: usize, value: T) -> Result<Vec<T>, std::collections
     Ok(all)
 }
 
-/// sled's page cache, as sled counts it: the bytes its pages take on disk. The pages it holds
+/// sled's page cache, as sled counts it: the bytes its pages take in its log. The pages it holds
 /// take several times that in memory (at a million players, about 480 MB of pages held with 64
 /// MB set: heaptrack), so it is kept small; the record's working set is held by the ledger and
 /// the book, not read back through sled (sled's default is 1 GiB).
+///
+/// A page (a node of up to 16 records) larger than a quarter of sled's segment (128 KiB of
+/// 512) is written to a file of its own under `blobs/`, and counted at the size of its pointer
+/// in the log, so that thousands of them, read once, stay within the cache as sled counts it
+/// (16 MB in 256 shards of 64 KB each). A leaf of units' results is such a page, and so was the
+/// leaf holding a large import's audit entry before such entries were stored in chunks
+/// ([`chunks`]): at a million players, with 16 MB set, a national phase of the bench held about
+/// 110 MB of pages read at the opening, 113 MB for the leaf of the demo's import entry and
+/// 210 MB of the results it wrote (`heaptrack`).
 const CACHE_BYTES: u64 = 16 * 1024 * 1024;
 
 #[derive(Debug, thiserror::Error)]
@@ -275,6 +286,8 @@ pub struct Store {
     /// Schema 1's stored results (empty since schema 2).
     old_results: sled::Tree,
     audit: sled::Tree,
+    /// The chunks of the audit entries too large to store whole ([`chunks`]).
+    audit_chunks: sled::Tree,
     audit_index: sled::Tree,
     meta: sled::Tree,
     /// FIDE's records of players not in the database (reference data from rating lists), in
@@ -324,6 +337,7 @@ impl Drop for Store {
             &self.results,
             &self.old_results,
             &self.audit,
+            &self.audit_chunks,
             &self.audit_index,
             &self.meta,
             &self.fide,
@@ -876,10 +890,11 @@ impl Store {
 
     /// One audit entry with its records.
     pub fn audit_entry<R: Rulebook>(&self, seq: u64) -> Result<Option<AuditEntry<R>>, StoreError> {
-        let Some(v) = self.audit.get(codec::key(seq)).map_err(|e| self.fail(e))? else {
+        let key = codec::key(seq);
+        let Some(v) = self.audit.get(key).map_err(|e| self.fail(e))? else {
             return Ok(None);
         };
-        legacy::audit_entry::<R>(&v)
+        legacy::audit_entry::<R>(&self.audit_bytes(&key, &v)?)
             .map(Some)
             .map_err(|e| StoreError::Corrupt {
                 path: self.path.clone(),
@@ -963,8 +978,8 @@ impl Store {
         range: impl std::ops::RangeBounds<K>,
     ) -> impl Iterator<Item = Result<AuditEntry<R>, StoreError>> + '_ {
         self.audit.range(range).map(|item| {
-            let (_, v) = item.map_err(|e| self.fail(e))?;
-            legacy::audit_entry::<R>(&v).map_err(|e| StoreError::Corrupt {
+            let (k, v) = item.map_err(|e| self.fail(e))?;
+            legacy::audit_entry::<R>(&self.audit_bytes(&k, &v)?).map_err(|e| StoreError::Corrupt {
                 path: self.path.clone(),
                 detail: format!("audit entry: {e}"),
                 backups: backup::backup_dir(&self.path),
@@ -1169,17 +1184,19 @@ impl Store {
         }
         let writes = || staged::writes(entries, &records);
         let count = writes().count();
-        let result = if count > staged::stage_above() {
-            let action = entries
-                .iter()
-                .map(|e| e.action.as_str())
-                .collect::<Vec<_>>()
-                .join("; ");
-            meta.remove(staged::UNDO);
-            meta.insert("schema", &SCHEMA_VERSION.to_be_bytes());
-            self.commit_staged(writes, count, &audit, &meta, &action)
-        } else {
-            self.commit_at_once(writes(), &audit, &meta)
+        let result = match self.chunk_large(&mut audit) {
+            Err(e) => Err(e),
+            Ok(()) if count > staged::stage_above() => {
+                let action = entries
+                    .iter()
+                    .map(|e| e.action.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                meta.remove(staged::UNDO);
+                meta.insert("schema", &SCHEMA_VERSION.to_be_bytes());
+                self.commit_staged(writes, count, &audit, &meta, &action)
+            }
+            Ok(()) => self.commit_at_once(writes(), &audit, &meta),
         };
         if let Err(e) = result {
             // Nothing can be said of what sled wrote of a failed commit: the opening checks.
@@ -1209,7 +1226,7 @@ impl Store {
             head = Some(entry.hash());
             let key = codec::key(entry.seq);
             let stored = codec::encode_packed(&*entry).map_err(|e| self.fail(e))?;
-            audit.insert(&key, stored);
+            audit.insert(&key, self.audit_value(&key, stored)?);
             index.insert(
                 &key,
                 codec::encode(&entry.summary()).map_err(|e| self.fail(e))?,
@@ -1220,6 +1237,26 @@ impl Store {
             .apply_batch(index)
             .map_err(|e| self.fail(e))?;
         self.continue_chain(head)
+    }
+
+    /// The large entries of `audit` stored in chunks ([`chunks`]), a marker left in their
+    /// place; refused, before anything is written, for an entry whose number is taken.
+    fn chunk_large(&self, audit: &mut [AuditWrite]) -> Result<(), StoreError> {
+        for (key, stored, _) in audit.iter_mut() {
+            if stored.len() <= chunks::CHUNK_ABOVE {
+                continue;
+            }
+            if self
+                .audit
+                .get(&key[..])
+                .map_err(|e| self.fail(e))?
+                .is_some()
+            {
+                return Err(self.fail(TransactionError::Abort(already_stored(key))));
+            }
+            *stored = self.audit_value(key, std::mem::take(stored))?;
+        }
+        Ok(())
     }
 
     /// An edit's records, audit entries and `meta` in one transaction.
@@ -1418,6 +1455,7 @@ impl Store {
         self.commit_all(&mut entries, &[])?;
         let [entry] = entries;
         self.audit.remove(codec::key(0)).map_err(|e| self.fail(e))?;
+        self.remove_audit_chunks(&codec::key(0))?;
         self.next_seq.store(0, std::sync::atomic::Ordering::Relaxed);
         self.audit_index
             .remove(codec::key(0))
@@ -1427,7 +1465,8 @@ impl Store {
         for a in audit {
             let key = codec::key(a.seq);
             let bytes = codec::encode_packed(a).map_err(|e| self.fail(e))?;
-            self.audit.insert(key, bytes).map_err(|e| self.fail(e))?;
+            let stored = self.audit_value(&key, bytes)?;
+            self.audit.insert(key, stored).map_err(|e| self.fail(e))?;
             let summary = codec::encode(&a.summary()).map_err(|e| self.fail(e))?;
             self.audit_index
                 .insert(key, summary)

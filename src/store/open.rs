@@ -249,6 +249,7 @@ impl Store {
             results: tree("unit_results")?,
             old_results: tree("results")?,
             audit: tree("audit")?,
+            audit_chunks: tree("audit_chunks")?,
             audit_index: tree("audit_index")?,
             audit_moves: tree("audit_moves")?,
             fide: tree("fide_reference_blocks")?,
@@ -287,6 +288,9 @@ impl Store {
         }
         if found_schema < 4 {
             store.migrate_to_4()?;
+        }
+        if found_schema < 5 {
+            store.migrate_to_5()?;
         }
         store.drop_legacy_indexes()?;
         store.roll_back_fide_import()?;
