@@ -270,6 +270,13 @@ pub(super) mod tests {
             .expect("dumped");
         let read = super::super::backup::read::<Ssl>("ssl", &dump[..]).expect("read back");
         assert_eq!(read.audit, entries);
+        // Restored into another database, it is stored in chunks there too.
+        let other = Store::open(&dir.path().join("restored"), "ssl").expect("open");
+        other
+            .restore(read.change, &read.audit, &read.moves)
+            .expect("restored");
+        assert!(chunked(&value(&other, 1)).is_some());
+        assert_eq!(other.audit_entries::<Ssl>().expect("read"), entries);
     }
 
     #[test]
