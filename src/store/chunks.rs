@@ -22,8 +22,15 @@ use super::{Store, StoreError, codec};
 pub(super) const CHUNK_ABOVE: usize = 64 * 1024;
 
 /// The bytes of a chunk: a leaf of sled (up to 17 records before it splits) stays well under
-/// the 128 KiB above which sled makes a page a file of its own.
+/// the 128 KiB above which sled makes a page a file of its own. A marker names its chunks'
+/// count and its length, not this size: entries stored in chunks of another size read as well.
 pub(super) const CHUNK_BYTES: usize = 6 * 1024;
+
+/// Chunks written in one batch.
+const CHUNKS_A_BATCH: usize = 512;
+
+/// `meta`'s key while [`Store::migrate_to_5`] is under way: an opening cut short runs it again.
+const MIGRATING: &str = "migrating_to_5";
 
 /// How a marker starts: a byte no record's encoding starts with (bincode's first byte of a
 /// record's variant is below 251; a packed record starts with zstd's magic number).
@@ -55,27 +62,46 @@ fn chunk_key(key: &[u8], i: u32) -> Vec<u8> {
 }
 
 impl Store {
-    /// What the audit tree stores for an entry of `stored` bytes under `key`: the bytes, or,
-    /// when they are large, a marker, the chunks written first (and any chunks a failed edit
-    /// left under the key removed). Not flushed.
+    /// What the audit tree stores for an entry of `stored` bytes under an unused number `key`:
+    /// the bytes, or, when they are large, a marker, the chunks written first. Chunks a failed
+    /// edit left under the key are removed first, whatever the entry's size. Not flushed.
     pub(super) fn audit_value(&self, key: &[u8], stored: Vec<u8>) -> Result<Vec<u8>, StoreError> {
+        if self.audit_chunks.scan_prefix(key).next().is_some() {
+            self.remove_audit_chunks(key)?;
+        }
         if stored.len() <= CHUNK_ABOVE {
             return Ok(stored);
         }
-        let mut batch = sled::Batch::default();
-        for old in self.audit_chunks.scan_prefix(key).keys() {
-            batch.remove(old.map_err(|e| self.fail(e))?);
-        }
+        // A few hundred chunks a batch: nothing names them until the marker is stored, so they
+        // need not be written at once, and an import's hundred megabytes are not copied into
+        // one batch.
         let mut count = 0u32;
-        for (i, chunk) in stored.chunks(CHUNK_BYTES).enumerate() {
-            let i = u32::try_from(i).map_err(|e| self.fail(e.to_string()))?;
-            batch.insert(chunk_key(key, i), chunk);
-            count = i + 1;
+        for part in stored.chunks(CHUNK_BYTES * CHUNKS_A_BATCH) {
+            let mut batch = sled::Batch::default();
+            for chunk in part.chunks(CHUNK_BYTES) {
+                batch.insert(chunk_key(key, count), chunk);
+                count += 1;
+            }
+            self.audit_chunks
+                .apply_batch(batch)
+                .map_err(|e| self.fail(e))?;
         }
-        self.audit_chunks
-            .apply_batch(batch)
-            .map_err(|e| self.fail(e))?;
         Ok(marker(stored.len(), count))
+    }
+
+    /// [`Store::audit_value`] for an entry to be stored under `key`, refused before anything is
+    /// written when the number is taken (its chunks, if it has any, are then left as they are).
+    pub(super) fn new_audit_value(
+        &self,
+        key: &[u8],
+        stored: Vec<u8>,
+    ) -> Result<Vec<u8>, StoreError> {
+        if self.audit.get(key).map_err(|e| self.fail(e))?.is_some() {
+            return Err(self.fail(sled::transaction::TransactionError::Abort(
+                super::already_stored(key),
+            )));
+        }
+        self.audit_value(key, stored)
     }
 
     /// The stored bytes of the entry under `key` whose audit tree value is `value`: the value
@@ -95,9 +121,6 @@ impl Store {
             )
         };
         let len = usize::try_from(len).map_err(|e| damaged(e.to_string()))?;
-        if len.div_ceil(CHUNK_BYTES) != count as usize {
-            return Err(damaged(format!("{len} bytes cannot be {count} chunks")));
-        }
         let mut bytes = Vec::with_capacity(len);
         let chunks = self
             .audit_chunks
@@ -131,34 +154,35 @@ impl Store {
 
     /// Schema 5: the audit entries stored whole and larger than [`CHUNK_ABOVE`] stored in
     /// chunks. The schema is raised first, so that a version that cannot read a marker refuses
-    /// the database; an opening cut short leaves the rest of the entries whole, which read as
-    /// well (and are put in chunks at the next opening: the chunks are written before the
-    /// marker replaces the entry).
-    pub(super) fn migrate_to_5(&self) -> Result<(), StoreError> {
-        self.meta
-            .insert("schema", &5u64.to_be_bytes())
-            .map_err(|e| self.fail(e))?;
+    /// the database, with a mark in the same batch that the migration is under way: an opening
+    /// cut short leaves the rest of the entries whole, which read as well, and the next opening
+    /// runs it again (chunks written for an entry not yet replaced by its marker are written
+    /// again). Whether to run it: the schema found, and the mark.
+    pub(super) fn migrate_to_5(&self, found_schema: u64) -> Result<(), StoreError> {
+        let under_way = self
+            .meta
+            .get(MIGRATING)
+            .map_err(|e| self.fail(e))?
+            .is_some();
+        if found_schema >= 5 && !under_way {
+            return Ok(());
+        }
+        let mut start = sled::Batch::default();
+        start.insert("schema", &5u64.to_be_bytes());
+        start.insert(MIGRATING, &[]);
+        self.meta.apply_batch(start).map_err(|e| self.fail(e))?;
         self.flush()?;
-        let large: Vec<sled::IVec> = self
-            .audit
-            .iter()
-            .filter_map(|item| match item {
-                Ok((key, value)) if value.len() > CHUNK_ABOVE && chunked(&value).is_none() => {
-                    Some(Ok(key))
-                }
-                Ok(_) => None,
-                Err(e) => Some(Err(e)),
-            })
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.fail(e))?;
-        for key in large {
-            // Read one at a time: an import's entry is a hundred megabytes.
-            let Some(value) = self.audit.get(&key).map_err(|e| self.fail(e))? else {
+        // An entry at a time as it is read: an import's entry is a hundred megabytes.
+        for item in self.audit.iter() {
+            let (key, value) = item.map_err(|e| self.fail(e))?;
+            if value.len() <= CHUNK_ABOVE || chunked(&value).is_some() {
                 continue;
-            };
+            }
             let stored = self.audit_value(&key, value.to_vec())?;
             self.audit.insert(&key, stored).map_err(|e| self.fail(e))?;
         }
+        self.flush()?;
+        self.meta.remove(MIGRATING).map_err(|e| self.fail(e))?;
         self.flush()
     }
 }
@@ -323,6 +347,48 @@ pub(super) mod tests {
             "the old chunks are gone"
         );
         assert_eq!(store.audit_entries::<Ssl>().expect("read"), entries);
+    }
+
+    #[test]
+    fn chunks_a_failed_edit_left_go_when_a_small_entry_takes_its_number() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(&dir.path().join("db"), "ssl").expect("open");
+        store
+            .audit_value(&codec::key(1), vec![9; CHUNK_BYTES * 3])
+            .expect("chunks written");
+        let entries = committed(&store, vec![entry(1, 100)]);
+        assert_eq!(chunked(&value(&store, 1)), None);
+        assert_eq!(
+            stored_chunks(&store, 1),
+            0,
+            "the chunks no marker names are gone"
+        );
+        assert_eq!(store.audit_entries::<Ssl>().expect("read"), entries);
+    }
+
+    /// A migration cut short after the schema was raised: its mark makes the next opening run
+    /// it again.
+    #[test]
+    fn a_migration_to_chunks_cut_short_runs_again_at_the_next_opening() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("db");
+        let large = entry(1, 200_000);
+        let whole = codec::encode_packed(&large).expect("encoded");
+        old_database(&db, 5, &[(1, whole.clone())]);
+        {
+            let store = Store::open(&db, "ssl").expect("open");
+            assert_eq!(
+                value(&store, 1),
+                whole,
+                "a schema 5 database is not migrated again"
+            );
+            store.meta.insert(MIGRATING, &[]).expect("mark");
+            store.flush().expect("flush");
+        }
+        let store = Store::open(&db, "ssl").expect("reopen, migrating again");
+        assert!(chunked(&value(&store, 1)).is_some());
+        assert_eq!(store.meta.get(MIGRATING).expect("read"), None, "done");
+        assert_eq!(store.audit_entries::<Ssl>().expect("read"), vec![large]);
     }
 
     #[test]

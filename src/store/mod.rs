@@ -1229,7 +1229,7 @@ impl Store {
             head = Some(entry.hash());
             let key = codec::key(entry.seq);
             let stored = codec::encode_packed(&*entry).map_err(|e| self.fail(e))?;
-            audit.insert(&key, self.audit_value(&key, stored)?);
+            audit.insert(&key, self.new_audit_value(&key, stored)?);
             index.insert(
                 &key,
                 codec::encode(&entry.summary()).map_err(|e| self.fail(e))?,
@@ -1243,21 +1243,11 @@ impl Store {
     }
 
     /// The large entries of `audit` stored in chunks ([`chunks`]), a marker left in their
-    /// place; refused, before anything is written, for an entry whose number is taken.
+    /// place, and chunks a failed edit left under their numbers removed; refused, before
+    /// anything is written, for an entry whose number is taken.
     fn chunk_large(&self, audit: &mut [AuditWrite]) -> Result<(), StoreError> {
         for (key, stored, _) in audit.iter_mut() {
-            if stored.len() <= chunks::CHUNK_ABOVE {
-                continue;
-            }
-            if self
-                .audit
-                .get(&key[..])
-                .map_err(|e| self.fail(e))?
-                .is_some()
-            {
-                return Err(self.fail(TransactionError::Abort(already_stored(key))));
-            }
-            *stored = self.audit_value(key, std::mem::take(stored))?;
+            *stored = self.new_audit_value(key, std::mem::take(stored))?;
         }
         Ok(())
     }
@@ -1468,7 +1458,7 @@ impl Store {
         for a in audit {
             let key = codec::key(a.seq);
             let bytes = codec::encode_packed(a).map_err(|e| self.fail(e))?;
-            let stored = self.audit_value(&key, bytes)?;
+            let stored = self.new_audit_value(&key, bytes)?;
             self.audit.insert(key, stored).map_err(|e| self.fail(e))?;
             let summary = codec::encode(&a.summary()).map_err(|e| self.fail(e))?;
             self.audit_index

@@ -289,9 +289,7 @@ impl Store {
         if found_schema < 4 {
             store.migrate_to_4()?;
         }
-        if found_schema < 5 {
-            store.migrate_to_5()?;
-        }
+        store.migrate_to_5(found_schema)?;
         store.drop_legacy_indexes()?;
         store.roll_back_fide_import()?;
         match store.flush() {

@@ -313,6 +313,8 @@ mod tests {
             (3, true, 3),
             (4, true, 3),
             (4, false, 4),
+            (5, true, 4),
+            (5, false, 5),
             (SCHEMA_WHILE_STAGED, true, SCHEMA_VERSION),
             (SCHEMA_WHILE_STAGED, false, SCHEMA_WHILE_STAGED),
         ] {
