@@ -12,7 +12,7 @@
 //! a marker in its place: what the entry's bytes are long, and in how many chunks. A chunk is
 //! small enough that a leaf of them is an ordinary page. The chunks are written before the
 //! transaction that stores the marker, so an edit that fails after them leaves chunks no
-//! marker names; they are replaced when the number is used again.
+//! marker names; they are removed when the number is used again, by an entry of any size.
 
 use std::borrow::Cow;
 
@@ -62,13 +62,39 @@ fn chunk_key(key: &[u8], i: u32) -> Vec<u8> {
 }
 
 impl Store {
-    /// What the audit tree stores for an entry of `stored` bytes under an unused number `key`:
-    /// the bytes, or, when they are large, a marker, the chunks written first. Chunks a failed
-    /// edit left under the key are removed first, whatever the entry's size. Not flushed.
+    /// What the audit tree stores for an entry of `stored` bytes under `key`, its chunks a
+    /// failed edit or an opening cut short left under the key removed first. Not flushed.
     pub(super) fn audit_value(&self, key: &[u8], stored: Vec<u8>) -> Result<Vec<u8>, StoreError> {
-        if self.audit_chunks.scan_prefix(key).next().is_some() {
+        self.remove_audit_chunks(key)?;
+        self.chunked_value(key, stored)
+    }
+
+    /// [`Store::audit_value`] for an entry to be stored under `key`, refused before anything is
+    /// written when the number is taken (its chunks, if it has any, are then left as they are).
+    /// A small entry under a number without chunks (every keyed result) is stored as it is at
+    /// the cost of one look-up: the transaction that stores it refuses a taken number.
+    pub(super) fn new_audit_value(
+        &self,
+        key: &[u8],
+        stored: Vec<u8>,
+    ) -> Result<Vec<u8>, StoreError> {
+        let stale = self.audit_chunks.scan_prefix(key).next().is_some();
+        if stored.len() <= CHUNK_ABOVE && !stale {
+            return Ok(stored);
+        }
+        if self.audit.get(key).map_err(|e| self.fail(e))?.is_some() {
+            return Err(self.fail(sled::transaction::TransactionError::Abort(
+                super::already_stored(key),
+            )));
+        }
+        if stale {
             self.remove_audit_chunks(key)?;
         }
+        self.chunked_value(key, stored)
+    }
+
+    /// The bytes, or, when they are large, a marker, the chunks written first under `key`.
+    fn chunked_value(&self, key: &[u8], stored: Vec<u8>) -> Result<Vec<u8>, StoreError> {
         if stored.len() <= CHUNK_ABOVE {
             return Ok(stored);
         }
@@ -87,21 +113,6 @@ impl Store {
                 .map_err(|e| self.fail(e))?;
         }
         Ok(marker(stored.len(), count))
-    }
-
-    /// [`Store::audit_value`] for an entry to be stored under `key`, refused before anything is
-    /// written when the number is taken (its chunks, if it has any, are then left as they are).
-    pub(super) fn new_audit_value(
-        &self,
-        key: &[u8],
-        stored: Vec<u8>,
-    ) -> Result<Vec<u8>, StoreError> {
-        if self.audit.get(key).map_err(|e| self.fail(e))?.is_some() {
-            return Err(self.fail(sled::transaction::TransactionError::Abort(
-                super::already_stored(key),
-            )));
-        }
-        self.audit_value(key, stored)
     }
 
     /// The stored bytes of the entry under `key` whose audit tree value is `value`: the value

@@ -1187,7 +1187,7 @@ impl Store {
         }
         let writes = || staged::writes(entries, &records);
         let count = writes().count();
-        let result = match self.chunk_large(&mut audit) {
+        let result = match self.audit_values(&mut audit) {
             Err(e) => Err(e),
             Ok(()) if count > staged::stage_above() => {
                 let action = entries
@@ -1242,10 +1242,10 @@ impl Store {
         self.continue_chain(head)
     }
 
-    /// The large entries of `audit` stored in chunks ([`chunks`]), a marker left in their
-    /// place, and chunks a failed edit left under their numbers removed; refused, before
-    /// anything is written, for an entry whose number is taken.
-    fn chunk_large(&self, audit: &mut [AuditWrite]) -> Result<(), StoreError> {
+    /// What the audit tree stores for `audit`'s entries ([`Store::new_audit_value`]): the large
+    /// ones stored in chunks ([`chunks`]), a marker left in their place, and chunks a failed
+    /// edit left under their numbers removed.
+    fn audit_values(&self, audit: &mut [AuditWrite]) -> Result<(), StoreError> {
         for (key, stored, _) in audit.iter_mut() {
             *stored = self.new_audit_value(key, std::mem::take(stored))?;
         }
