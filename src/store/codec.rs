@@ -26,6 +26,12 @@ pub enum Versioned<T> {
 #[error("{0}")]
 pub struct CodecError(String);
 
+impl CodecError {
+    pub fn new(message: &str) -> Self {
+        Self(message.to_string())
+    }
+}
+
 fn config() -> bincode::config::Configuration {
     bincode::config::standard()
 }
@@ -44,6 +50,22 @@ pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
 pub fn encode_key<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
     bincode::serde::encode_to_vec(Versioned::V1(value), config())
         .map_err(|e| CodecError(e.to_string()))
+}
+
+/// Encodes a value with no version tag, for a part of a record whose layout the record's own
+/// tag names ([`super::row_layout`]).
+pub fn encode_plain<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
+    bincode::serde::encode_to_vec(value, config()).map_err(|e| CodecError(e.to_string()))
+}
+
+/// Decodes what [`encode_plain`] wrote: the whole of `bytes`.
+pub fn decode_plain<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    let (value, used): (T, usize) = bincode::serde::decode_from_slice(bytes, config())
+        .map_err(|e| CodecError(e.to_string()))?;
+    if used != bytes.len() {
+        return Err(CodecError(format!("{} trailing bytes", bytes.len() - used)));
+    }
+    Ok(value)
 }
 
 fn decode_whole<T: DeserializeOwned>(bytes: &[u8]) -> Result<Versioned<T>, CodecError> {
@@ -192,6 +214,64 @@ pub fn unpack(stored: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, CodecError> {
     Ok(std::borrow::Cow::Owned(record))
 }
 
+/// The most of its buffer a thread keeps between records read by [`with_unpacked`]: a Turkish
+/// month's rows at the full size are a few megabytes.
+const SCRATCH_KEPT: usize = 16 << 20;
+
+/// Runs `read` over the encoded record `stored` holds (as [`unpack`] gives it): a packed one is
+/// decompressed into a buffer and by a context this thread keeps for the next, so that reading
+/// the rows of hundreds of units one after another neither sets up zstd nor takes fresh memory
+/// from the system for each.
+pub fn with_unpacked<T>(stored: &[u8], read: impl FnOnce(&[u8]) -> T) -> Result<T, CodecError> {
+    use std::cell::RefCell;
+    thread_local! {
+        static SCRATCH: RefCell<Option<(zstd::bulk::Decompressor<'static>, Vec<u8>)>> =
+            const { RefCell::new(None) };
+    }
+    if !is_packed(stored) {
+        return Ok(read(stored));
+    }
+    let size = zstd::zstd_safe::get_frame_content_size(stored)
+        .ok()
+        .flatten()
+        .and_then(|s| usize::try_from(s).ok());
+    // A size past a ratio zstd reaches on records is read by the stream, which allocates as
+    // the record comes rather than what its header claims.
+    let Some(size) = size.filter(|&s| s <= stored.len().saturating_mul(64)) else {
+        return unpack(stored).map(|record| read(&record));
+    };
+    let kept = SCRATCH.with(|cell| cell.try_borrow_mut().ok().and_then(|mut s| s.take()));
+    let (mut context, mut buffer) = match kept {
+        Some(kept) => kept,
+        None => (
+            zstd::bulk::Decompressor::new()
+                .map_err(|e| CodecError(format!("decompressing a record: {e}")))?,
+            Vec::new(),
+        ),
+    };
+    buffer.clear();
+    buffer.reserve(size);
+    let decompressed = context.decompress_to_buffer(stored, &mut buffer);
+    let result = match decompressed {
+        Ok(n) if n == size => Ok(read(&buffer)),
+        Ok(n) => Err(CodecError(format!(
+            "a compressed record is damaged ({n} of {size} bytes)"
+        ))),
+        Err(e) => Err(CodecError(format!("a compressed record is damaged ({e})"))),
+    };
+    if buffer.capacity() > SCRATCH_KEPT {
+        buffer = Vec::new();
+    }
+    SCRATCH.with(|cell| {
+        if let Ok(mut s) = cell.try_borrow_mut()
+            && s.is_none()
+        {
+            *s = Some((context, buffer));
+        }
+    });
+    result
+}
+
 /// A big-endian key, so byte order is numeric order.
 pub fn key(id: u64) -> [u8; 8] {
     id.to_be_bytes()
@@ -230,6 +310,54 @@ pub fn decode_current<'de, S: serde::de::DeserializeSeed<'de>>(
 mod tests {
     use super::*;
     use chrono::NaiveDate;
+
+    /// A record read through the thread's kept context and buffer is the one `unpack` gives,
+    /// one after another of different sizes, plain or packed, and from inside another's
+    /// reading; a damaged one is refused.
+    #[test]
+    fn records_read_through_the_kept_buffer_are_unpacked_whole() {
+        // Bytes that compress as records do (a few to one), and one record that compresses
+        // past the ratio the buffer is sized by (read by the stream instead).
+        let mut seed = 7u64;
+        let mut record = |n: usize| -> Vec<u8> {
+            (0..n)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    (seed >> 61) as u8
+                })
+                .collect()
+        };
+        let mut records: Vec<Vec<u8>> = [40_000usize, 100, 300_000, 20_000]
+            .iter()
+            .map(|&n| record(n))
+            .collect();
+        records.push(vec![9; 500_000]);
+        for record in &records {
+            let stored = pack(record.clone()).expect("packed");
+            assert_eq!(is_packed(&stored), record.len() > PACK_ABOVE);
+            let read = with_unpacked(&stored, |r| r.to_vec()).expect("read");
+            assert_eq!(&read, record);
+            let inner = with_unpacked(&stored, |outer| {
+                with_unpacked(&stored, |inner| inner == outer).expect("inner")
+            })
+            .expect("outer");
+            assert!(inner, "a reading inside another");
+        }
+        let mut damaged = pack(records[0].clone()).expect("packed");
+        let middle = damaged.len() / 2;
+        damaged[middle] ^= 0x55;
+        assert!(with_unpacked(&damaged, |_| ()).is_err());
+        assert!(with_unpacked(&damaged[..damaged.len() - 3], |_| ()).is_err());
+        let twice = [
+            pack(records[0].clone()).expect("packed"),
+            pack(records[0].clone()).expect("packed"),
+        ]
+        .concat();
+        assert!(
+            with_unpacked(&twice, |_| ()).is_err(),
+            "a second frame after the record"
+        );
+    }
 
     #[test]
     fn dates_are_day_numbers_in_records() {

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Store, StoreError, codec, legacy};
+use super::{Store, StoreError, codec, legacy, row_layout};
 use crate::book::{Change, EventRecord};
 use crate::ledger::{Ratings, UnitResult};
 use crate::model::{Game, PlayerIdx};
@@ -35,9 +35,25 @@ struct StoredUnitRef<'a, R: Rulebook> {
 }
 
 /// Reads a unit's stored ratings (when they are first shown), compressed when large
-/// ([`codec::pack`]; schema 3 stored them as encoded).
+/// ([`codec::pack`]; schema 3 stored them as encoded): in columns since schema 6
+/// ([`row_layout`]), before it a record of their sequence.
 fn decode_ratings<D: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<Vec<PlayerRating<D>>> {
-    codec::decode(&codec::unpack(bytes).ok()?).ok()
+    codec::with_unpacked(bytes, |bytes| {
+        if bytes.first() == Some(&row_layout::TAG) {
+            row_layout::decode(bytes).ok()
+        } else {
+            codec::decode(bytes).ok()
+        }
+    })
+    .ok()
+    .flatten()
+}
+
+/// A unit's ratings as they are stored: in columns ([`row_layout`]), packed when large.
+pub(super) fn encode_ratings<D: Serialize>(
+    ratings: &Ratings<D>,
+) -> Result<Vec<u8>, codec::CodecError> {
+    codec::pack(row_layout::encode(ratings.into_iter())?)
 }
 
 /// A unit's result in memory, written in the layout it is stored in ([`StoredUnit`]) inside
@@ -53,7 +69,7 @@ impl<R: Rulebook> Serialize for AsStored<'_, R> {
         let ratings = match unit.ratings.bytes() {
             Some(bytes) => bytes,
             None => {
-                encoded = codec::encode_packed(&unit.ratings).map_err(serde::ser::Error::custom)?;
+                encoded = encode_ratings(&unit.ratings).map_err(serde::ser::Error::custom)?;
                 &encoded
             }
         };
@@ -276,7 +292,13 @@ mod tests {
     /// written again as they are; ratings stored as encoded (schema 3) read as well.
     #[test]
     fn a_units_large_ratings_are_stored_compressed_and_read_when_shown() {
-        let rows: Vec<_> = (0..3_000).map(|p| crate::rules::a_row(p, p % 7)).collect();
+        let rows: Vec<_> = (0..3_000)
+            .map(|p| PlayerRating {
+                new: 1000 + (p as i32 * 37) % 1500,
+                games: (p % 9) as u32,
+                ..crate::rules::a_row(p * 13, p % 7)
+            })
+            .collect();
         let unit = UnitResult::<Ssl> {
             ratings: Ratings::new(rows.clone()),
             states: BTreeMap::new(),
@@ -300,6 +322,69 @@ mod tests {
         .expect("as schema 3 stored it");
         let read = decode_unit::<Ssl>(&plain).expect("decode");
         assert_eq!(read.ratings.iter().cloned().collect::<Vec<_>>(), rows);
+        // Schemas 4 and 5 stored them as a packed record of their sequence.
+        let packed = codec::encode(&StoredUnitRef::<Ssl> {
+            states: &unit.states,
+            awards: &unit.awards,
+            ratings: codec::BytesRef(&codec::encode_packed(&unit.ratings).expect("ratings")),
+        })
+        .expect("as schema 5 stored it");
+        let read = decode_unit::<Ssl>(&packed).expect("decode");
+        let old_bytes = read.ratings.bytes().expect("not read yet");
+        assert!(
+            codec::unpack(old_bytes).expect("unpack")[0] < 16,
+            "a version tag"
+        );
+        assert_eq!(read.ratings.iter().cloned().collect::<Vec<_>>(), rows);
+        let new_bytes = decode_unit::<Ssl>(&stored).expect("decode");
+        assert_eq!(
+            codec::unpack(new_bytes.ratings.bytes().expect("unread")).expect("unpack")[0],
+            row_layout::TAG,
+            "written in columns"
+        );
+        assert!(
+            stored.len() < packed.len(),
+            "{} bytes in columns, {} as a sequence",
+            stored.len(),
+            packed.len()
+        );
+    }
+
+    /// A database of schema 5 is marked 6 when opened; the rows it stored read as they were.
+    #[test]
+    fn a_schema_5_database_is_raised_and_its_rows_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let rows: Vec<_> = (0..500).map(|p| crate::rules::a_row(p, p % 3)).collect();
+        let id = (
+            crate::rules::UnitKey {
+                date: day(1),
+                second: day(1),
+                tag: "".into(),
+            },
+            0,
+        );
+        {
+            let store = Store::open(dir.path(), "ssl").expect("open");
+            let unit = codec::encode(&StoredUnitRef::<Ssl> {
+                states: &BTreeMap::new(),
+                awards: &[],
+                ratings: codec::BytesRef(&codec::encode_packed(&rows).expect("ratings")),
+            })
+            .expect("as schema 5 stored it");
+            store
+                .results
+                .insert(store.result_key(&id).expect("key"), unit)
+                .expect("insert");
+            store
+                .meta
+                .insert("schema", &5u64.to_be_bytes())
+                .expect("schema");
+            store.flush().expect("flush");
+        }
+        let store = Store::open(dir.path(), "ssl").expect("reopen");
+        assert_eq!(store.counter("schema").expect("schema"), 6);
+        let units = store.stored_results::<Ssl>().expect("results");
+        assert_eq!(units[&id].ratings.iter().cloned().collect::<Vec<_>>(), rows);
     }
 
     #[test]

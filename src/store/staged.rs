@@ -315,6 +315,8 @@ mod tests {
             (4, false, 4),
             (5, true, 4),
             (5, false, 5),
+            (6, true, 5),
+            (6, false, 6),
             (SCHEMA_WHILE_STAGED, true, SCHEMA_VERSION),
             (SCHEMA_WHILE_STAGED, false, SCHEMA_WHILE_STAGED),
         ] {
