@@ -256,42 +256,49 @@ struct Column<'a> {
 impl Column<'_> {
     /// The largest distance from the least value.
     fn widest(&self) -> u64 {
-        self.distances(|d| d).max().unwrap_or(0)
+        let b = self.bytes;
+        match self.width {
+            0 => None,
+            1 => b.iter().copied().max().map(u64::from),
+            2 => b
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .max()
+                .map(u64::from),
+            4 => b
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .max()
+                .map(u64::from),
+            _ => b
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
+                .max(),
+        }
+        .unwrap_or(0)
     }
 
     /// Each value through `each`, the width matched once for the column.
     fn values<T>(&self, each: impl Fn(i64) -> T) -> Vec<T> {
         let least = self.least;
-        self.distances(|d| each(least.wrapping_add(d as i64)))
-            .collect()
-    }
-
-    fn distances<T>(&self, each: impl Fn(u64) -> T) -> impl Iterator<Item = T> {
-        let bytes = self.bytes;
-        let (zero, one, two, four, eight) = match self.width {
-            0 => (self.count, &[][..], &[][..], &[][..], &[][..]),
-            1 => (0, bytes, &[][..], &[][..], &[][..]),
-            2 => (0, &[][..], bytes, &[][..], &[][..]),
-            4 => (0, &[][..], &[][..], bytes, &[][..]),
-            _ => (0, &[][..], &[][..], &[][..], bytes),
-        };
-        (0..zero)
-            .map(|_| 0)
-            .chain(one.iter().map(|&b| u64::from(b)))
-            .chain(
-                two.chunks_exact(2)
-                    .map(|c| u64::from(u16::from_le_bytes([c[0], c[1]]))),
-            )
-            .chain(
-                four.chunks_exact(4)
-                    .map(|c| u64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
-            )
-            .chain(
-                eight
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes"))),
-            )
-            .map(each)
+        let at = |distance: u64| each(least.wrapping_add(distance as i64));
+        let b = self.bytes;
+        match self.width {
+            0 => (0..self.count).map(|_| at(0)).collect(),
+            1 => b.iter().map(|&d| at(u64::from(d))).collect(),
+            2 => b
+                .chunks_exact(2)
+                .map(|c| at(u64::from(u16::from_le_bytes([c[0], c[1]]))))
+                .collect(),
+            4 => b
+                .chunks_exact(4)
+                .map(|c| at(u64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))))
+                .collect(),
+            _ => b
+                .chunks_exact(8)
+                .map(|c| at(u64::from_le_bytes(c.try_into().expect("eight bytes"))))
+                .collect(),
+        }
     }
 }
 
