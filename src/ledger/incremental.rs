@@ -22,14 +22,16 @@ use super::ratings::Ratings;
 use super::restarted;
 use crate::book::Book;
 use crate::model::{Event, PlayerIdx};
-use crate::rules::{Award, EventPart, ListId, PlayerRating, Previous, Rulebook, Unit, UnitKey};
+use crate::rules::{
+    Award, EventPart, ListId, PlayerRating, Previous, Rulebook, States, Unit, UnitKey,
+};
 
 /// One unit's published results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct UnitResult<R: Rulebook> {
     pub ratings: Ratings<R::Detail>,
-    pub states: BTreeMap<PlayerIdx, R::State>,
+    pub states: States<R::State>,
     pub awards: Vec<Award<R::Award>>,
 }
 
@@ -270,7 +272,7 @@ pub(super) fn rate_unit<'a, R: Rulebook>(
         .unwrap_or_else(|| rulebook.rate(&unit));
     UnitResult {
         ratings: Ratings::from_rows(outcome.ratings),
-        states: outcome.states.into_iter().collect(),
+        states: States::from(outcome.states),
         awards: outcome.awards,
     }
 }

@@ -17,12 +17,14 @@ pub mod isl;
 pub mod performance;
 mod rows;
 pub mod ssl;
+mod states;
 pub mod tsf;
 
 pub(crate) use grouped::Grouped;
 #[cfg(test)]
 pub(crate) use rows::a_row;
 pub use rows::{Cursor, Rows, Run};
+pub use states::States;
 
 use chrono::NaiveDate;
 use serde::de::DeserializeOwned;
@@ -453,7 +455,7 @@ pub struct Previous<'a, R: Rulebook> {
     /// Its rows, in the order [`Rulebook::rate`] gave them, in the runs it holds them in.
     pub ratings: &'a [Run<R::Detail>],
     /// The state it gave each participant.
-    pub states: &'a std::collections::BTreeMap<PlayerIdx, R::State>,
+    pub states: &'a States<R::State>,
     /// The participants (by index) whose state or awards before the unit moved since.
     pub moved: &'a fixedbitset::FixedBitSet,
     /// The players whose games in the unit may have changed since: those of a game keyed,

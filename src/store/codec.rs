@@ -151,8 +151,9 @@ impl<'de> Deserialize<'de> for Bytes {
 pub const PACK_ABOVE: usize = 16 * 1024;
 
 /// The first bytes of a zstd frame. An encoded record starts with its version tag, 0 to 5
-/// ([`Versioned`]'s variant), so the first byte (0x28) tells a packed record from a plain one;
-/// a compressed backup is known by them too.
+/// ([`Versioned`]'s variant), and a unit's rows in columns with 0xC0
+/// ([`super::row_layout::TAG`]), so the first byte (0x28) tells a packed record from a plain
+/// one; a compressed backup is known by them too.
 pub(super) const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 
 /// zstd's level for a packed record: its default, about 300 MB a second here.
@@ -218,7 +219,8 @@ pub fn unpack(stored: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, CodecError> {
 /// month's rows at the full size are a few megabytes.
 const SCRATCH_KEPT: usize = 16 << 20;
 
-/// Runs `read` over the encoded record `stored` holds (as [`unpack`] gives it): a packed one is
+/// Runs `read` over the encoded record `stored` holds (as [`unpack`] gives it, but a packed
+/// record followed by another frame is refused here, where `unpack` reads the first): a packed one is
 /// decompressed into a buffer and by a context this thread keeps for the next, so that reading
 /// the rows of hundreds of units one after another neither sets up zstd nor takes fresh memory
 /// from the system for each.

@@ -13,14 +13,14 @@ use serde::{Deserialize, Serialize};
 use super::{Store, StoreError, codec, legacy, row_layout};
 use crate::book::{Change, EventRecord};
 use crate::ledger::{Ratings, UnitResult};
-use crate::model::{Game, PlayerIdx};
-use crate::rules::{Award, PlayerRating, Rulebook};
+use crate::model::Game;
+use crate::rules::{Award, PlayerRating, Rulebook, States};
 
 /// A unit's result as stored: its ratings are a record of their own inside it.
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 pub(super) struct StoredUnit<R: Rulebook> {
-    states: BTreeMap<PlayerIdx, R::State>,
+    states: States<R::State>,
     awards: Vec<Award<R::Award>>,
     ratings: codec::Bytes,
 }
@@ -29,7 +29,7 @@ pub(super) struct StoredUnit<R: Rulebook> {
 #[derive(Serialize)]
 #[serde(bound = "")]
 struct StoredUnitRef<'a, R: Rulebook> {
-    states: &'a BTreeMap<PlayerIdx, R::State>,
+    states: &'a States<R::State>,
     awards: &'a [Award<R::Award>],
     ratings: codec::BytesRef<'a>,
 }
@@ -301,7 +301,7 @@ mod tests {
             .collect();
         let unit = UnitResult::<Ssl> {
             ratings: Ratings::new(rows.clone()),
-            states: BTreeMap::new(),
+            states: States::new(),
             awards: Vec::new(),
         };
         let stored = encode_unit(&unit).expect("encode");
@@ -366,7 +366,7 @@ mod tests {
         {
             let store = Store::open(dir.path(), "ssl").expect("open");
             let unit = codec::encode(&StoredUnitRef::<Ssl> {
-                states: &BTreeMap::new(),
+                states: &States::new(),
                 awards: &[],
                 ratings: codec::BytesRef(&codec::encode_packed(&rows).expect("ratings")),
             })

@@ -145,7 +145,7 @@ mod tests {
     fn a_copy_takes_the_ratings_as_stored_and_neither_end_reads_them() {
         let unread = UnitResult::<Ssl> {
             ratings: Ratings::new(rows(0)),
-            states: BTreeMap::new(),
+            states: crate::rules::States::new(),
             awards: Vec::new(),
         };
         let unread = super::super::layout::decode_unit::<Ssl>(
@@ -155,7 +155,7 @@ mod tests {
         assert!(unread.ratings.bytes().is_some(), "as a database opens it");
         let in_memory = UnitResult::<Ssl> {
             ratings: Ratings::new(rows(5_000)),
-            states: BTreeMap::from([(7, crate::rules::ssl::SslState::default())]),
+            states: crate::rules::States::from(vec![(7, crate::rules::ssl::SslState::default())]),
             awards: Vec::new(),
         };
         let units: Units<Ssl> = BTreeMap::from([

@@ -354,7 +354,7 @@ fn b_1_e_a_months_events_rated_side_by_side_give_what_they_give_one_by_one() {
 fn b_3_a_month_rated_again_rates_only_the_rows_a_move_reaches() {
     use crate::rules::Previous;
     use fixedbitset::FixedBitSet;
-    use std::collections::{BTreeMap, BTreeSet};
+    use std::collections::BTreeSet;
     use std::sync::Arc;
 
     // Twenty rated players, two Swiss rounds: 2k plays 2k+1, then 2k+1 plays 2k+2.
@@ -366,7 +366,7 @@ fn b_3_a_month_rated_again_rates_only_the_rows_a_move_reaches() {
     let before = Month::new(states.clone(), vec![event("open", 1, "swiss", &games)]);
     let published = before.rate();
     let runs = published.ratings.into_runs();
-    let published_states: BTreeMap<PlayerIdx, TsfState> = published.states.into_iter().collect();
+    let published_states: crate::rules::States<TsfState> = published.states.into_iter().collect();
     let old_rows: Vec<PlayerRating<TsfDetail>> =
         runs.iter().flat_map(|r| r.iter().cloned()).collect();
 
