@@ -219,11 +219,11 @@ pub fn unpack(stored: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, CodecError> {
 /// month's rows at the full size are a few megabytes.
 const SCRATCH_KEPT: usize = 16 << 20;
 
-/// Runs `read` over the encoded record `stored` holds (as [`unpack`] gives it, but a packed
-/// record followed by another frame is refused here, where `unpack` reads the first): a packed one is
-/// decompressed into a buffer and by a context this thread keeps for the next, so that reading
-/// the rows of hundreds of units one after another neither sets up zstd nor takes fresh memory
-/// from the system for each.
+/// Runs `read` over the encoded record `stored` holds, as [`unpack`] gives it (but a packed
+/// record followed by another frame is refused here, where `unpack` reads the first). A packed
+/// one is decompressed into a buffer and by a context this thread keeps for the next, so that
+/// reading the rows of hundreds of units one after another neither sets up zstd nor takes
+/// fresh memory from the system for each.
 pub fn with_unpacked<T>(stored: &[u8], read: impl FnOnce(&[u8]) -> T) -> Result<T, CodecError> {
     use std::cell::RefCell;
     thread_local! {
