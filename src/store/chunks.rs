@@ -334,23 +334,23 @@ pub(super) mod tests {
         }
     }
 
-    #[test]
-    fn chunks_a_failed_edit_left_are_replaced_when_its_number_is_used_again() {
+    /// A new database holding what an edit stopped after writing its chunks leaves: `chunks`
+    /// chunks under entry 1, no marker.
+    fn with_stale_chunks(chunks: usize) -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().expect("tempdir");
         let store = Store::open(&dir.path().join("db"), "ssl").expect("open");
-        // An edit stopped after its chunks: more of them than the next entry has, no marker.
         store
-            .audit_value(&codec::key(1), vec![9; CHUNK_BYTES * 40])
+            .audit_value(&codec::key(1), vec![9; CHUNK_BYTES * chunks])
             .expect("chunks written");
+        (dir, store)
+    }
+
+    #[test]
+    fn chunks_a_failed_edit_left_are_replaced_when_its_number_is_used_again() {
+        // More of them than the next entry has.
+        let (_dir, store) = with_stale_chunks(40);
         let entries = committed(&store, vec![entry(1, 150_000)]);
-        let (_, count) = chunked(
-            &store
-                .audit
-                .get(codec::key(1))
-                .expect("read")
-                .expect("there"),
-        )
-        .expect("a marker");
+        let (_, count) = chunked(&value(&store, 1)).expect("a marker");
         assert!((count as usize) < 40);
         assert_eq!(
             stored_chunks(&store, 1),
@@ -362,11 +362,7 @@ pub(super) mod tests {
 
     #[test]
     fn chunks_a_failed_edit_left_go_when_a_small_entry_takes_its_number() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let store = Store::open(&dir.path().join("db"), "ssl").expect("open");
-        store
-            .audit_value(&codec::key(1), vec![9; CHUNK_BYTES * 3])
-            .expect("chunks written");
+        let (_dir, store) = with_stale_chunks(3);
         let entries = committed(&store, vec![entry(1, 100)]);
         assert_eq!(chunked(&value(&store, 1)), None);
         assert_eq!(

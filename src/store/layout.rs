@@ -288,6 +288,16 @@ mod tests {
         crate::model::fixture::ymd(2024, 3, d)
     }
 
+    /// A stored Finnish unit with no states or awards, its ratings these bytes.
+    fn unit_with_ratings(ratings: &[u8]) -> Vec<u8> {
+        codec::encode(&StoredUnitRef::<Ssl> {
+            states: &States::new(),
+            awards: &[],
+            ratings: codec::BytesRef(ratings),
+        })
+        .expect("encoded")
+    }
+
     /// A unit's ratings are stored compressed when large, kept so (read on first use) and
     /// written again as they are; ratings stored as encoded (schema 3) read as well.
     #[test]
@@ -314,21 +324,11 @@ mod tests {
             "written as read"
         );
         assert_eq!(read.ratings.iter().cloned().collect::<Vec<_>>(), rows);
-        let plain = codec::encode(&StoredUnitRef::<Ssl> {
-            states: &unit.states,
-            awards: &unit.awards,
-            ratings: codec::BytesRef(&codec::encode(&unit.ratings).expect("ratings")),
-        })
-        .expect("as schema 3 stored it");
+        let plain = unit_with_ratings(&codec::encode(&unit.ratings).expect("as schema 3"));
         let read = decode_unit::<Ssl>(&plain).expect("decode");
         assert_eq!(read.ratings.iter().cloned().collect::<Vec<_>>(), rows);
         // Schemas 4 and 5 stored them as a packed record of their sequence.
-        let packed = codec::encode(&StoredUnitRef::<Ssl> {
-            states: &unit.states,
-            awards: &unit.awards,
-            ratings: codec::BytesRef(&codec::encode_packed(&unit.ratings).expect("ratings")),
-        })
-        .expect("as schema 5 stored it");
+        let packed = unit_with_ratings(&codec::encode_packed(&unit.ratings).expect("as schema 5"));
         let read = decode_unit::<Ssl>(&packed).expect("decode");
         let old_bytes = read.ratings.bytes().expect("not read yet");
         assert!(
@@ -365,12 +365,8 @@ mod tests {
         );
         {
             let store = Store::open(dir.path(), "ssl").expect("open");
-            let unit = codec::encode(&StoredUnitRef::<Ssl> {
-                states: &States::new(),
-                awards: &[],
-                ratings: codec::BytesRef(&codec::encode_packed(&rows).expect("ratings")),
-            })
-            .expect("as schema 5 stored it");
+            let unit =
+                unit_with_ratings(&codec::encode_packed(&rows).expect("as schema 5 stored them"));
             store
                 .results
                 .insert(store.result_key(&id).expect("key"), unit)

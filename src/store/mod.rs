@@ -1189,9 +1189,8 @@ impl Store {
         }
         let writes = || staged::writes(entries, &records);
         let count = writes().count();
-        let result = match self.audit_values(&mut audit) {
-            Err(e) => Err(e),
-            Ok(()) if count > staged::stage_above() => {
+        let result = self.audit_values(&mut audit).and_then(|()| {
+            if count > staged::stage_above() {
                 let action = entries
                     .iter()
                     .map(|e| e.action.as_str())
@@ -1200,9 +1199,10 @@ impl Store {
                 meta.remove(staged::UNDO);
                 meta.insert("schema", &SCHEMA_VERSION.to_be_bytes());
                 self.commit_staged(writes, count, &audit, &meta, &action)
+            } else {
+                self.commit_at_once(writes(), &audit, &meta)
             }
-            Ok(()) => self.commit_at_once(writes(), &audit, &meta),
-        };
+        });
         if let Err(e) = result {
             // Nothing can be said of what sled wrote of a failed commit: the opening checks.
             self.poisoned
