@@ -17,6 +17,7 @@ pub mod import;
 pub mod json;
 pub mod ledger;
 pub mod model;
+pub mod paged;
 pub mod rules;
 pub mod store;
 pub mod ui;

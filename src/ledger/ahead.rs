@@ -34,33 +34,9 @@ pub(super) struct Inputs<R: Rulebook> {
     awards: Vec<OnceLock<Vec<Award<R::Award>>>>,
 }
 
-/// A step for each player by index, 0 until set, kept in pages of [`Steps::PAGE`] players
-/// made when a player in them is first set: a keyed result moves a few players of a million,
-/// and a vector over all of them was eight megabytes to clear at every update.
-#[derive(Default)]
-struct Steps {
-    pages: Vec<Option<Box<[u64]>>>,
-}
-
-impl Steps {
-    const PAGE: usize = 4096;
-
-    fn get(&self, p: PlayerIdx) -> u64 {
-        self.pages
-            .get(p / Self::PAGE)
-            .and_then(Option::as_deref)
-            .map_or(0, |page| page[p % Self::PAGE])
-    }
-
-    fn set(&mut self, p: PlayerIdx, step: u64) {
-        let at = p / Self::PAGE;
-        if self.pages.len() <= at {
-            self.pages.resize_with(at + 1, || None);
-        }
-        self.pages[at].get_or_insert_with(|| vec![0; Self::PAGE].into_boxed_slice())
-            [p % Self::PAGE] = step;
-    }
-}
+/// A step for each player by index, 0 until set: a keyed result moves a few players of a
+/// million, and a vector over all of them was eight megabytes to clear at every update.
+type Steps = crate::paged::Paged<u64, 4096>;
 
 /// Units rated ahead of their turn, with their participants and when they were rated.
 pub(super) struct Ahead<R: Rulebook> {
@@ -108,7 +84,7 @@ impl<R: Rulebook> Ahead<R> {
             .map(|p| (p, list..list + 1))
             .chain(awards.into_iter().map(|p| (p, 0..lists)));
         for (p, on) in moves {
-            self.moved.set(p, self.step);
+            *self.moved.get_mut(p) = self.step;
             for l in on {
                 if let Some(moved) = self.moved_on.get_mut(l) {
                     moved.grow_and_insert(p);
@@ -336,29 +312,5 @@ impl<R: Rulebook> Ledger<R> {
             }
         }
         mine
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn steps_are_zero_until_set_and_kept_by_player_across_pages() {
-        let mut steps = Steps::default();
-        assert_eq!(steps.get(0), 0);
-        assert_eq!(steps.get(1_000_000), 0);
-        for (p, step) in [(0, 1), (4095, 2), (4096, 3), (999_999, 4), (4095, 5)] {
-            steps.set(p, step);
-        }
-        assert_eq!(
-            [0, 1, 4095, 4096, 4097, 999_999, 1_000_000].map(|p| steps.get(p)),
-            [1, 0, 5, 3, 0, 4, 0]
-        );
-        assert_eq!(
-            steps.pages.iter().flatten().count(),
-            3,
-            "only the pages set"
-        );
     }
 }

@@ -22,6 +22,7 @@ use super::ratings::Ratings;
 use super::restarted;
 use crate::book::Book;
 use crate::model::{Event, PlayerIdx};
+use crate::paged::PagedBits;
 use crate::rules::{
     Award, EventPart, ListId, PlayerRating, Previous, Rulebook, States, Unit, UnitKey,
 };
@@ -190,13 +191,12 @@ const SORTED_UP_TO: usize = 4096;
 
 /// Player indices once each, in order, from a bitset over them.
 fn in_order(players: &[PlayerIdx]) -> Vec<PlayerIdx> {
-    let mut seen: Vec<u64> = Vec::new();
+    // Made once at its size (grown as larger players came, it was copied again and again).
+    let words = players.iter().max().map_or(0, |&p| p / 64 + 1);
+    let mut seen: Vec<u64> = vec![0; words];
     let mut count = 0;
     for &p in players {
         let (word, bit) = (p / 64, 1u64 << (p % 64));
-        if word >= seen.len() {
-            seen.resize(word + 1, 0);
-        }
         if seen[word] & bit == 0 {
             seen[word] |= bit;
             count += 1;
@@ -803,9 +803,9 @@ type LaneId = (PlayerIdx, ListId);
 struct Gathered<R: Rulebook> {
     lists: usize,
     /// Whether a player's state on a list (at `player × lists + list`), and his awards, are
-    /// gathered already.
-    state_seen: FixedBitSet,
-    awards_seen: FixedBitSet,
+    /// gathered already (in pages: a keyed result moves a few players of a million).
+    state_seen: PagedBits,
+    awards_seen: PagedBits,
     states: Vec<(LaneId, Option<R::State>)>,
     awards: Vec<(PlayerIdx, Vec<Award<R::Award>>)>,
 }
@@ -814,8 +814,8 @@ impl<R: Rulebook> Gathered<R> {
     fn new(lists: usize) -> Self {
         Self {
             lists,
-            state_seen: FixedBitSet::new(),
-            awards_seen: FixedBitSet::new(),
+            state_seen: PagedBits::new(),
+            awards_seen: PagedBits::new(),
             states: Vec::new(),
             awards: Vec::new(),
         }
@@ -823,31 +823,22 @@ impl<R: Rulebook> Gathered<R> {
 
     /// Whether this is the first move of the player's state on `list` (now marked).
     fn first_state(&mut self, p: PlayerIdx, list: ListId) -> bool {
-        first(&mut self.state_seen, p * self.lists + list)
+        self.state_seen.insert(p * self.lists + list)
     }
 
     /// Whether this is the player's first move (now marked), for his awards.
     fn first_awards(&mut self, p: PlayerIdx) -> bool {
-        first(&mut self.awards_seen, p)
+        self.awards_seen.insert(p)
     }
 
     /// Into the update's maps (a cascade's own, new; each key gathered once). Every player
     /// moved has his awards gathered: the players moved are those, in order.
     fn into_update(self, update: &mut Update<R>) {
         debug_assert!(update.players.is_empty(), "a cascade's update is its own");
-        update.players.extend(self.awards_seen.ones());
+        update.players.extend(self.awards.iter().map(|(p, _)| *p));
         update.states_before.extend(self.states);
         update.awards_before.extend(self.awards);
     }
-}
-
-/// Marks `at` in `seen`; whether it was unmarked.
-fn first(seen: &mut FixedBitSet, at: usize) -> bool {
-    if seen.contains(at) {
-        return false;
-    }
-    seen.grow_and_insert(at);
-    true
 }
 
 /// Marks the players in `changed`.

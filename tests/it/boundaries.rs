@@ -53,24 +53,27 @@ fn rules_and_ledger_touch_no_terminal_storage_or_clock() {
 
 #[test]
 fn rules_do_not_reach_into_the_rest_of_the_crate() {
-    let cores = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cores.rs"))
-        .expect("src/cores.rs");
-    assert!(
-        !cores.contains("crate::"),
-        "src/cores.rs, which the rules may use, stands on std alone"
-    );
+    for leaf in ["src/cores.rs", "src/paged.rs"] {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(leaf))
+            .unwrap_or_else(|e| panic!("{leaf}: {e}"));
+        assert!(
+            !text.contains("crate::"),
+            "{leaf}, which the rules may use, stands on std alone"
+        );
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
     let mut files = Vec::new();
     sources(&root, &mut files);
     for (path, text) in &files {
-        // Besides the model, the cores a rulebook's independent work is shared out among (a
-        // leaf of the crate, on std alone).
+        // Besides the model, the cores a rulebook's independent work is shared out among and
+        // the paged sets over players (leaves of the crate, on std alone).
         for line in text.lines().filter(|l| l.contains("crate::")) {
             assert!(
                 line.contains("crate::rules")
                     || line.contains("crate::model")
-                    || line.contains("crate::cores"),
-                "{path}: the rules may use only the model and the cores: {line}"
+                    || line.contains("crate::cores")
+                    || line.contains("crate::paged"),
+                "{path}: the rules may use only the model, the cores and the paged sets: {line}"
             );
         }
     }

@@ -192,15 +192,16 @@ impl<R: Federation> App<R> {
         else {
             return entries;
         };
-        // The period holds the players of many events: only this one's are summed.
+        // The period holds the players of many events: only this one's are summed (marked in
+        // pages: an event's players are a few of the federation's).
         let ev = &self.desk.book().events[event];
-        let mut ours = fixedbitset::FixedBitSet::new();
+        let mut ours = crate::paged::PagedBits::new();
         for &p in &ev.participants {
-            ours.grow_and_insert(p);
+            ours.insert(p);
         }
         for g in &ev.games {
             for p in std::iter::once(g.white()).chain(g.black()) {
-                ours.grow_and_insert(p);
+                ours.insert(p);
             }
         }
         for row in unit.ratings.iter().filter(|r| ours.contains(r.player)) {

@@ -17,6 +17,7 @@ use super::unrated::{
 use super::{Figures, STANDARD, Tsf, TsfDetail, TsfState};
 use crate::cores::{map_on_cores, threads};
 use crate::model::{Event, Game, PlayerIdx, Rating};
+use crate::paged::PagedBits;
 use crate::rules::{
     EventPart, Factors, GameLine, Grouped, Halves, Performance, PlayerRating, Previous, Run, Unit,
     UnitOutcome,
@@ -673,12 +674,16 @@ pub(super) fn rate_shared(
         })
         .collect();
     // Rated again: the players whose month is summed again.
-    let anew: Option<FixedBitSet> = again.map(|previous| {
-        let mut anew = previous.changed.clone();
-        anew.union_with(previous.moved);
+    // (In pages: the players changed and moved are a few of the federation's, and a copy of
+    // the update's flat set of them was as large as the federation.)
+    let anew: Option<PagedBits> = again.map(|previous| {
+        let mut anew = PagedBits::new();
+        for p in previous.changed.ones().chain(previous.moved.ones()) {
+            anew.insert(p);
+        }
         for (_, rows) in &events {
             for p in rows.summed_again() {
-                anew.grow_and_insert(p);
+                anew.insert(p);
             }
         }
         anew
@@ -805,7 +810,10 @@ fn merged<S>(
     b: impl Iterator<Item = (PlayerIdx, S)>,
 ) -> Vec<(PlayerIdx, S)> {
     let (mut a, mut b) = (a.peekable(), b.peekable());
-    let mut all = Vec::with_capacity(a.size_hint().0 + b.size_hint().0);
+    // Room for all at once: the published states are most of them (filtered, their lower
+    // bound is none).
+    let room = |hint: (usize, Option<usize>)| hint.1.unwrap_or(hint.0);
+    let mut all = Vec::with_capacity(room(a.size_hint()) + room(b.size_hint()));
     loop {
         let a_first = match (a.peek(), b.peek()) {
             (None, None) => break,
