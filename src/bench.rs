@@ -657,10 +657,13 @@ fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
         percentile(&keyed, 99.0),
         percentile(&keyed, 100.0),
     );
-    // Closed as the workstation closes: the front page kept for the next process.
+    // Closed as the workstation closes: the front page and the search index kept for the next
+    // process.
+    let closing = Instant::now();
     if let Some(warning) = app.close()? {
         anyhow::bail!(warning);
     }
+    let close_ms = ms(closing.elapsed());
     Ok(json!({
         "cold_start_ms": cold_start_ms,
         "ready_ms": ready_ms,
@@ -697,6 +700,8 @@ fn national<R: Federation>(dir: &Path) -> anyhow::Result<Value> {
         "third_tab_rss_mb": views_rss_mb,
         "rss_mb": rss_mb,
         "peak_rss_mb": peak_mb,
+        // Closing the workstation: its front page and search index written beside the database.
+        "close_ms": close_ms,
     }))
 }
 

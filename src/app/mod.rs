@@ -1089,6 +1089,11 @@ impl<R: Federation> Desk<R> {
         Ok(self.store.save_front(page)?)
     }
 
+    /// Keeps the player search's index beside the database, as the front page is kept.
+    pub fn save_search<T: serde::Serialize>(&self, index: &T) -> Result<(), DeskError> {
+        Ok(self.store.save_search(index)?)
+    }
+
     /// Whether closing writes an automatic backup: anything changed since the database opened.
     pub fn backs_up_at_close(&self) -> bool {
         self.changed

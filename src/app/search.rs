@@ -14,6 +14,8 @@ use std::cmp::Reverse;
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
+use serde::{Deserialize, Serialize};
+
 use crate::cores::{map_on_cores, threads};
 use crate::model::{NameOrder, PlayerIdx, PlayerInfo, fold_name, fold_name_into};
 
@@ -395,7 +397,7 @@ fn prefix(bytes: &[u8]) -> u64 {
 }
 
 /// An id, id number or FIDE id of a key, where it is in the keys' text.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Serialize, Deserialize)]
 struct IdAt {
     prefix: u64,
     at: u32,
@@ -407,6 +409,7 @@ struct IdAt {
 /// Every key in the list's order, held compactly (a million players take under 200 MB, a
 /// fifth of it the texts): the texts one after another, where each ends, each key's
 /// characters, its player, and where its ids are.
+#[derive(Serialize, Deserialize)]
 struct Keys {
     text: String,
     ends: Vec<u32>,
@@ -501,6 +504,31 @@ impl Keys {
         &self.text.as_bytes()[id.at as usize..(id.at + id.len) as usize]
     }
 
+    /// Whether keys read back from a file hold together as [`Keys::new`] makes them, for a
+    /// federation of `players`: every span and id inside the text and on its characters' edges,
+    /// a row for each key, every player one of the federation's, the ids sorted as a search
+    /// halves them. (Whether they are this record's keys, the file's stamp says.)
+    fn hold_together(&self, players: usize) -> bool {
+        let n = self.ends.len();
+        let rows = [self.masks.len(), self.starts.len(), self.players.len()];
+        let spans = self.ends.iter().try_fold(0u32, |start, &end| {
+            (start <= end && self.text.is_char_boundary(end as usize)).then_some(end)
+        });
+        let within = |id: &IdAt| {
+            (id.k as usize) < n
+                && u64::from(id.at) + u64::from(id.len) <= self.text.len() as u64
+                && id.prefix == prefix(self.id_text(id))
+        };
+        rows.iter().all(|&len| len == n)
+            && spans.is_some()
+            && self.players.iter().all(|&p| p < players)
+            && self.ids.iter().all(within)
+            && self.ids.windows(2).all(|w| {
+                (w[0].prefix, self.id_text(&w[0]), w[0].k)
+                    < (w[1].prefix, self.id_text(&w[1]), w[1].k)
+            })
+    }
+
     /// The positions of the keys whose id, id number or FIDE id is exactly `query`, ascending.
     fn exactly(&self, query: &str) -> Vec<u32> {
         let query = query.as_bytes();
@@ -516,6 +544,14 @@ impl Keys {
             .collect()
     }
 }
+
+/// The keys of an index as kept beside the database, read back ([`SearchIndex::from_kept`]).
+#[derive(Deserialize)]
+pub struct Kept(Keys);
+
+/// The keys of an index, written to be kept ([`SearchIndex::kept`]).
+#[derive(Serialize)]
+pub struct KeptRef<'a>(&'a Keys);
 
 /// Where a match ranks: an exact id first, then the higher score.
 type Rank = (Reverse<bool>, Reverse<i64>);
@@ -565,6 +601,23 @@ impl SearchIndex {
             fuzzy_at_most: FUZZY_AT_MOST,
             typed: std::cell::RefCell::new(Vec::new()),
         }
+    }
+
+    /// The index kept beside the database ([`SearchIndex::kept`]), read back for a federation
+    /// of `players`: `None` when it does not hold together (a damaged file is made again, not
+    /// trusted).
+    pub fn from_kept(kept: Kept, players: usize) -> Option<Self> {
+        kept.0.hold_together(players).then(|| Self {
+            keys: kept.0,
+            fuzzy_at_most: FUZZY_AT_MOST,
+            typed: std::cell::RefCell::new(Vec::new()),
+        })
+    }
+
+    /// What is kept of the index beside the database when the workstation closes: its keys
+    /// (what it found as queries were typed is not).
+    pub fn kept(&self) -> KeptRef<'_> {
+        KeptRef(&self.keys)
     }
 
     /// Players matching `query`, best first (all players by name for an empty query): an exact
@@ -725,6 +778,76 @@ mod tests {
         ] {
             let fresh = SearchIndex::new(&book.players, &all, FINNISH, NameOrder::SurnameFirst);
             assert_eq!(typed.search(query), fresh.search(query), "{query}");
+        }
+    }
+
+    /// An index written as kept and read back.
+    fn kept_and_read(index: &SearchIndex, players: usize) -> Option<SearchIndex> {
+        let config = bincode::config::standard();
+        let bytes = bincode::serde::encode_to_vec(index.kept(), config).expect("written");
+        let (kept, _): (Kept, usize) =
+            bincode::serde::decode_from_slice(&bytes, config).expect("read");
+        SearchIndex::from_kept(kept, players)
+    }
+
+    #[test]
+    fn a_kept_index_finds_what_the_index_it_was_kept_from_finds() {
+        let (book, _) = crate::demo::generate(&crate::demo::Params {
+            players: 400,
+            years: 1,
+            opens_per_year: Some(1),
+            ..crate::demo::Params::demo()
+        });
+        let active: Vec<bool> = (0..book.players.len()).map(|p| p % 7 != 3).collect();
+        let made = SearchIndex::new(&book.players, &active, TURKISH, NameOrder::SurnameFirst);
+        let read = kept_and_read(&made, book.players.len()).expect("it holds together");
+        let some = &book.players[10];
+        let id_number: String = some.id.chars().filter(char::is_ascii_digit).collect();
+        for query in [
+            "", "k", "kor", "a e", &some.id, &id_number, &some.name, "zzz",
+        ] {
+            assert_eq!(read.search(query), made.search(query), "{query:?}");
+        }
+        assert_eq!(
+            kept_and_read(&made, book.players.len() - 1).map(|_| ()),
+            None,
+            "a player past the federation's"
+        );
+    }
+
+    #[test]
+    fn a_kept_index_that_does_not_hold_together_is_refused() {
+        let players = vec![
+            player("TUR1", "Işıkoğlu, İlkay", Some(501234)),
+            player("TUR2", "Şükrü, Çağlar", None),
+            player("TUR3", "Aksoy, Ela", Some(7)),
+        ];
+        let index = || SearchIndex::new(&players, &[true; 3], TURKISH, NameOrder::SurnameFirst);
+        assert!(kept_and_read(&index(), 3).is_some());
+        type Damage = fn(&mut Keys);
+        let damaged: [(&str, Damage); 7] = [
+            ("an end past the text", |k| {
+                *k.ends.last_mut().expect("a key") += 1_000
+            }),
+            ("an end inside a letter", |k| {
+                k.text.push('€');
+                *k.ends.last_mut().expect("a key") = (k.text.len() - 1) as u32;
+            }),
+            ("ends out of order", |k| k.ends.swap(0, 1)),
+            ("a row short", |k| {
+                k.masks.pop();
+            }),
+            ("an id past the text", |k| k.ids[0].len = u32::MAX),
+            ("ids out of order", |k| {
+                let last = k.ids.len() - 1;
+                k.ids.swap(0, last);
+            }),
+            ("an id of a key that is not", |k| k.ids[0].k = 3),
+        ];
+        for (what, damage) in damaged {
+            let mut index = index();
+            damage(&mut index.keys);
+            assert!(kept_and_read(&index, 3).is_none(), "{what}");
         }
     }
 

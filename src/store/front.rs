@@ -1,13 +1,15 @@
 //! The front page: a small file beside the database, `ratedesk.front`, holding what the
 //! workstation's first frame shows. It is written when the workstation closes and read at the
 //! next opening before sled is touched, so that frame is drawn at once while the rest loads.
+//! The player search's index is kept beside it the same way (`ratedesk.search`): made from a
+//! million players' names it takes a core a second, read back a tenth of that.
 //!
-//! It is a copy, never the record: it is used only while the database is exactly as it was when
-//! the page was written — the same record counts (every edit adds an audit entry), the manifest
-//! matching sled's log (a clean stop since), the same rulebook and the same program. Anything
-//! else (an edit from the command line, a kill, a restore, a newer ratedesk) leaves it unused,
-//! and the first frame is drawn without it. It moves with the database's own files when a
-//! restore swaps them or a damaged database is set aside.
+//! Each is a copy, never the record: it is used only while the database is exactly as it was
+//! when the file was written — the same record counts (every edit adds an audit entry), the
+//! manifest matching sled's log (a clean stop since), the same rulebook and the same program.
+//! Anything else (an edit from the command line, a kill, a restore, a newer ratedesk) leaves it
+//! unused: the first frame is drawn without it, the index is made again. Both move with the
+//! database's own files when a restore swaps them or a damaged database is set aside.
 
 use std::path::Path;
 
@@ -20,6 +22,11 @@ pub(super) const FILE: &str = "ratedesk.front";
 
 /// Far more than a front page takes: a larger file is not ours to read.
 const LIMIT: u64 = 1 << 20;
+
+pub(super) const SEARCH_FILE: &str = "ratedesk.search";
+
+/// Far more than the index of a federation's names takes (a million players' is some 150 MB).
+const SEARCH_LIMIT: u64 = 4 << 30;
 
 /// What a front page was written against.
 #[derive(Serialize, Deserialize, PartialEq, Eq)]
@@ -56,13 +63,27 @@ impl Store {
     /// Keeps `page` as the front page of the database as it is now (after everything asked
     /// behind the screen is on disk).
     pub fn save_front<T: Serialize>(&self, page: &T) -> Result<(), StoreError> {
+        self.save_beside(FILE, "the front page", page)
+    }
+
+    /// Keeps the player search's index of the database as it is now, as the front page is.
+    pub fn save_search<T: Serialize>(&self, index: &T) -> Result<(), StoreError> {
+        self.save_beside(SEARCH_FILE, "the search index", index)
+    }
+
+    fn save_beside<T: Serialize>(
+        &self,
+        file: &str,
+        what: &str,
+        page: &T,
+    ) -> Result<(), StoreError> {
         self.settle()?;
         let front = Front {
             stamp: Stamp::new(&self.rules, self.counts()?),
             page,
         };
-        let bytes = codec::encode(&front).map_err(|e| self.corrupt("the front page", &e))?;
-        let path = self.path.join(FILE);
+        let bytes = codec::encode(&front).map_err(|e| self.corrupt(what, &e))?;
+        let path = self.path.join(file);
         manifest::write_replacing(&path, &bytes).map_err(|e| e.at(&path))
     }
 }
@@ -70,20 +91,52 @@ impl Store {
 /// The front page kept in `dir` for a database of `rules`, if it shows that database as it is
 /// now: the database itself is not opened.
 pub fn read_front<T: DeserializeOwned>(dir: &Path, rules: &str) -> Option<T> {
-    if Store::restore_marker(dir).is_some() {
-        return None;
+    Beside::fresh(dir, rules, FILE)?.read(LIMIT)
+}
+
+/// A file kept beside the database in `dir` that may still show it as it is: checked before
+/// the database is opened (sled's log as the last clean stop left it), read later (a large one
+/// on another thread while the database loads).
+pub struct Beside {
+    path: std::path::PathBuf,
+    stamp: Stamp,
+}
+
+impl Beside {
+    fn fresh(dir: &Path, rules: &str, file: &str) -> Option<Self> {
+        if Store::restore_marker(dir).is_some() {
+            return None;
+        }
+        let manifest = manifest::read(dir)?;
+        if manifest.rules != rules || !manifest::log_unchanged(dir, &manifest) {
+            return None;
+        }
+        Some(Self {
+            path: dir.join(file),
+            stamp: Stamp::new(rules, manifest.counts),
+        })
     }
-    let manifest = manifest::read(dir)?;
-    if manifest.rules != rules || !manifest::log_unchanged(dir, &manifest) {
-        return None;
+
+    /// The player search's index kept in `dir`, to be read once the database is open, if the
+    /// database is still as it was when it was kept.
+    pub fn search(dir: &Path, rules: &str) -> Option<Self> {
+        Self::fresh(dir, rules, SEARCH_FILE)
     }
-    let path = dir.join(FILE);
-    let file = std::fs::symlink_metadata(&path).ok()?;
-    if !file.is_file() || file.len() > LIMIT {
-        return None;
+
+    /// What the file holds, if it was written against the database as it was checked.
+    fn read<T: DeserializeOwned>(self, limit: u64) -> Option<T> {
+        let file = std::fs::symlink_metadata(&self.path).ok()?;
+        if !file.is_file() || file.len() > limit {
+            return None;
+        }
+        let front: Front<T> = codec::decode(&std::fs::read(&self.path).ok()?).ok()?;
+        (front.stamp == self.stamp).then_some(front.page)
     }
-    let front: Front<T> = codec::decode(&std::fs::read(&path).ok()?).ok()?;
-    (front.stamp == Stamp::new(rules, manifest.counts)).then_some(front.page)
+
+    /// The search index's file read ([`Beside::read`]).
+    pub fn read_search<T: DeserializeOwned>(self) -> Option<T> {
+        self.read(SEARCH_LIMIT)
+    }
 }
 
 #[cfg(test)]
@@ -140,15 +193,21 @@ mod tests {
     }
 
     #[test]
-    fn a_front_page_goes_with_its_database_when_it_is_set_aside() {
+    fn a_front_page_and_a_search_index_go_with_their_database_when_it_is_set_aside() {
         let dir = tempfile::tempdir().expect("tmp");
         let store = stored(dir.path());
         store.save_front(&7u32).expect("saved");
+        store.save_search(&vec![1u32, 2]).expect("saved");
         store.close().expect("closed");
+        let search = || Beside::search(dir.path(), "ssl").and_then(Beside::read_search::<Vec<u32>>);
+        assert_eq!(search(), Some(vec![1, 2]));
         let _lock = Store::lock(dir.path()).expect("lock");
         let aside = super::super::set_aside(dir.path()).expect("set aside");
-        assert!(aside.join(FILE).exists());
-        assert!(!dir.path().join(FILE).exists());
+        for file in [FILE, SEARCH_FILE] {
+            assert!(aside.join(file).exists(), "{file}");
+            assert!(!dir.path().join(file).exists(), "{file}");
+        }
         assert_eq!(read_front::<u32>(dir.path(), "ssl"), None);
+        assert_eq!(search(), None);
     }
 }

@@ -35,7 +35,7 @@ use crate::book::{Change, EventRecord, PlayerRecord, PlayerStatus, placeholder_e
 use crate::ledger::{UnitId, UnitResult, Units};
 use crate::rules::Rulebook;
 pub use behind::Ticket;
-pub use front::read_front;
+pub use front::{Beside, read_front};
 pub use lock::{Holder, LockError, LockFile};
 pub use open::{RestoreMarker, set_aside};
 pub use records::{AuditEntry, AuditKind, AuditSummary, Link, Moved};

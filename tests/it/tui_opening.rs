@@ -273,3 +273,88 @@ fn the_search_index_made_beside_the_ledger_finds_what_one_made_after_it_finds() 
         "made again, of the record as it is"
     );
 }
+
+#[test]
+fn the_search_index_kept_at_the_last_close_is_read_back_unless_the_database_changed() {
+    use ratedesk::app::search::Kept;
+    use ratedesk::store::Beside;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let k = keys();
+    let app = crate::screen::generated(dir.path(), 300);
+    let names: Vec<String> = app
+        .desk
+        .book()
+        .players
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    assert_eq!(app.close().expect("closed"), None, "both kept");
+    let kept = Beside::search(dir.path(), "ssl").expect("the database as it was kept");
+    assert!(kept.read_search::<Kept>().is_some(), "the index reads back");
+
+    // What a search shows, opened with the kept index and with one made anew.
+    let found = |dir: &Path| {
+        let (opening, go) = opening(dir);
+        go.send(()).expect("the database may open");
+        let mut app = opening.finish(&k, (80, 24), Vec::new).expect("opened");
+        let shown: Vec<String> = ["", "ko", &names[7][..4], "a e"]
+            .iter()
+            .map(|query| {
+                app.players.query.clear();
+                let typed: Vec<String> = query
+                    .chars()
+                    .map(|c| match c {
+                        ' ' => "space".to_string(),
+                        c => c.to_string(),
+                    })
+                    .collect();
+                if !typed.is_empty() {
+                    press_keys(&mut app, &k, &typed.join(" "));
+                }
+                text(&app, &k, 80, 24)
+            })
+            .collect();
+        app.close().expect("closed");
+        shown
+    };
+    let with_kept = found(dir.path());
+    std::fs::write(dir.path().join("ratedesk.search"), b"not an index").expect("damaged");
+    assert!(
+        Beside::search(dir.path(), "ssl")
+            .and_then(|b| b.read_search::<Kept>())
+            .is_none()
+    );
+    let made_anew = found(dir.path());
+    assert_eq!(
+        with_kept, made_anew,
+        "the same frames, the index made again"
+    );
+    assert!(
+        with_kept[2].contains(&names[7]),
+        "the search found what was typed:\n{}",
+        with_kept[2]
+    );
+
+    // Kept again at that close; an edit from the command line since leaves it unused.
+    let read = |dir: &Path| Beside::search(dir, "ssl").and_then(|b| b.read_search::<Kept>());
+    assert!(read(dir.path()).is_some(), "kept again");
+    let mut desk = Desk::open(dir.path(), Ssl).expect("open");
+    let event = &desk.book().events[0];
+    let game = &event.games[0];
+    let other = if game.result == Some(GameResult::DRAW) {
+        "1-0"
+    } else {
+        "1/2-1/2"
+    };
+    let edit = ratedesk::app::queries::result_edit(
+        &desk,
+        &event.id.clone(),
+        game.round,
+        game.board,
+        other,
+    )
+    .expect("a result edit");
+    desk.apply(edit).expect("stored");
+    desk.close().expect("closed");
+    assert!(read(dir.path()).is_none(), "stale after an edit");
+}

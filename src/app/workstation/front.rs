@@ -46,16 +46,27 @@ impl<R: Federation> App<R> {
         }
     }
 
-    /// Closes the workstation: keeps the front page for the next opening, then closes the desk.
-    /// A front page that cannot be written costs only the next opening's first frame; the
-    /// warning says so.
+    /// Closes the workstation: keeps the front page and the player search's index for the next
+    /// opening, then closes the desk. One that cannot be written costs only the next opening
+    /// (its first frame, or the index made again); the warning says so.
     pub fn close(mut self) -> Result<Option<String>, DeskError> {
         // What it keeps (the serving of a database it took over, with its reads) stops first.
         self.kept.clear();
-        let kept = self.desk.save_front(&self.front_page());
+        let front = self.desk.save_front(&self.front_page());
+        // The index as the players stand (made again after every edit that changed them).
+        let search = self
+            .search_is_current()
+            .then(|| self.desk.save_search(&self.search.kept()));
         self.desk.close()?;
-        Ok(kept
-            .err()
-            .map(|e| format!("the front page for the next opening could not be kept: {e}")))
+        let warning = match (front, search) {
+            (Err(e), _) => Some(format!(
+                "the front page for the next opening could not be kept: {e}"
+            )),
+            (Ok(()), Some(Err(e))) => Some(format!(
+                "the player search's index for the next opening could not be kept: {e}"
+            )),
+            _ => None,
+        };
+        Ok(warning)
     }
 }

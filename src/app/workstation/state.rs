@@ -271,13 +271,20 @@ impl<R: Federation> Loaded<R> {
         lock: std::sync::Arc<crate::store::LockFile>,
     ) -> Result<Self, crate::app::DeskError> {
         let (alphabet, order) = (rulebook.alphabet(), rulebook.name_order());
+        // The index kept at the last close, if the database is as it was then (checked before
+        // it is opened; read beside the ledger's layout, as a new one is made).
+        let kept = crate::store::Beside::search(dir, rulebook.code());
         let (desk, search) = Desk::open_locked_beside(dir, rulebook, lock, |book, status| {
-            SearchIndex::new(
-                &book.players,
-                &crate::app::active_of(status),
-                alphabet,
-                order,
-            )
+            kept.and_then(|kept| kept.read_search())
+                .and_then(|kept| SearchIndex::from_kept(kept, book.players.len()))
+                .unwrap_or_else(|| {
+                    SearchIndex::new(
+                        &book.players,
+                        &crate::app::active_of(status),
+                        alphabet,
+                        order,
+                    )
+                })
         })?;
         let made_at = desk.revision();
         Ok(Self {
@@ -782,6 +789,11 @@ impl<R: Federation> App<R> {
             self.refresh_tournaments();
         }
         self.seen = (players, events);
+    }
+
+    /// Whether the player search's index was made from the players as they stand.
+    pub(super) fn search_is_current(&self) -> bool {
+        self.seen.0 == self.desk.generations().0
     }
 
     /// The active players and the live events, counted again only when an edit changed
