@@ -2,7 +2,7 @@
 //! workstation's first frame shows. It is written when the workstation closes and read at the
 //! next opening before sled is touched, so that frame is drawn at once while the rest loads.
 //! The player search's index is kept beside it the same way (`ratedesk.search`): made from a
-//! million players' names it takes a core a second, read back a tenth of that.
+//! million players' names it took a core about a second of the opening.
 //!
 //! Each is a copy, never the record: it is used only while the database is exactly as it was
 //! when the file was written — the same record counts (every edit adds an audit entry), the
