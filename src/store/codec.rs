@@ -22,6 +22,20 @@ pub enum Versioned<T> {
     V6(T),
 }
 
+impl<T> Versioned<T> {
+    /// The value, whatever its tag.
+    pub fn into_inner(self) -> T {
+        match self {
+            Versioned::V1(v)
+            | Versioned::V2(v)
+            | Versioned::V3(v)
+            | Versioned::V4(v)
+            | Versioned::V5(v)
+            | Versioned::V6(v) => v,
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct CodecError(String);
@@ -77,6 +91,33 @@ fn decode_whole<T: DeserializeOwned>(bytes: &[u8]) -> Result<Versioned<T>, Codec
     Ok(record)
 }
 
+/// Up to how many bytes a file kept beside the database may claim as it is read: bincode
+/// makes room for a text or a list by the length the bytes give before it reads them, so a
+/// damaged length could otherwise ask for more than there is.
+const BESIDE_LIMIT: usize = 1 << 32;
+
+/// Decodes what [`encode`] wrote of a value whose first field is `T`, reading only that field
+/// (the rest is left unread), or the whole of such a value ([`decode_beside`]): for a file
+/// kept beside the database, whose stamp is read before what it holds. Neither claims more
+/// than [`BESIDE_LIMIT`] however damaged the bytes.
+pub fn decode_first<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    let config = config().with_limit::<BESIDE_LIMIT>();
+    let (record, _): (Versioned<T>, usize) =
+        bincode::serde::decode_from_slice(bytes, config).map_err(|e| CodecError(e.to_string()))?;
+    Ok(record.into_inner())
+}
+
+/// The whole of a file kept beside the database ([`decode_first`]).
+pub fn decode_beside<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    let config = config().with_limit::<BESIDE_LIMIT>();
+    let (record, used): (Versioned<T>, usize) =
+        bincode::serde::decode_from_slice(bytes, config).map_err(|e| CodecError(e.to_string()))?;
+    if used != bytes.len() {
+        return Err(CodecError(format!("{} trailing bytes", bytes.len() - used)));
+    }
+    Ok(record.into_inner())
+}
+
 /// Decodes a record in the current layout, whatever its tag (for a kind whose layout every
 /// version shares, or a record whose tag says it is current).
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
@@ -95,14 +136,7 @@ pub fn decode_old<T, Old>(bytes: &[u8]) -> Result<T, CodecError>
 where
     Old: DeserializeOwned + Into<T>,
 {
-    match decode_whole::<Old>(bytes)? {
-        Versioned::V1(v)
-        | Versioned::V2(v)
-        | Versioned::V3(v)
-        | Versioned::V4(v)
-        | Versioned::V5(v)
-        | Versioned::V6(v) => Ok(v.into()),
-    }
+    Ok(decode_whole::<Old>(bytes)?.into_inner().into())
 }
 
 /// Bytes carried whole inside a record (written as one run, not byte by byte).

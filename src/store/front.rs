@@ -123,14 +123,22 @@ impl Beside {
         Self::fresh(dir, rules, SEARCH_FILE)
     }
 
-    /// What the file holds, if it was written against the database as it was checked.
+    /// What the file holds, if it was written against the database as it was checked: its
+    /// stamp is read and compared first, and only then the rest (a stale index of a million
+    /// names is not read whole to be refused, nor a file of another layout read at all).
     fn read<T: DeserializeOwned>(self, limit: u64) -> Option<T> {
         let file = std::fs::symlink_metadata(&self.path).ok()?;
         if !file.is_file() || file.len() > limit {
             return None;
         }
-        let front: Front<T> = codec::decode(&std::fs::read(&self.path).ok()?).ok()?;
-        (front.stamp == self.stamp).then_some(front.page)
+        let bytes = std::fs::read(&self.path).ok()?;
+        let stamp: Stamp = codec::decode_first(&bytes).ok()?;
+        if stamp != self.stamp {
+            return None;
+        }
+        codec::decode_beside::<Front<T>>(&bytes)
+            .ok()
+            .map(|front| front.page)
     }
 
     /// The search index's file read ([`Beside::read`]).
@@ -168,6 +176,32 @@ mod tests {
             log.write_all(&[0]).expect("appended");
         }
         assert_eq!(read_front::<Vec<String>>(dir.path(), "ssl"), None);
+    }
+
+    #[test]
+    fn a_kept_file_is_read_past_its_stamp_only_when_the_stamp_holds_and_a_damaged_length_is_refused()
+     {
+        let dir = tempfile::tempdir().expect("tmp");
+        let store = stored(dir.path());
+        let counts = store.counts().expect("counts");
+        store.close().expect("closed");
+        let read = || Beside::search(dir.path(), "ssl").and_then(Beside::read_search::<String>);
+        // A stamp that holds, then a text whose length says 2⁶² bytes.
+        let mut bytes = codec::encode(&Stamp::new("ssl", counts)).expect("encoded");
+        bytes.push(253);
+        bytes.extend((1u64 << 62).to_le_bytes());
+        std::fs::write(dir.path().join(SEARCH_FILE), &bytes).expect("written");
+        assert_eq!(read(), None, "refused, not a panic");
+        // The same text whole is read; behind a stale stamp it is not.
+        for (rules, read_back) in [("ssl", Some("kept".to_string())), ("isl", None)] {
+            let front = Front {
+                stamp: Stamp::new(rules, counts),
+                page: "kept".to_string(),
+            };
+            let bytes = codec::encode(&front).expect("encoded");
+            std::fs::write(dir.path().join(SEARCH_FILE), bytes).expect("written");
+            assert_eq!(read(), read_back, "{rules}");
+        }
     }
 
     #[test]

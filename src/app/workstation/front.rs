@@ -53,9 +53,9 @@ impl<R: Federation> App<R> {
         // What it keeps (the serving of a database it took over, with its reads) stops first.
         self.kept.clear();
         let front = self.desk.save_front(&self.front_page());
-        // The index as the players stand (made again after every edit that changed them).
-        let search = self
-            .search_is_current()
+        // The index as the players stand (made again after every edit that changed them); a
+        // workstation on a copy of the record keeps none (its store is a scratch copy).
+        let search = (self.search_is_current() && !self.desk.is_replica())
             .then(|| self.desk.save_search(&self.search.kept()));
         self.desk.close()?;
         let warning = match (front, search) {
