@@ -101,21 +101,23 @@ const BESIDE_LIMIT: usize = 1 << 32;
 /// kept beside the database, whose stamp is read before what it holds. Neither claims more
 /// than [`BESIDE_LIMIT`] however damaged the bytes.
 pub fn decode_first<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
-    let config = config().with_limit::<BESIDE_LIMIT>();
-    let (record, _): (Versioned<T>, usize) =
-        bincode::serde::decode_from_slice(bytes, config).map_err(|e| CodecError(e.to_string()))?;
-    Ok(record.into_inner())
+    decode_bounded::<T>(bytes).map(|(record, _)| record.into_inner())
 }
 
 /// The whole of a file kept beside the database ([`decode_first`]).
 pub fn decode_beside<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
-    let config = config().with_limit::<BESIDE_LIMIT>();
-    let (record, used): (Versioned<T>, usize) =
-        bincode::serde::decode_from_slice(bytes, config).map_err(|e| CodecError(e.to_string()))?;
+    let (record, used) = decode_bounded::<T>(bytes)?;
     if used != bytes.len() {
         return Err(CodecError(format!("{} trailing bytes", bytes.len() - used)));
     }
     Ok(record.into_inner())
+}
+
+/// A record from the start of `bytes` and the bytes it took, claiming at most
+/// [`BESIDE_LIMIT`].
+fn decode_bounded<T: DeserializeOwned>(bytes: &[u8]) -> Result<(Versioned<T>, usize), CodecError> {
+    bincode::serde::decode_from_slice(bytes, config().with_limit::<BESIDE_LIMIT>())
+        .map_err(|e| CodecError(e.to_string()))
 }
 
 /// Decodes a record in the current layout, whatever its tag (for a kind whose layout every

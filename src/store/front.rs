@@ -25,7 +25,7 @@ const LIMIT: u64 = 1 << 20;
 
 pub(super) const SEARCH_FILE: &str = "ratedesk.search";
 
-/// Far more than the index of a federation's names takes (a million players' is some 150 MB).
+/// Far more than the index of a federation's names takes (a million players' is some 110 MB).
 const SEARCH_LIMIT: u64 = 4 << 30;
 
 /// What a front page was written against.
