@@ -10,10 +10,8 @@
 //! unit's list: its units are rated one by one.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Sender, channel};
-use std::sync::{Arc, OnceLock};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::thread::Scope;
 
 use fixedbitset::FixedBitSet;
@@ -141,55 +139,156 @@ const READ_AHEAD: usize = 8;
 /// state. The first cascade of a session reads most of them (a correction ten years back, some
 /// three hundred Turkish months). A unit's rows are read once whoever reads them first
 /// ([`crate::ledger::Ratings`] holds them in a `OnceLock`), so the outcome is the same.
+///
+/// Reading is most of such a cascade, and the rating thread shares it ([`ReadAhead::ready`]):
+/// when the unit whose turn it is is still being read, it reads the next one given instead of
+/// waiting (a Turkish correction ten years back, rated one unit at a time, had that thread idle
+/// half of the time while the reader read).
 pub(super) struct ReadAhead<'scope, 'env, R: Rulebook + 'scope> {
     scope: &'scope Scope<'scope, 'env>,
-    /// Told to stop once the cascade is done (the rows still on their way are left unread).
-    stop: &'env AtomicBool,
+    shared: &'env Reading<R>,
     /// The reader, started with the first unit it is given.
-    send: Option<Sender<Arc<UnitResult<R>>>>,
+    started: bool,
     given: BTreeSet<UnitId>,
 }
 
+/// The units given to read, and the one the reader is reading; shared by the reader and the
+/// rating thread.
+pub(super) struct Reading<R: Rulebook> {
+    state: Mutex<ReadState<R>>,
+    given: Condvar,
+}
+
+struct ReadState<R: Rulebook> {
+    queue: VecDeque<Arc<UnitResult<R>>>,
+    /// The unit the reader is reading.
+    reading: Option<Arc<UnitResult<R>>>,
+    /// Told to stop once the cascade is done (the rows still given are left unread).
+    stop: bool,
+}
+
+impl<R: Rulebook> Reading<R> {
+    pub fn new() -> Self {
+        Self {
+            state: Mutex::new(ReadState {
+                queue: VecDeque::new(),
+                reading: None,
+                stop: false,
+            }),
+            given: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, ReadState<R>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The reader's work: the units given, in order, until told to stop.
+    fn read_given(&self) {
+        let mut state = self.lock();
+        loop {
+            if state.stop {
+                return;
+            }
+            let Some(unit) = state.queue.pop_front() else {
+                state = self
+                    .given
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+                continue;
+            };
+            state.reading = Some(Arc::clone(&unit));
+            drop(state);
+            unit.ratings.runs();
+            state = self.lock();
+            state.reading = None;
+        }
+    }
+}
+
+/// What the rating thread does for a unit whose rows it needs and are not read yet.
+enum Turn<R: Rulebook> {
+    /// Read them here: nobody else is.
+    ReadHere,
+    /// The reader is reading them: read this other unit given meanwhile.
+    Help(Arc<UnitResult<R>>),
+    /// The reader is reading them and nothing else is given: wait for them.
+    Wait,
+}
+
 impl<'scope, 'env, R: Rulebook + 'scope> ReadAhead<'scope, 'env, R> {
-    pub fn new(scope: &'scope Scope<'scope, 'env>, stop: &'env AtomicBool) -> Self {
+    pub fn new(scope: &'scope Scope<'scope, 'env>, shared: &'env Reading<R>) -> Self {
         Self {
             scope,
-            stop,
-            send: None,
+            shared,
+            started: false,
             given: BTreeSet::new(),
         }
     }
 
     /// Gives the reader the next units of `queue` whose rows are still stored bytes.
     pub fn read(&mut self, queue: &BTreeSet<UnitId>, units: &super::Units<R>) {
+        let mut more = Vec::new();
         for id in queue.iter().take(READ_AHEAD) {
             let Some(unit) = units.get(id).filter(|u| u.ratings.bytes().is_some()) else {
                 continue;
             };
-            if !self.given.insert(id.clone()) {
-                continue;
+            if self.given.insert(id.clone()) {
+                more.push(Arc::clone(unit));
             }
-            let stop = self.stop;
-            let send = self.send.get_or_insert_with(|| {
-                let (send, units) = channel::<Arc<UnitResult<R>>>();
-                self.scope.spawn(move || {
-                    for unit in units {
-                        if stop.load(Ordering::Relaxed) {
-                            return;
-                        }
-                        unit.ratings.runs();
-                    }
-                });
-                send
-            });
-            // The reader gone (it only stops when told to), the unit reads its own rows.
-            let _ = send.send(Arc::clone(unit));
+        }
+        if more.is_empty() {
+            return;
+        }
+        if !self.started {
+            self.started = true;
+            let shared = self.shared;
+            self.scope.spawn(move || shared.read_given());
+        }
+        self.shared.lock().queue.extend(more);
+        self.shared.given.notify_one();
+    }
+
+    /// The rows of `unit` (whose turn it is) read: here when nobody is reading them, with the
+    /// other units given read here while the reader reads them, and waited for once none is
+    /// left. The same rows whoever reads them.
+    pub fn ready(&self, unit: &Arc<UnitResult<R>>) {
+        while unit.ratings.bytes().is_some() {
+            let turn = {
+                let mut state = self.shared.lock();
+                if let Some(at) = state.queue.iter().position(|u| Arc::ptr_eq(u, unit)) {
+                    state.queue.remove(at);
+                    Turn::ReadHere
+                } else if state.reading.as_ref().is_some_and(|u| Arc::ptr_eq(u, unit)) {
+                    state.queue.pop_front().map_or(Turn::Wait, Turn::Help)
+                } else {
+                    Turn::ReadHere
+                }
+            };
+            match turn {
+                Turn::Help(other) => {
+                    other.ratings.runs();
+                }
+                Turn::ReadHere | Turn::Wait => {
+                    unit.ratings.runs();
+                    return;
+                }
+            }
         }
     }
 
     /// The cascade is done: the reader stops after the rows it is reading.
     pub fn stop(self) {
-        self.stop.store(true, Ordering::Relaxed);
+        drop(self);
+    }
+}
+
+/// Dropped, the reader is told to stop: at the cascade's end, and on its way out of a panic
+/// (the scope waits for the reader, which would otherwise wait for more units).
+impl<'scope, 'env, R: Rulebook + 'scope> Drop for ReadAhead<'scope, 'env, R> {
+    fn drop(&mut self) {
+        self.shared.lock().stop = true;
+        self.shared.given.notify_all();
     }
 }
 
@@ -312,5 +411,113 @@ impl<R: Rulebook> Ledger<R> {
             }
         }
         mine
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::thread::ThreadId;
+
+    use super::*;
+    use crate::ledger::Ratings;
+    use crate::rules::ssl::Ssl;
+    use crate::rules::{PlayerRating, States, a_row};
+
+    /// The unit of stored byte 0 is read only once the unit of byte 2 has been: its reader
+    /// waits until then (ten seconds at most: a rating thread that waited for it instead of
+    /// reading the others fails the test rather than hanging it). Each read says which thread
+    /// read which unit.
+    static FIRST_STARTED: AtomicBool = AtomicBool::new(false);
+    static THIRD_READ: AtomicBool = AtomicBool::new(false);
+    static READ_BY: Mutex<Vec<(u8, ThreadId)>> = Mutex::new(Vec::new());
+
+    fn read(bytes: &[u8]) -> Option<Vec<PlayerRating>> {
+        let &[tag] = bytes else { return None };
+        if tag == 0 {
+            FIRST_STARTED.store(true, Ordering::SeqCst);
+            let started = std::time::Instant::now();
+            while !THIRD_READ.load(Ordering::SeqCst)
+                && started.elapsed() < std::time::Duration::from_secs(10)
+            {
+                std::thread::yield_now();
+            }
+        }
+        if tag == 2 {
+            THIRD_READ.store(true, Ordering::SeqCst);
+        }
+        let by = std::thread::current().id();
+        READ_BY
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((tag, by));
+        Some(vec![a_row(usize::from(tag), 7)])
+    }
+
+    fn stored(tag: u8) -> Arc<UnitResult<Ssl>> {
+        Arc::new(UnitResult {
+            ratings: Ratings::stored(Box::new([tag]), read),
+            states: States::default(),
+            awards: Vec::new(),
+        })
+    }
+
+    /// The rating thread, finding the reader on the unit whose turn it is, reads the other
+    /// units given meanwhile instead of waiting; a unit never given it reads itself; every
+    /// unit's rows are read once, as stored, and the reader stops when the cascade is done.
+    #[test]
+    fn the_rating_thread_reads_what_was_given_while_the_reader_reads_its_unit() {
+        let units: Vec<Arc<UnitResult<Ssl>>> = (0..4).map(stored).collect();
+        let day = |d| chrono::NaiveDate::from_ymd_opt(2024, 1, d).expect("a day");
+        let ids: Vec<UnitId> = (1..4)
+            .map(|d| {
+                let key = crate::rules::UnitKey {
+                    date: day(d),
+                    second: day(d),
+                    tag: "".into(),
+                };
+                (key, 0)
+            })
+            .collect();
+        let mut by_id: super::super::Units<Ssl> = BTreeMap::new();
+        for (id, unit) in ids.iter().zip(&units) {
+            by_id.insert(id.clone(), Arc::clone(unit));
+        }
+        let queue: BTreeSet<UnitId> = ids.iter().cloned().collect();
+        let reading = Reading::new();
+        let here = std::thread::current().id();
+        std::thread::scope(|scope| {
+            let mut ahead = ReadAhead::new(scope, &reading);
+            ahead.read(&queue, &by_id);
+            while !FIRST_STARTED.load(Ordering::SeqCst) {
+                std::thread::yield_now();
+            }
+            // The reader is on the first: the two others are read here, then it is waited for.
+            ahead.ready(&units[0]);
+            // Given again, nothing is read twice; the fourth was never given.
+            ahead.read(&queue, &by_id);
+            for unit in &units[1..] {
+                ahead.ready(unit);
+            }
+            ahead.stop();
+        });
+        for (tag, unit) in units.iter().enumerate() {
+            assert!(unit.ratings.bytes().is_none(), "unit {tag} read");
+            let players: Vec<usize> = unit.ratings.iter().map(|r| r.player).collect();
+            assert_eq!(players, [tag], "unit {tag} holds its own rows");
+        }
+        let mut read_by = READ_BY
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        read_by.sort_by_key(|&(tag, _)| tag);
+        let tags: Vec<u8> = read_by.iter().map(|&(tag, _)| tag).collect();
+        assert_eq!(tags, [0, 1, 2, 3], "each unit read once");
+        let here_read: Vec<u8> = read_by
+            .iter()
+            .filter(|&&(_, by)| by == here)
+            .map(|&(tag, _)| tag)
+            .collect();
+        assert_eq!(here_read, [1, 2, 3], "the reader read the first alone");
     }
 }

@@ -10,12 +10,11 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use fixedbitset::FixedBitSet;
 use serde::{Deserialize, Serialize};
 
-use super::ahead::{Ahead, ReadAhead};
+use super::ahead::{Ahead, ReadAhead, Reading};
 use super::journal::Journal;
 use super::lanes::Lanes;
 use super::ratings::Ratings;
@@ -697,9 +696,9 @@ impl<R: Rulebook> Ledger<R> {
         };
         let mut update = Update::default();
         let mut ahead = Ahead::new(rulebook);
-        let stop = AtomicBool::new(false);
+        let reading = Reading::new();
         std::thread::scope(|scope| {
-            let mut read_ahead = ReadAhead::new(scope, &stop);
+            let mut read_ahead = ReadAhead::new(scope, &reading);
             self.cascade(
                 rulebook,
                 book,
@@ -733,6 +732,9 @@ impl<R: Rulebook> Ledger<R> {
         while let Some(id) = queue.pop_first() {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
+            if let Some(old) = old.as_ref().filter(|_| rulebook.rates_again()) {
+                read_ahead.ready(old);
+            }
             let new = self.rate(rulebook, book, &id, old.as_deref(), changes, &queue, ahead);
             let (states_moved, awards_moved) = differences(old.as_deref(), new.as_ref());
             let moved: Vec<PlayerIdx> = states_moved.iter().map(|&(p, _)| p).collect();
