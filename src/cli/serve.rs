@@ -173,8 +173,9 @@ const STARTED: &[u8] = b"started";
 
 /// What the two ends speak: a request or answer of another layout is refused by its number.
 /// 5: a copy's units carry their rows as stored, in columns since schema 6 (4: as a record of
-/// their sequence), which a process of 4 would read as no rows.
-const PROTOCOL: u32 = 5;
+/// their sequence), which a process of 4 would read as no rows; 6: with their performances and
+/// figures in columns too (schema 7), which a process of 5 would read as no rows.
+const PROTOCOL: u32 = 6;
 
 /// Where a request is: waiting for the workstation, running there, or given up unrun.
 const QUEUED: u8 = 0;

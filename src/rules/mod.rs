@@ -60,6 +60,47 @@ pub struct EventPart {
     pub games: std::sync::Arc<[usize]>,
 }
 
+/// A rulebook's own figures of a row ([`Rulebook::Detail`]) as a fixed number of whole numbers,
+/// when they are of a fixed shape: the store lays each of them out in a column of its own,
+/// read back in a tight loop (a Turkish month's tens of thousands of rows were read back one
+/// serde field after another). Figures of a varying shape (Iceland's K of each game) are not
+/// laid flat, and are stored whole.
+pub trait FlatFigures: Sized {
+    /// How many numbers [`FlatFigures::flatten`] gives; `None`: the figures are not laid flat.
+    const FIELDS: Option<usize>;
+
+    /// The figures as numbers, pushed in order (as many as `FIELDS` says).
+    fn flatten(&self, out: &mut Vec<i64>);
+
+    /// The figures back from their numbers (`None`: numbers no figures give).
+    fn unflatten(fields: &[i64]) -> Option<Self>;
+}
+
+/// Finland publishes no figures of its own.
+impl FlatFigures for () {
+    const FIELDS: Option<usize> = Some(0);
+
+    fn flatten(&self, _: &mut Vec<i64>) {}
+
+    fn unflatten(_: &[i64]) -> Option<Self> {
+        Some(())
+    }
+}
+
+/// An optional figure as two numbers: whether it is there, and its value (0 when it is not).
+pub fn flatten_option(value: Option<i64>, out: &mut Vec<i64>) {
+    out.extend([i64::from(value.is_some()), value.unwrap_or(0)]);
+}
+
+/// An optional figure back from [`flatten_option`]'s two numbers, of type `T`.
+pub fn unflatten_option<T: TryFrom<i64>>(there: i64, value: i64) -> Option<Option<T>> {
+    match there {
+        0 if value == 0 => Some(None),
+        1 => T::try_from(value).ok().map(Some),
+        _ => None,
+    }
+}
+
 /// A performance rating (SSL 7.6): finite, or unbounded when the score is 0 or 100 %.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Performance {
@@ -184,6 +225,11 @@ impl<D> PlayerRating<D> {
     /// The common figures, without the rulebook's own (what views and reports that serve every
     /// rulebook show).
     pub fn common(&self) -> PlayerRating {
+        self.with_detail(())
+    }
+
+    /// The same figures with other figures of a rulebook's own.
+    pub fn with_detail<E>(&self, detail: E) -> PlayerRating<E> {
         PlayerRating {
             player: self.player,
             event: self.event,
@@ -197,7 +243,7 @@ impl<D> PlayerRating<D> {
             performance: self.performance,
             factors: self.factors,
             lines: self.lines.clone(),
-            detail: (),
+            detail,
         }
     }
 
@@ -298,6 +344,7 @@ pub trait Rulebook: Clone + std::fmt::Debug + PartialEq + Default + Send + Sync 
         + Default
         + Serialize
         + DeserializeOwned
+        + FlatFigures
         + Send
         + Sync;
 

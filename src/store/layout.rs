@@ -35,11 +35,14 @@ struct StoredUnitRef<'a, R: Rulebook> {
 }
 
 /// Reads a unit's stored ratings (when they are first shown), compressed when large
-/// ([`codec::pack`]; schema 3 stored them as encoded): in columns since schema 6
-/// ([`row_layout`]), before it a record of their sequence.
-fn decode_ratings<D: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<Vec<PlayerRating<D>>> {
+/// ([`codec::pack`]; schema 3 stored them as encoded): in columns since schema 6, with their
+/// performances and figures too since schema 7 ([`row_layout`]), before it a record of their
+/// sequence.
+fn decode_ratings<D: serde::de::DeserializeOwned + crate::rules::FlatFigures>(
+    bytes: &[u8],
+) -> Option<Vec<PlayerRating<D>>> {
     codec::with_unpacked(bytes, |bytes| {
-        if bytes.first() == Some(&row_layout::TAG) {
+        if row_layout::in_columns(bytes) {
             row_layout::decode(bytes).ok()
         } else {
             codec::decode(bytes).ok()
@@ -50,7 +53,7 @@ fn decode_ratings<D: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<Vec<Pl
 }
 
 /// A unit's ratings as they are stored: in columns ([`row_layout`]), packed when large.
-pub(super) fn encode_ratings<D: Serialize>(
+pub(super) fn encode_ratings<D: Serialize + crate::rules::FlatFigures + PartialEq>(
     ratings: &Ratings<D>,
 ) -> Result<Vec<u8>, codec::CodecError> {
     codec::pack(row_layout::encode(ratings.into_iter())?)
@@ -339,7 +342,7 @@ mod tests {
         let new_bytes = decode_unit::<Ssl>(&stored).expect("decode");
         assert_eq!(
             codec::unpack(new_bytes.ratings.bytes().expect("unread")).expect("unpack")[0],
-            row_layout::TAG,
+            row_layout::FLAT_TAG,
             "written in columns"
         );
         assert!(
@@ -350,7 +353,7 @@ mod tests {
         );
     }
 
-    /// A database of schema 5 is marked 6 when opened; the rows it stored read as they were.
+    /// A database of schema 5 is marked 7 when opened; the rows it stored read as they were.
     #[test]
     fn a_schema_5_database_is_raised_and_its_rows_read() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -378,7 +381,7 @@ mod tests {
             store.flush().expect("flush");
         }
         let store = Store::open(dir.path(), "ssl").expect("reopen");
-        assert_eq!(store.counter("schema").expect("schema"), 6);
+        assert_eq!(store.counter("schema").expect("schema"), 7);
         let units = store.stored_results::<Ssl>().expect("results");
         assert_eq!(units[&id].ratings.iter().cloned().collect::<Vec<_>>(), rows);
     }

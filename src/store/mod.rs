@@ -91,13 +91,14 @@ const AUDIT_HEAD: &str = "audit_head";
 /// The database's editors beside its owner ([`crate::model::Officer`]s, as JSON).
 const OFFICERS: &str = "officers";
 
-/// The schema this version writes: 6, units' rows stored in columns ([`row_layout`]; a
+/// The schema this version writes: 7, units' rows stored with their performances and
+/// rulebook's figures in columns too ([`row_layout`]); 6, units' rows stored in columns (a
 /// version that cannot read them refuses the database); 5, the largest audit entries stored in
 /// chunks ([`chunks`]); 4, large audit entries, rating moves and units' ratings
 /// stored compressed ([`codec::pack`]), and no indexes of players on disk; 3: FIDE reference data in blocks of neighbouring ids (2: a record an id;
 /// 1: games in a tree of their own, one record each). Earlier schemas are migrated when opened;
 /// an older ratedesk refuses a database of a newer schema.
-pub const SCHEMA_VERSION: u64 = 6;
+pub const SCHEMA_VERSION: u64 = 7;
 
 /// The fewest players, and events, a core reads as a database opens: fewer are read on one.
 const PLAYERS_A_CORE_AT_LEAST: usize = 4096;

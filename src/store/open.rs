@@ -290,7 +290,7 @@ impl Store {
             store.migrate_to_4()?;
         }
         store.migrate_to_5(found_schema)?;
-        store.migrate_to_6(found_schema)?;
+        store.migrate_rows_layout(found_schema)?;
         store.drop_legacy_indexes()?;
         store.roll_back_fide_import()?;
         match store.flush() {

@@ -7,11 +7,15 @@
 //! tight loop a column at a time. The Turkish national demo's rows take a quarter less than as
 //! variable-length integers (26.0 MB against 33.8 packed); a unit of a few rows takes more, the
 //! heads of its eighteen columns (some 180 bytes).
-//! The figures of a rulebook's own (`detail`) and the performance follow as one bincode
-//! sequence, as before.
+//! Since schema 7 the performances and the figures of a rulebook's own (`detail`) follow in
+//! columns too, when the rulebook lays its figures flat ([`FlatFigures`]: Turkey's, Finland's
+//! none), otherwise as one bincode sequence of the figures (Iceland's, of a K for each game);
+//! schema 6 wrote performances and figures as one bincode sequence, which was a quarter of
+//! reading a Turkish month's rows back.
 //!
-//! Rows stored earlier (a record of [`codec::encode`] starting with its version tag) are read
-//! as they were: a unit's rows are written in this layout the next time it is rated.
+//! Rows stored earlier (a record of [`codec::encode`] starting with its version tag, or rows in
+//! columns of schema 6) are read as they were: a unit's rows are written in this layout the
+//! next time it is rated.
 
 use std::sync::Arc;
 
@@ -21,11 +25,30 @@ use serde::de::DeserializeOwned;
 use super::codec::{self, CodecError};
 use super::{Store, StoreError};
 use crate::model::Rating;
-use crate::rules::{Factors, GameLine, Performance, PlayerRating};
+use crate::rules::{Factors, FlatFigures, GameLine, Performance, PlayerRating};
 
-/// The first byte of rows in columns. A record of [`codec::encode`] starts with its version
-/// tag, a byte below 251 and in practice below 16.
+/// The first byte of rows in columns whose performances and figures follow as one bincode
+/// sequence (schema 6). A record of [`codec::encode`] starts with its version tag, a byte below
+/// 251 and in practice below 16.
 pub(super) const TAG: u8 = 0xC0;
+
+/// The first byte of rows in columns whose performances and figures are in columns too
+/// (schema 7): what [`encode`] writes.
+pub(super) const FLAT_TAG: u8 = 0xC1;
+
+/// Whether `bytes` are rows in columns, of either layout.
+pub(super) fn in_columns(bytes: &[u8]) -> bool {
+    matches!(bytes.first(), Some(&(TAG | FLAT_TAG)))
+}
+
+/// In place of the number of figure columns: figures stored as one bincode sequence.
+const FIGURES_WHOLE: u64 = u64::MAX;
+
+/// A performance's kind, in a column of its own; a finite one's value as its bits in another.
+const NO_PERFORMANCE: i64 = 0;
+const FINITE: i64 = 1;
+const MINUS_INFINITY: i64 = 2;
+const PLUS_INFINITY: i64 = 3;
 
 /// Flags of a row, one byte a row in their own column.
 const OLD: i64 = 1;
@@ -34,10 +57,12 @@ const EXPECTED: i64 = 4;
 const NEW_PLAYER: i64 = 8;
 const TEMPORARY: i64 = 16;
 
-/// The rows of a unit in columns: [`TAG`], the number of rows and of game lines, the columns
-/// of the rows, the columns of the lines, then the rows' performances and details. Rows that
-/// [`decode`] would refuse are refused here, rather than stored and read back as none.
-pub(super) fn encode<'a, D: Serialize + 'a>(
+/// The rows of a unit in columns: [`FLAT_TAG`], the number of rows and of game lines, the
+/// columns of the rows, the columns of the lines, the rows' performances in two columns, then
+/// the number of figure columns and the columns of the rulebook's figures laid flat (or
+/// [`FIGURES_WHOLE`] and the figures as one bincode sequence). Rows that [`decode`] would refuse
+/// are refused here, rather than stored and read back as none.
+pub(super) fn encode<'a, D: Serialize + FlatFigures + PartialEq + 'a>(
     rows: impl Iterator<Item = &'a PlayerRating<D>> + Clone,
 ) -> Result<Vec<u8>, CodecError> {
     if rows.clone().any(|r| {
@@ -52,7 +77,7 @@ pub(super) fn encode<'a, D: Serialize + 'a>(
     let count = rows.clone().count();
     let lines = rows.clone().map(|r| r.lines.len()).sum::<usize>();
     let mut out = Vec::with_capacity(16 + count * 24 + lines * 12);
-    out.push(TAG);
+    out.push(FLAT_TAG);
     out.extend_from_slice(&(count as u64).to_le_bytes());
     out.extend_from_slice(&(lines as u64).to_le_bytes());
     let flags = |r: &PlayerRating<D>| {
@@ -99,12 +124,53 @@ pub(super) fn encode<'a, D: Serialize + 'a>(
         each_line().map(|l| l.expected.map_or(-1, i64::from)),
     );
     column(&mut out, each_line().map(|l| i64::from(l.rating_after)));
-    let rest: Vec<(&Option<Performance>, &D)> = rows.map(|r| (&r.performance, &r.detail)).collect();
-    out.extend(codec::encode_plain(&rest)?);
-    // Lines alike in every figure take no bytes: more than `Reader::count` allows are refused.
-    if lines > out.len().saturating_mul(8) {
+    column(
+        &mut out,
+        rows.clone().map(|r| match r.performance {
+            None => NO_PERFORMANCE,
+            Some(Performance::Finite(_)) => FINITE,
+            Some(Performance::MinusInfinity) => MINUS_INFINITY,
+            Some(Performance::PlusInfinity) => PLUS_INFINITY,
+        }),
+    );
+    column(
+        &mut out,
+        rows.clone().map(|r| match r.performance {
+            Some(Performance::Finite(p)) => p.to_bits() as i64,
+            _ => 0,
+        }),
+    );
+    match D::FIELDS {
+        Some(fields) => {
+            out.extend_from_slice(&(fields as u64).to_le_bytes());
+            let mut flat = Vec::with_capacity(count * fields);
+            for r in rows.clone() {
+                let before = flat.len();
+                r.detail.flatten(&mut flat);
+                if flat.len() - before != fields {
+                    return Err(bad("figures laid flat in another number of fields"));
+                }
+                // Figures that would not read back as they were (laid flat by a rulebook into
+                // numbers that give other figures) are refused, not stored.
+                if D::unflatten(&flat[before..]).as_ref() != Some(&r.detail) {
+                    return Err(bad("figures that do not read back from their numbers"));
+                }
+            }
+            for f in 0..fields {
+                column(&mut out, flat.iter().skip(f).step_by(fields).copied());
+            }
+        }
+        None => {
+            out.extend_from_slice(&FIGURES_WHOLE.to_le_bytes());
+            let details: Vec<&D> = rows.clone().map(|r| &r.detail).collect();
+            out.extend(codec::encode_plain(&details)?);
+        }
+    }
+    // Rows or lines alike in every figure take no bytes: more than `Reader::count` allows are
+    // refused.
+    if count.max(lines) > out.len().saturating_mul(8) {
         return Err(bad(
-            "more game lines, alike in every figure, than the bytes stored allow",
+            "more rows or game lines, alike in every figure, than the bytes stored allow",
         ));
     }
     Ok(out)
@@ -112,11 +178,12 @@ pub(super) fn encode<'a, D: Serialize + 'a>(
 
 /// Reads rows [`encode`] wrote. Each column is checked to hold figures of its type before any
 /// is read, so the rows are built by plain loops.
-pub(super) fn decode<D: DeserializeOwned>(
+pub(super) fn decode<D: DeserializeOwned + FlatFigures>(
     bytes: &[u8],
 ) -> Result<Vec<PlayerRating<D>>, CodecError> {
     let mut at = Reader { bytes, at: 0 };
-    if at.take(1)? != [TAG] {
+    let tag = at.take(1)?[0];
+    if tag != TAG && tag != FLAT_TAG {
         return Err(bad("no tag"));
     }
     let count = at.count()?;
@@ -139,10 +206,15 @@ pub(super) fn decode<D: DeserializeOwned>(
     let opponent_rating = at.column(lines, i32::MIN.into(), i32::MAX.into())?;
     let line_expected = at.column(lines, -1, u8::MAX.into())?;
     let rating_after = at.column(lines, i32::MIN.into(), i32::MAX.into())?;
-    let rest: Vec<(Option<Performance>, D)> = codec::decode_plain(&bytes[at.at..])?;
-    if rest.len() != count {
-        return Err(bad(&format!("{count} rows with {} details", rest.len())));
-    }
+    let mut rest = if tag == TAG {
+        let rest: Vec<(Option<Performance>, D)> = codec::decode_plain(&bytes[at.at..])?;
+        if rest.len() != count {
+            return Err(bad(&format!("{count} rows with {} details", rest.len())));
+        }
+        Rest::Whole(rest.into_iter())
+    } else {
+        Rest::Flat(FlatRest::read(&mut at, count)?)
+    };
     // Every figure was checked to be in its type's range: `as` keeps it whole.
     let optional = |value: i64| (value != -1).then_some(value);
     let line_count = line_count.values(|v| v as usize);
@@ -181,7 +253,8 @@ pub(super) fn decode<D: DeserializeOwned>(
     );
     let mut first = 0usize;
     let mut rows = Vec::with_capacity(count);
-    for (i, (performance, detail)) in rest.into_iter().enumerate() {
+    for i in 0..count {
+        let (performance, detail) = rest.next(i)?;
         let end = first + line_count[i];
         let row_lines: Arc<[GameLine]> = (first..end)
             .map(|j| GameLine {
@@ -218,18 +291,110 @@ pub(super) fn decode<D: DeserializeOwned>(
     Ok(rows)
 }
 
+/// The performances and figures of the rows, as the layout holds them.
+enum Rest<D> {
+    /// One bincode sequence (schema 6).
+    Whole(std::vec::IntoIter<(Option<Performance>, D)>),
+    /// In columns (schema 7).
+    Flat(FlatRest<D>),
+}
+
+impl<D: DeserializeOwned + FlatFigures> Rest<D> {
+    /// Row `i`'s (asked for in order).
+    fn next(&mut self, i: usize) -> Result<(Option<Performance>, D), CodecError> {
+        match self {
+            Rest::Whole(rest) => rest.next().ok_or_else(|| bad("a row without its details")),
+            Rest::Flat(flat) => flat.row(i),
+        }
+    }
+}
+
+/// Performances and figures read from their columns.
+struct FlatRest<D> {
+    kinds: Vec<i64>,
+    bits: Vec<i64>,
+    /// The figures laid flat, a vector a field; or read whole.
+    fields: Vec<Vec<i64>>,
+    whole: Option<std::vec::IntoIter<D>>,
+    /// One row's numbers, gathered from the fields' columns.
+    numbers: Vec<i64>,
+}
+
+impl<D: DeserializeOwned + FlatFigures> FlatRest<D> {
+    fn read(at: &mut Reader<'_>, count: usize) -> Result<Self, CodecError> {
+        let kinds = at
+            .column(count, NO_PERFORMANCE, PLUS_INFINITY)?
+            .values(|v| v);
+        let bits = at.column(count, i64::MIN, i64::MAX)?.values(|v| v);
+        let stored = u64::from_le_bytes(at.take(8)?.try_into().expect("eight bytes"));
+        let (fields, whole) = match (D::FIELDS, stored) {
+            (None, FIGURES_WHOLE) => {
+                let details: Vec<D> = codec::decode_plain(&at.bytes[at.at..])?;
+                if details.len() != count {
+                    return Err(bad(&format!("{count} rows with {} details", details.len())));
+                }
+                at.at = at.bytes.len();
+                (Vec::new(), Some(details.into_iter()))
+            }
+            (Some(fields), stored) if stored == fields as u64 => {
+                let columns = (0..fields)
+                    .map(|_| Ok(at.column(count, i64::MIN, i64::MAX)?.values(|v| v)))
+                    .collect::<Result<Vec<_>, CodecError>>()?;
+                (columns, None)
+            }
+            _ => {
+                return Err(bad(&format!(
+                    "figures stored in {stored} columns, where these rules lay them in {:?}",
+                    D::FIELDS
+                )));
+            }
+        };
+        if at.at != at.bytes.len() {
+            return Err(bad(&format!("{} trailing bytes", at.bytes.len() - at.at)));
+        }
+        Ok(Self {
+            kinds,
+            bits,
+            numbers: Vec::with_capacity(fields.len()),
+            fields,
+            whole,
+        })
+    }
+
+    fn row(&mut self, i: usize) -> Result<(Option<Performance>, D), CodecError> {
+        let performance = match self.kinds[i] {
+            NO_PERFORMANCE => None,
+            FINITE => Some(Performance::Finite(f64::from_bits(self.bits[i] as u64))),
+            MINUS_INFINITY => Some(Performance::MinusInfinity),
+            _ => Some(Performance::PlusInfinity),
+        };
+        let detail = match &mut self.whole {
+            Some(whole) => whole.next(),
+            None => {
+                self.numbers.clear();
+                self.numbers.extend(self.fields.iter().map(|f| f[i]));
+                D::unflatten(&self.numbers)
+            }
+        };
+        let detail = detail.ok_or_else(|| bad("figures that no rows give"))?;
+        Ok((performance, detail))
+    }
+}
+
 impl Store {
-    /// Schema 6: nothing is rewritten — rows stored earlier read as they were, and a unit's are
-    /// written in columns when it is next rated — but the schema is raised, so that a version
-    /// that cannot read rows in columns refuses the database instead of finding units without
-    /// rows.
-    pub(super) fn migrate_to_6(&self, found_schema: u64) -> Result<(), StoreError> {
-        if found_schema >= 6 {
+    /// Schemas 6 (rows in columns) and 7 (their performances and figures in columns too):
+    /// nothing is rewritten — rows stored earlier read as they were, and a unit's are written in
+    /// the newest layout when it is next rated — but the schema is raised, so that a version
+    /// that cannot read the rows this one writes refuses the database instead of finding units
+    /// without rows.
+    pub(super) fn migrate_rows_layout(&self, found_schema: u64) -> Result<(), StoreError> {
+        const ROWS_LAYOUT: u64 = 7;
+        if found_schema >= ROWS_LAYOUT {
             return Ok(());
         }
         // Flushed with the opening's other changes (an opening on a full disk is forgiven there).
         self.meta
-            .insert("schema", &6u64.to_be_bytes())
+            .insert("schema", &ROWS_LAYOUT.to_be_bytes())
             .map(drop)
             .map_err(|e| self.fail(e))
     }
@@ -399,7 +564,7 @@ mod tests {
         for (id, unit) in ledger.units() {
             let rows: Vec<PlayerRating<R::Detail>> = unit.ratings.iter().cloned().collect();
             let stored = encode(rows.iter()).expect("encoded");
-            assert_eq!(stored[0], TAG);
+            assert_eq!(stored[0], FLAT_TAG);
             let read: Vec<PlayerRating<R::Detail>> = decode(&stored).expect("decoded");
             assert!(read == rows, "unit {id:?}");
             rows_seen += rows.len();
@@ -416,6 +581,59 @@ mod tests {
             ssl > 500 && isl > 500 && tsf > 500,
             "{ssl} {isl} {tsf} rows"
         );
+    }
+
+    /// A rulebook's figure of a row for the tests: laid flat as whether it is there and its
+    /// value.
+    impl FlatFigures for Option<u32> {
+        const FIELDS: Option<usize> = Some(2);
+
+        fn flatten(&self, out: &mut Vec<i64>) {
+            crate::rules::flatten_option(self.map(i64::from), out);
+        }
+
+        fn unflatten(fields: &[i64]) -> Option<Self> {
+            let &[there, value] = fields else { return None };
+            crate::rules::unflatten_option(there, value)
+        }
+    }
+
+    /// Figures not laid flat, for the tests: stored as one bincode sequence.
+    #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+    struct Whole(Vec<u8>);
+
+    impl FlatFigures for Whole {
+        const FIELDS: Option<usize> = None;
+
+        fn flatten(&self, _: &mut Vec<i64>) {}
+
+        fn unflatten(_: &[i64]) -> Option<Self> {
+            None
+        }
+    }
+
+    /// The schema 6 layout of rows, for the tests: the performances and figures as one bincode
+    /// sequence after the columns (what that release wrote).
+    fn as_schema_6<D: Serialize + FlatFigures + PartialEq>(rows: &[PlayerRating<D>]) -> Vec<u8> {
+        let flat = encode(rows.iter()).expect("encoded");
+        // The columns of the rows and lines, as schema 7 writes them: everything before the
+        // performances' kinds (two counts and eighteen columns, read to find where they end).
+        let mut at = Reader {
+            bytes: &flat,
+            at: 1,
+        };
+        let count = at.count().expect("count");
+        let lines = at.count().expect("lines");
+        for k in 0..18 {
+            at.column(if k < 12 { count } else { lines }, i64::MIN, i64::MAX)
+                .expect("column");
+        }
+        let mut old = flat[..at.at].to_vec();
+        old[0] = TAG;
+        let rest: Vec<(&Option<Performance>, &D)> =
+            rows.iter().map(|r| (&r.performance, &r.detail)).collect();
+        old.extend(codec::encode_plain(&rest).expect("rest"));
+        old
     }
 
     fn line() -> impl Strategy<Value = GameLine> {
@@ -511,6 +729,17 @@ mod tests {
             let stored = encode(rows.iter()).expect("encoded");
             let read: Vec<PlayerRating<Option<u32>>> = decode(&stored).expect("decoded");
             prop_assert!(read == rows);
+            // As schema 6 stored them, and with figures not laid flat.
+            let old: Vec<PlayerRating<Option<u32>>> =
+                decode(&as_schema_6(&rows)).expect("schema 6");
+            prop_assert!(old == rows);
+            let whole: Vec<PlayerRating<Whole>> = rows
+                .iter()
+                .map(|r| r.with_detail(Whole(r.detail.map_or(Vec::new(), |d| d.to_le_bytes().to_vec()))))
+                .collect();
+            let read: Vec<PlayerRating<Whole>> =
+                decode(&encode(whole.iter()).expect("whole")).expect("read whole");
+            prop_assert!(read == whole);
             for cut in 0..stored.len() {
                 prop_assert!(decode::<Option<u32>>(&stored[..cut]).is_err(), "cut at {}", cut);
             }

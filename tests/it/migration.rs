@@ -216,3 +216,34 @@ fn a_database_of_schema_3_opens_with_its_record_and_its_log() {
     let check = ok(&run(db, &["check"]));
     assert!(check.contains("chain holds (7 entries)"), "{check}");
 }
+
+/// `tests/fixtures/schema-6/` was written by the release before units' rows kept their
+/// performances and figures in columns (schema 6: rows in columns, the rest one bincode
+/// sequence): a Turkish demo (`ratedesk demo --rules tsf --players 40 --years 1`), three
+/// corrections and an undo. It opens with the same record and log; `check` reads every unit's
+/// rows as that release stored them and finds them the fresh calculation's; a correction writes
+/// its units' rows in the new layout, which read back as rated.
+#[test]
+fn a_database_of_schema_6_opens_and_its_rows_read_in_either_layout() {
+    let dir = copy_of("schema-6");
+    let db = dir.path();
+    let events = read("schema-6.events.json");
+    assert_eq!(ok(&run(db, &["export", "events"])), events);
+    assert_eq!(ok(&run(db, &["log", "--full"])), read("schema-6.log.txt"));
+    let check = ok(&run(db, &["check"]));
+    assert!(
+        check.contains("6 rated units agree") && check.contains("chain holds (5 entries)"),
+        "{check}"
+    );
+    let set = ok(&run(db, &["result", "2025-blitz-000", "1", "2", "1/2-1/2"]));
+    assert!(set.contains("1 unit(s) re-rated"), "{set}");
+    let check = ok(&run(db, &["check"]));
+    assert!(
+        check.contains("6 rated units agree") && check.contains("chain holds (6 entries)"),
+        "{check}"
+    );
+    ok(&run(db, &["undo"]));
+    assert_eq!(ok(&run(db, &["export", "events"])), events);
+    let check = ok(&run(db, &["check"]));
+    assert!(check.contains("chain holds (7 entries)"), "{check}");
+}

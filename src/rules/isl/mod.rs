@@ -115,6 +115,17 @@ pub struct IslDetail {
     pub entry: Option<Entry>,
 }
 
+/// Not laid flat: a K for each of the part's games.
+impl crate::rules::FlatFigures for IslDetail {
+    const FIELDS: Option<usize> = None;
+
+    fn flatten(&self, _: &mut Vec<i64>) {}
+
+    fn unflatten(_: &[i64]) -> Option<Self> {
+        None
+    }
+}
+
 /// Kröfur um tímamörk: "Öll mót sem tefld eru innanlands þar sem hvor skákmaður hefur að
 /// minnsta kosti 60 mínútur til að ljúka skákinni eru tekin til útreiknings" — an event in
 /// Iceland with at least 60 minutes for 60 moves is rated; any other is not. "Ef teflt er með
