@@ -732,7 +732,12 @@ impl<R: Rulebook> Ledger<R> {
         while let Some(id) = queue.pop_first() {
             update.units.push(id.clone());
             let old = self.units.remove(&id);
-            if let Some(old) = old.as_ref().filter(|_| rulebook.rates_again()) {
+            // Its rows read now, for a unit rated again from what it published (none for a unit
+            // that no longer rates anything).
+            if let Some(old) = old
+                .as_ref()
+                .filter(|_| rulebook.rates_again() && self.members.contains_key(&id))
+            {
                 read_ahead.ready(old);
             }
             let new = self.rate(rulebook, book, &id, old.as_deref(), changes, &queue, ahead);

@@ -187,8 +187,9 @@ impl<'de> Deserialize<'de> for Bytes {
 pub const PACK_ABOVE: usize = 16 * 1024;
 
 /// The first bytes of a zstd frame. An encoded record starts with its version tag, 0 to 5
-/// ([`Versioned`]'s variant), and a unit's rows in columns with 0xC0
-/// ([`super::row_layout::TAG`]), so the first byte (0x28) tells a packed record from a plain
+/// ([`Versioned`]'s variant), and a unit's rows in columns with 0xC0 or 0xC1
+/// ([`super::row_layout::TAG`], [`super::row_layout::FLAT_TAG`]), so the first byte (0x28)
+/// tells a packed record from a plain
 /// one; a compressed backup is known by them too.
 pub(super) const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 

@@ -166,9 +166,9 @@ pub(super) fn encode<'a, D: Serialize + FlatFigures + PartialEq + 'a>(
             out.extend(codec::encode_plain(&details)?);
         }
     }
-    // Rows or lines alike in every figure take no bytes: more than `Reader::count` allows are
-    // refused.
-    if count.max(lines) > out.len().saturating_mul(8) {
+    // Rows or lines alike in every figure take no bytes: more than [`decode`] allows (a row a
+    // stored byte, eight lines) are refused.
+    if count > out.len() || lines > out.len().saturating_mul(8) {
         return Err(bad(
             "more rows or game lines, alike in every figure, than the bytes stored allow",
         ));
@@ -188,6 +188,12 @@ pub(super) fn decode<D: DeserializeOwned + FlatFigures>(
     }
     let count = at.count()?;
     let lines = at.count()?;
+    // A row's figures may all be in columns of one value (no bytes a row): in this layout no
+    // sequence holds the count down, so it is held to the bytes stored (rows of distinct
+    // players and events take a byte a row at least), and [`encode`] refuses more.
+    if tag == FLAT_TAG && count > bytes.len() {
+        return Err(bad("more rows than the bytes stored allow"));
+    }
     let flags = at.column(count, 0, 31)?;
     let player = at.column(count, 0, i64::MAX)?;
     let event = at.column(count, 0, i64::MAX)?;
@@ -309,11 +315,12 @@ impl<D: DeserializeOwned + FlatFigures> Rest<D> {
     }
 }
 
-/// Performances and figures read from their columns.
+/// Performances and figures read from their columns (a vector a column: read in a tight loop
+/// each, as the rows' own figures are; their count is held to the bytes stored).
 struct FlatRest<D> {
     kinds: Vec<i64>,
     bits: Vec<i64>,
-    /// The figures laid flat, a vector a field; or read whole.
+    /// The figures laid flat, a vector a number; or read whole.
     fields: Vec<Vec<i64>>,
     whole: Option<std::vec::IntoIter<D>>,
     /// One row's numbers, gathered from the fields' columns.
@@ -322,10 +329,8 @@ struct FlatRest<D> {
 
 impl<D: DeserializeOwned + FlatFigures> FlatRest<D> {
     fn read(at: &mut Reader<'_>, count: usize) -> Result<Self, CodecError> {
-        let kinds = at
-            .column(count, NO_PERFORMANCE, PLUS_INFINITY)?
-            .values(|v| v);
-        let bits = at.column(count, i64::MIN, i64::MAX)?.values(|v| v);
+        let kinds = at.column(count, NO_PERFORMANCE, PLUS_INFINITY)?;
+        let bits = at.column(count, i64::MIN, i64::MAX)?;
         let stored = u64::from_le_bytes(at.take(8)?.try_into().expect("eight bytes"));
         let (fields, whole) = match (D::FIELDS, stored) {
             (None, FIGURES_WHOLE) => {
@@ -338,7 +343,7 @@ impl<D: DeserializeOwned + FlatFigures> FlatRest<D> {
             }
             (Some(fields), stored) if stored == fields as u64 => {
                 let columns = (0..fields)
-                    .map(|_| Ok(at.column(count, i64::MIN, i64::MAX)?.values(|v| v)))
+                    .map(|_| at.column(count, i64::MIN, i64::MAX))
                     .collect::<Result<Vec<_>, CodecError>>()?;
                 (columns, None)
             }
@@ -352,19 +357,23 @@ impl<D: DeserializeOwned + FlatFigures> FlatRest<D> {
         if at.at != at.bytes.len() {
             return Err(bad(&format!("{} trailing bytes", at.bytes.len() - at.at)));
         }
+        // Every column checked whole before any is read into a vector.
         Ok(Self {
-            kinds,
-            bits,
+            kinds: kinds.values(|v| v),
+            bits: bits.values(|v| v),
             numbers: Vec::with_capacity(fields.len()),
-            fields,
+            fields: fields.iter().map(|f| f.values(|v| v)).collect(),
             whole,
         })
     }
 
     fn row(&mut self, i: usize) -> Result<(Option<Performance>, D), CodecError> {
-        let performance = match self.kinds[i] {
+        let (kind, bits) = (self.kinds[i], self.bits[i]);
+        let performance = match kind {
+            FINITE => Some(Performance::Finite(f64::from_bits(bits as u64))),
+            // Only a finite performance has bits.
+            _ if bits != 0 => return Err(bad("the bits of a performance without a value")),
             NO_PERFORMANCE => None,
-            FINITE => Some(Performance::Finite(f64::from_bits(self.bits[i] as u64))),
             MINUS_INFINITY => Some(Performance::MinusInfinity),
             _ => Some(Performance::PlusInfinity),
         };
@@ -791,6 +800,45 @@ mod tests {
         assert!(decode::<()>(&stored).expect("read") == hundred);
         let err = encode([with_lines(10_000)].iter()).expect_err("refused");
         assert!(err.to_string().contains("alike"), "{err}");
+    }
+
+    /// In this layout a count of rows past the bytes stored is damage, refused before anything
+    /// is built from it (rows whose every figure is one value take no bytes a row, so no column
+    /// holds the count down); so are the bits of a performance that has no value. Rows of one
+    /// value past a row a stored byte are refused when written.
+    #[test]
+    fn a_count_past_the_bytes_and_bits_without_a_value_are_refused() {
+        let rows = [PlayerRating {
+            performance: Some(Performance::PlusInfinity),
+            ..crate::rules::a_row(3, 4)
+        }];
+        let stored = encode(rows.iter()).expect("encoded");
+        assert!(decode::<()>(&stored).expect("read") == rows);
+        let mut damaged = stored.clone();
+        damaged[1..9].copy_from_slice(&(stored.len() as u64 + 1).to_le_bytes());
+        let err = decode::<()>(&damaged).expect_err("refused").to_string();
+        assert!(err.contains("more rows than"), "{err}");
+        // The performances' bits follow their kinds, after the eighteen columns of rows and lines.
+        let mut at = Reader {
+            bytes: &stored,
+            at: 1,
+        };
+        let (count, lines) = (at.count().expect("count"), at.count().expect("lines"));
+        for k in 0..19 {
+            at.column(
+                if (12..18).contains(&k) { lines } else { count },
+                i64::MIN,
+                i64::MAX,
+            )
+            .expect("column");
+        }
+        let mut damaged = stored.clone();
+        damaged[at.at..at.at + 8].copy_from_slice(&5i64.to_le_bytes());
+        let err = decode::<()>(&damaged).expect_err("refused").to_string();
+        assert!(err.contains("without a value"), "{err}");
+        let alike: Vec<_> = (0..5_000).map(|_| crate::rules::a_row(1, 1)).collect();
+        let err = encode(alike.iter()).expect_err("refused").to_string();
+        assert!(err.contains("alike"), "{err}");
     }
 
     /// Figures out of their type's range (a game's half points past 255) are damage, refused.

@@ -317,6 +317,7 @@ mod tests {
             (5, false, 5),
             (6, true, 5),
             (6, false, 6),
+            (7, true, 6),
             (SCHEMA_WHILE_STAGED, true, SCHEMA_VERSION),
             (SCHEMA_WHILE_STAGED, false, SCHEMA_WHILE_STAGED),
         ] {
