@@ -129,10 +129,9 @@ impl crate::rules::FlatFigures for TsfDetail {
     fn unflatten(n: &[i64]) -> Option<Self> {
         use crate::rules::unflatten_option;
         let n: &[i64; FLAT_FIELDS] = n.try_into().ok()?;
-        let method = n[0];
         let whole = |v: i64| u32::try_from(v).ok();
         let rating = |v: i64| Rating::try_from(v).ok();
-        let method = match method {
+        let method = match n[0] {
             0 => Method::Swiss,
             1 => Method::Berger,
             _ => return None,
