@@ -206,16 +206,6 @@ impl<R: Rulebook> Reading<R> {
     }
 }
 
-/// What the rating thread does for a unit whose rows it needs and are not read yet.
-enum Turn<R: Rulebook> {
-    /// Read them here: nobody else is.
-    ReadHere,
-    /// The reader is reading them: read this other unit given meanwhile.
-    Help(Arc<UnitResult<R>>),
-    /// The reader is reading them and nothing else is given: wait for them.
-    Wait,
-}
-
 impl<'scope, 'env, R: Rulebook + 'scope> ReadAhead<'scope, 'env, R> {
     pub fn new(scope: &'scope Scope<'scope, 'env>, shared: &'env Reading<R>) -> Self {
         Self {
@@ -254,22 +244,25 @@ impl<'scope, 'env, R: Rulebook + 'scope> ReadAhead<'scope, 'env, R> {
     /// left. The same rows whoever reads them.
     pub fn ready(&self, unit: &Arc<UnitResult<R>>) {
         while unit.ratings.bytes().is_some() {
-            let turn = {
+            // Another unit given, to read while the reader reads this one; none: this one is
+            // read here (nobody else is reading it), or waited for (nothing else is given).
+            let other = {
                 let mut state = self.shared.lock();
                 if let Some(at) = state.queue.iter().position(|u| Arc::ptr_eq(u, unit)) {
                     state.queue.remove(at);
-                    Turn::ReadHere
-                } else if state.reading.as_ref().is_some_and(|u| Arc::ptr_eq(u, unit)) {
-                    state.queue.pop_front().map_or(Turn::Wait, Turn::Help)
+                }
+                let being_read = state.reading.as_ref().is_some_and(|u| Arc::ptr_eq(u, unit));
+                if being_read {
+                    state.queue.pop_front()
                 } else {
-                    Turn::ReadHere
+                    None
                 }
             };
-            match turn {
-                Turn::Help(other) => {
+            match other {
+                Some(other) => {
                     other.ratings.runs();
                 }
-                Turn::ReadHere | Turn::Wait => {
+                None => {
                     unit.ratings.runs();
                     return;
                 }
